@@ -1,0 +1,415 @@
+// Package generate makes valid argument values from a tool's compiled JSON Schema, drawn
+// through rapid so failing cases shrink. Every value is confirmed by the oracle (the reference
+// gatekeeper) before it is returned; a value the oracle rejects is a generator bug, counted in
+// Stats and never returned.
+package generate
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// Generator makes valid values for one schema. It is safe for concurrent use.
+type Generator struct {
+	gk   *validator.Gatekeeper
+	root *jsonschema.Schema
+	name string
+
+	mu    sync.Mutex
+	nodes map[string]*node
+
+	stats struct {
+		values, retries, unreachable, bugs atomic.Int64
+	}
+	bugMu   sync.Mutex
+	lastBug string
+	rootN   *node
+}
+
+// Stats counts what a Generator did.
+type Stats struct {
+	Values      int64  // values returned
+	Retries     int64  // local retries (oneOf exclusivity, not, patterns, uniqueness, ...)
+	Unreachable int64  // draws that found no valid value within the attempt budget
+	Bugs        int64  // values the oracle rejected although the generator built them as valid
+	LastBug     string // the last such value with the oracle's issues
+}
+
+// ErrUnsatisfiable is wrapped by the error New returns for a schema no value can satisfy.
+var ErrUnsatisfiable = errors.New("schema is unsatisfiable")
+
+// New prepares a generator for the tool compiled in gk. It fails with an error wrapping
+// ErrUnsatisfiable when the schema can be seen to have no valid value.
+func New(gk *validator.Gatekeeper) (*Generator, error) {
+	g := &Generator{gk: gk, root: gk.Schema(), name: gk.Tool().Name, nodes: map[string]*node{}}
+	n := g.nodeFor([]*jsonschema.Schema{g.root}, nil)
+	if n.unsat != "" {
+		return nil, fmt.Errorf("tool %q: %w: %s", g.name, ErrUnsatisfiable, n.unsat)
+	}
+	g.rootN = n
+	return g, nil
+}
+
+// Stats returns the counts so far.
+func (g *Generator) Stats() Stats {
+	g.bugMu.Lock()
+	last := g.lastBug
+	g.bugMu.Unlock()
+	return Stats{Values: g.stats.values.Load(), Retries: g.stats.retries.Load(),
+		Unreachable: g.stats.unreachable.Load(), Bugs: g.stats.bugs.Load(), LastBug: last}
+}
+
+func (g *Generator) String() string { return fmt.Sprintf("generate.Valid(%q)", g.name) }
+
+// maxWork bounds the nodes visited for one value, so pathological schemas fail fast.
+const maxWork = 20000
+
+// Draw draws one valid value. ok is false when no valid value was found within the attempt
+// budget (the schema is hard to reach); the caller decides whether that skips the case.
+func (g *Generator) Draw(t *rapid.T) (v any, ok bool) {
+	for attempt := 0; attempt < 4; attempt++ {
+		st := &state{t: t, g: g}
+		v, ok = g.rootN.gen(st, 0)
+		if !ok {
+			continue
+		}
+		if !g.gk.Valid(v) {
+			if g.rootN.check {
+				g.stats.retries.Add(1)
+				continue
+			}
+			g.stats.bugs.Add(1)
+			b, _ := jsonvalue.Marshal(v)
+			var msgs []string
+			for _, is := range g.gk.Issues(v) {
+				msgs = append(msgs, is.String())
+			}
+			g.bugMu.Lock()
+			g.lastBug = fmt.Sprintf("%s: %s", b, strings.Join(msgs, "; "))
+			g.bugMu.Unlock()
+			continue
+		}
+		g.stats.values.Add(1)
+		return v, true
+	}
+	g.stats.unreachable.Add(1)
+	return nil, false
+}
+
+// Valid is a rapid generator of valid values. A draw that finds none marks the rapid test case
+// invalid (rapid then tries other data), as a filter would.
+func (g *Generator) Valid() *rapid.Generator[any] {
+	return rapid.Custom(func(t *rapid.T) any {
+		v, ok := g.Draw(t)
+		if !ok {
+			t.Skipf("no valid value for tool %q found in this draw", g.name)
+		}
+		return v
+	})
+}
+
+// state is the per-draw context.
+type state struct {
+	t    *rapid.T
+	g    *Generator
+	work int
+}
+
+func (st *state) spend() bool {
+	st.work++
+	return st.work <= maxWork
+}
+
+// node is a conjunction of schemas a value must satisfy, with the plan to generate one.
+type node struct {
+	g     *Generator
+	roots []*jsonschema.Schema // what the value must satisfy (validated when check)
+	conj  []*jsonschema.Schema // roots with $ref targets and allOf members expanded
+	done  map[choiceKey]bool   // choices already made on the way to this node
+	unsat string               // non-empty: no value can satisfy this node
+
+	check bool // the plan is not sound by construction: validate the result against roots
+
+	enum []any // non-nil: pick one of these (each valid for all roots)
+
+	choice   *choicePoint // non-nil: pick a branch first
+	branches []atomic.Pointer[node]
+
+	types typeSet
+	num   *numPlan
+	str   *strPlan
+	arr   *arrPlan
+	obj   *objPlan
+}
+
+type choiceKey struct {
+	s    *jsonschema.Schema
+	kind string
+}
+
+type choicePoint struct {
+	key     choiceKey
+	options [][]*jsonschema.Schema // schemas added by each branch
+}
+
+// nodeFor returns the node for roots, after the choices in done; nodes are shared.
+func (g *Generator) nodeFor(roots []*jsonschema.Schema, done map[choiceKey]bool) *node {
+	key := nodeKey(roots, done)
+	g.mu.Lock()
+	if n, ok := g.nodes[key]; ok {
+		g.mu.Unlock()
+		return n
+	}
+	n := &node{g: g, roots: roots, done: done}
+	g.nodes[key] = n
+	g.mu.Unlock()
+	n.plan()
+	return n
+}
+
+func nodeKey(roots []*jsonschema.Schema, done map[choiceKey]bool) string {
+	var b strings.Builder
+	ptrs := make([]string, 0, len(roots))
+	for _, r := range roots {
+		ptrs = append(ptrs, fmt.Sprintf("%p", r))
+	}
+	sort.Strings(ptrs)
+	b.WriteString(strings.Join(ptrs, ","))
+	if len(done) > 0 {
+		var ds []string
+		for k := range done {
+			ds = append(ds, fmt.Sprintf("%p:%s", k.s, k.kind))
+		}
+		sort.Strings(ds)
+		b.WriteString("|")
+		b.WriteString(strings.Join(ds, ","))
+	}
+	return b.String()
+}
+
+// expand returns roots with $ref targets and allOf members added, each schema once.
+func expand(roots []*jsonschema.Schema) (conj []*jsonschema.Schema, unsat string) {
+	seen := map[*jsonschema.Schema]bool{}
+	var walk func(s *jsonschema.Schema)
+	walk = func(s *jsonschema.Schema) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		if s.Bool != nil {
+			if !*s.Bool {
+				unsat = "the schema at " + s.Location + " is false"
+			}
+			return
+		}
+		conj = append(conj, s)
+		walk(s.Ref)
+		walk(s.RecursiveRef)
+		if s.DynamicRef != nil {
+			walk(s.DynamicRef.Ref)
+		}
+		for _, a := range s.AllOf {
+			walk(a)
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	return conj, unsat
+}
+
+func (n *node) plan() {
+	conj, unsat := expand(n.roots)
+	n.conj = conj
+	if unsat != "" {
+		n.unsat = unsat
+		return
+	}
+	for k := range n.done {
+		if k.kind == "if" || (k.kind == "oneOf" && len(k.s.OneOf) > 1) {
+			n.check = true // exclusivity and the if condition are checked, not built
+		}
+	}
+	for _, s := range conj {
+		if s.DynamicRef != nil || s.RecursiveRef != nil || s.Not != nil || s.UnevaluatedItems != nil ||
+			s.UnevaluatedProperties != nil || len(s.DependentSchemas) > 0 || len(s.Dependencies) > 0 {
+			n.check = true
+		}
+	}
+	// Enumerations: candidates checked against every root; no further planning needed.
+	for _, s := range conj {
+		var cands []any
+		switch {
+		case s.Const != nil:
+			cands = []any{*s.Const}
+		case s.Enum != nil:
+			cands = s.Enum.Values
+		default:
+			continue
+		}
+		n.enum = []any{}
+		for _, c := range cands {
+			if validForAll(n.roots, c) {
+				n.enum = append(n.enum, c)
+			}
+		}
+		if len(n.enum) == 0 {
+			n.unsat = "no value of the enum or const at " + s.Location + " satisfies the other constraints"
+		}
+		n.check = false // every candidate was validated against the roots
+		return
+	}
+	// Choices: anyOf, oneOf, if/then/else, in schema order.
+	for _, s := range conj {
+		for _, kind := range []string{"anyOf", "oneOf", "if"} {
+			k := choiceKey{s, kind}
+			if n.done[k] {
+				continue
+			}
+			var opts [][]*jsonschema.Schema
+			switch kind {
+			case "anyOf":
+				for _, b := range s.AnyOf {
+					opts = append(opts, []*jsonschema.Schema{b})
+				}
+			case "oneOf":
+				for _, b := range s.OneOf {
+					opts = append(opts, []*jsonschema.Schema{b})
+				}
+			case "if":
+				if s.If == nil || (s.Then == nil && s.Else == nil) {
+					continue
+				}
+				then := []*jsonschema.Schema{s.If}
+				if s.Then != nil {
+					then = append(then, s.Then)
+				}
+				var els []*jsonschema.Schema
+				if s.Else != nil {
+					els = append(els, s.Else)
+				}
+				opts = [][]*jsonschema.Schema{then, els}
+			}
+			if len(opts) == 0 {
+				continue
+			}
+			n.choice = &choicePoint{key: k, options: opts}
+			n.branches = make([]atomic.Pointer[node], len(opts))
+			n.check = false // the branch nodes check what needs checking
+			return
+		}
+	}
+	n.planTypes()
+}
+
+func validForAll(roots []*jsonschema.Schema, v any) bool {
+	for _, r := range roots {
+		if r.Validate(v) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// branch returns the node for choosing option i.
+func (n *node) branch(i int) *node {
+	if b := n.branches[i].Load(); b != nil {
+		return b
+	}
+	done := make(map[choiceKey]bool, len(n.done)+1)
+	for k := range n.done {
+		done[k] = true
+	}
+	done[n.choice.key] = true
+	roots := append(append([]*jsonschema.Schema{}, n.roots...), n.choice.options[i]...)
+	b := n.g.nodeFor(roots, done)
+	n.branches[i].Store(b)
+	return b
+}
+
+// gen draws a value for the node at the given nesting depth.
+func (n *node) gen(st *state, depth int) (any, bool) {
+	if n.unsat != "" || depth > hardDepth || !st.spend() {
+		return nil, false
+	}
+	attempts := 1
+	if n.check {
+		attempts = 6
+	}
+	for a := 0; a < attempts; a++ {
+		if a > 0 {
+			n.g.stats.retries.Add(1)
+		}
+		v, ok := n.gen1(st, depth)
+		if !ok {
+			if st.work > maxWork {
+				return nil, false
+			}
+			continue
+		}
+		if n.check && !validForAll(n.roots, v) {
+			continue
+		}
+		return v, true
+	}
+	return nil, false
+}
+
+func (n *node) gen1(st *state, depth int) (any, bool) {
+	t := st.t
+	if n.enum != nil {
+		return n.enum[rapid.IntRange(0, len(n.enum)-1).Draw(t, "enum")], true
+	}
+	if n.choice != nil {
+		k := len(n.choice.options)
+		first := rapid.IntRange(0, k-1).Draw(t, n.choice.key.kind)
+		for j := 0; j < k; j++ {
+			b := n.branch((first + j) % k)
+			if b.unsat != "" {
+				continue
+			}
+			if v, ok := b.gen(st, depth); ok {
+				return v, true
+			}
+			if st.work > maxWork {
+				return nil, false
+			}
+		}
+		return nil, false
+	}
+	ty := n.pickType(t, depth)
+	switch ty {
+	case tNull:
+		return nil, true
+	case tBool:
+		return rapid.Bool().Draw(t, "bool"), true
+	case tInt:
+		return n.num.gen(t, true)
+	case tNum:
+		return n.num.gen(t, false)
+	case tStr:
+		return n.str.gen(t)
+	case tArr:
+		return n.arr.gen(st, depth)
+	case tObj:
+		return n.obj.gen(st, depth)
+	}
+	return nil, false
+}
+
+// Depths: past softDepth the generator keeps values small (optional properties absent, arrays at
+// their minimum); past hardDepth a branch fails and another is tried.
+const (
+	softDepth = 4
+	hardDepth = 24
+)

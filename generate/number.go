@@ -1,0 +1,421 @@
+package generate
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"math/rand"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"pgregory.net/rapid"
+)
+
+// numPlan is the merged numeric constraints of a conjunction, exact.
+type numPlan struct {
+	lo, hi     *big.Rat // nil: unbounded
+	loEx, hiEx bool
+	step       *big.Rat // lcm of every multipleOf, nil if none
+	stepInt    *big.Rat // lcm(step, 1): the step integers move by
+	intOK      bool     // some integer satisfies the constraints
+	fracOK     bool     // some value with a fraction may
+	kInt       kRange   // integer multiples of stepInt in range
+
+	fast       bool  // integers step by 1 and the bounds fit in int64: no big arithmetic
+	fmin, fmax int64 // with fast: the integer range (MinInt64/MaxInt64 standing for unbounded)
+	fminB      bool  // fmin is a real bound
+	fmaxB      bool  // fmax is a real bound
+}
+
+// kRange is an integer range [min, max]; nil ends are unbounded.
+type kRange struct{ min, max *big.Int }
+
+func (r kRange) empty() bool { return r.min != nil && r.max != nil && r.min.Cmp(r.max) > 0 }
+
+var (
+	ratOne = big.NewRat(1, 1)
+	bigOne = big.NewInt(1)
+)
+
+func planNumber(conj []*jsonschema.Schema, wantFrac bool) (*numPlan, string) {
+	p := &numPlan{}
+	lower := func(v *big.Rat, ex bool) {
+		if v == nil {
+			return
+		}
+		if p.lo == nil || v.Cmp(p.lo) > 0 || (v.Cmp(p.lo) == 0 && ex) {
+			p.lo, p.loEx = v, ex
+		}
+	}
+	upper := func(v *big.Rat, ex bool) {
+		if v == nil {
+			return
+		}
+		if p.hi == nil || v.Cmp(p.hi) < 0 || (v.Cmp(p.hi) == 0 && ex) {
+			p.hi, p.hiEx = v, ex
+		}
+	}
+	for _, s := range conj {
+		lower(s.Minimum, false)
+		lower(s.ExclusiveMinimum, true)
+		upper(s.Maximum, false)
+		upper(s.ExclusiveMaximum, true)
+		if s.MultipleOf != nil && s.MultipleOf.Sign() > 0 {
+			if p.step == nil {
+				p.step = s.MultipleOf
+			} else {
+				p.step = lcmRat(p.step, s.MultipleOf)
+			}
+		}
+	}
+	if p.lo != nil && p.hi != nil {
+		c := p.lo.Cmp(p.hi)
+		if c > 0 || (c == 0 && (p.loEx || p.hiEx)) {
+			return nil, "minimum is above maximum"
+		}
+	}
+	p.stepInt = ratOne
+	if p.step != nil {
+		p.stepInt = lcmRat(p.step, ratOne)
+	}
+	p.kInt = p.kRange(p.stepInt)
+	p.intOK = !p.kInt.empty()
+	if p.stepInt.Cmp(ratOne) == 0 && (p.kInt.min == nil || p.kInt.min.IsInt64()) && (p.kInt.max == nil || p.kInt.max.IsInt64()) {
+		p.fast = true
+		p.fmin, p.fmax = math.MinInt64, math.MaxInt64
+		if p.kInt.min != nil {
+			p.fmin, p.fminB = p.kInt.min.Int64(), true
+		}
+		if p.kInt.max != nil {
+			p.fmax, p.fmaxB = p.kInt.max.Int64(), true
+		}
+	}
+	switch {
+	case !wantFrac:
+	case p.step != nil:
+		p.fracOK = !p.step.IsInt() && !p.kRange(p.step).empty()
+	default:
+		p.fracOK = true
+	}
+	if !p.intOK && !p.fracOK {
+		if p.step != nil {
+			return nil, "no multiple of " + p.step.RatString() + " lies in range"
+		}
+		return nil, "no integer lies in range"
+	}
+	return p, ""
+}
+
+// kRange is the range of k such that k*step is within the bounds.
+func (p *numPlan) kRange(step *big.Rat) kRange {
+	var r kRange
+	if p.lo != nil {
+		q := new(big.Rat).Quo(p.lo, step)
+		k := ceilRat(q)
+		if p.loEx && q.IsInt() {
+			k.Add(k, bigOne)
+		}
+		r.min = k
+	}
+	if p.hi != nil {
+		q := new(big.Rat).Quo(p.hi, step)
+		k := floorRat(q)
+		if p.hiEx && q.IsInt() {
+			k.Sub(k, bigOne)
+		}
+		r.max = k
+	}
+	return r
+}
+
+func floorRat(q *big.Rat) *big.Int {
+	n, d := q.Num(), q.Denom()
+	z := new(big.Int)
+	m := new(big.Int)
+	z.DivMod(n, d, m) // Euclidean: floor for positive d
+	return z
+}
+
+func ceilRat(q *big.Rat) *big.Int {
+	z := floorRat(q)
+	if !q.IsInt() {
+		z.Add(z, bigOne)
+	}
+	return z
+}
+
+func lcmRat(a, b *big.Rat) *big.Rat {
+	// lcm(a/b, c/d) = lcm(a*d, c*b) / (b*d), on positive values.
+	ad := new(big.Int).Mul(a.Num(), b.Denom())
+	cb := new(big.Int).Mul(b.Num(), a.Denom())
+	g := new(big.Int).GCD(nil, nil, ad, cb)
+	l := new(big.Int).Mul(ad, cb)
+	l.Quo(l, g)
+	den := new(big.Int).Mul(a.Denom(), b.Denom())
+	return new(big.Rat).SetFrac(l, den)
+}
+
+// gen draws a number: an integer when integer is set, else one that may have a fraction.
+func (p *numPlan) gen(t *rapid.T, integer bool) (any, bool) {
+	if integer {
+		if !p.intOK {
+			return nil, false
+		}
+		if p.fast {
+			return json.Number(p.fastInt(t)), true
+		}
+		k := drawK(t, p.kInt)
+		v := new(big.Rat).Mul(new(big.Rat).SetInt(k), p.stepInt)
+		return json.Number(integerText(t, v)), true
+	}
+	if p.step != nil {
+		r := p.kRange(p.step)
+		if r.empty() {
+			return nil, false
+		}
+		k := drawK(t, r)
+		v := new(big.Rat).Mul(new(big.Rat).SetInt(k), p.step)
+		return json.Number(decimalText(t, v)), true
+	}
+	// No multipleOf: a decimal with a few digits after the point, more if the range is narrow.
+	d := rapid.IntRange(1, 4).Draw(t, "decimals")
+	for ; d <= 60; d++ {
+		step := new(big.Rat).SetFrac(bigOne, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d)), nil))
+		r := p.kRange(step)
+		if r.empty() {
+			continue
+		}
+		k := drawK(t, r)
+		v := new(big.Rat).Mul(new(big.Rat).SetInt(k), step)
+		return json.Number(decimalText(t, v)), true
+	}
+	return nil, false
+}
+
+var (
+	big1e15 = new(big.Int).Exp(big.NewInt(10), big.NewInt(15), nil)
+	big1e21 = new(big.Int).Exp(big.NewInt(10), big.NewInt(21), nil)
+)
+
+// drawK draws an integer in r, biased to the bounds, to zero and to big magnitudes.
+func drawK(t *rapid.T, r kRange) *big.Int {
+	clamp := func(k *big.Int) *big.Int {
+		if r.min != nil && k.Cmp(r.min) < 0 {
+			return new(big.Int).Set(r.min)
+		}
+		if r.max != nil && k.Cmp(r.max) > 0 {
+			return new(big.Int).Set(r.max)
+		}
+		return k
+	}
+	switch mode := rapid.IntRange(0, 9).Draw(t, "numMode"); mode {
+	case 0:
+		if r.min != nil {
+			return new(big.Int).Set(r.min)
+		}
+	case 1:
+		if r.max != nil {
+			return new(big.Int).Set(r.max)
+		}
+	case 2:
+		return clamp(new(big.Int))
+	case 3:
+		// A big magnitude: past 2^53 sometimes, past int64 rarely.
+		lim := big1e15
+		if rapid.IntRange(0, 3).Draw(t, "huge") == 0 {
+			lim = big1e21
+		}
+		k := new(big.Int).Rand(randFrom(t), lim)
+		if rapid.Bool().Draw(t, "neg") {
+			k.Neg(k)
+		}
+		if r.min != nil && r.max != nil {
+			return uniformK(t, r)
+		}
+		if r.min != nil {
+			return k.Abs(k).Add(k, r.min)
+		}
+		if r.max != nil {
+			return new(big.Int).Sub(r.max, k.Abs(k))
+		}
+		return k
+	}
+	if r.min != nil && r.max != nil {
+		span := new(big.Int).Sub(r.max, r.min)
+		if span.Cmp(big.NewInt(2000)) > 0 && rapid.Bool().Draw(t, "nearZero") {
+			anchor := clamp(new(big.Int))
+			off := big.NewInt(int64(rapid.IntRange(-100, 100).Draw(t, "offset")))
+			return clamp(off.Add(off, anchor))
+		}
+		return uniformK(t, r)
+	}
+	anchor := clamp(new(big.Int))
+	off := big.NewInt(int64(rapid.IntRange(-1000, 1000).Draw(t, "offset")))
+	return clamp(off.Add(off, anchor))
+}
+
+func uniformK(t *rapid.T, r kRange) *big.Int {
+	span := new(big.Int).Sub(r.max, r.min)
+	if span.IsInt64() {
+		off := rapid.Int64Range(0, span.Int64()).Draw(t, "k")
+		return new(big.Int).Add(r.min, big.NewInt(off))
+	}
+	off := new(big.Int).Rand(randFrom(t), new(big.Int).Add(span, bigOne))
+	return off.Add(off, r.min)
+}
+
+// randFrom makes a math/rand source whose bits are drawn through rapid, so big draws shrink too.
+func randFrom(t *rapid.T) *rand.Rand { return rand.New(&bigRand{t: t}) }
+
+type bigRand struct{ t *rapid.T }
+
+func (b *bigRand) Int63() int64 { return rapid.Int64Range(0, 1<<63-1).Draw(b.t, "bits") }
+func (b *bigRand) Seed(int64)   {}
+func (b *bigRand) Uint64() uint64 {
+	return rapid.Uint64().Draw(b.t, "bits")
+}
+
+// integerText writes an integer value, sometimes as 1.0, -0 or 1e2: all the same integer.
+func integerText(t *rapid.T, v *big.Rat) string {
+	s := v.Num().String()
+	switch rapid.IntRange(0, 15).Draw(t, "intForm") {
+	case 0:
+		if s == "0" {
+			return "-0"
+		}
+	case 1:
+		return s + ".0"
+	case 2:
+		if strings.HasSuffix(s, "00") && len(s) < 25 {
+			z := len(s) - len(strings.TrimRight(s, "0"))
+			return strings.TrimRight(s, "0") + "e" + itoa(z)
+		}
+	}
+	return s
+}
+
+// decimalText writes v (a terminating decimal) exactly, sometimes in exponent form.
+func decimalText(t *rapid.T, v *big.Rat) string {
+	s := exactDecimal(v)
+	if rapid.IntRange(0, 15).Draw(t, "numForm") == 0 {
+		if e, ok := expForm(s); ok {
+			return e
+		}
+	}
+	if s == "0" && rapid.IntRange(0, 7).Draw(t, "negZero") == 0 {
+		return "-0"
+	}
+	return s
+}
+
+// exactDecimal writes a rational with a terminating decimal expansion exactly.
+func exactDecimal(v *big.Rat) string {
+	if v.IsInt() {
+		return v.Num().String()
+	}
+	d := new(big.Int).Set(v.Denom())
+	digits := 0
+	m := new(big.Int)
+	for d.Cmp(bigOne) != 0 && digits < 400 {
+		// Multiply the denominator up to a power of ten.
+		if m.Mod(d, big.NewInt(2)).Sign() == 0 {
+			d.Quo(d, big.NewInt(2))
+		} else if m.Mod(d, big.NewInt(5)).Sign() == 0 {
+			d.Quo(d, big.NewInt(5))
+		} else {
+			break
+		}
+		digits++
+	}
+	s := v.FloatString(digits)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(s, "0")
+		s = strings.TrimSuffix(s, ".")
+	}
+	return s
+}
+
+// expForm rewrites a decimal like 0.0015 as 1.5e-3.
+func expForm(s string) (string, bool) {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac, _ := strings.Cut(s, ".")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	if digits == "" || len(digits) > 12 {
+		return "", false
+	}
+	// value = 0.digits... * 10^exp where position of first significant digit decides exp.
+	lead := len(intPart+frac) - len(strings.TrimLeft(intPart+frac, "0"))
+	exp := len(intPart) - lead - 1
+	digits = strings.TrimRight(digits, "0")
+	m := digits[:1]
+	if len(digits) > 1 {
+		m += "." + digits[1:]
+	}
+	out := m + "e" + itoa(exp)
+	if neg {
+		out = "-" + out
+	}
+	return out, true
+}
+
+func itoa(i int) string { return big.NewInt(int64(i)).String() }
+
+// fastInt draws an integer in [fmin, fmax] with the modes of drawK, in int64 arithmetic.
+func (p *numPlan) fastInt(t *rapid.T) string {
+	clamp := func(k int64) int64 { return min(max(k, p.fmin), p.fmax) }
+	var k int64
+	switch mode := rapid.IntRange(0, 9).Draw(t, "numMode"); {
+	case mode == 0 && p.fminB:
+		k = p.fmin
+	case mode == 1 && p.fmaxB:
+		k = p.fmax
+	case mode == 2:
+		k = clamp(0)
+	case mode == 3 && !(p.fminB && p.fmaxB):
+		// A big magnitude, past 2^53 sometimes; beyond int64 the slow path is used.
+		mag := rapid.Int64Range(0, 1e15).Draw(t, "big")
+		switch {
+		case p.fminB:
+			k = p.fmin + mag
+			if k < p.fmin {
+				k = math.MaxInt64
+			}
+		case p.fmaxB:
+			k = p.fmax - mag
+			if k > p.fmax {
+				k = math.MinInt64
+			}
+		default:
+			if rapid.Bool().Draw(t, "neg") {
+				mag = -mag
+			}
+			k = mag
+		}
+	case p.fminB && p.fmaxB && (p.fmax-p.fmin <= 2000 || p.fmax-p.fmin < 0 || !rapid.Bool().Draw(t, "nearZero")):
+		if p.fmax-p.fmin < 0 { // span overflows int64
+			k = rapid.Int64().Draw(t, "k")
+			k = clamp(k)
+		} else {
+			k = rapid.Int64Range(p.fmin, p.fmax).Draw(t, "k")
+		}
+	default:
+		k = clamp(clamp(0) + int64(rapid.IntRange(-1000, 1000).Draw(t, "offset")))
+	}
+	s := strconv.FormatInt(k, 10)
+	switch rapid.IntRange(0, 15).Draw(t, "intForm") {
+	case 0:
+		if k == 0 {
+			return "-0"
+		}
+	case 1:
+		return s + ".0"
+	case 2:
+		if k != 0 && k%100 == 0 {
+			z := len(s) - len(strings.TrimRight(s, "0"))
+			return strings.TrimRight(s, "0") + "e" + strconv.Itoa(z)
+		}
+	}
+	return s
+}

@@ -1,0 +1,183 @@
+package generate
+
+import (
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"pgregory.net/rapid"
+)
+
+// typeSet is a set of JSON types. "number" is tInt|tNum: tNum stands for numbers that need not
+// be integers, so intersecting "number" with "integer" leaves tInt.
+type typeSet uint8
+
+const (
+	tNull typeSet = 1 << iota
+	tBool
+	tInt
+	tNum
+	tStr
+	tArr
+	tObj
+	tAll = tNull | tBool | tInt | tNum | tStr | tArr | tObj
+)
+
+var typeOrder = []typeSet{tNull, tBool, tInt, tNum, tStr, tArr, tObj}
+
+func fromTypes(tt *jsonschema.Types) typeSet {
+	var ts typeSet
+	for _, s := range tt.ToStrings() {
+		switch s {
+		case "null":
+			ts |= tNull
+		case "boolean":
+			ts |= tBool
+		case "integer":
+			ts |= tInt
+		case "number":
+			ts |= tInt | tNum
+		case "string":
+			ts |= tStr
+		case "array":
+			ts |= tArr
+		case "object":
+			ts |= tObj
+		}
+	}
+	return ts
+}
+
+func (ts typeSet) String() string {
+	names := map[typeSet]string{tNull: "null", tBool: "boolean", tInt: "integer", tNum: "number",
+		tStr: "string", tArr: "array", tObj: "object"}
+	var out []string
+	for _, t := range typeOrder {
+		if ts&t != 0 {
+			out = append(out, names[t])
+		}
+	}
+	if len(out) == 0 {
+		return "no type"
+	}
+	return strings.Join(out, ", ")
+}
+
+// onlyType reports whether s constrains nothing but the type, and which types it allows.
+func onlyType(s *jsonschema.Schema) (typeSet, bool) {
+	if s == nil || s.Types == nil || s.Bool != nil {
+		return 0, false
+	}
+	bare := *s
+	bare.Types = nil
+	bare.Location, bare.DraftVersion, bare.ID = "", 0, ""
+	bare.Title, bare.Description, bare.Comment = "", "", ""
+	if isEmptySchema(&bare) {
+		return fromTypes(s.Types), true
+	}
+	return 0, false
+}
+
+// isEmptySchema reports whether s has no assertion keywords.
+func isEmptySchema(s *jsonschema.Schema) bool {
+	return s.Ref == nil && s.RecursiveRef == nil && s.DynamicRef == nil && s.Types == nil &&
+		s.Enum == nil && s.Const == nil && s.Not == nil && len(s.AllOf) == 0 && len(s.AnyOf) == 0 &&
+		len(s.OneOf) == 0 && s.If == nil && s.Format == nil && s.MaxProperties == nil &&
+		s.MinProperties == nil && len(s.Required) == 0 && s.PropertyNames == nil &&
+		len(s.Properties) == 0 && len(s.PatternProperties) == 0 && s.AdditionalProperties == nil &&
+		len(s.Dependencies) == 0 && len(s.DependentRequired) == 0 && len(s.DependentSchemas) == 0 &&
+		s.UnevaluatedProperties == nil && s.MinItems == nil && s.MaxItems == nil && !s.UniqueItems &&
+		s.Contains == nil && s.Items == nil && s.AdditionalItems == nil && len(s.PrefixItems) == 0 &&
+		s.Items2020 == nil && s.UnevaluatedItems == nil && s.MinLength == nil && s.MaxLength == nil &&
+		s.Pattern == nil && s.Maximum == nil && s.Minimum == nil && s.ExclusiveMaximum == nil &&
+		s.ExclusiveMinimum == nil && s.MultipleOf == nil && len(s.Extensions) == 0
+}
+
+// planTypes intersects the types of the conjunction and plans each remaining type.
+func (n *node) planTypes() {
+	types := tAll
+	for _, s := range n.conj {
+		if s.Types != nil {
+			types &= fromTypes(s.Types)
+		}
+		if ts, ok := onlyType(s.Not); ok {
+			types &^= ts // "not integer" leaves tNum: numbers with a fraction
+		}
+	}
+	if types == 0 {
+		n.unsat = "the types allowed by the schemas conflict"
+		return
+	}
+	var reasons []string
+	if types&(tInt|tNum) != 0 {
+		p, why := planNumber(n.conj, types&tNum != 0)
+		if why != "" {
+			types &^= tInt | tNum
+			reasons = append(reasons, "number: "+why)
+		} else {
+			n.num = p
+			if !p.intOK {
+				types &^= tInt
+			}
+			if !p.fracOK {
+				types &^= tNum
+			}
+			if types&(tInt|tNum) == 0 {
+				reasons = append(reasons, "number: no value in range")
+			}
+		}
+	}
+	if types&tStr != 0 {
+		p, why := planString(n.conj)
+		if why != "" {
+			types &^= tStr
+			reasons = append(reasons, "string: "+why)
+		} else {
+			n.str = p
+			if p.check {
+				n.check = true
+			}
+		}
+	}
+	if types&tArr != 0 {
+		p, why := planArray(n)
+		if why != "" {
+			types &^= tArr
+			reasons = append(reasons, "array: "+why)
+		} else {
+			n.arr = p
+		}
+	}
+	if types&tObj != 0 {
+		p, why := planObject(n)
+		if why != "" {
+			types &^= tObj
+			reasons = append(reasons, "object: "+why)
+		} else {
+			n.obj = p
+		}
+	}
+	if types == 0 {
+		n.unsat = "no type can satisfy the schema (" + strings.Join(reasons, "; ") + ")"
+		return
+	}
+	n.types = types
+}
+
+// pickType chooses one of the node's types; deep in a recursive value, scalars are preferred.
+func (n *node) pickType(t *rapid.T, depth int) typeSet {
+	var opts [7]typeSet
+	k := 0
+	for _, ty := range typeOrder {
+		if n.types&ty != 0 {
+			opts[k] = ty
+			k++
+		}
+	}
+	if k == 1 {
+		return opts[0]
+	}
+	if depth > softDepth && opts[0] != tArr && opts[0] != tObj {
+		return opts[0]
+	}
+	return opts[rapid.IntRange(0, k-1).Draw(t, "type")]
+}

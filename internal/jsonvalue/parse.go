@@ -1,0 +1,389 @@
+// Package jsonvalue holds JSON values as Go values (map[string]any, []any, string, json.Number,
+// bool, nil): a strict RFC 8259 parser, a deterministic encoder, JSON equality, deep copy and
+// JSON Pointer helpers. Numbers stay exact: they are json.Number text, never float64.
+package jsonvalue
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// MaxDepth is the deepest nesting of arrays and objects Parse accepts.
+const MaxDepth = 1000
+
+// SyntaxError reports why a text is not a single JSON value. Its message never quotes the
+// text itself, only the byte offset and the JSON Pointer of the value being read.
+type SyntaxError struct {
+	Offset  int    // byte offset of the problem
+	Pointer string // JSON Pointer of the value being read when the problem was found
+	Msg     string // what is wrong
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Pointer == "" {
+		return fmt.Sprintf("invalid JSON at byte %d: %s", e.Offset, e.Msg)
+	}
+	return fmt.Sprintf("invalid JSON at byte %d (in %s): %s", e.Offset, e.Pointer, e.Msg)
+}
+
+// Parse decodes exactly one JSON value from data under the RFC 8259 grammar: UTF-8 only, no
+// byte order mark, no comments, no trailing commas, no NaN, no single quotes, no trailing data.
+// Objects with a repeated key are rejected too (RFC 8259 leaves them undefined).
+func Parse(data []byte) (any, error) {
+	p := parser{data: data}
+	p.skipSpace()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos != len(p.data) {
+		return nil, p.errorf("unexpected data after the top-level value")
+	}
+	return v, nil
+}
+
+// Valid reports whether data is exactly one JSON value under the same rules as Parse.
+func Valid(data []byte) bool {
+	_, err := Parse(data)
+	return err == nil
+}
+
+type parser struct {
+	data []byte
+	pos  int
+	path []string
+	buf  []byte
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	return &SyntaxError{Offset: p.pos, Pointer: Pointer(p.path), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) (any, error) {
+	if p.pos >= len(p.data) {
+		return nil, p.errorf("unexpected end of input")
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		if depth >= MaxDepth {
+			return nil, p.errorf("nesting deeper than %d", MaxDepth)
+		}
+		return p.object(depth + 1)
+	case c == '[':
+		if depth >= MaxDepth {
+			return nil, p.errorf("nesting deeper than %d", MaxDepth)
+		}
+		return p.array(depth + 1)
+	case c == '"':
+		return p.str()
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case c == 't':
+		return true, p.literal("true")
+	case c == 'f':
+		return false, p.literal("false")
+	case c == 'n':
+		return nil, p.literal("null")
+	case c == 0xEF && p.pos == 0:
+		return nil, p.errorf("byte order mark before the value")
+	default:
+		return nil, p.errorf("unexpected character %s", describeByte(c))
+	}
+}
+
+func describeByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return strconv.QuoteRune(rune(c))
+	}
+	return fmt.Sprintf("0x%02x", c)
+}
+
+func (p *parser) literal(word string) error {
+	if len(p.data)-p.pos < len(word) || string(p.data[p.pos:p.pos+len(word)]) != word {
+		return p.errorf("invalid literal (expected %s)", word)
+	}
+	p.pos += len(word)
+	return nil
+}
+
+func (p *parser) object(depth int) (any, error) {
+	p.pos++ // {
+	obj := map[string]any{}
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return obj, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of input in object")
+		}
+		if p.data[p.pos] != '"' {
+			if p.data[p.pos] == '}' {
+				return nil, p.errorf("trailing comma in object")
+			}
+			return nil, p.errorf("expected a string key, found %s", describeByte(p.data[p.pos]))
+		}
+		keyPos := p.pos
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		key := k.(string)
+		if _, dup := obj[key]; dup {
+			p.pos = keyPos
+			p.path = append(p.path, key)
+			err := p.errorf("duplicate key")
+			p.path = p.path[:len(p.path)-1]
+			return nil, err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, p.errorf("expected ':' after object key")
+		}
+		p.pos++
+		p.skipSpace()
+		p.path = append(p.path, key)
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		p.path = p.path[:len(p.path)-1]
+		obj[key] = v
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of input in object")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			return obj, nil
+		default:
+			return nil, p.errorf("expected ',' or '}' in object, found %s", describeByte(p.data[p.pos]))
+		}
+	}
+}
+
+func (p *parser) array(depth int) (any, error) {
+	p.pos++ // [
+	arr := []any{}
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return arr, nil
+	}
+	for i := 0; ; i++ {
+		p.skipSpace()
+		if p.pos < len(p.data) && p.data[p.pos] == ']' {
+			return nil, p.errorf("trailing comma in array")
+		}
+		p.path = append(p.path, strconv.Itoa(i))
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		p.path = p.path[:len(p.path)-1]
+		arr = append(arr, v)
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of input in array")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return arr, nil
+		default:
+			return nil, p.errorf("expected ',' or ']' in array, found %s", describeByte(p.data[p.pos]))
+		}
+	}
+}
+
+func (p *parser) number() (any, error) {
+	start := p.pos
+	d := p.data
+	i := p.pos
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	default:
+		p.pos = i
+		return nil, p.errorf("invalid number")
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			p.pos = i
+			return nil, p.errorf("invalid number: digit expected after '.'")
+		}
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			p.pos = i
+			return nil, p.errorf("invalid number: digit expected in exponent")
+		}
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	p.pos = i
+	return json.Number(d[start:i]), nil
+}
+
+func (p *parser) str() (any, error) {
+	p.pos++ // opening quote
+	start := p.pos
+	d := p.data
+	// Fast path: no escapes, ASCII or valid UTF-8.
+	for i := p.pos; i < len(d); i++ {
+		c := d[i]
+		if c == '"' {
+			s := d[start:i]
+			if !utf8.Valid(s) {
+				return nil, p.errorf("invalid UTF-8 in string")
+			}
+			p.pos = i + 1
+			return string(s), nil
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	b := p.buf[:0]
+	i := start
+	for {
+		if i >= len(d) {
+			p.pos = i
+			return nil, p.errorf("unterminated string")
+		}
+		c := d[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			p.buf = b
+			return string(b), nil
+		case c < 0x20:
+			p.pos = i
+			return nil, p.errorf("control character 0x%02x in string", c)
+		case c == '\\':
+			i++
+			if i >= len(d) {
+				p.pos = i
+				return nil, p.errorf("unterminated escape")
+			}
+			switch d[i] {
+			case '"', '\\', '/':
+				b = append(b, d[i])
+				i++
+			case 'b':
+				b = append(b, '\b')
+				i++
+			case 'f':
+				b = append(b, '\f')
+				i++
+			case 'n':
+				b = append(b, '\n')
+				i++
+			case 'r':
+				b = append(b, '\r')
+				i++
+			case 't':
+				b = append(b, '\t')
+				i++
+			case 'u':
+				r, ok := hex4(d, i+1)
+				if !ok {
+					p.pos = i
+					return nil, p.errorf("invalid \\u escape")
+				}
+				i += 5
+				if utf16.IsSurrogate(r) {
+					if r2, ok := lowSurrogate(d, i); ok {
+						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+							r = dec
+							i += 6
+						}
+					}
+					if utf16.IsSurrogate(r) {
+						r = utf8.RuneError // a lone surrogate: grammatical, but not a character
+					}
+				}
+				b = utf8.AppendRune(b, r)
+			default:
+				p.pos = i
+				return nil, p.errorf("invalid escape character %s", describeByte(d[i]))
+			}
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && size == 1 {
+				p.pos = i
+				return nil, p.errorf("invalid UTF-8 in string")
+			}
+			b = append(b, d[i:i+size]...)
+			i += size
+		}
+	}
+}
+
+func lowSurrogate(d []byte, i int) (rune, bool) {
+	if i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
+		return hex4(d, i+2)
+	}
+	return 0, false
+}
+
+func hex4(d []byte, i int) (rune, bool) {
+	if i+4 > len(d) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}

@@ -1,0 +1,288 @@
+// Package tool holds tool definitions (a name, a description and the JSON Schema of the
+// arguments) and reads them from the files people already have: OpenAI, Anthropic, MCP and plain
+// definitions, as one tool, an array, JSON Lines or a directory of such files.
+package tool
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+)
+
+// Tool is one tool a model can call.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"` // JSON Schema of the arguments object
+	Source      string          `json:"-"`          // where it was read, "file:entry", for messages
+}
+
+// SchemaHash is a short, stable hash of the tool's parameters schema in canonical form, so that
+// saved cases can tell whether the schema they were made for has changed.
+func (t Tool) SchemaHash() string {
+	b := []byte(t.Parameters)
+	if v, err := jsonvalue.Parse(b); err == nil {
+		b = jsonvalue.MustMarshal(v)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// Where names the tool and where it came from, for messages.
+func (t Tool) Where() string {
+	if t.Source == "" {
+		return fmt.Sprintf("tool %q", t.Name)
+	}
+	return fmt.Sprintf("tool %q (%s)", t.Name, t.Source)
+}
+
+// Skipped is a tool definition that could not be used, with the reason.
+type Skipped struct {
+	Tool   string `json:"tool"`   // the tool name, or "" if it has none
+	Source string `json:"source"` // file and entry
+	Reason string `json:"reason"`
+}
+
+func (s Skipped) String() string {
+	name := s.Tool
+	if name == "" {
+		name = "(unnamed)"
+	}
+	return fmt.Sprintf("%s (%s): %s", name, s.Source, s.Reason)
+}
+
+// Set is the tools read from one or more files, with the definitions that were skipped.
+type Set struct {
+	Tools   []Tool
+	Skipped []Skipped
+}
+
+// Lookup returns the tool with the given name.
+func (s *Set) Lookup(name string) (Tool, bool) {
+	for _, t := range s.Tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+// Add appends t unless a tool of that name is already in the set, in which case it is skipped.
+func (s *Set) Add(t Tool) {
+	for _, o := range s.Tools {
+		if o.Name == t.Name {
+			s.Skipped = append(s.Skipped, Skipped{Tool: t.Name, Source: t.Source,
+				Reason: fmt.Sprintf("duplicate tool name: already defined at %s", o.Source)})
+			return
+		}
+	}
+	s.Tools = append(s.Tools, t)
+}
+
+// Merge appends the tools and skipped entries of o.
+func (s *Set) Merge(o Set) {
+	for _, t := range o.Tools {
+		s.Add(t)
+	}
+	s.Skipped = append(s.Skipped, o.Skipped...)
+}
+
+// Load reads the tools at path: a file (one tool, an array, an MCP tools/list result, or JSON
+// Lines) or a directory, whose .json and .jsonl files are read in name order. A file that cannot
+// be read or parsed is an error naming it; a definition inside it that cannot be used is skipped
+// with its reason.
+func Load(path string) (Set, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return Set{}, err
+	}
+	if !info.IsDir() {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return Set{}, err
+		}
+		return Parse(data, path)
+	}
+	return LoadFS(os.DirFS(path), ".", path)
+}
+
+// LoadFS reads the .json and .jsonl files under dir in fsys, in name order. prefix is put
+// before file names in sources and messages.
+func LoadFS(fsys fs.FS, dir, prefix string) (Set, error) {
+	var files []string
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != dir && strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(p); ext == ".json" || ext == ".jsonl" {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return Set{}, err
+	}
+	slices.Sort(files)
+	if len(files) == 0 {
+		return Set{}, fmt.Errorf("%s: no .json or .jsonl files", prefix)
+	}
+	var set Set
+	for _, f := range files {
+		data, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return Set{}, err
+		}
+		name := f
+		if prefix != "" {
+			name = filepath.Join(prefix, strings.TrimPrefix(f, dir+"/"))
+		}
+		s, err := Parse(data, name)
+		if err != nil {
+			return Set{}, err
+		}
+		set.Merge(s)
+	}
+	return set, nil
+}
+
+// Parse reads tool definitions from data; file names the data in sources and messages.
+func Parse(data []byte, file string) (Set, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return Set{}, fmt.Errorf("%s: empty file", file)
+	}
+	var doc any
+	d := json.NewDecoder(bytes.NewReader(trimmed))
+	d.UseNumber()
+	errWhole := d.Decode(&doc)
+	if errWhole == nil && !d.More() {
+		var set Set
+		collect(&set, doc, file, "")
+		return set, nil
+	}
+	// JSON Lines: one definition (or array of them) a line.
+	var set Set
+	lines := bytes.Split(data, []byte("\n"))
+	for i, line := range lines {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		var v any
+		ld := json.NewDecoder(bytes.NewReader(line))
+		ld.UseNumber()
+		if err := ld.Decode(&v); err != nil || ld.More() {
+			if err == nil {
+				err = fmt.Errorf("unexpected data after the value")
+			}
+			if errWhole != nil && i == 0 {
+				return Set{}, fmt.Errorf("%s: not JSON or JSON Lines: %v", file, errWhole)
+			}
+			return Set{}, fmt.Errorf("%s:%d: invalid JSON line: %v", file, i+1, err)
+		}
+		collect(&set, v, fmt.Sprintf("%s:%d", file, i+1), "")
+	}
+	return set, nil
+}
+
+// collect adds the tools in v, a definition, an array of them, or a {"tools": [...]} wrapper.
+func collect(set *Set, v any, file, entry string) {
+	where := file
+	if entry != "" {
+		where = file + "#" + entry
+	}
+	switch v := v.(type) {
+	case []any:
+		for i, e := range v {
+			collect(set, e, file, joinEntry(entry, fmt.Sprint(i)))
+		}
+	case map[string]any:
+		if tools, ok := v["tools"].([]any); ok && v["name"] == nil {
+			collect(set, tools, file, joinEntry(entry, "tools"))
+			return
+		}
+		if res, ok := v["result"].(map[string]any); ok && v["name"] == nil {
+			if tools, ok := res["tools"].([]any); ok {
+				collect(set, tools, file, joinEntry(entry, "result/tools"))
+				return
+			}
+		}
+		t, err := fromObject(v)
+		t.Source = where
+		if err != nil {
+			set.Skipped = append(set.Skipped, Skipped{Tool: t.Name, Source: where, Reason: err.Error()})
+			return
+		}
+		set.Add(t)
+	default:
+		set.Skipped = append(set.Skipped, Skipped{Source: where,
+			Reason: fmt.Sprintf("a tool definition must be a JSON object, found %s", jsonvalue.TypeName(v))})
+	}
+}
+
+func joinEntry(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "/" + b
+}
+
+// fromObject reads one definition in any of the supported envelopes.
+func fromObject(m map[string]any) (Tool, error) {
+	if fn, ok := m["function"].(map[string]any); ok {
+		m = fn // OpenAI Chat Completions: {"type":"function","function":{...}}
+	}
+	var t Tool
+	name, ok := m["name"].(string)
+	if !ok || name == "" {
+		if m["name"] == nil {
+			return t, fmt.Errorf("no \"name\"")
+		}
+		return t, fmt.Errorf("\"name\" must be a non-empty string")
+	}
+	t.Name = name
+	if d, ok := m["description"].(string); ok {
+		t.Description = d
+	}
+	var schema any
+	found := ""
+	for _, key := range []string{"parameters", "input_schema", "inputSchema"} {
+		if s, ok := m[key]; ok {
+			if found != "" {
+				return t, fmt.Errorf("both %q and %q given", found, key)
+			}
+			schema, found = s, key
+		}
+	}
+	switch s := schema.(type) {
+	case nil:
+		if found != "" {
+			return t, fmt.Errorf("%q is null", found)
+		}
+		schema = map[string]any{"type": "object", "properties": map[string]any{}}
+	case map[string]any, bool:
+	default:
+		return t, fmt.Errorf("%q must be a JSON Schema object, found %s", found, jsonvalue.TypeName(s))
+	}
+	b, err := jsonvalue.Marshal(schema)
+	if err != nil {
+		return t, fmt.Errorf("%s: %v", found, err)
+	}
+	t.Parameters = b
+	return t, nil
+}

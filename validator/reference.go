@@ -1,0 +1,335 @@
+package validator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/tool"
+)
+
+// Reference is the built-in gatekeeper, the Go form of the contract TypeBox and Zod gates follow:
+// parse strictly, require a plain object, validate against the schema (draft 2020-12 unless the
+// schema names draft-07 or another draft), coerce nothing, and report issues by JSON Pointer.
+type Reference struct{}
+
+// Name is "reference".
+func (Reference) Name() string { return "reference" }
+
+// Compile compiles the tool into a *Gatekeeper.
+func (Reference) Compile(t tool.Tool) (Gate, error) {
+	g, err := Compile(t)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Gatekeeper is one tool compiled by the reference validator. It is safe for concurrent use.
+type Gatekeeper struct {
+	tool   tool.Tool
+	schema *jsonschema.Schema
+}
+
+// SchemaURL is the base URL a tool's schema is compiled under; nothing is ever loaded from it.
+const SchemaURL = "mem://toolproof/"
+
+// Compile compiles t's parameters schema. Formats are asserted; nothing is loaded from files or
+// the network, so a $ref to anything outside the schema is an error. A schema that cannot be
+// used gives a *ConfigError.
+func Compile(t tool.Tool) (*Gatekeeper, error) {
+	cfg := func(err error) error { return &ConfigError{Tool: t.Name, Source: t.Source, Err: err} }
+	doc, err := jsonvalue.Parse(t.Parameters)
+	if err != nil {
+		return nil, cfg(fmt.Errorf("parameters are not JSON: %v", err))
+	}
+	switch doc.(type) {
+	case map[string]any, bool:
+	default:
+		return nil, cfg(fmt.Errorf("parameters must be a JSON Schema object, found %s", jsonvalue.TypeName(doc)))
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	c.UseLoader(refuseLoader{})
+	loc := SchemaURL + url.PathEscape(t.Name) + ".json"
+	if err := c.AddResource(loc, doc); err != nil {
+		return nil, cfg(err)
+	}
+	s, err := c.Compile(loc)
+	if err != nil {
+		return nil, cfg(explainCompileError(err, loc))
+	}
+	return &Gatekeeper{tool: t, schema: s}, nil
+}
+
+type refuseLoader struct{}
+
+func (refuseLoader) Load(u string) (any, error) {
+	return nil, fmt.Errorf("remote reference %q: toolproof loads no files and no network resources", u)
+}
+
+func explainCompileError(err error, loc string) error {
+	var le *jsonschema.LoadURLError
+	if errors.As(err, &le) {
+		return fmt.Errorf("$ref to %s: remote references are not loaded (only local $defs)", le.URL)
+	}
+	msg := strings.ReplaceAll(err.Error(), loc, "")
+	return errors.New(msg)
+}
+
+// Tool is the tool this gate was compiled from.
+func (g *Gatekeeper) Tool() tool.Tool { return g.tool }
+
+// Schema is the compiled schema, for generators and analyses.
+func (g *Gatekeeper) Schema() *jsonschema.Schema { return g.schema }
+
+// Parse parses raw argument text and validates it: invalid JSON, a root that is not a plain
+// object, duplicate keys and trailing data are rejected with an issue at the root. It returns
+// the arguments object or an *Error.
+func (g *Gatekeeper) Parse(args []byte) (map[string]any, error) {
+	v, err := jsonvalue.Parse(args)
+	if err != nil {
+		return nil, &Error{Tool: g.tool.Name, Issues: []Issue{{Path: "", Keyword: "json", Message: syntaxMessage(err)}}}
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, &Error{Tool: g.tool.Name, Issues: []Issue{{Path: "", Keyword: "type",
+			Message: fmt.Sprintf("arguments must be a JSON object, found %s", jsonvalue.TypeName(v))}}}
+	}
+	if issues := g.Issues(obj); len(issues) > 0 {
+		return nil, &Error{Tool: g.tool.Name, Issues: issues}
+	}
+	return obj, nil
+}
+
+func syntaxMessage(err error) string {
+	var se *jsonvalue.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("arguments are not valid JSON: %s at byte %d", se.Msg, se.Offset)
+	}
+	return "arguments are not valid JSON"
+}
+
+// Validate checks a decoded value (Go numbers are accepted and read exactly). It works on a deep
+// copy, so v is never changed, and returns nil or an *Error.
+func (g *Gatekeeper) Validate(v any) error {
+	c, err := jsonvalue.Clone(v)
+	if err != nil {
+		return &Error{Tool: g.tool.Name, Issues: []Issue{{Path: "", Message: err.Error()}}}
+	}
+	if _, ok := c.(map[string]any); !ok {
+		return &Error{Tool: g.tool.Name, Issues: []Issue{{Path: "", Keyword: "type",
+			Message: fmt.Sprintf("arguments must be a JSON object, found %s", jsonvalue.TypeName(c))}}}
+	}
+	if issues := g.Issues(c); len(issues) > 0 {
+		return &Error{Tool: g.tool.Name, Issues: issues}
+	}
+	return nil
+}
+
+// Check implements Gate.
+func (g *Gatekeeper) Check(_ context.Context, args []byte) Verdict {
+	if _, err := g.Parse(args); err != nil {
+		return Reject(IssuesOf(err)...)
+	}
+	return Accept()
+}
+
+// Issues validates v (a value as Parse returns it; not copied) against the schema, whatever its
+// type, and returns the issues, nil when it is valid. Alternatives (anyOf, oneOf) are reported
+// once at their location, not branch by branch.
+func (g *Gatekeeper) Issues(v any) []Issue {
+	err := g.schema.Validate(v)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Issue{{Path: "", Message: "cannot validate: " + err.Error()}}
+	}
+	var out []Issue
+	flatten(ve, false, &out)
+	if len(out) == 0 {
+		out = []Issue{{Path: "", Message: "does not match the schema"}}
+	}
+	return out
+}
+
+// Explain is Issues with every branch of every alternative included: what the oracle uses to
+// tell which keyword, at which location, makes a value invalid.
+func (g *Gatekeeper) Explain(v any) []Issue {
+	err := g.schema.Validate(v)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Issue{{Path: "", Message: "cannot validate: " + err.Error()}}
+	}
+	var out []Issue
+	flatten(ve, true, &out)
+	return out
+}
+
+// Valid reports whether v is valid, without building issues.
+func (g *Gatekeeper) Valid(v any) bool { return g.schema.Validate(v) == nil }
+
+func flatten(e *jsonschema.ValidationError, all bool, out *[]Issue) {
+	loc := jsonvalue.Pointer(e.InstanceLocation)
+	switch k := e.ErrorKind.(type) {
+	case nil:
+	default:
+		emit := func(path, keyword, msg string) {
+			*out = append(*out, Issue{Path: path, Keyword: keyword, Message: msg})
+		}
+		descend := describe(k, loc, emit)
+		if !descend && !all {
+			return
+		}
+	}
+	for _, c := range e.Causes {
+		flatten(c, all, out)
+	}
+}
+
+func child(loc, name string) string { return loc + "/" + jsonvalue.EscapeToken(name) }
+
+// describe emits the issues for one error kind, with messages that never contain the instance
+// value (schema values such as bounds and enum members are fine). It reports whether the
+// causes should be flattened too.
+func describe(k jsonschema.ErrorKind, loc string, emit func(path, keyword, msg string)) bool {
+	switch k := k.(type) {
+	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+		return true
+	case *kind.Type:
+		emit(loc, "type", fmt.Sprintf("must be %s, found %s", strings.Join(k.Want, " or "), k.Got))
+	case *kind.Enum:
+		emit(loc, "enum", "must be one of "+listValues(k.Want))
+	case *kind.Const:
+		emit(loc, "const", "must be "+showValue(k.Want))
+	case *kind.Format:
+		emit(loc, "format", fmt.Sprintf("must be a valid %s", k.Want))
+	case *kind.MinProperties:
+		emit(loc, "minProperties", fmt.Sprintf("must have at least %d properties", k.Want))
+	case *kind.MaxProperties:
+		emit(loc, "maxProperties", fmt.Sprintf("must have at most %d properties", k.Want))
+	case *kind.MinItems:
+		emit(loc, "minItems", fmt.Sprintf("must have at least %d items", k.Want))
+	case *kind.MaxItems:
+		emit(loc, "maxItems", fmt.Sprintf("must have at most %d items", k.Want))
+	case *kind.AdditionalItems:
+		emit(loc, "additionalItems", fmt.Sprintf("must have at most %d items", k.Count))
+	case *kind.Required:
+		for _, m := range k.Missing {
+			emit(child(loc, m), "required", "is required")
+		}
+	case *kind.DependentRequired:
+		for _, m := range k.Missing {
+			emit(child(loc, m), "dependentRequired", fmt.Sprintf("is required when %q is present", k.Prop))
+		}
+	case *kind.Dependency:
+		for _, m := range k.Missing {
+			emit(child(loc, m), "dependencies", fmt.Sprintf("is required when %q is present", k.Prop))
+		}
+	case *kind.AdditionalProperties:
+		for _, p := range k.Properties {
+			emit(child(loc, p), "additionalProperties", "is not a property this tool accepts")
+		}
+	case *kind.PropertyNames:
+		emit(child(loc, k.Property), "propertyNames", "is not an allowed property name")
+	case *kind.UniqueItems:
+		emit(child(loc, fmt.Sprint(k.Duplicates[1])), "uniqueItems", fmt.Sprintf("duplicates item %d; items must be unique", k.Duplicates[0]))
+	case *kind.Contains:
+		emit(loc, "contains", "must contain a matching item")
+		return false
+	case *kind.MinContains:
+		emit(loc, "minContains", fmt.Sprintf("must contain at least %d matching items", k.Want))
+		return false
+	case *kind.MaxContains:
+		emit(loc, "maxContains", fmt.Sprintf("must contain at most %d matching items", k.Want))
+		return false
+	case *kind.MinLength:
+		emit(loc, "minLength", fmt.Sprintf("must be at least %d characters long", k.Want))
+	case *kind.MaxLength:
+		emit(loc, "maxLength", fmt.Sprintf("must be at most %d characters long", k.Want))
+	case *kind.Pattern:
+		emit(loc, "pattern", fmt.Sprintf("must match the pattern %s", k.Want))
+	case *kind.Minimum:
+		emit(loc, "minimum", fmt.Sprintf("must be >= %s", ratString(k.Want)))
+	case *kind.Maximum:
+		emit(loc, "maximum", fmt.Sprintf("must be <= %s", ratString(k.Want)))
+	case *kind.ExclusiveMinimum:
+		emit(loc, "exclusiveMinimum", fmt.Sprintf("must be > %s", ratString(k.Want)))
+	case *kind.ExclusiveMaximum:
+		emit(loc, "exclusiveMaximum", fmt.Sprintf("must be < %s", ratString(k.Want)))
+	case *kind.MultipleOf:
+		emit(loc, "multipleOf", fmt.Sprintf("must be a multiple of %s", ratString(k.Want)))
+	case *kind.AnyOf:
+		emit(loc, "anyOf", "must match at least one of the allowed shapes")
+		return false
+	case *kind.OneOf:
+		if len(k.Subschemas) > 1 {
+			emit(loc, "oneOf", "matches more than one of the allowed shapes; must match exactly one")
+		} else {
+			emit(loc, "oneOf", "must match exactly one of the allowed shapes")
+		}
+		return false
+	case *kind.Not:
+		emit(loc, "not", "must not match the excluded shape")
+	case *kind.FalseSchema:
+		emit(loc, "false", "is not allowed")
+	case *kind.InvalidJsonValue:
+		emit(loc, "type", "is not a JSON value")
+	case *kind.ContentEncoding, *kind.ContentMediaType, *kind.ContentSchema:
+		emit(loc, "content", "content does not match its declared encoding or media type")
+	case *kind.RefCycle:
+		emit(loc, "$ref", "reference cycle in schema")
+	default:
+		kp := k.KeywordPath()
+		kw := ""
+		if len(kp) > 0 {
+			kw = kp[0]
+		}
+		emit(loc, kw, fmt.Sprintf("fails %q", kw))
+	}
+	return true
+}
+
+func ratString(r interface{ RatString() string }) string { return r.RatString() }
+
+// showValue renders a schema value (never an instance value) for a message.
+func showValue(v any) string {
+	b, err := jsonvalue.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 80 {
+		return string(b[:77]) + "..."
+	}
+	return string(b)
+}
+
+func listValues(vs []any) string {
+	var parts []string
+	n := 0
+	for i, v := range vs {
+		if i == 12 || n > 200 {
+			parts = append(parts, fmt.Sprintf("... (%d values)", len(vs)))
+			break
+		}
+		s := showValue(v)
+		n += len(s)
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+var _ = json.Number("")

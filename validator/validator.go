@@ -1,0 +1,189 @@
+// Package validator holds what toolproof tests: the Validator contract, the verdict a gate gives
+// on one call, the built-in reference gatekeeper (santhosh-tekuri/jsonschema, strict, no
+// coercion), and Func for wrapping a Go gate in a few lines.
+package validator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/tool"
+)
+
+// A Validator turns tool definitions into gates. It is the thing under test.
+type Validator interface {
+	// Name says which validator this is, for reports.
+	Name() string
+	// Compile prepares a gate for one tool. An error means the validator refuses the tool's
+	// schema; toolproof skips the tool and shows the reason.
+	Compile(t tool.Tool) (Gate, error)
+}
+
+// A Gate checks the raw argument text of calls to one tool. Check must be safe for concurrent
+// use and must not keep or change args.
+type Gate interface {
+	Check(ctx context.Context, args []byte) Verdict
+}
+
+// A BatchGate checks many calls at once (an out-of-process validator pipelines them). The
+// harness uses CheckBatch when a gate has it; the i-th verdict answers the i-th args.
+type BatchGate interface {
+	Gate
+	CheckBatch(ctx context.Context, args [][]byte) []Verdict
+}
+
+// Fault says that a gate gave no verdict at all.
+type Fault string
+
+// The faults a gate can have instead of a verdict.
+const (
+	Crash         Fault = "crash"          // the validator panicked or its process died
+	Timeout       Fault = "timeout"        // no answer within the time allowed
+	ProtocolError Fault = "protocol_error" // an answer that makes no sense
+)
+
+// Verdict is a gate's answer on one call.
+type Verdict struct {
+	Valid    bool    // the call may go through
+	Value    any     // with HasValue: the value the gate passes on to the tool (numbers json.Number)
+	HasValue bool    // the gate said what it passes on
+	Issues   []Issue // why the call was rejected
+	Fault    Fault   // non-empty: no verdict (Valid is meaningless)
+	Detail   string  // what went wrong, with Fault
+}
+
+// Reject is a rejecting verdict with the given issues.
+func Reject(issues ...Issue) Verdict { return Verdict{Issues: issues} }
+
+// Accept is an accepting verdict that passes on the input unchanged.
+func Accept() Verdict { return Verdict{Valid: true} }
+
+// AcceptValue is an accepting verdict that passes on v.
+func AcceptValue(v any) Verdict { return Verdict{Valid: true, Value: v, HasValue: true} }
+
+// Failed is a verdict for a gate that gave no answer.
+func Failed(f Fault, detail string) Verdict { return Verdict{Fault: f, Detail: detail} }
+
+// Issue is one problem found in the arguments.
+type Issue struct {
+	Path    string `json:"path"`              // JSON Pointer of the instance location ("" is the root)
+	Keyword string `json:"keyword,omitempty"` // the schema keyword that failed, when known
+	Message string `json:"message"`           // what is wrong; never quotes argument values
+}
+
+func (i Issue) String() string {
+	p := i.Path
+	if p == "" {
+		p = "/"
+	}
+	return p + ": " + i.Message
+}
+
+// Error is the error a gate returns for bad arguments: the tool and every issue found.
+type Error struct {
+	Tool   string
+	Issues []Issue
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "invalid arguments for tool %q", e.Tool)
+	for i, is := range e.Issues {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
+		b.WriteString(is.String())
+	}
+	return b.String()
+}
+
+// Correction is a text for the model that made the call: what to fix, field by field, in a
+// form an agent can send back as the tool result.
+func (e *Error) Correction() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The call to tool %q was not run because its arguments are invalid. ", e.Tool)
+	b.WriteString("Fix these and call the tool again with a JSON object of arguments:\n")
+	for _, is := range e.Issues {
+		loc := "the arguments"
+		if is.Path != "" {
+			loc = "`" + is.Path + "`"
+		}
+		fmt.Fprintf(&b, "- %s: %s\n", loc, is.Message)
+	}
+	return b.String()
+}
+
+// ConfigError says that a tool's schema cannot be used: it does not compile, refers to a remote
+// resource, or has a pattern RE2 cannot compile. It is never about arguments.
+type ConfigError struct {
+	Tool   string
+	Source string
+	Err    error
+}
+
+func (e *ConfigError) Error() string {
+	if e.Source != "" {
+		return fmt.Sprintf("tool %q (%s): unusable schema: %v", e.Tool, e.Source, e.Err)
+	}
+	return fmt.Sprintf("tool %q: unusable schema: %v", e.Tool, e.Err)
+}
+
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// Func makes a Validator from a Go function that compiles a tool into a check. The check returns
+// the value it would pass on (nil when it passes on its input unchanged) or an error; an *Error
+// gives its issues, any other error becomes one issue at the root.
+func Func(name string, compile func(t tool.Tool) (func(args []byte) (any, error), error)) Validator {
+	return funcValidator{name, compile}
+}
+
+type funcValidator struct {
+	name    string
+	compile func(t tool.Tool) (func(args []byte) (any, error), error)
+}
+
+func (f funcValidator) Name() string { return f.name }
+
+func (f funcValidator) Compile(t tool.Tool) (Gate, error) {
+	check, err := f.compile(t)
+	if err != nil {
+		return nil, err
+	}
+	return funcGate(check), nil
+}
+
+type funcGate func(args []byte) (any, error)
+
+func (g funcGate) Check(_ context.Context, args []byte) Verdict {
+	v, err := g(args)
+	if err != nil {
+		return Reject(IssuesOf(err)...)
+	}
+	if v == nil {
+		return Accept()
+	}
+	c, cerr := jsonvalue.Clone(v)
+	if cerr != nil {
+		return Failed(ProtocolError, fmt.Sprintf("value passed on is not a JSON value: %v", cerr))
+	}
+	return AcceptValue(c)
+}
+
+// IssuesOf returns the issues of an error: those of an *Error (or of an error with an
+// Issues() []Issue method) found with errors.As, else one issue at the root with the error text.
+func IssuesOf(err error) []Issue {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Issues
+	}
+	var withIssues interface{ Issues() []Issue }
+	if errors.As(err, &withIssues) {
+		return withIssues.Issues()
+	}
+	return []Issue{{Path: "", Message: err.Error()}}
+}
