@@ -16,6 +16,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/schemawalk"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -34,6 +35,7 @@ type Generator struct {
 	bugMu   sync.Mutex
 	lastBug string
 	rootN   *node
+	dynamic bool // $dynamicRef or $recursiveRef: scope-dependent, so the root filters
 }
 
 // Stats counts what a Generator did.
@@ -52,6 +54,11 @@ var ErrUnsatisfiable = errors.New("schema is unsatisfiable")
 // ErrUnsatisfiable when the schema can be seen to have no valid value.
 func New(gk *validator.Gatekeeper) (*Generator, error) {
 	g := &Generator{gk: gk, root: gk.Schema(), name: gk.Tool().Name, nodes: map[string]*node{}}
+	schemawalk.Each(g.root, func(s *jsonschema.Schema) {
+		if (s.DynamicRef != nil && s.DynamicRef.Anchor != "") || s.RecursiveRef != nil {
+			g.dynamic = true
+		}
+	})
 	n := g.nodeFor([]*jsonschema.Schema{g.root}, nil)
 	if n.unsat != "" {
 		return nil, fmt.Errorf("tool %q: %w: %s", g.name, ErrUnsatisfiable, n.unsat)
@@ -77,6 +84,8 @@ const maxWork = 20000
 // Draw draws one valid value. ok is false when no valid value was found within the attempt
 // budget (the schema is hard to reach); the caller decides whether that skips the case.
 func (g *Generator) Draw(t *rapid.T) (v any, ok bool) {
+	// rapid requires every generator to draw at least one bit; a const schema draws none.
+	_ = rapid.Bool().Draw(t, "start")
 	for attempt := 0; attempt < 4; attempt++ {
 		st := &state{t: t, g: g}
 		v, ok = g.rootN.gen(st, 0)
@@ -84,7 +93,7 @@ func (g *Generator) Draw(t *rapid.T) (v any, ok bool) {
 			continue
 		}
 		if !g.gk.Valid(v) {
-			if g.rootN.check {
+			if g.rootN.check || g.dynamic {
 				g.stats.retries.Add(1)
 				continue
 			}

@@ -64,6 +64,9 @@ func (s Skipped) String() string {
 type Set struct {
 	Tools   []Tool
 	Skipped []Skipped
+	Renamed []string // notes on tools renamed because another tool had their name
+
+	names map[string]int
 }
 
 // Lookup returns the tool with the given name.
@@ -76,24 +79,42 @@ func (s *Set) Lookup(name string) (Tool, bool) {
 	return Tool{}, false
 }
 
-// Add appends t unless a tool of that name is already in the set, in which case it is skipped.
+// Add appends t. A tool with the same name and the same schema as one already in the set is
+// skipped as a duplicate; one with the same name and another schema is kept under the name
+// NAME__2 (then __3, ...), so that every tool in a set has its own name.
 func (s *Set) Add(t Tool) {
-	for _, o := range s.Tools {
-		if o.Name == t.Name {
+	if s.names == nil {
+		s.names = map[string]int{}
+	}
+	if i, ok := s.names[t.Name]; ok {
+		o := s.Tools[i]
+		if o.SchemaHash() == t.SchemaHash() {
 			s.Skipped = append(s.Skipped, Skipped{Tool: t.Name, Source: t.Source,
-				Reason: fmt.Sprintf("duplicate tool name: already defined at %s", o.Source)})
+				Reason: fmt.Sprintf("duplicate of the tool at %s", o.Source)})
 			return
 		}
+		base := t.Name
+		for k := 2; ; k++ {
+			name := fmt.Sprintf("%s__%d", base, k)
+			if _, taken := s.names[name]; !taken {
+				t.Name = name
+				break
+			}
+		}
+		s.Renamed = append(s.Renamed, fmt.Sprintf("%s (%s): renamed %s, another tool at %s has that name",
+			base, t.Source, t.Name, o.Source))
 	}
+	s.names[t.Name] = len(s.Tools)
 	s.Tools = append(s.Tools, t)
 }
 
-// Merge appends the tools and skipped entries of o.
+// Merge appends the tools, skipped entries and notes of o.
 func (s *Set) Merge(o Set) {
 	for _, t := range o.Tools {
 		s.Add(t)
 	}
 	s.Skipped = append(s.Skipped, o.Skipped...)
+	s.Renamed = append(s.Renamed, o.Renamed...)
 }
 
 // Load reads the tools at path: a file (one tool, an array, an MCP tools/list result, or JSON

@@ -1,0 +1,251 @@
+// Command measure produces the numbers the README quotes: the generator's soundness and reach on
+// the JSON-Schema-Test-Suite and on the BFCL tools, and the mutators' per-class counts. It reads
+// data outside the repository; the unit tests do not need it.
+//
+//	go run ./cmd/measure suite DIR   # DIR: JSON-Schema-Test-Suite tests/draft2020-12
+//	go run ./cmd/measure bfcl FILE   # FILE: a BFCL tools file (JSONL)
+//	go run ./cmd/measure mutators FILE...
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+func main() {
+	draws := flag.Int("n", 100, "values to draw per schema")
+	dump := flag.String("dump", "", "write every generated value as JSONL to this file (for an independent validator)")
+	flag.Parse()
+	if flag.NArg() < 2 {
+		fmt.Fprintln(os.Stderr, "usage: measure [-n N] [-dump FILE] suite DIR | bfcl FILE | mutators FILE...")
+		os.Exit(2)
+	}
+	var err error
+	switch flag.Arg(0) {
+	case "suite":
+		err = suite(flag.Arg(1), *draws, *dump)
+	case "bfcl":
+		err = bfcl(flag.Args()[1:], *draws, *dump)
+	case "mutators":
+		err = mutators(flag.Args()[1:], *draws)
+	default:
+		err = fmt.Errorf("unknown measurement %q", flag.Arg(0))
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "measure:", err)
+		os.Exit(1)
+	}
+}
+
+type drawResult struct {
+	v  any
+	ok bool
+}
+
+// sample draws n values from g with seeds 1..n.
+func sample(g *generate.Generator, n int) (values []any, failed int) {
+	gen := rapid.Custom(func(t *rapid.T) drawResult {
+		v, ok := g.Draw(t)
+		return drawResult{v, ok}
+	})
+	for i := 1; i <= n; i++ {
+		r := gen.Example(i)
+		if r.ok {
+			values = append(values, r.v)
+		} else {
+			failed++
+		}
+	}
+	return values, failed
+}
+
+type dumper struct {
+	f *os.File
+}
+
+func newDumper(path string) (*dumper, error) {
+	if path == "" {
+		return &dumper{}, nil
+	}
+	f, err := os.Create(path)
+	return &dumper{f}, err
+}
+
+func (d *dumper) write(schema json.RawMessage, id string, values []any) {
+	if d.f == nil {
+		return
+	}
+	for _, v := range values {
+		line, _ := json.Marshal(map[string]any{"id": id, "schema": schema, "value": json.RawMessage(jsonvalue.MustMarshal(v))})
+		d.f.Write(append(line, '\n'))
+	}
+}
+
+func (d *dumper) close() error {
+	if d.f == nil {
+		return nil
+	}
+	return d.f.Close()
+}
+
+type suiteGroup struct {
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+	Tests       []struct {
+		Valid bool `json:"valid"`
+	} `json:"tests"`
+}
+
+func suite(dir string, n int, dumpPath string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return err
+	}
+	d, err := newDumper(dumpPath)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	start := time.Now()
+	var eligible, reached, remote, noValid, values, invalid int
+	var unreached []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		var groups []suiteGroup
+		if err := json.Unmarshal(data, &groups); err != nil {
+			return fmt.Errorf("%s: %v", f, err)
+		}
+		for i, grp := range groups {
+			id := fmt.Sprintf("%s#%d %s", filepath.Base(f), i, grp.Description)
+			if strings.Contains(string(grp.Schema), "localhost:1234") {
+				remote++
+				continue
+			}
+			hasValid := false
+			for _, tc := range grp.Tests {
+				hasValid = hasValid || tc.Valid
+			}
+			if !hasValid {
+				noValid++
+				continue
+			}
+			eligible++
+			gk, err := validator.Compile(tool.Tool{Name: "suite", Parameters: grp.Schema})
+			if err != nil {
+				unreached = append(unreached, fmt.Sprintf("%s: does not compile: %v", id, err))
+				continue
+			}
+			g, err := generate.New(gk)
+			if err != nil {
+				unreached = append(unreached, fmt.Sprintf("%s: %v", id, err))
+				continue
+			}
+			vs, _ := sample(g, n)
+			st := g.Stats()
+			invalid += int(st.Bugs)
+			if st.Bugs > 0 {
+				fmt.Printf("INVALID %s: %s\n", id, st.LastBug)
+			}
+			values += len(vs)
+			d.write(grp.Schema, id, vs)
+			if len(vs) > 0 {
+				reached++
+			} else {
+				unreached = append(unreached, fmt.Sprintf("%s: no valid value in %d draws", id, n))
+			}
+		}
+	}
+	fmt.Printf("JSON-Schema-Test-Suite draft2020-12 (%s)\n", dir)
+	fmt.Printf("schemas with a valid test: %d (left out: %d with remote refs, %d with no valid test)\n", eligible, remote, noValid)
+	fmt.Printf("reached: %d/%d (%.1f%%)\n", reached, eligible, 100*float64(reached)/float64(eligible))
+	fmt.Printf("values generated: %d, rejected by the oracle: %d\n", values, invalid)
+	fmt.Printf("time: %v\n", time.Since(start).Round(time.Millisecond))
+	sort.Strings(unreached)
+	if len(unreached) > 0 {
+		fmt.Printf("not reached (%d):\n", len(unreached))
+		for _, u := range unreached {
+			fmt.Println("  -", u)
+		}
+	}
+	return nil
+}
+
+func bfcl(files []string, n int, dumpPath string) error {
+	d, err := newDumper(dumpPath)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	for _, file := range files {
+		start := time.Now()
+		// Every entry counts, also two with the same name and schema: read line by line.
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		var set tool.Set
+		for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			s, err := tool.Parse([]byte(line), fmt.Sprintf("%s:%d", file, i+1))
+			if err != nil {
+				return err
+			}
+			set.Tools = append(set.Tools, s.Tools...)
+			set.Skipped = append(set.Skipped, s.Skipped...)
+		}
+		var compiled, generated, values, invalid, failedDraws int
+		var problems []string
+		for _, tl := range set.Tools {
+			gk, err := validator.Compile(tl)
+			if err != nil {
+				problems = append(problems, err.Error())
+				continue
+			}
+			compiled++
+			g, err := generate.New(gk)
+			if err != nil {
+				problems = append(problems, err.Error())
+				continue
+			}
+			vs, failed := sample(g, n)
+			failedDraws += failed
+			st := g.Stats()
+			invalid += int(st.Bugs)
+			if st.Bugs > 0 {
+				problems = append(problems, fmt.Sprintf("%s: oracle rejected %d values, last %s", tl.Name, st.Bugs, st.LastBug))
+			}
+			values += len(vs)
+			if len(vs) > 0 {
+				generated++
+			} else {
+				problems = append(problems, fmt.Sprintf("%s: no valid value in %d draws", tl.Name, n))
+			}
+			d.write(tl.Parameters, tl.Name, vs)
+		}
+		fmt.Printf("%s: %d tools (%d skipped while reading), %d compile, %d generate; %d values, %d rejected by the oracle, %d draws without a value; %v\n",
+			file, len(set.Tools), len(set.Skipped), compiled, generated, values, invalid, failedDraws, time.Since(start).Round(time.Millisecond))
+		for _, p := range problems {
+			fmt.Println("  -", p)
+		}
+	}
+	return nil
+}
+
+func mutators(files []string, n int) error {
+	return fmt.Errorf("not yet implemented")
+}

@@ -1,0 +1,80 @@
+// Package schemawalk visits every subschema reachable from a compiled schema.
+package schemawalk
+
+import "github.com/santhosh-tekuri/jsonschema/v6"
+
+// Each calls fn once for every schema reachable from root (through $ref too), root first.
+func Each(root *jsonschema.Schema, fn func(s *jsonschema.Schema)) {
+	seen := map[*jsonschema.Schema]bool{}
+	var walk func(s *jsonschema.Schema)
+	walk = func(s *jsonschema.Schema) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		fn(s)
+		for _, c := range Children(s) {
+			walk(c)
+		}
+	}
+	walk(root)
+}
+
+// Children returns the schemas s refers to directly.
+func Children(s *jsonschema.Schema) []*jsonschema.Schema {
+	var out []*jsonschema.Schema
+	add := func(c *jsonschema.Schema) {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	add(s.Ref)
+	add(s.RecursiveRef)
+	if s.DynamicRef != nil {
+		add(s.DynamicRef.Ref)
+	}
+	add(s.Not)
+	for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
+		for _, c := range l {
+			add(c)
+		}
+	}
+	add(s.If)
+	add(s.Then)
+	add(s.Else)
+	add(s.PropertyNames)
+	for _, c := range s.Properties {
+		add(c)
+	}
+	for _, c := range s.PatternProperties {
+		add(c)
+	}
+	if c, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
+		add(c)
+	}
+	for _, d := range s.Dependencies {
+		if c, ok := d.(*jsonschema.Schema); ok {
+			add(c)
+		}
+	}
+	for _, c := range s.DependentSchemas {
+		add(c)
+	}
+	add(s.UnevaluatedProperties)
+	add(s.Contains)
+	switch it := s.Items.(type) {
+	case *jsonschema.Schema:
+		add(it)
+	case []*jsonschema.Schema:
+		for _, c := range it {
+			add(c)
+		}
+	}
+	if c, ok := s.AdditionalItems.(*jsonschema.Schema); ok {
+		add(c)
+	}
+	add(s.Items2020)
+	add(s.UnevaluatedItems)
+	add(s.ContentSchema)
+	return out
+}
