@@ -2,7 +2,6 @@ package validator
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -331,5 +330,3 @@ func listValues(vs []any) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-var _ = json.Number("")

@@ -1,0 +1,170 @@
+package tool_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolproof/toolproof/tool"
+)
+
+const params = `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`
+
+func names(s tool.Set) []string {
+	var out []string
+	for _, t := range s.Tools {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+func TestParseEnvelopes(t *testing.T) {
+	tests := map[string]string{
+		"plain":              `{"name":"read","description":"d","parameters":` + params + `}`,
+		"openai chat":        `{"type":"function","function":{"name":"read","description":"d","parameters":` + params + `,"strict":true}}`,
+		"openai responses":   `{"type":"function","name":"read","description":"d","parameters":` + params + `,"strict":true}`,
+		"anthropic":          `{"name":"read","description":"d","input_schema":` + params + `,"cache_control":{"type":"ephemeral"}}`,
+		"mcp":                `{"name":"read","description":"d","inputSchema":` + params + `,"annotations":{}}`,
+		"mcp tools/list":     `{"tools":[{"name":"read","description":"d","inputSchema":` + params + `}],"nextCursor":null}`,
+		"jsonrpc tools/list": `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"read","description":"d","inputSchema":` + params + `}]}}`,
+		"array":              `[{"name":"read","description":"d","parameters":` + params + `}]`,
+	}
+	for name, data := range tests {
+		t.Run(name, func(t *testing.T) {
+			set, err := tool.Parse([]byte(data), "f.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(set.Tools) != 1 || len(set.Skipped) != 0 {
+				t.Fatalf("got %+v", set)
+			}
+			got := set.Tools[0]
+			if got.Name != "read" || got.Description != "d" {
+				t.Fatalf("got %+v", got)
+			}
+			var a, b any
+			json.Unmarshal(got.Parameters, &a)
+			json.Unmarshal([]byte(params), &b)
+			if diff := cmp.Diff(b, a); diff != "" {
+				t.Errorf("parameters (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseJSONLinesAndSkips(t *testing.T) {
+	data := strings.Join([]string{
+		`{"name":"a","parameters":` + params + `}`,
+		``,
+		`{"description":"no name"}`,
+		`{"name":"b","parameters":"not a schema"}`,
+		`[{"name":"c"},{"name":"d","input_schema":` + params + `}]`,
+		`42`,
+	}, "\n")
+	set, err := tool.Parse([]byte(data), "tools.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a", "c", "d"}, names(set)); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	var sources []string
+	for _, s := range set.Skipped {
+		sources = append(sources, s.Source+" "+s.Reason)
+	}
+	want := []string{
+		`tools.jsonl:3 no "name"`,
+		`tools.jsonl:4 "parameters" must be a JSON Schema object, found string`,
+		`tools.jsonl:6 a tool definition must be a JSON object, found number`,
+	}
+	if diff := cmp.Diff(want, sources); diff != "" {
+		t.Errorf("skipped (-want +got):\n%s", diff)
+	}
+	if set.Tools[1].Source != "tools.jsonl:5#0" {
+		t.Errorf("source = %q", set.Tools[1].Source)
+	}
+}
+
+func TestParseErrorsNameFileAndLine(t *testing.T) {
+	_, err := tool.Parse([]byte("{\"name\":\"a\"}\n{\"name\": oops}\n"), "x.jsonl")
+	if err == nil || !strings.Contains(err.Error(), "x.jsonl:2") {
+		t.Fatalf("err = %v, want one naming x.jsonl:2", err)
+	}
+	_, err = tool.Parse([]byte("{\"name\": "), "y.json")
+	if err == nil || !strings.Contains(err.Error(), "y.json") {
+		t.Fatalf("err = %v, want one naming y.json", err)
+	}
+}
+
+func TestDuplicateNames(t *testing.T) {
+	other := `{"type":"object","properties":{"q":{"type":"string"}}}`
+	data := `[{"name":"a","parameters":` + params + `},{"name":"a","parameters":` + params + `},{"name":"a","parameters":` + other + `}]`
+	set, err := tool.Parse([]byte(data), "f.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a", "a__2"}, names(set)); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	if len(set.Skipped) != 1 || !strings.Contains(set.Skipped[0].Reason, "duplicate") || len(set.Renamed) != 1 {
+		t.Errorf("skipped %v renamed %v", set.Skipped, set.Renamed)
+	}
+}
+
+func TestLoadDirectory(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("b.json", `{"name":"b","parameters":`+params+`}`)
+	write("a.jsonl", `{"name":"a","parameters":`+params+`}`)
+	write("notes.txt", `ignored`)
+	set, err := tool.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a", "b"}, names(set)); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	if !strings.HasSuffix(set.Tools[1].Source, "b.json") {
+		t.Errorf("source %q", set.Tools[1].Source)
+	}
+	write("c.json", `{"name": `)
+	if _, err := tool.Load(dir); err == nil || !strings.Contains(err.Error(), "c.json") {
+		t.Errorf("err = %v, want one naming c.json", err)
+	}
+	if _, err := tool.Load(filepath.Join(dir, "missing")); err == nil {
+		t.Error("no error for a missing path")
+	}
+}
+
+func TestClose(t *testing.T) {
+	tl := tool.Tool{Name: "x", Parameters: json.RawMessage(`{
+		"type":"object",
+		"properties":{"o":{"type":"object","properties":{"a":{}}}, "m":{"type":"object","additionalProperties":{"type":"string"}},
+		"l":{"type":"array","items":{"properties":{"k":{}}}}},
+		"allOf":[{"properties":{"z":{}}}],
+		"$defs":{"d":{"type":"object"}}
+	}`)}
+	var got map[string]any
+	json.Unmarshal(tool.Close(tl).Parameters, &got)
+	props := got["properties"].(map[string]any)
+	check := func(where string, s any, want any) {
+		t.Helper()
+		if ap := s.(map[string]any)["additionalProperties"]; !cmp.Equal(ap, want) {
+			t.Errorf("%s: additionalProperties = %v, want %v", where, ap, want)
+		}
+	}
+	check("root", got, false)
+	check("/o", props["o"], false)
+	check("/m", props["m"], map[string]any{"type": "string"})
+	check("/l/items", props["l"].(map[string]any)["items"], false)
+	check("allOf member", got["allOf"].([]any)[0], nil)
+	check("$defs", got["$defs"].(map[string]any)["d"], false)
+}

@@ -1,0 +1,126 @@
+// The toolproof/1 stdio loop shared by the Node adapters (validator/stdio/PROTOCOL.md).
+//
+// An adapter calls serve({name, version, compile}). compile(parameters) builds a checker for one
+// tool's JSON Schema, or throws when the library cannot use it (answered ok:false with the reason).
+// The checker gets the parsed arguments (always a plain object: the JSON parse gate runs first)
+// and returns {valid:true, value?} or {valid:false, issues}.
+
+import { readFileSync } from "node:fs";
+import { argumentText, parseArguments } from "./gate.mjs";
+
+/** Version of an installed package, read from its package.json next to these adapters. */
+export function libraryVersion(pkg) {
+  const url = new URL(`../node_modules/${pkg}/package.json`, import.meta.url);
+  return JSON.parse(readFileSync(url, "utf8")).version;
+}
+
+const log = (text) => process.stderr.write(`toolproof adapter: ${text}\n`);
+const errorText = (e) => (e instanceof Error ? e.message : String(e));
+
+export function serve({ name, version, compile }) {
+  const tools = new Map(); // tool name -> checker
+
+  function register(tool) {
+    const toolName = tool?.name;
+    if (typeof toolName !== "string") return { op: "tool", name: toolName ?? null, ok: false, error: "tool has no name" };
+    tools.delete(toolName); // replaced, even when the new schema does not compile
+    try {
+      tools.set(toolName, compile(tool.parameters ?? {}));
+      return { op: "tool", name: toolName, ok: true };
+    } catch (e) {
+      return { op: "tool", name: toolName, ok: false, error: `schema does not compile: ${errorText(e)}` };
+    }
+  }
+
+  function validate(m) {
+    const id = JSON.stringify(m.id ?? null);
+    try {
+      const check = tools.get(m.tool);
+      if (check === undefined) throw new Error(`unknown tool ${JSON.stringify(m.tool)}`);
+      const { text, rejected } = argumentText(m);
+      const parsed = rejected ? { rejected } : parseArguments(text);
+      const r = parsed.rejected ?? check(parsed.data);
+      if (r.valid === true && r.value === undefined) return `{"op":"result","id":${id},"valid":true}`;
+      if (r.valid === true) return `{"op":"result","id":${id},"valid":true,"value":${JSON.stringify(r.value)}}`;
+      return `{"op":"result","id":${id},"valid":false,"issues":${JSON.stringify(r.issues)}}`;
+    } catch (e) {
+      return `{"op":"result","id":${id},"error":${JSON.stringify(`internal adapter failure: ${errorText(e)}`)}}`;
+    }
+  }
+
+  function handle(line) {
+    let m;
+    try {
+      m = JSON.parse(line);
+    } catch {
+      return log("ignoring a line that is not JSON");
+    }
+    switch (m?.op) {
+      case "validate":
+        return validate(m);
+      case "hello":
+        return JSON.stringify({ op: "hello", protocol: "toolproof/1", name, version });
+      case "tool":
+        return JSON.stringify(register(m.tool));
+      default:
+        log(`ignoring a message with op ${JSON.stringify(m?.op)}`);
+    }
+  }
+
+  // Answers are collected and written together: at the end of each stdin chunk, and every
+  // FLUSH_EVERY answers within a chunk so that toolproof can read them while we go on.
+  const FLUSH_EVERY = 32;
+  let answers = [];
+  let waitingForDrain = false;
+  let partial = []; // pieces of a line that has not ended yet
+  const onLine = (line) => {
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line === "") return;
+    try {
+      const answer = handle(line);
+      if (answer !== undefined && answers.push(answer) >= FLUSH_EVERY) flush();
+    } catch (e) {
+      log(`failed on a message: ${errorText(e)}`); // never reached by design; the process lives on
+    }
+  };
+  const flush = () => {
+    if (answers.length === 0) return;
+    const text = answers.join("\n") + "\n";
+    answers = [];
+    if (!process.stdout.write(text) && !waitingForDrain) {
+      waitingForDrain = true; // backpressure: read no more until toolproof has read our answers
+      process.stdin.pause();
+      process.stdout.once("drain", () => {
+        waitingForDrain = false;
+        process.stdin.resume();
+      });
+    }
+  };
+
+  process.stdout.on("error", (e) => {
+    log(`stdout: ${errorText(e)}`); // toolproof went away: nobody left to answer
+    process.exit(0);
+  });
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (chunk) => {
+    let start = 0;
+    for (let nl = chunk.indexOf("\n"); nl !== -1; nl = chunk.indexOf("\n", start)) {
+      let line = chunk.slice(start, nl);
+      if (partial.length > 0) {
+        partial.push(line);
+        line = partial.join("");
+        partial = [];
+      }
+      onLine(line);
+      start = nl + 1;
+    }
+    if (start < chunk.length) partial.push(chunk.slice(start));
+    flush();
+  });
+  process.stdin.on("end", () => {
+    onLine(partial.join(""));
+    partial = [];
+    flush();
+    process.exitCode = 0; // the loop ends once stdout has been written out
+  });
+}

@@ -1,0 +1,303 @@
+// Self-test of the Node adapters: each one is spawned as a child process and spoken to in
+// toolproof/1. Run with `npm test` in validator/node.
+
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { Adapter } from "./client.mjs";
+
+const installed = (pkg) => JSON.parse(readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url), "utf8")).version;
+
+const READ = {
+  type: "object",
+  properties: { path: { type: "string" }, limit: { type: "integer", minimum: 1 } },
+  required: ["path"],
+  additionalProperties: false,
+};
+
+const CANARY = "SECRET-CANARY-123";
+const CANARY_TOOL = {
+  type: "object",
+  properties: {
+    n: { type: "integer" },
+    p: { type: "string", pattern: "^[a-z]+$" },
+    e: { enum: ["red", "green"] },
+    f: { type: "string", format: "email" },
+    k: { type: "string", maxLength: 3 },
+    c: { const: "fixed" },
+    o: { type: "object", properties: { deep: { type: "boolean" } } },
+  },
+  additionalProperties: false,
+};
+
+// What each adapter is expected to do where they differ. `family` selects the column of QUIRKS.
+const ADAPTERS = {
+  ajv: { library: "ajv", family: "ajv", value: false, coerces: false, strips: false },
+  "ajv-coerce": { library: "ajv", family: "ajv", value: true, coerces: true, strips: false },
+  "ajv-strip": { library: "ajv", family: "ajv", value: true, coerces: false, strips: true },
+  typebox: { library: "typebox", family: "typebox", value: true, coerces: false, strips: false },
+  zod: { library: "zod", family: "zod", value: true, coerces: false, strips: false },
+};
+
+// Library behaviour recorded as it is (what toolproof is there to find), one schema a row:
+// "refused" (tool ok:false), "valid", "invalid", or the exact JSON text of the value passed on.
+const QUIRKS = [
+  {
+    what: "subschema constraints without a type keyword",
+    schema: { properties: { a: { type: "string" } }, required: ["a"] },
+    args: "{}",
+    ajv: "invalid", typebox: "invalid", zod: '{}',
+  },
+  {
+    what: "required name missing from properties",
+    schema: { type: "object", properties: { a: { type: "string" } }, required: ["b"] },
+    args: "{}",
+    ajv: "invalid", typebox: "invalid", zod: "valid",
+  },
+  {
+    what: "pattern with a Unicode property escape (Zod compiles patterns without the u flag)",
+    schema: { type: "object", properties: { a: { type: "string", pattern: "^\\p{L}+$" } } },
+    args: '{"a":"é"}',
+    ajv: "valid", typebox: "valid", zod: "invalid",
+  },
+  {
+    what: "object const",
+    schema: { type: "object", properties: { a: { const: { x: 1 } } } },
+    args: '{"a":{"x":1}}',
+    ajv: "valid", typebox: "valid", zod: "invalid",
+  },
+  {
+    what: "integer beyond 2^53",
+    schema: { type: "object", properties: { n: { type: "integer" } } },
+    args: '{"n":1e20}',
+    ajv: "valid", typebox: "valid", zod: "invalid",
+  },
+  {
+    what: "default filled in",
+    schema: { type: "object", properties: { a: { type: "string", default: "x" } } },
+    args: "{}",
+    ajv: "valid", typebox: "{}", zod: '{"a":"x"}',
+  },
+  {
+    what: "unknown format",
+    schema: { type: "object", properties: { a: { type: "string", format: "no-such-format" } } },
+    args: '{"a":"zzz"}',
+    ajv: "refused", typebox: "valid", zod: "valid",
+  },
+  {
+    what: "unknown type name",
+    schema: { type: "object", properties: { a: { type: "no-such-type" } } },
+    args: '{"a":1}',
+    ajv: "refused", typebox: "valid", zod: "refused",
+  },
+  {
+    what: "unresolvable local $ref",
+    schema: { type: "object", properties: { a: { $ref: "#/$defs/missing" } } },
+    args: '{"a":1}',
+    ajv: "refused", typebox: "invalid", zod: "refused",
+  },
+  {
+    what: "relative uri-reference",
+    schema: { type: "object", properties: { a: { type: "string", format: "uri-reference" } } },
+    args: '{"a":"docs/a.md"}',
+    ajv: "valid", typebox: "valid", zod: "invalid",
+  },
+  {
+    what: "draft-07 dependencies (Zod ignores the keyword)",
+    schema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", dependencies: { a: ["b"] } },
+    args: '{"a":1}',
+    ajv: "invalid", typebox: "invalid", zod: "valid",
+  },
+  {
+    what: "not",
+    schema: { type: "object", properties: { a: { not: { type: "string" } } } },
+    args: '{"a":"s"}',
+    ajv: "invalid", typebox: "invalid", zod: "refused",
+  },
+  {
+    what: "unevaluatedProperties",
+    schema: { type: "object", properties: { a: {} }, unevaluatedProperties: false },
+    args: '{"a":1,"b":2}',
+    ajv: "invalid", typebox: "invalid", zod: "refused",
+  },
+  {
+    what: "a __proto__ key (Zod drops it from the value)",
+    schema: { type: "object", properties: { path: { type: "string" } } },
+    args: '{"__proto__":{"x":1},"path":"a"}',
+    ajv: "valid", typebox: '{"__proto__":{"x":1},"path":"a"}', zod: '{"path":"a"}',
+  },
+  {
+    what: "unknown keys, at the root and nested, without additionalProperties (Zod keeps them)",
+    schema: { type: "object", properties: { o: { type: "object", properties: { b: { type: "string" } } } } },
+    args: '{"o":{"b":"x","c":1},"d":2}',
+    ajv: "valid", typebox: '{"o":{"b":"x","c":1},"d":2}', zod: '{"o":{"b":"x","c":1},"d":2}',
+  },
+];
+
+const paths = (r) => (r.issues ?? []).map((i) => i.path);
+
+function assertRejectedAt(r, path) {
+  assert.equal(r.valid, false, JSON.stringify(r));
+  assert.ok(paths(r).includes(path), `expected an issue at ${JSON.stringify(path)}: ${JSON.stringify(r)}`);
+  assert.equal(r.value, undefined);
+  for (const i of r.issues) assert.equal(typeof i.message, "string");
+}
+
+function assertAccepted(r, value) {
+  assert.equal(r.valid, true, JSON.stringify(r));
+  if (value !== undefined) assert.deepEqual(r.value, value);
+}
+
+for (const [name, expect] of Object.entries(ADAPTERS)) {
+  describe(name, () => {
+    let a;
+    before(async () => {
+      a = new Adapter(name);
+      const tool = await a.tool("read", READ);
+      assert.deepEqual(tool, { op: "tool", name: "read", ok: true });
+    });
+    after(() => a.child.kill());
+
+    it("answers hello with its name and the installed library version", async () => {
+      const hello = await a.hello();
+      assert.deepEqual(hello, { op: "hello", protocol: "toolproof/1", name, version: installed(expect.library) });
+    });
+
+    it("accepts a valid call", async () => {
+      const r = await a.validate("read", '{"path":"README.md","limit":20}');
+      assertAccepted(r, expect.value ? { path: "README.md", limit: 20 } : undefined);
+      if (!expect.value) assert.equal(r.value, undefined);
+    });
+
+    it(expect.coerces ? "coerces a numeric string" : "rejects a numeric string at /limit", async () => {
+      const r = await a.validate("read", '{"path":"README.md","limit":"20"}');
+      if (expect.coerces) assertAccepted(r, { path: "README.md", limit: 20 });
+      else assertRejectedAt(r, "/limit");
+    });
+
+    it("reports a missing required property at /path", async () => {
+      assertRejectedAt(await a.validate("read", '{"limit":1}'), "/path");
+    });
+
+    it(expect.strips ? "strips an additional property" : "rejects an additional property at /extra", async () => {
+      const r = await a.validate("read", '{"path":"a","extra":1}');
+      if (expect.strips) assertAccepted(r, { path: "a" });
+      else assertRejectedAt(r, "/extra");
+    });
+
+    it("rejects non-objects and non-JSON at the root", async () => {
+      for (const text of ["null", "[]", '"[]"', '{"path":', "", "42", "true", '{"path":"a"} x', "\uFEFF{}", "{'path':'a'}"]) {
+        assertRejectedAt(await a.validate("read", text), "");
+      }
+    });
+
+    it("rejects invalid UTF-8 sent as arguments_base64 and reads valid UTF-8", async () => {
+      for (const bytes of [[0xff], [0x7b, 0x80, 0x7d], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+        assertRejectedAt(await a.validate("read", { base64: Buffer.from(bytes).toString("base64") }), "");
+      }
+      const ok = await a.validate("read", { base64: Buffer.from('{"path":"é"}').toString("base64") });
+      assertAccepted(ok, expect.value ? { path: "é" } : undefined);
+    });
+
+    it("never repeats argument values in messages", async () => {
+      assert.equal((await a.tool("canary", CANARY_TOOL)).ok, true);
+      const args = { n: CANARY, p: CANARY, e: CANARY, f: CANARY, k: CANARY, c: CANARY, o: { deep: CANARY }, [CANARY]: CANARY };
+      const answers = [
+        await a.validate("canary", JSON.stringify(args)),
+        await a.validate("read", JSON.stringify({ path: 7, limit: CANARY, [CANARY]: 1 })),
+        await a.validate("read", `{"path": ${CANARY}}`),
+        await a.validate("read", `["${CANARY}"]`),
+      ];
+      assertRejectedAt(answers[0], "/n");
+      assertRejectedAt(answers[0], "/p");
+      // TypeBox stops after 8 errors (its default Settings maxErrors), before reaching /o/deep.
+      if (expect.family === "typebox") assert.ok(!paths(answers[0]).includes("/o/deep"));
+      else assertRejectedAt(answers[0], "/o/deep");
+      for (const r of answers) {
+        assert.equal(r.valid, false);
+        for (const i of r.issues) assert.ok(!i.message.includes("CANARY"), `message repeats a value: ${JSON.stringify(i)}`);
+      }
+    });
+
+    it("answers 200 pipelined requests", async () => {
+      const texts = Array.from({ length: 200 }, (_, i) => (i % 2 ? `{"path":"f${i}"}` : `{"path":{"i":${i}}}`));
+      const results = await Promise.all(texts.map((t) => a.validate("read", t)));
+      results.forEach((r, i) => assert.equal(r.valid, i % 2 === 1, JSON.stringify(r)));
+    });
+
+    it("answers a schema it cannot use with ok:false and lives on", async () => {
+      const refusals = {
+        "invalid regex": { type: "object", properties: { p: { type: "string", pattern: "(unclosed" } } },
+        "unknown keyword": { type: "object", properties: { p: { type: "string" } }, frobnicate: true },
+        "remote $ref": { type: "object", properties: { p: { $ref: "https://example.com/schema.json" } } },
+      };
+      // Ajv refuses all three; TypeBox ignores unknown keywords and compiles a remote $ref to a
+      // schema that rejects every value; Zod ignores unknown keywords.
+      const refuses = {
+        ajv: { "invalid regex": true, "unknown keyword": true, "remote $ref": true },
+        typebox: { "invalid regex": true, "unknown keyword": false, "remote $ref": false },
+        zod: { "invalid regex": true, "unknown keyword": false, "remote $ref": true },
+      }[expect.family];
+      for (const [what, schema] of Object.entries(refusals)) {
+        const t = await a.tool(what, schema);
+        assert.equal(t.name, what);
+        assert.equal(t.ok, !refuses[what], `${what}: ${JSON.stringify(t)}`);
+        if (!t.ok) assert.match(t.error, /\S/);
+      }
+      // An RE2-incompatible pattern (lookbehind) is a valid ECMAScript regex: every library takes it.
+      const re2 = await a.tool("lookbehind", { type: "object", properties: { p: { type: "string", pattern: "(?<=a)b" } } });
+      assert.equal(re2.ok, true, JSON.stringify(re2));
+      assertAccepted(await a.validate("lookbehind", '{"p":"ab"}'));
+      assertRejectedAt(await a.validate("lookbehind", '{"p":"cb"}'), "/p");
+      // A refused tool is not registered; the process still answers.
+      assert.match((await a.validate("invalid regex", "{}")).error, /unknown tool/);
+      assertAccepted(await a.validate("read", '{"path":"a"}'));
+    });
+
+    it("answers an exception (stack overflow) without dying", async () => {
+      const schema = {
+        type: "object",
+        properties: { a: { $ref: "#/$defs/list" } },
+        $defs: { list: { type: "array", items: { $ref: "#/$defs/list" } } },
+      };
+      assert.equal((await a.tool("deep", schema)).ok, true);
+      const r = await a.validate("deep", `{"a":${"[".repeat(200_000)}${"]".repeat(200_000)}}`);
+      assert.ok(typeof r.error === "string" || typeof r.valid === "boolean", JSON.stringify(r).slice(0, 300));
+      assertAccepted(await a.validate("read", '{"path":"a"}'));
+    });
+
+    it("answers a 10 MB argument line", async () => {
+      const big = "x".repeat(10 * 1024 * 1024);
+      const r = await a.validate("read", JSON.stringify({ path: big }));
+      assertAccepted(r);
+      if (expect.value) assert.equal(r.value.path, big);
+      assertRejectedAt(await a.validate("read", JSON.stringify({ path: 1, limit: big })), "/limit");
+    });
+
+    it("records the library's behaviour on known differences", async () => {
+      for (const [i, q] of QUIRKS.entries()) {
+        const want = q[expect.family];
+        const label = `${q.what}: ${q.args}`;
+        const t = await a.tool(`quirk${i}`, q.schema);
+        if (want === "refused") {
+          assert.equal(t.ok, false, `${label} ${JSON.stringify(t)}`);
+          continue;
+        }
+        assert.equal(t.ok, true, `${label} ${JSON.stringify(t)}`);
+        const r = await a.validate(`quirk${i}`, q.args);
+        if (want === "invalid") assert.equal(r.valid, false, `${label} ${JSON.stringify(r)}`);
+        else assert.equal(r.valid, true, `${label} ${JSON.stringify(r)}`);
+        if (want !== "invalid" && want !== "valid") assert.equal(JSON.stringify(r.value), want, label);
+      }
+    });
+
+    it("answers every id exactly once and exits 0 when stdin closes", async () => {
+      const status = await a.close();
+      assert.equal(status, 0, a.stderr);
+      assert.deepEqual(a.problems, []);
+      assert.equal(a.waiting.size, 0);
+      for (let id = 1; id < a.nextId; id++) assert.equal(a.answers.get(id), 1, `id ${id}`);
+      assert.equal(a.answers.size, a.nextId - 1);
+    });
+  });
+}

@@ -1,0 +1,230 @@
+package validator_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+var readTool = tool.Tool{Name: "read", Parameters: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"path": {"type": "string", "minLength": 1},
+		"limit": {"type": "integer", "minimum": 1, "maximum": 2000},
+		"mode": {"enum": ["text", "binary"]},
+		"a/b~c": {"type": "boolean"},
+		"opts": {"type": "object", "properties": {"depth": {"type": "integer"}}, "required": ["depth"]}
+	},
+	"required": ["path"],
+	"additionalProperties": false
+}`)}
+
+func compile(t *testing.T, tl tool.Tool) *validator.Gatekeeper {
+	t.Helper()
+	g, err := validator.Compile(tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// paths returns "keyword@path" for every issue.
+func paths(issues []validator.Issue) []string {
+	var out []string
+	for _, is := range issues {
+		out = append(out, is.Keyword+"@"+is.Path)
+	}
+	return out
+}
+
+func TestReferenceContract(t *testing.T) {
+	g := compile(t, readTool)
+	tests := []struct {
+		name string
+		args string
+		want []string // keyword@path of every issue; nil: valid
+	}{
+		{"valid", `{"path":"README.md","limit":20}`, nil},
+		{"stringified number", `{"path":"README.md","limit":"20"}`, []string{"type@/limit"}},
+		{"missing required at its own path", `{"limit":5}`, []string{"required@/path"}},
+		{"nested missing required", `{"path":"a","opts":{}}`, []string{"required@/opts/depth"}},
+		{"hallucinated key", `{"path":"a","timeout":5}`, []string{"additionalProperties@/timeout"}},
+		{"escaped pointer", `{"path":"a","a/b~c":"yes"}`, []string{"type@/a~1b~0c"}},
+		{"enum", `{"path":"a","mode":"Text"}`, []string{"enum@/mode"}},
+		{"bounds", `{"path":"a","limit":0}`, []string{"minimum@/limit"}},
+		{"float for integer", `{"path":"a","limit":1.5}`, []string{"type@/limit"}},
+		{"1.0 is an integer", `{"path":"a","limit":1.0}`, nil},
+		{"null root", `null`, []string{"type@"}},
+		{"array root", `[]`, []string{"type@"}},
+		{"double-encoded root", `"[]"`, []string{"type@"}},
+		{"string-encoded object", `"{\"path\":\"a\"}"`, []string{"type@"}},
+		{"truncated", `{"path":"a"`, []string{"json@"}},
+		{"trailing comma", `{"path":"a",}`, []string{"json@"}},
+		{"single quotes", `{'path':'a'}`, []string{"json@"}},
+		{"python literal", `{"path":"a","a/b~c":True}`, []string{"json@"}},
+		{"NaN", `{"path":"a","limit":NaN}`, []string{"json@"}},
+		{"comment", `{"path":"a"} // done`, []string{"json@"}},
+		{"duplicate keys", `{"path":"a","path":"b"}`, []string{"json@"}},
+		{"trailing data", `{"path":"a"} {"path":"b"}`, []string{"json@"}},
+		{"markdown fence", "```json\n{\"path\":\"a\"}\n```", []string{"json@"}},
+		{"byte order mark", "\ufeff{\"path\":\"a\"}", []string{"json@"}},
+		{"invalid UTF-8", "{\"path\":\"a\xff\"}", []string{"json@"}},
+		{"empty", ``, []string{"json@"}},
+		{"several issues", `{"limit":"x","mode":"z"}`, []string{"enum@/mode", "required@/path", "type@/limit"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := g.Check(context.Background(), []byte(tc.args))
+			_, err := g.Parse([]byte(tc.args))
+			if tc.want == nil {
+				if !v.Valid || err != nil {
+					t.Fatalf("rejected a valid call: %v", err)
+				}
+				return
+			}
+			if v.Valid || err == nil {
+				t.Fatal("accepted an invalid call")
+			}
+			var verr *validator.Error
+			if !errors.As(err, &verr) || verr.Tool != "read" {
+				t.Fatalf("error %T %v is not a *validator.Error for tool read", err, err)
+			}
+			got := paths(verr.Issues)
+			slices.Sort(got)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("issues (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestMessagesNeverContainArgumentValues(t *testing.T) {
+	const secret = "SECRET-CANARY-7f3a"
+	g := compile(t, tool.Tool{Name: "t", Parameters: json.RawMessage(`{
+		"type":"object","additionalProperties":false,
+		"properties":{
+			"a":{"type":"integer"}, "b":{"enum":["x","y"]}, "c":{"pattern":"^[0-9]+$"},
+			"d":{"const":"fixed"}, "e":{"format":"email"}, "f":{"maxLength":3},
+			"g":{"type":"array","uniqueItems":true}, "h":{"not":{"type":"string"}},
+			"i":{"anyOf":[{"type":"integer"},{"type":"boolean"}]}
+		}}`)})
+	for _, args := range []string{
+		`{"a":"` + secret + `"}`, `{"b":"` + secret + `"}`, `{"c":"` + secret + `"}`,
+		`{"d":"` + secret + `"}`, `{"e":"` + secret + `"}`, `{"f":"` + secret + `"}`,
+		`{"g":["` + secret + `","` + secret + `"]}`, `{"h":"` + secret + `"}`, `{"i":"` + secret + `"}`,
+		`{"` + secret + `":1}`, `{"a":"` + secret, `["` + secret + `"]`, `"` + secret + `"`,
+	} {
+		_, err := g.Parse([]byte(args))
+		if err == nil {
+			t.Fatalf("%s accepted", args)
+		}
+		var verr *validator.Error
+		errors.As(err, &verr)
+		for _, is := range verr.Issues {
+			if strings.Contains(is.Message, secret) {
+				t.Errorf("%s: message %q leaks the argument value", args, is.Message)
+			}
+		}
+		if strings.Contains(verr.Correction(), secret+"\"") {
+			t.Errorf("%s: correction leaks the value:\n%s", args, verr.Correction())
+		}
+	}
+}
+
+func TestValidateDoesNotMutate(t *testing.T) {
+	g := compile(t, readTool)
+	v := map[string]any{"path": "a", "limit": 20, "mode": "text", "opts": map[string]any{"depth": json.Number("2")}}
+	before := jsonvalue.MustClone(v)
+	if err := g.Validate(v); err != nil {
+		t.Fatal(err)
+	}
+	after := jsonvalue.MustClone(v)
+	if !jsonvalue.Equal(before, after) || v["limit"] != 20 {
+		t.Fatalf("Validate changed its input: %v", v)
+	}
+	v["limit"] = "20"
+	if err := g.Validate(v); err == nil {
+		t.Fatal("Validate accepted a string for an integer")
+	}
+}
+
+func TestCompileErrorsAreConfigErrors(t *testing.T) {
+	for name, params := range map[string]string{
+		"not a schema":     `{"type": 5}`,
+		"remote ref":       `{"$ref": "https://example.com/schema.json"}`,
+		"relative file":    `{"$ref": "other.json#/x"}`,
+		"RE2 lookahead":    `{"type":"string","pattern":"^(?!admin).*$"}`,
+		"unresolvable ref": `{"$ref": "#/$defs/missing"}`,
+		"array":            `[1,2]`,
+	} {
+		_, err := validator.Compile(tool.Tool{Name: name, Parameters: json.RawMessage(params), Source: "f.json#3"})
+		var ce *validator.ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: got %v, want a *ConfigError", name, err)
+			continue
+		}
+		if ce.Tool != name || !strings.Contains(err.Error(), "f.json#3") {
+			t.Errorf("%s: error %q does not name the tool and where it is", name, err)
+		}
+	}
+}
+
+func TestDraft07(t *testing.T) {
+	g := compile(t, tool.Tool{Name: "d7", Parameters: json.RawMessage(`{
+		"$schema": "http://json-schema.org/draft-07/schema#",
+		"type": "object",
+		"properties": {"list": {"type": "array", "items": [{"type": "string"}], "additionalItems": false}},
+		"definitions": {"n": {"type": "integer"}}
+	}`)})
+	if _, err := g.Parse([]byte(`{"list":["a"]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Parse([]byte(`{"list":["a", 1]}`)); err == nil {
+		t.Fatal("draft-07 additionalItems not applied")
+	}
+}
+
+func TestCorrection(t *testing.T) {
+	g := compile(t, readTool)
+	_, err := g.Parse([]byte(`{"limit":"20"}`))
+	var verr *validator.Error
+	errors.As(err, &verr)
+	c := verr.Correction()
+	for _, want := range []string{`tool "read"`, "`/limit`: must be integer, found string", "`/path`: is required"} {
+		if !strings.Contains(c, want) {
+			t.Errorf("correction lacks %q:\n%s", want, c)
+		}
+	}
+}
+
+func TestFunc(t *testing.T) {
+	v := validator.Func("upper", func(tl tool.Tool) (func([]byte) (any, error), error) {
+		return func(args []byte) (any, error) {
+			if strings.Contains(string(args), "bad") {
+				return nil, &validator.Error{Tool: tl.Name, Issues: []validator.Issue{{Path: "/x", Message: "bad"}}}
+			}
+			return map[string]any{"n": 1}, nil
+		}, nil
+	})
+	gate, err := v.Compile(readTool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := gate.Check(context.Background(), []byte(`{"bad":1}`))
+	if got.Valid || len(got.Issues) != 1 || got.Issues[0].Path != "/x" {
+		t.Fatalf("got %+v", got)
+	}
+	got = gate.Check(context.Background(), []byte(`{}`))
+	if !got.Valid || !got.HasValue || !jsonvalue.Equal(got.Value, map[string]any{"n": json.Number("1")}) {
+		t.Fatalf("got %+v", got)
+	}
+}
