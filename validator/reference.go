@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -155,7 +157,7 @@ func (g *Gatekeeper) Issues(v any) []Issue {
 		return []Issue{{Path: "", Message: "cannot validate: " + err.Error()}}
 	}
 	var out []Issue
-	flatten(ve, false, &out)
+	flatten(ve, false, v, &out)
 	if len(out) == 0 {
 		out = []Issue{{Path: "", Message: "does not match the schema"}}
 	}
@@ -174,17 +176,24 @@ func (g *Gatekeeper) Explain(v any) []Issue {
 		return []Issue{{Path: "", Message: "cannot validate: " + err.Error()}}
 	}
 	var out []Issue
-	flatten(ve, true, &out)
+	flatten(ve, true, v, &out)
 	return out
 }
 
 // Valid reports whether v is valid, without building issues.
 func (g *Gatekeeper) Valid(v any) bool { return g.schema.Validate(v) == nil }
 
-func flatten(e *jsonschema.ValidationError, all bool, out *[]Issue) {
+func flatten(e *jsonschema.ValidationError, all bool, instance any, out *[]Issue) {
 	loc := jsonvalue.Pointer(e.InstanceLocation)
 	switch k := e.ErrorKind.(type) {
 	case nil:
+	case *kind.PropertyNames:
+		// santhosh v6.0.3 keeps a slice for this location that later validation overwrites: only
+		// its length can be trusted. Report the name in every object at that depth that has it.
+		for _, p := range objectsWithKey(instance, k.Property, len(e.InstanceLocation)) {
+			*out = append(*out, Issue{Path: child(p, k.Property), Keyword: "propertyNames", Message: "is not an allowed property name"})
+		}
+		return
 	default:
 		emit := func(path, keyword, msg string) {
 			*out = append(*out, Issue{Path: path, Keyword: keyword, Message: msg})
@@ -195,8 +204,38 @@ func flatten(e *jsonschema.ValidationError, all bool, out *[]Issue) {
 		}
 	}
 	for _, c := range e.Causes {
-		flatten(c, all, out)
+		flatten(c, all, instance, out)
 	}
+}
+
+// objectsWithKey returns the JSON Pointers of the objects at the given depth in v that have key.
+func objectsWithKey(v any, key string, depth int) []string {
+	var out []string
+	var walk func(v any, path string, d int)
+	walk = func(v any, path string, d int) {
+		switch c := v.(type) {
+		case map[string]any:
+			if d == depth {
+				if _, ok := c[key]; ok {
+					out = append(out, path)
+				}
+				return
+			}
+			for k, e := range c {
+				walk(e, child(path, k), d+1)
+			}
+		case []any:
+			if d == depth {
+				return
+			}
+			for i, e := range c {
+				walk(e, path+"/"+strconv.Itoa(i), d+1)
+			}
+		}
+	}
+	walk(v, "", 0)
+	sort.Strings(out)
+	return out
 }
 
 func child(loc, name string) string { return loc + "/" + jsonvalue.EscapeToken(name) }
@@ -242,8 +281,6 @@ func describe(k jsonschema.ErrorKind, loc string, emit func(path, keyword, msg s
 		for _, p := range k.Properties {
 			emit(child(loc, p), "additionalProperties", "is not a property this tool accepts")
 		}
-	case *kind.PropertyNames:
-		emit(child(loc, k.Property), "propertyNames", "is not an allowed property name")
 	case *kind.UniqueItems:
 		emit(child(loc, fmt.Sprint(k.Duplicates[1])), "uniqueItems", fmt.Sprintf("duplicates item %d; items must be unique", k.Duplicates[0]))
 	case *kind.Contains:

@@ -228,3 +228,24 @@ func TestFunc(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 }
+
+// santhosh v6.0.3 reuses a slice for the location of propertyNames errors that later validation
+// of sibling properties overwrites; the reference must still say where the bad name is.
+func TestPropertyNamesLocation(t *testing.T) {
+	g := compile(t, tool.Tool{Name: "h", Parameters: json.RawMessage(`{
+		"type":"object",
+		"properties":{
+			"a":{"type":"string"},"headers":{"type":"object","propertyNames":{"pattern":"^[a-z]+$"}},
+			"b":{"type":"object"},"c":{"type":"integer"},"d":{"type":"array"}
+		}}`)})
+	for i := 0; i < 50; i++ {
+		_, err := g.Parse([]byte(`{"a":"x","b":{"k":1},"c":1,"d":[1,2],"headers":{"ok":"1","Bad Name":"2"}}`))
+		var verr *validator.Error
+		if !errors.As(err, &verr) {
+			t.Fatal("accepted")
+		}
+		if got := paths(verr.Issues); !cmp.Equal(got, []string{"propertyNames@/headers/Bad Name"}) {
+			t.Fatalf("issues %v", got)
+		}
+	}
+}

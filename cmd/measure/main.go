@@ -21,6 +21,7 @@ import (
 
 	"github.com/toolproof/toolproof/generate"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -40,7 +41,7 @@ func main() {
 	case "bfcl":
 		err = bfcl(flag.Args()[1:], *draws, *dump)
 	case "mutators":
-		err = mutators(flag.Args()[1:], *draws)
+		err = mutators_(flag.Args()[1:], *draws)
 	default:
 		err = fmt.Errorf("unknown measurement %q", flag.Arg(0))
 	}
@@ -246,6 +247,99 @@ func bfcl(files []string, n int, dumpPath string) error {
 	return nil
 }
 
-func mutators(files []string, n int) error {
-	return fmt.Errorf("not yet implemented")
+type classCount struct {
+	cases, either, na, disagree int
+	example                    string
+}
+
+type mutResult struct {
+	ok   bool
+	muts []mutators.Mutation
+	na   []mutators.Class
+}
+
+func mutators_(files []string, n int) error {
+	for _, file := range files {
+		start := time.Now()
+		set, err := tool.Load(file)
+		if err != nil {
+			return err
+		}
+		var gks []*validator.Gatekeeper
+		for _, tl := range set.Tools {
+			gk, err := validator.Compile(tl)
+			if err != nil {
+				continue
+			}
+			gks = append(gks, gk)
+		}
+		all := mutators.All()
+		counts := map[mutators.Class]*classCount{}
+		for _, m := range all {
+			counts[m.Class()] = &classCount{}
+		}
+		var offTarget int64
+		for _, gk := range gks {
+			g, err := generate.New(gk)
+			if err != nil {
+				continue
+			}
+			ctx := mutators.NewContext(gk, gks)
+			gen := rapid.Custom(func(t *rapid.T) mutResult {
+				v, ok := g.Draw(t)
+				if !ok {
+					return mutResult{}
+				}
+				tg := ctx.Target(v)
+				r := mutResult{ok: true}
+				for _, m := range all {
+					if mu, ok := m.Mutate(t, tg); ok {
+						r.muts = append(r.muts, mu)
+					} else {
+						r.na = append(r.na, m.Class())
+					}
+				}
+				return r
+			})
+			for i := 1; i <= n; i++ {
+				r := gen.Example(i)
+				for _, c := range r.na {
+					counts[c].na++
+				}
+				for _, mu := range r.muts {
+					c := counts[mu.Class]
+					if mu.Expect == mutators.Either {
+						c.either++
+					} else {
+						c.cases++
+						if _, err := gk.Parse(mu.Args); err == nil {
+							c.disagree++
+						}
+					}
+					if c.example == "" {
+						c.example = fmt.Sprintf("%s %s: %s -> %s", gk.Tool().Name, mu.Path, mu.Reason, truncate(string(mu.Args), 160))
+					}
+				}
+			}
+			offTarget += ctx.OffTarget()
+		}
+		fmt.Printf("%s: %d tools, %d values each, %v\n", file, len(gks), n, time.Since(start).Round(time.Millisecond))
+		fmt.Printf("%-24s %8s %8s %8s %10s\n", "class", "cases", "either", "n/a", "disagree")
+		for _, m := range all {
+			c := counts[m.Class()]
+			fmt.Printf("%-24s %8d %8d %8d %10d\n", m.Class(), c.cases, c.either, c.na, c.disagree)
+		}
+		fmt.Printf("candidates rejected by the oracle off target (not kept): %d\n", offTarget)
+		for _, m := range all {
+			fmt.Printf("  %-22s %s\n", m.Class(), counts[m.Class()].example)
+		}
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
 }

@@ -1,0 +1,298 @@
+package mutators
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+)
+
+// nonRoot returns the sites below the root whose value passes keep.
+func nonRoot(tg *Target, keep func(s *site) bool) []*site {
+	var out []*site
+	for _, s := range tg.sites {
+		if s.parent != nil && keep(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func describe(s *site) string {
+	if s.path == "" {
+		return "the arguments"
+	}
+	return s.path
+}
+
+// ---- stringified_type: a number, integer, boolean or null written as a string.
+
+type stringified struct{}
+
+func (stringified) Class() Class { return StringifiedType }
+
+var numberWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+	"eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"}
+
+// stringForms are the strings a model writes for a scalar: the exact text, padded, as a
+// decimal, as a word; True/yes/1 for booleans; "null" and "None" for null.
+func stringForms(v any) [][2]string {
+	switch v := v.(type) {
+	case json.Number:
+		s := string(v)
+		forms := [][2]string{{"exact", s}, {"padded", " " + s}}
+		if jsonvalue.IsInteger(v) && !strings.ContainsAny(s, ".eE") {
+			forms = append(forms, [2]string{"decimal", s + ".0"})
+			if r, ok := jsonvalue.Rat(v); ok && r.Sign() >= 0 && r.Num().IsInt64() && r.Num().Int64() <= 20 {
+				forms = append(forms, [2]string{"word", numberWords[r.Num().Int64()]})
+			}
+		}
+		return forms
+	case bool:
+		if v {
+			return [][2]string{{"exact", "true"}, {"capitalised", "True"}, {"yes-no", "yes"}, {"digit", "1"}}
+		}
+		return [][2]string{{"exact", "false"}, {"capitalised", "False"}, {"yes-no", "no"}, {"digit", "0"}}
+	case nil:
+		return [][2]string{{"exact", "null"}, {"python", "None"}}
+	}
+	return nil
+}
+
+func (stringified) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+	places := nonRoot(tg, func(s *site) bool { return stringForms(s.value) != nil && !s.mayBe("string") })
+	return firstConfirmed(t, tg, StringifiedType, places, func(t *rapid.T, s *site) []candidate {
+		var out []candidate
+		for _, f := range stringForms(s.value) {
+			out = append(out, candidate{
+				value: replaced(tg.Value, s.toks, f[1]), path: s.path, variant: f[0],
+				keywords: []string{"type", "enum", "const"},
+				reason:   fmt.Sprintf("the %s at %s written as the string %q", jsonvalue.TypeName(s.value), s.path, f[1]),
+			})
+		}
+		return out
+	})
+}
+
+// ---- flattened_array: an array folded into one value; object keys and values inverted.
+
+type flattened struct{}
+
+func (flattened) Class() Class { return FlattenedArray }
+
+var structuralKeywords = []string{"type", "required", "additionalProperties", "unevaluatedProperties",
+	"propertyNames", "enum", "const", "pattern", "minProperties", "maxProperties", "minLength", "maxLength",
+	"format", "false", "dependentRequired", "minItems", "items", "prefixItems"}
+
+func (flattened) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+	places := nonRoot(tg, func(s *site) bool {
+		switch v := s.value.(type) {
+		case []any:
+			return len(v) > 0
+		case map[string]any:
+			return len(v) > 0 && allStrings(v)
+		}
+		return false
+	})
+	return firstConfirmed(t, tg, FlattenedArray, places, func(t *rapid.T, s *site) []candidate {
+		var out []candidate
+		add := func(variant string, v any, reason string) {
+			out = append(out, candidate{value: replaced(tg.Value, s.toks, v), path: s.path, variant: variant,
+				keywords: structuralKeywords, below: true, reason: reason})
+		}
+		switch v := s.value.(type) {
+		case []any:
+			if parts, ok := scalarTexts(v); ok {
+				add("comma-joined", strings.Join(parts, ","), fmt.Sprintf("the array at %s joined into one comma-separated string", s.path))
+				if len(parts) > 1 {
+					add("comma-space", strings.Join(parts, ", "), fmt.Sprintf("the array at %s joined with \", \" into one string", s.path))
+				}
+			}
+			add("unwrapped", v[0], fmt.Sprintf("the array at %s replaced by its first item", s.path))
+			if merged, ok := mergeObjects(v); ok {
+				add("objects-merged", merged, fmt.Sprintf("the list of objects at %s collapsed into one object", s.path))
+			}
+		case map[string]any:
+			inv := map[string]any{}
+			for k, e := range v {
+				inv[e.(string)] = k
+			}
+			add("inverted", inv, fmt.Sprintf("the keys and values of the object at %s swapped", s.path))
+		}
+		return out
+	})
+}
+
+func allStrings(m map[string]any) bool {
+	seen := map[string]bool{}
+	for _, v := range m {
+		s, ok := v.(string)
+		if !ok || seen[s] {
+			return false
+		}
+		seen[s] = true
+	}
+	return true
+}
+
+func scalarTexts(a []any) ([]string, bool) {
+	var out []string
+	for _, e := range a {
+		switch e := e.(type) {
+		case string:
+			out = append(out, e)
+		case json.Number:
+			out = append(out, string(e))
+		case bool:
+			out = append(out, fmt.Sprint(e))
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+func mergeObjects(a []any) (map[string]any, bool) {
+	out := map[string]any{}
+	for _, e := range a {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out, len(a) > 1
+}
+
+// ---- hallucinated_key: a property the schema does not allow.
+
+type hallucinated struct{}
+
+func (hallucinated) Class() Class { return HallucinatedKey }
+
+var inventedKeys = []string{"verbose", "force", "timeout", "recursive", "format", "dry_run", "confirm",
+	"options", "debug", "max_retries", "reason", "metadata", "user_id", "encoding", "callback_url", "limit"}
+
+// nearMissKeys are the spellings a model uses for a real key: snake_case for camelCase and back,
+// another case, plural or singular, a dropped letter, hyphens.
+func nearMissKeys(k string) []string {
+	var out []string
+	add := func(s string) {
+		if s != "" && s != k {
+			out = append(out, s)
+		}
+	}
+	add(toSnake(k))
+	add(toCamel(k))
+	add(strings.ToUpper(k[:1]) + k[1:])
+	if strings.HasSuffix(k, "s") {
+		add(strings.TrimSuffix(k, "s"))
+	} else {
+		add(k + "s")
+	}
+	add(strings.ReplaceAll(k, "_", "-"))
+	if len(k) > 3 {
+		add(k[:len(k)/2] + k[len(k)/2+1:])
+	}
+	return dedupe(out)
+}
+
+func toSnake(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func toCamel(s string) string {
+	parts := strings.Split(s, "_")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+func dedupe(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (hallucinated) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+	var places []*site
+	for _, s := range tg.sites {
+		if _, ok := s.value.(map[string]any); ok {
+			places = append(places, s)
+		}
+	}
+	keywords := []string{"additionalProperties", "unevaluatedProperties", "propertyNames", "false"}
+	return firstConfirmed(t, tg, HallucinatedKey, places, func(t *rapid.T, s *site) []candidate {
+		obj := s.value.(map[string]any)
+		declared := s.declared()
+		free := func(k string) bool { _, present := obj[k]; return !present && !declared[k] }
+		c := canary(t)
+		var out []candidate
+		addKey := func(variant, k string, v any, reason string) {
+			out = append(out, candidate{
+				value: editedObject(tg.Value, s.toks, func(m map[string]any) { m[k] = v }),
+				path:  s.path + "/" + jsonvalue.EscapeToken(k), variant: variant, keywords: keywords,
+				reason: reason, canary: c,
+			})
+		}
+		for _, k := range inventedKeys {
+			if free(k) {
+				addKey("invented", k, c, fmt.Sprintf("an invented key %q added to %s", k, describe(s)))
+				break
+			}
+		}
+		if sib := tg.ctx.siblingKeys; len(sib) > 0 {
+			first := rapid.IntRange(0, len(sib)-1).Draw(t, "borrow")
+			for i := 0; i < len(sib) && i < 16; i++ {
+				if k := sib[(first+i)%len(sib)]; free(k) {
+					addKey("borrowed", k, c, fmt.Sprintf("the key %q, which another tool of the file declares, added to %s", k, describe(s)))
+					break
+				}
+			}
+		}
+		for _, real := range sortedKeys(declared) {
+			for _, k := range nearMissKeys(real) {
+				if !free(k) {
+					continue
+				}
+				if v, present := obj[real]; present {
+					out = append(out, candidate{
+						value: editedObject(tg.Value, s.toks, func(m map[string]any) { delete(m, real); m[k] = v }),
+						path:  s.path + "/" + jsonvalue.EscapeToken(k), variant: "near-miss", keywords: keywords,
+						reason: fmt.Sprintf("the key %q written as %q in %s", real, k, describe(s)),
+					})
+				} else {
+					addKey("near-miss", k, c, fmt.Sprintf("the key %q added as %q to %s", real, k, describe(s)))
+				}
+				break
+			}
+		}
+		return out
+	})
+}

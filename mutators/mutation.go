@@ -1,0 +1,267 @@
+// Package mutators holds the distortions language models apply to tool arguments, one file per
+// class. A mutator draws (through rapid, so failing cases shrink with their mutation) a change of
+// a valid value and says what it did: the new argument text, the class, the JSON Pointer it
+// touched, the schema keyword it breaks, a one-line reason and the verdict a gate owes it. A
+// change is kept as must-reject only when the oracle rejects it for that keyword at that place.
+package mutators
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/schemawalk"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// Class names a kind of distortion. The four classic names are fixed.
+type Class string
+
+// The classes.
+const (
+	StringifiedType   Class = "stringified_type"
+	FlattenedArray    Class = "flattened_array"
+	HallucinatedKey   Class = "hallucinated_key"
+	OutOfRangeEnum    Class = "out_of_range_enum"
+	MissingRequired   Class = "missing_required"
+	NullValue         Class = "null_value"
+	WrongType         Class = "wrong_type"
+	JSONInString      Class = "json_in_string"
+	WrappedScalar     Class = "wrapped_scalar"
+	WrapperNesting    Class = "wrapper_nesting"
+	RootNotObject     Class = "root_not_object"
+	MalformedJSON     Class = "malformed_json"
+	ImplementationDef Class = "implementation_defined"
+)
+
+// Expect is the verdict a gate owes a case.
+type Expect string
+
+// The verdicts.
+const (
+	Accept Expect = "accept" // valid: must be accepted
+	Reject Expect = "reject" // confirmed invalid by the oracle: must be rejected
+	Either Expect = "either" // implementation-defined: recorded, never failed (crashes and hangs are)
+)
+
+// Mutation is one distortion of a valid value.
+type Mutation struct {
+	Args    []byte // the distorted argument text
+	Class   Class
+	Variant string // which form of the class, e.g. "comma-joined"
+	Path    string // JSON Pointer of the place touched ("" is the root)
+	Keyword string // the schema keyword the change breaks ("json" for grammar, "type" at the root)
+	Reason  string // one line: what was done and why it is invalid
+	Expect  Expect
+	Raw     bool   // a raw-text distortion (not a JSON value the schema can judge)
+	Canary  string // a string planted in the arguments that no error message may repeat
+}
+
+// A Mutator draws one distortion of a target.
+type Mutator interface {
+	Class() Class
+	// Mutate draws a distortion of tg. ok is false when the class applies nowhere in this value
+	// (no place to distort, or the oracle accepts every candidate: the schema lets it through).
+	Mutate(t *rapid.T, tg *Target) (m Mutation, ok bool)
+}
+
+// All returns every mutator, classic classes first.
+func All() []Mutator {
+	return []Mutator{stringified{}, flattened{}, hallucinated{}, outOfRange{}, missing{}, nullValue{},
+		wrongType{}, jsonInString{}, wrappedScalar{}, wrapperNesting{}, rootNotObject{}, malformed{},
+		implementationDefined{}}
+}
+
+// Classes lists the class names of All, in order.
+func Classes() []Class {
+	var out []Class
+	for _, m := range All() {
+		out = append(out, m.Class())
+	}
+	return out
+}
+
+// Select returns the mutators named in a comma-separated list ("" or "all": every one).
+func Select(list string) ([]Mutator, error) {
+	if list == "" || list == "all" {
+		return All(), nil
+	}
+	var out []Mutator
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		found := false
+		for _, m := range All() {
+			if string(m.Class()) == name {
+				out = append(out, m)
+				found = true
+			}
+		}
+		if !found {
+			var names []string
+			for _, c := range Classes() {
+				names = append(names, string(c))
+			}
+			return nil, fmt.Errorf("unknown mutator %q (known: %s)", name, strings.Join(names, ", "))
+		}
+	}
+	return out, nil
+}
+
+// Context is what mutators know about one tool: its oracle and what its sibling tools (the
+// other tools of the same file) declare, for borrowed keys and enum values.
+type Context struct {
+	oracle      *validator.Gatekeeper
+	siblingKeys []string // property names other tools declare
+	siblingEnum []string // string enum values other tools declare
+
+	offTarget atomic.Int64 // candidates the oracle rejected for another reason than the one meant
+}
+
+// NewContext prepares the context of the tool compiled in gk; siblings are the other tools of
+// its file.
+func NewContext(gk *validator.Gatekeeper, siblings []*validator.Gatekeeper) *Context {
+	c := &Context{oracle: gk}
+	own := map[string]bool{}
+	ownEnum := map[string]bool{}
+	schemawalk.Each(gk.Schema(), func(s *jsonschema.Schema) {
+		for k := range s.Properties {
+			own[k] = true
+		}
+		if s.Enum != nil {
+			for _, v := range s.Enum.Values {
+				if str, ok := v.(string); ok {
+					ownEnum[str] = true
+				}
+			}
+		}
+	})
+	keys := map[string]bool{}
+	enums := map[string]bool{}
+	for _, sib := range siblings {
+		if sib == gk {
+			continue
+		}
+		schemawalk.Each(sib.Schema(), func(s *jsonschema.Schema) {
+			for k := range s.Properties {
+				if !own[k] {
+					keys[k] = true
+				}
+			}
+			if s.Enum != nil {
+				for _, v := range s.Enum.Values {
+					if str, ok := v.(string); ok && !ownEnum[str] {
+						enums[str] = true
+					}
+				}
+			}
+		})
+	}
+	c.siblingKeys = sortedKeys(keys)
+	c.siblingEnum = sortedKeys(enums)
+	return c
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// OffTarget counts candidates the oracle rejected, but not for the keyword at the place the
+// mutator meant; they are not kept as cases.
+func (c *Context) OffTarget() int64 { return c.offTarget.Load() }
+
+// Oracle is the gatekeeper that judges candidates.
+func (c *Context) Oracle() *validator.Gatekeeper { return c.oracle }
+
+// Target is a valid value prepared for mutation: every place in it, with the schemas that
+// apply there.
+type Target struct {
+	ctx   *Context
+	Value any    // the valid value (never changed)
+	Text  []byte // its canonical argument text
+	sites []*site
+}
+
+// Target prepares v, a value the oracle accepts, for mutation.
+func (c *Context) Target(v any) *Target {
+	tg := &Target{ctx: c, Value: v, Text: jsonvalue.MustMarshal(v)}
+	tg.sites = annotate(c.oracle.Schema(), v)
+	return tg
+}
+
+// candidate is a proposed value-level change, judged by the oracle before it is kept.
+type candidate struct {
+	value    any      // the whole new value
+	path     string   // place touched
+	keywords []string // keywords that make it invalid as meant
+	variant  string
+	reason   string
+	canary   string
+	below    bool // issues under the touched place count too (structural changes)
+}
+
+// confirm asks the oracle about c and returns the mutation when it is rejected as meant.
+func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
+	issues := tg.ctx.oracle.Explain(c.value)
+	if len(issues) == 0 {
+		return Mutation{}, false
+	}
+	parent := jsonvalue.Parent(c.path)
+	for _, is := range issues {
+		if !slices.Contains(c.keywords, is.Keyword) {
+			continue
+		}
+		if is.Path == c.path || (c.path != "" && is.Path == parent) || (c.below && jsonvalue.IsPrefix(c.path, is.Path)) {
+			return Mutation{Args: jsonvalue.MustMarshal(c.value), Class: class, Variant: c.variant, Path: c.path,
+				Keyword: is.Keyword, Reason: c.reason, Expect: Reject, Canary: c.canary}, true
+		}
+	}
+	tg.ctx.offTarget.Add(1)
+	return Mutation{}, false
+}
+
+// firstConfirmed tries the candidates made by propose for the places in order, starting at a
+// drawn place, and returns the first the oracle confirms: the place is uniform over the places
+// where the class applies.
+func firstConfirmed(t *rapid.T, tg *Target, class Class, places []*site, propose func(t *rapid.T, s *site) []candidate) (Mutation, bool) {
+	if len(places) == 0 {
+		return Mutation{}, false
+	}
+	start := rapid.IntRange(0, len(places)-1).Draw(t, "place")
+	tries := 0
+	for i := 0; i < len(places) && tries < 24; i++ {
+		s := places[(start+i)%len(places)]
+		cands := propose(t, s)
+		if len(cands) == 0 {
+			continue
+		}
+		first := rapid.IntRange(0, len(cands)-1).Draw(t, "variant")
+		for j := 0; j < len(cands) && tries < 24; j++ {
+			tries++
+			if m, ok := tg.confirm(class, cands[(first+j)%len(cands)]); ok {
+				return m, true
+			}
+		}
+	}
+	return Mutation{}, false
+}
+
+// canary draws a canary string: unlikely in any schema, easy to find in a message.
+func canary(t *rapid.T) string {
+	const hex = "0123456789abcdef"
+	b := []byte("tpc-")
+	for i := 0; i < 8; i++ {
+		b = append(b, hex[rapid.IntRange(0, 15).Draw(t, "canary")])
+	}
+	return string(b)
+}

@@ -1,0 +1,265 @@
+package mutators_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+type fixture struct {
+	gk  *validator.Gatekeeper
+	gen *generate.Generator
+	ctx *mutators.Context
+}
+
+func corpus(t *testing.T) []fixture {
+	t.Helper()
+	set, err := tool.Load("../corpus/tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gks []*validator.Gatekeeper
+	for _, tl := range set.Tools {
+		gk, err := validator.Compile(tl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gks = append(gks, gk)
+	}
+	var out []fixture
+	for _, gk := range gks {
+		g, err := generate.New(gk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fixture{gk, g, mutators.NewContext(gk, gks)})
+	}
+	return out
+}
+
+func fixtureFor(t *testing.T, schema string) fixture {
+	t.Helper()
+	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := generate.New(gk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fixture{gk, g, mutators.NewContext(gk, nil)}
+}
+
+// checkMutation asserts the contract of one mutation.
+func checkMutation(t *rapid.T, f fixture, m mutators.Mutation, class mutators.Class) {
+	if m.Class != class {
+		t.Fatalf("mutator %s produced class %s", class, m.Class)
+	}
+	if m.Reason == "" || m.Variant == "" {
+		t.Fatalf("%s: no reason or variant: %+v", class, m)
+	}
+	if _, err := jsonvalue.SplitPointer(m.Path); err != nil {
+		t.Fatalf("%s: bad path %q", class, m.Path)
+	}
+	if m.Canary != "" && !bytes.Contains(m.Args, []byte(m.Canary)) {
+		t.Fatalf("%s: canary %q not in %s", class, m.Canary, m.Args)
+	}
+	switch m.Expect {
+	case mutators.Reject:
+		if m.Keyword == "" {
+			t.Fatalf("%s: a must-reject case without keyword", class)
+		}
+		if _, err := f.gk.Parse(m.Args); err == nil {
+			t.Fatalf("%s (%s): must-reject case accepted by the oracle: %s", class, m.Variant, m.Args)
+		}
+		if class == mutators.MalformedJSON && jsonvalue.Valid(m.Args) {
+			t.Fatalf("malformed_json case is valid JSON: %q", m.Args)
+		}
+		if !m.Raw {
+			issues := f.gk.Explain(mustParse(t, m.Args))
+			found := false
+			for _, is := range issues {
+				if is.Keyword == m.Keyword && (is.Path == m.Path || is.Path == jsonvalue.Parent(m.Path) || jsonvalue.IsPrefix(m.Path, is.Path)) {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("%s: oracle issues %v do not include %s at %s", class, issues, m.Keyword, m.Path)
+			}
+		}
+	case mutators.Either:
+		if class != mutators.ImplementationDef {
+			t.Fatalf("%s produced an either case", class)
+		}
+	default:
+		t.Fatalf("%s: expect %q", class, m.Expect)
+	}
+}
+
+func mustParse(t *rapid.T, b []byte) any {
+	v, err := jsonvalue.Parse(b)
+	if err != nil {
+		t.Fatalf("value mutation is not JSON: %v", err)
+	}
+	return v
+}
+
+// TestEveryClassOnTheCorpus is the property of every class: over the project's own tools, every
+// must-reject case is rejected by the oracle for its keyword at its place, and every
+// implementation-defined case is recorded as either.
+func TestEveryClassOnTheCorpus(t *testing.T) {
+	produced := map[mutators.Class]int{}
+	for _, f := range corpus(t) {
+		t.Run(f.gk.Tool().Name, func(t *testing.T) {
+			rapid.Check(t, func(rt *rapid.T) {
+				v, ok := f.gen.Draw(rt)
+				if !ok {
+					rt.Skip("no value")
+				}
+				tg := f.ctx.Target(v)
+				for _, m := range mutators.All() {
+					mu, ok := m.Mutate(rt, tg)
+					if !ok {
+						continue
+					}
+					produced[m.Class()]++
+					checkMutation(rt, f, mu, m.Class())
+				}
+			})
+		})
+	}
+	for _, c := range mutators.Classes() {
+		if produced[c] == 0 {
+			t.Errorf("%s never applied to any corpus tool", c)
+		}
+	}
+}
+
+// applies reports how many of n draws the class applied to.
+func applies(t *testing.T, f fixture, class mutators.Class, n int) int {
+	t.Helper()
+	ms, err := mutators.Select(string(class))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := 0
+	gen := rapid.Custom(func(rt *rapid.T) int {
+		v, ok := f.gen.Draw(rt)
+		if !ok {
+			return 0
+		}
+		mu, ok := ms[0].Mutate(rt, f.ctx.Target(v))
+		if !ok {
+			return 0
+		}
+		checkMutation(rt, f, mu, class)
+		return 1
+	})
+	for i := 0; i < n; i++ {
+		count += gen.Example(i)
+	}
+	return count
+}
+
+func TestAppliesWhereItShouldAndNowhereElse(t *testing.T) {
+	tests := []struct {
+		class  mutators.Class
+		schema string
+		always bool // true: every draw; false: never
+	}{
+		{mutators.HallucinatedKey, `{"type":"object","properties":{"a":{"type":"string"},"o":{"type":"object"}},"required":["a"]}`, false},
+		{mutators.HallucinatedKey, `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`, true},
+		{mutators.HallucinatedKey, `{"type":"object","properties":{"o":{"type":"object","properties":{"x":{}},"unevaluatedProperties":false}},"required":["o"]}`, true},
+		{mutators.StringifiedType, `{"type":"object","properties":{"n":{"type":["integer","string"]}},"required":["n"],"additionalProperties":false}`, false},
+		{mutators.StringifiedType, `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`, true},
+		{mutators.OutOfRangeEnum, `{"type":"object","properties":{"env":{"type":"string"}},"required":["env"]}`, false},
+		{mutators.OutOfRangeEnum, `{"type":"object","properties":{"env":{"enum":["dev","staging","prod"]}},"required":["env"]}`, true},
+		{mutators.OutOfRangeEnum, `{"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":60}},"required":["n"]}`, true},
+		{mutators.FlattenedArray, `{"type":"object","properties":{"n":{"type":"integer"},"s":{"type":"string"}},"required":["n","s"]}`, false},
+		{mutators.FlattenedArray, `{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"},"minItems":2}},"required":["tags"]}`, true},
+		{mutators.FlattenedArray, `{"type":"object","properties":{"tags":{"anyOf":[{"type":"array","items":{"type":"string"},"minItems":1},{"type":"string"}]}},"required":["tags"]}`, false},
+		{mutators.MissingRequired, `{"type":"object","properties":{"a":{"type":"string"}}}`, false},
+		{mutators.MissingRequired, `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`, true},
+		{mutators.NullValue, `{"type":"object","properties":{"a":{"type":["string","null"]}},"required":["a"],"additionalProperties":false}`, false},
+		{mutators.NullValue, `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`, true},
+		{mutators.JSONInString, `{"type":"object","properties":{"q":{"type":"object"}},"required":["q"]}`, true},
+		{mutators.JSONInString, `{"type":"object","properties":{"q":{"type":["object","string"]}},"required":["q"],"additionalProperties":false}`, false},
+		{mutators.WrappedScalar, `{"type":"object","properties":{"ids":{"type":["string","array"]}},"required":["ids"],"additionalProperties":false}`, false},
+		{mutators.WrapperNesting, `{"type":"object","properties":{"a":{"type":"string"}}}`, false},
+		{mutators.WrapperNesting, `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`, true},
+		{mutators.RootNotObject, `{"type":"object"}`, true},
+		{mutators.MalformedJSON, `{"type":"object"}`, true},
+		{mutators.ImplementationDef, `{"type":"object"}`, true},
+	}
+	for i, tc := range tests {
+		t.Run(fmt.Sprintf("%d/%s", i, tc.class), func(t *testing.T) {
+			const n = 60
+			got := applies(t, fixtureFor(t, tc.schema), tc.class, n)
+			if tc.always && got != n {
+				t.Errorf("applied %d of %d times, want every time, to %s", got, n, tc.schema)
+			}
+			if !tc.always && got != 0 {
+				t.Errorf("applied %d of %d times, want never, to %s", got, n, tc.schema)
+			}
+		})
+	}
+}
+
+func TestBorrowedAndNearMissKeys(t *testing.T) {
+	a := `{"type":"object","properties":{"timeoutSeconds":{"type":"integer"}},"required":["timeoutSeconds"],"additionalProperties":false}`
+	b := `{"type":"object","properties":{"max_results":{"type":"integer"}},"additionalProperties":false}`
+	ga, _ := validator.Compile(tool.Tool{Name: "a", Parameters: json.RawMessage(a)})
+	gb, _ := validator.Compile(tool.Tool{Name: "b", Parameters: json.RawMessage(b)})
+	ctx := mutators.NewContext(ga, []*validator.Gatekeeper{ga, gb})
+	g, _ := generate.New(ga)
+	seen := map[string]string{}
+	gen := rapid.Custom(func(rt *rapid.T) int {
+		v, _ := g.Draw(rt)
+		mu, ok := mutators.All()[2].Mutate(rt, ctx.Target(v))
+		if ok {
+			seen[mu.Variant] = mu.Path
+		}
+		return 0
+	})
+	for i := 0; i < 200; i++ {
+		gen.Example(i)
+	}
+	if seen["borrowed"] != "/max_results" {
+		t.Errorf("no key borrowed from the sibling tool: %v", seen)
+	}
+	if p := seen["near-miss"]; p == "" || strings.EqualFold(p, "/timeoutSeconds") {
+		t.Errorf("no near-miss key: %v", seen)
+	}
+	if seen["invented"] == "" {
+		t.Errorf("no invented key: %v", seen)
+	}
+}
+
+func TestSameSeedSameMutation(t *testing.T) {
+	f := corpus(t)[0]
+	draw := func(seed int) string {
+		return rapid.Custom(func(rt *rapid.T) string {
+			v, _ := f.gen.Draw(rt)
+			var b strings.Builder
+			for _, m := range mutators.All() {
+				if mu, ok := m.Mutate(rt, f.ctx.Target(v)); ok {
+					fmt.Fprintf(&b, "%s %s %q\n", mu.Class, mu.Path, mu.Args)
+				}
+			}
+			return b.String()
+		}).Example(seed)
+	}
+	if a, b := draw(7), draw(7); a != b {
+		t.Fatalf("same seed, different mutations:\n%s\n%s", a, b)
+	}
+}

@@ -1,0 +1,219 @@
+package mutators
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+)
+
+// ---- out_of_range_enum: a constraint broken: a value outside an enum or const (near misses:
+// another case, prod for production, a sibling tool's value), numbers past their bounds, a float
+// for an integer, a broken multipleOf, string lengths, patterns, array sizes, duplicates.
+
+type outOfRange struct{}
+
+func (outOfRange) Class() Class { return OutOfRangeEnum }
+
+// synonyms are values models swap for each other.
+var synonyms = [][]string{
+	{"prod", "production"}, {"dev", "development", "develop"}, {"staging", "stage"}, {"test", "testing"},
+	{"in_progress", "in-progress", "inprogress", "in progress"}, {"completed", "complete", "done"},
+	{"pending", "todo"}, {"asc", "ascending"}, {"desc", "descending"}, {"celsius", "c", "metric"},
+	{"fahrenheit", "f", "imperial"}, {"high", "urgent"}, {"medium", "normal"}, {"javascript", "js", "node"},
+	{"typescript", "ts"}, {"python", "py", "python3"}, {"GET", "get", "fetch"}, {"delete", "remove"},
+}
+
+// nearMissValues returns strings a model writes instead of s.
+func nearMissValues(s string) []string {
+	var out []string
+	add := func(v string) {
+		if v != s {
+			out = append(out, v)
+		}
+	}
+	add(strings.ToUpper(s))
+	if s != "" {
+		add(strings.ToUpper(s[:1]) + s[1:])
+		add(s + "s")
+		add(s + " ")
+	}
+	add(strings.ReplaceAll(s, "_", "-"))
+	add(strings.ReplaceAll(s, "-", "_"))
+	for _, group := range synonyms {
+		for _, g := range group {
+			if strings.EqualFold(g, s) {
+				for _, other := range group {
+					add(other)
+				}
+			}
+		}
+	}
+	return dedupe(out)
+}
+
+func inEnum(enum []any, v any) bool {
+	for _, e := range enum {
+		if jsonvalue.Equal(e, v) {
+			return true
+		}
+	}
+	return false
+}
+
+func (outOfRange) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+	var places []*site
+	for _, s := range tg.sites {
+		if len(rangeCandidates(t, tg, s, false)) > 0 {
+			places = append(places, s)
+		}
+	}
+	return firstConfirmed(t, tg, OutOfRangeEnum, places, func(t *rapid.T, s *site) []candidate {
+		return rangeCandidates(t, tg, s, true)
+	})
+}
+
+// rangeCandidates proposes the constraint breaks at s. With draw false it only tells whether
+// there are any (and draws nothing).
+func rangeCandidates(t *rapid.T, tg *Target, s *site, draw bool) []candidate {
+	var out []candidate
+	put := func(v any, variant, reason, canary string, keywords ...string) {
+		out = append(out, candidate{value: replaced(tg.Value, s.toks, v), path: s.path, variant: variant,
+			keywords: keywords, reason: reason, canary: canary})
+	}
+	// Enumerations and const.
+	if enum := s.enum(); enum != nil && s.parent != nil {
+		if str, ok := s.value.(string); ok {
+			for _, miss := range nearMissValues(str) {
+				if !inEnum(enum, miss) {
+					put(miss, "enum-near-miss", fmt.Sprintf("%q written as %q at %s, which the enum does not list", str, miss, s.path), "", "enum", "const")
+				}
+			}
+			if sib := tg.ctx.siblingEnum; len(sib) > 0 && draw {
+				v := sib[rapid.IntRange(0, len(sib)-1).Draw(t, "siblingEnum")]
+				if !inEnum(enum, v) {
+					put(v, "enum-borrowed", fmt.Sprintf("%q, an enum value of another tool of the file, at %s", v, s.path), "", "enum", "const")
+				}
+			}
+		}
+		if n, ok := s.value.(json.Number); ok {
+			if r, ok := jsonvalue.Rat(n); ok {
+				for _, d := range []int64{1, -1} {
+					v := json.Number(ratText(new(big.Rat).Add(r, big.NewRat(d, 1))))
+					if !inEnum(enum, v) {
+						put(v, "enum-number", fmt.Sprintf("%s at %s, a number the enum does not list", v, s.path), "", "enum", "const")
+						break
+					}
+				}
+			}
+		}
+	}
+	switch v := s.value.(type) {
+	case json.Number:
+		r, ok := jsonvalue.Rat(v)
+		if !ok {
+			break
+		}
+		ty := s.types()
+		integer := ty != nil && ty["integer"] && !ty["number"]
+		step := big.NewRat(1, 1)
+		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.MultipleOf }, true); ok && !integer {
+			step = m
+		}
+		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Minimum }, true); ok {
+			put(json.Number(ratText(new(big.Rat).Sub(m, step))), "below-minimum", fmt.Sprintf("%s at %s, below the minimum %s", ratText(new(big.Rat).Sub(m, step)), s.path, m.RatString()), "", "minimum")
+		}
+		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMinimum }, true); ok {
+			put(json.Number(ratText(m)), "exclusive-minimum", fmt.Sprintf("%s at %s, equal to the exclusive minimum", m.RatString(), s.path), "", "exclusiveMinimum")
+		}
+		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Maximum }, false); ok {
+			put(json.Number(ratText(new(big.Rat).Add(m, step))), "above-maximum", fmt.Sprintf("%s at %s, above the maximum %s", ratText(new(big.Rat).Add(m, step)), s.path, m.RatString()), "", "maximum")
+		}
+		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMaximum }, false); ok {
+			put(json.Number(ratText(m)), "exclusive-maximum", fmt.Sprintf("%s at %s, equal to the exclusive maximum", m.RatString(), s.path), "", "exclusiveMaximum")
+		}
+		if integer {
+			f := new(big.Rat).Add(r, big.NewRat(1, 2))
+			put(json.Number(ratText(f)), "float-for-integer", fmt.Sprintf("%s at %s, a fraction where an integer is required", ratText(f), s.path), "", "type")
+		}
+		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.MultipleOf }, true); ok {
+			half := new(big.Rat).Quo(m, big.NewRat(2, 1))
+			off := new(big.Rat).Add(r, half)
+			put(json.Number(ratText(off)), "not-multiple", fmt.Sprintf("%s at %s, not a multiple of %s", ratText(off), s.path, m.RatString()), "", "multipleOf", "type")
+		}
+	case string:
+		runes := []rune(v)
+		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MinLength }, true); ok && m > 0 && len(runes) >= m {
+			put(string(runes[:m-1]), "too-short", fmt.Sprintf("the string at %s cut to %d characters, below minLength %d", s.path, m-1, m), "", "minLength")
+		}
+		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxLength }, false); ok && m < 100000 {
+			c := "tpc-"
+			if draw {
+				c = canary(t)
+			}
+			need := m + 1 - len(runes)
+			unit := " " + c
+			long := v + strings.Repeat(unit, need/len(unit)+1)
+			put(long, "too-long", fmt.Sprintf("the string at %s made longer than maxLength %d", s.path, m), c, "maxLength")
+		}
+		for _, sch := range s.schemas {
+			if sch.Pattern == nil {
+				continue
+			}
+			c := "tpc-"
+			if draw {
+				c = canary(t)
+			}
+			for _, bad := range []string{c + " !", v + " !", strings.ToUpper(v), ""} {
+				if !sch.Pattern.MatchString(bad) {
+					cn := ""
+					if strings.Contains(bad, c) {
+						cn = c
+					}
+					put(bad, "pattern", fmt.Sprintf("a string at %s that does not match the pattern %s", s.path, sch.Pattern.String()), cn, "pattern")
+					break
+				}
+			}
+			break
+		}
+	case []any:
+		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MinItems }, true); ok && m > 0 && len(v) >= m {
+			put(append([]any{}, v[:m-1]...), "too-few-items", fmt.Sprintf("the array at %s cut to %d items, below minItems %d", s.path, m-1, m), "", "minItems")
+		}
+		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxItems }, false); ok && len(v) > 0 && m < 10000 {
+			long := append([]any{}, v...)
+			for len(long) <= m {
+				long = append(long, v[len(long)%len(v)])
+			}
+			put(long, "too-many-items", fmt.Sprintf("the array at %s made longer than maxItems %d", s.path, m), "", "maxItems")
+		}
+		unique := false
+		for _, sch := range s.schemas {
+			unique = unique || sch.UniqueItems
+		}
+		if unique && len(v) > 0 {
+			dup := append(append([]any{}, v...), v[0])
+			put(dup, "duplicate-items", fmt.Sprintf("the first item of the array at %s repeated, which uniqueItems forbids", s.path), "", "uniqueItems")
+		}
+	}
+	return out
+}
+
+// ratText writes a rational with a terminating decimal expansion exactly.
+func ratText(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	for digits := 1; digits <= 400; digits++ {
+		s := r.FloatString(digits)
+		if back, ok := new(big.Rat).SetString(s); ok && back.Cmp(r) == 0 {
+			return s
+		}
+	}
+	return r.FloatString(40)
+}

@@ -1,0 +1,234 @@
+package mutators
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+)
+
+// Raw-text classes are judged by the JSON grammar (RFC 8259) and the plain-object rule of the
+// gate contract, not by the schema.
+
+// token is a span of JSON text: a string (with its quotes), a number, or a literal.
+type token struct {
+	kind       byte // '"', '0', 'l'
+	start, end int
+}
+
+// tokens scans JSON text (as Marshal writes it) for strings, numbers and literals.
+func tokens(b []byte) []token {
+	var out []token
+	for i := 0; i < len(b); {
+		switch c := b[i]; {
+		case c == '"':
+			j := i + 1
+			for j < len(b) && b[j] != '"' {
+				if b[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			out = append(out, token{'"', i, j + 1})
+			i = j + 1
+		case c == '-' || (c >= '0' && c <= '9'):
+			j := i
+			for j < len(b) && strings.IndexByte("+-.eE0123456789", b[j]) >= 0 {
+				j++
+			}
+			out = append(out, token{'0', i, j})
+			i = j
+		case c == 't' || c == 'f' || c == 'n':
+			j := i
+			for j < len(b) && b[j] >= 'a' && b[j] <= 'z' {
+				j++
+			}
+			out = append(out, token{'l', i, j})
+			i = j
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+func splice(b []byte, start, end int, repl string) []byte {
+	out := make([]byte, 0, len(b)+len(repl))
+	out = append(out, b[:start]...)
+	out = append(out, repl...)
+	return append(out, b[end:]...)
+}
+
+type rawCandidate struct {
+	text    []byte
+	variant string
+	reason  string
+}
+
+// pickRaw draws one of the candidates, uniformly.
+func pickRaw(t *rapid.T, class Class, keyword string, expect Expect, cands []rawCandidate) (Mutation, bool) {
+	if len(cands) == 0 {
+		return Mutation{}, false
+	}
+	c := cands[rapid.IntRange(0, len(cands)-1).Draw(t, "variant")]
+	return Mutation{Args: c.text, Class: class, Variant: c.variant, Path: "", Keyword: keyword,
+		Reason: c.reason, Expect: expect, Raw: true}, true
+}
+
+// ---- root_not_object: valid JSON whose root is not an object.
+
+type rootNotObject struct{}
+
+func (rootNotObject) Class() Class { return RootNotObject }
+
+func (rootNotObject) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+	quoted := jsonvalue.AppendString(nil, string(tg.Text))
+	cands := []rawCandidate{
+		{append(append([]byte("["), tg.Text...), ']'), "array", "the arguments wrapped in an array"},
+		{[]byte("null"), "null", "null instead of an arguments object"},
+		{quoted, "double-encoded", "the arguments object JSON-encoded a second time, into a string"},
+		{[]byte(`""`), "empty-string", "an empty string instead of an arguments object"},
+		{[]byte("[]"), "empty-array", "an empty array instead of an arguments object"},
+		{[]byte("true"), "boolean", "true instead of an arguments object"},
+	}
+	m, ok := pickRaw(t, RootNotObject, "type", Reject, cands)
+	if ok && !jsonvalue.Valid(m.Args) {
+		return Mutation{}, false // never: each candidate is grammatical
+	}
+	return m, ok
+}
+
+// ---- malformed_json: text that is not JSON at all.
+
+type malformed struct{}
+
+func (malformed) Class() Class { return MalformedJSON }
+
+func (malformed) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+	b := tg.Text
+	toks := tokens(b)
+	var cands []rawCandidate
+	add := func(text []byte, variant, reason string) {
+		cands = append(cands, rawCandidate{text, variant, reason})
+	}
+	if len(b) > 1 {
+		cut := rapid.IntRange(1, len(b)-1).Draw(t, "cut")
+		add(append([]byte{}, b[:cut]...), "truncated", fmt.Sprintf("the text cut off after %d of %d bytes", cut, len(b)))
+	}
+	add(splice(b, len(b)-1, len(b)-1, ","), "trailing-comma", "a comma before the closing brace")
+	if bytes.Contains(b, []byte(`"`)) {
+		add(bytes.ReplaceAll(b, []byte(`"`), []byte(`'`)), "single-quotes", "single quotes instead of double quotes")
+	}
+	// Python literals, unquoted keys, NaN, invalid UTF-8: need a token of the right kind.
+	var lits, nums, strs []token
+	for _, tk := range toks {
+		switch tk.kind {
+		case 'l':
+			lits = append(lits, tk)
+		case '0':
+			nums = append(nums, tk)
+		case '"':
+			strs = append(strs, tk)
+		}
+	}
+	if len(lits) > 0 {
+		tk := lits[rapid.IntRange(0, len(lits)-1).Draw(t, "literal")]
+		py := map[string]string{"true": "True", "false": "False", "null": "None"}[string(b[tk.start:tk.end])]
+		add(splice(b, tk.start, tk.end, py), "python-literal", fmt.Sprintf("the Python literal %s", py))
+	}
+	if len(nums) > 0 {
+		tk := nums[rapid.IntRange(0, len(nums)-1).Draw(t, "number")]
+		nan := []string{"NaN", "Infinity", "-Infinity"}[rapid.IntRange(0, 2).Draw(t, "nan")]
+		add(splice(b, tk.start, tk.end, nan), "nan", fmt.Sprintf("%s, which JSON has no syntax for", nan))
+	}
+	if len(b) > 2 && b[1] == '"' {
+		end := bytes.IndexByte(b[2:], '"') + 2
+		add(splice(b, 1, end+1, string(b[2:end])), "unquoted-key", "an object key without quotes, as in JavaScript")
+		add(splice(b, 1, 1, "/* arguments */ "), "comment", "a /* comment */ inside the object")
+	}
+	if len(strs) > 0 {
+		tk := strs[rapid.IntRange(0, len(strs)-1).Draw(t, "string")]
+		add(splice(b, tk.start+1, tk.start+1, "\xff"), "invalid-utf8", "a byte that is not UTF-8 inside a string")
+	}
+	add(append(append([]byte("```json\n"), b...), "\n```"...), "markdown-fence", "the JSON inside a markdown code fence")
+	add(append(append([]byte{}, b...), " // done"...), "line-comment", "a // comment after the object")
+	add(append([]byte("Here are the arguments: "), b...), "leading-prose", "prose before the JSON")
+	m, ok := pickRaw(t, MalformedJSON, "json", Reject, cands)
+	if ok && jsonvalue.Valid(m.Args) {
+		return Mutation{}, false // the oracle for text: RFC 8259 must reject it
+	}
+	return m, ok
+}
+
+// ---- implementation_defined: inputs RFC 8259 leaves to the implementation. Recorded, never
+// failed; a crash or a hang on them is still a finding.
+
+type implementationDefined struct{}
+
+func (implementationDefined) Class() Class { return ImplementationDef }
+
+func (implementationDefined) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+	b := tg.Text
+	var cands []rawCandidate
+	if len(b) > 2 && b[1] == '"' {
+		// {"k":v,...} -> {"k":v,"k":v,...}: the first member twice.
+		toks := tokens(b)
+		if len(toks) > 1 {
+			end := memberEnd(b)
+			if end > 0 {
+				member := string(b[1:end])
+				add := "{" + member + "," + string(b[1:])
+				cands = append(cands, rawCandidate{[]byte(add), "duplicate-key", "the first member written twice: a repeated key"})
+			}
+		}
+	}
+	for _, tk := range tokens(b) {
+		if tk.kind == '0' {
+			huge := []string{"1e400", "123456789012345678901234567890123456789", "-1e-400", "1" + strings.Repeat("0", 400)}[rapid.IntRange(0, 3).Draw(t, "huge")]
+			cands = append(cands, rawCandidate{splice(b, tk.start, tk.end, huge), "huge-number", "a number beyond every float and integer type"})
+			break
+		}
+	}
+	depth := 5000
+	deep := strings.Repeat("[", depth) + strings.Repeat("]", depth)
+	cands = append(cands, rawCandidate{[]byte(`{"deep":` + deep + `}`), "deep-nesting", fmt.Sprintf("arrays nested %d deep", depth)})
+	cands = append(cands, rawCandidate{append([]byte("\ufeff"), b...), "byte-order-mark", "a UTF-8 byte order mark before the JSON"})
+	sep := ","
+	if len(b) <= 2 {
+		sep = ""
+	}
+	cands = append(cands, rawCandidate{splice(b, len(b)-1, len(b)-1, sep+`"\ud800":1`), "lone-surrogate", "a key that is a lone UTF-16 surrogate escape"})
+	return pickRaw(t, ImplementationDef, "", Either, cands)
+}
+
+// memberEnd returns the index just past the first member of a compact object text.
+func memberEnd(b []byte) int {
+	depth := 0
+	inStr := false
+	for i := 1; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inStr:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case c == ',' && depth == 0:
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,296 @@
+package mutators
+
+import (
+	"encoding/json"
+	"math/big"
+	"sort"
+	"strconv"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+)
+
+// site is one place in a valid value with the schemas that apply there: $ref targets and allOf
+// members expanded, and the anyOf/oneOf/if branches the value actually satisfies.
+type site struct {
+	path     string
+	toks     []string
+	value    any
+	schemas  []*jsonschema.Schema
+	parent   *site
+	name     string // property name or array index in the parent
+	required bool   // a required property of its parent
+}
+
+func annotate(root *jsonschema.Schema, v any) []*site {
+	var out []*site
+	var walk func(s *site, depth int)
+	walk = func(s *site, depth int) {
+		out = append(out, s)
+		if depth > 64 {
+			return
+		}
+		switch val := s.value.(type) {
+		case map[string]any:
+			req := map[string]bool{}
+			for _, sch := range s.schemas {
+				for _, r := range sch.Required {
+					req[r] = true
+				}
+			}
+			keys := make([]string, 0, len(val))
+			for k := range val {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				var roots []*jsonschema.Schema
+				for _, sch := range s.schemas {
+					in := false
+					if p, ok := sch.Properties[k]; ok {
+						roots = append(roots, p)
+						in = true
+					}
+					for re, p := range sch.PatternProperties {
+						if re.MatchString(k) {
+							roots = append(roots, p)
+							in = true
+						}
+					}
+					if ap, ok := sch.AdditionalProperties.(*jsonschema.Schema); ok && !in {
+						roots = append(roots, ap)
+					}
+				}
+				child := &site{path: s.path + "/" + jsonvalue.EscapeToken(k), toks: appendTok(s.toks, k),
+					value: val[k], parent: s, name: k, required: req[k]}
+				child.schemas = expandFor(roots, val[k])
+				walk(child, depth+1)
+			}
+		case []any:
+			for i, e := range val {
+				var roots []*jsonschema.Schema
+				for _, sch := range s.schemas {
+					switch {
+					case i < len(sch.PrefixItems):
+						roots = append(roots, sch.PrefixItems[i])
+					case sch.Items2020 != nil:
+						roots = append(roots, sch.Items2020)
+					}
+					switch it := sch.Items.(type) {
+					case *jsonschema.Schema:
+						roots = append(roots, it)
+					case []*jsonschema.Schema:
+						if i < len(it) {
+							roots = append(roots, it[i])
+						} else if add, ok := sch.AdditionalItems.(*jsonschema.Schema); ok {
+							roots = append(roots, add)
+						}
+					}
+				}
+				idx := strconv.Itoa(i)
+				child := &site{path: s.path + "/" + idx, toks: appendTok(s.toks, idx), value: e, parent: s, name: idx}
+				child.schemas = expandFor(roots, e)
+				walk(child, depth+1)
+			}
+		}
+	}
+	walk(&site{value: v, schemas: expandFor([]*jsonschema.Schema{root}, v)}, 0)
+	return out
+}
+
+func appendTok(toks []string, t string) []string {
+	out := make([]string, len(toks)+1)
+	copy(out, toks)
+	out[len(toks)] = t
+	return out
+}
+
+// expandFor returns roots with $ref targets and allOf members, plus the branches of anyOf,
+// oneOf and if/then/else that v satisfies.
+func expandFor(roots []*jsonschema.Schema, v any) []*jsonschema.Schema {
+	seen := map[*jsonschema.Schema]bool{}
+	var out []*jsonschema.Schema
+	var add func(s *jsonschema.Schema)
+	add = func(s *jsonschema.Schema) {
+		if s == nil || seen[s] || s.Bool != nil {
+			return
+		}
+		seen[s] = true
+		out = append(out, s)
+		add(s.Ref)
+		add(s.RecursiveRef)
+		if s.DynamicRef != nil {
+			add(s.DynamicRef.Ref)
+		}
+		for _, a := range s.AllOf {
+			add(a)
+		}
+		for _, b := range append(append([]*jsonschema.Schema{}, s.AnyOf...), s.OneOf...) {
+			if b.Validate(v) == nil {
+				add(b)
+			}
+		}
+		if s.If != nil {
+			if s.If.Validate(v) == nil {
+				add(s.If)
+				add(s.Then)
+			} else {
+				add(s.Else)
+			}
+		}
+	}
+	for _, r := range roots {
+		add(r)
+	}
+	return out
+}
+
+// ---- what the schemas at a site say
+
+func (s *site) types() map[string]bool {
+	var out map[string]bool
+	for _, sch := range s.schemas {
+		if sch.Types == nil {
+			continue
+		}
+		set := map[string]bool{}
+		for _, t := range sch.Types.ToStrings() {
+			set[t] = true
+			if t == "number" {
+				set["integer"] = true
+			}
+		}
+		if out == nil {
+			out = set
+			continue
+		}
+		for t := range out {
+			if !set[t] {
+				delete(out, t)
+			}
+		}
+	}
+	return out // nil: any type
+}
+
+// mayBe reports whether the schemas at s may allow a value of JSON type ty ("integer" counts
+// as "number"): they name no type and no enum, or name it.
+func (s *site) mayBe(ty string) bool {
+	if enum := s.enum(); enum != nil {
+		for _, e := range enum {
+			if jsonvalue.TypeName(e) == ty {
+				return true
+			}
+		}
+		return false
+	}
+	types := s.types()
+	return types == nil || types[ty]
+}
+
+func (s *site) enum() []any {
+	for _, sch := range s.schemas {
+		if sch.Enum != nil {
+			return sch.Enum.Values
+		}
+		if sch.Const != nil {
+			return []any{*sch.Const}
+		}
+	}
+	return nil
+}
+
+func (s *site) intField(get func(*jsonschema.Schema) *int, pickMax bool) (int, bool) {
+	best, found := 0, false
+	for _, sch := range s.schemas {
+		if p := get(sch); p != nil {
+			if !found || (pickMax && *p > best) || (!pickMax && *p < best) {
+				best, found = *p, true
+			}
+		}
+	}
+	return best, found
+}
+
+func (s *site) ratField(get func(*jsonschema.Schema) *big.Rat, pickMax bool) (*big.Rat, bool) {
+	var best *big.Rat
+	for _, sch := range s.schemas {
+		if r := get(sch); r != nil {
+			if best == nil || (pickMax && r.Cmp(best) > 0) || (!pickMax && r.Cmp(best) < 0) {
+				best = r
+			}
+		}
+	}
+	return best, best != nil
+}
+
+func (s *site) declared() map[string]bool {
+	out := map[string]bool{}
+	for _, sch := range s.schemas {
+		for k := range sch.Properties {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+func (s *site) requiredNames() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, sch := range s.schemas {
+		for _, r := range sch.Required {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ---- editing values without touching the original
+
+// replaced returns a copy of root with the value at toks replaced by v (containers on the path
+// are copied; the rest is shared).
+func replaced(root any, toks []string, v any) any {
+	if len(toks) == 0 {
+		return v
+	}
+	switch c := root.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(c))
+		for k, e := range c {
+			m[k] = e
+		}
+		m[toks[0]] = replaced(c[toks[0]], toks[1:], v)
+		return m
+	case []any:
+		a := append([]any(nil), c...)
+		i, _ := strconv.Atoi(toks[0])
+		a[i] = replaced(c[i], toks[1:], v)
+		return a
+	}
+	return root
+}
+
+// edited returns a copy of root with fn applied to a copy of the container at toks.
+func editedObject(root any, toks []string, fn func(m map[string]any)) any {
+	cur, _ := jsonvalue.Get(root, jsonvalue.Pointer(toks))
+	obj, ok := cur.(map[string]any)
+	if !ok {
+		return root
+	}
+	m := make(map[string]any, len(obj)+1)
+	for k, e := range obj {
+		m[k] = e
+	}
+	fn(m)
+	return replaced(root, toks, m)
+}
+
+func numText(v any) (string, bool) {
+	n, ok := v.(json.Number)
+	return string(n), ok
+}

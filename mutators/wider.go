@@ -1,0 +1,165 @@
+package mutators
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+)
+
+var typeKeywords = []string{"type", "enum", "const", "anyOf", "oneOf", "not", "false"}
+
+// ---- missing_required: a required property left out.
+
+type missing struct{}
+
+func (missing) Class() Class { return MissingRequired }
+
+func (missing) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+	var places []*site
+	for _, s := range tg.sites {
+		if obj, ok := s.value.(map[string]any); ok {
+			for _, r := range s.requiredNames() {
+				if _, present := obj[r]; present {
+					places = append(places, s)
+					break
+				}
+			}
+		}
+	}
+	return firstConfirmed(t, tg, MissingRequired, places, func(t *rapid.T, s *site) []candidate {
+		obj := s.value.(map[string]any)
+		var out []candidate
+		for _, r := range s.requiredNames() {
+			if _, present := obj[r]; !present {
+				continue
+			}
+			out = append(out, candidate{
+				value: editedObject(tg.Value, s.toks, func(m map[string]any) { delete(m, r) }),
+				path:  s.path + "/" + jsonvalue.EscapeToken(r), variant: "omitted",
+				keywords: []string{"required", "dependentRequired", "dependencies"},
+				reason:   fmt.Sprintf("the required property %q left out of %s", r, describe(s)),
+			})
+		}
+		return out
+	})
+}
+
+// ---- null_value: null where null is not allowed.
+
+type nullValue struct{}
+
+func (nullValue) Class() Class { return NullValue }
+
+func (nullValue) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+	places := nonRoot(tg, func(s *site) bool { return s.value != nil && !s.mayBe("null") })
+	return firstConfirmed(t, tg, NullValue, places, func(t *rapid.T, s *site) []candidate {
+		return []candidate{{value: replaced(tg.Value, s.toks, nil), path: s.path, variant: "null",
+			keywords: typeKeywords, reason: fmt.Sprintf("null at %s, where the schema does not allow it", s.path)}}
+	})
+}
+
+// ---- wrong_type: a value of another JSON type (not the string or array forms, which have
+// classes of their own).
+
+type wrongType struct{}
+
+func (wrongType) Class() Class { return WrongType }
+
+func (wrongType) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+	places := nonRoot(tg, func(s *site) bool { return s.types() != nil || s.enum() != nil })
+	return firstConfirmed(t, tg, WrongType, places, func(t *rapid.T, s *site) []candidate {
+		c := canary(t)
+		var forms []any
+		switch s.value.(type) {
+		case json.Number:
+			forms = []any{true, map[string]any{"value": s.value}, c}
+		case string:
+			forms = []any{json.Number("42"), true, map[string]any{"text": c}}
+		case bool:
+			forms = []any{json.Number("1"), c}
+		case nil:
+			forms = []any{json.Number("0"), c, map[string]any{}}
+		case []any:
+			forms = []any{map[string]any{"items": s.value}, c}
+		case map[string]any:
+			forms = []any{c, json.Number("1"), true}
+		}
+		var out []candidate
+		for _, f := range forms {
+			cn := ""
+			if f == c {
+				cn = c
+			}
+			out = append(out, candidate{value: replaced(tg.Value, s.toks, f), path: s.path,
+				variant:  jsonvalue.TypeName(s.value) + "-to-" + jsonvalue.TypeName(f),
+				keywords: typeKeywords, canary: cn,
+				reason:   fmt.Sprintf("a %s at %s where the schema wants a %s", jsonvalue.TypeName(f), s.path, jsonvalue.TypeName(s.value))})
+		}
+		return out
+	})
+}
+
+// ---- json_in_string: an object or array JSON-encoded into a string.
+
+type jsonInString struct{}
+
+func (jsonInString) Class() Class { return JSONInString }
+
+func (jsonInString) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+	places := nonRoot(tg, func(s *site) bool {
+		switch s.value.(type) {
+		case []any, map[string]any:
+			return !s.mayBe("string")
+		}
+		return false
+	})
+	return firstConfirmed(t, tg, JSONInString, places, func(t *rapid.T, s *site) []candidate {
+		text := string(jsonvalue.MustMarshal(s.value))
+		return []candidate{{value: replaced(tg.Value, s.toks, text), path: s.path, variant: "encoded",
+			keywords: typeKeywords, reason: fmt.Sprintf("the %s at %s JSON-encoded into a string", jsonvalue.TypeName(s.value), s.path)}}
+	})
+}
+
+// ---- wrapped_scalar: x written as [x].
+
+type wrappedScalar struct{}
+
+func (wrappedScalar) Class() Class { return WrappedScalar }
+
+func (wrappedScalar) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+	places := nonRoot(tg, func(s *site) bool {
+		switch s.value.(type) {
+		case []any, map[string]any:
+			return false
+		}
+		return !s.mayBe("array")
+	})
+	return firstConfirmed(t, tg, WrappedScalar, places, func(t *rapid.T, s *site) []candidate {
+		return []candidate{{value: replaced(tg.Value, s.toks, []any{s.value}), path: s.path, variant: "wrapped",
+			keywords: typeKeywords, reason: fmt.Sprintf("the %s at %s wrapped in an array", jsonvalue.TypeName(s.value), s.path)}}
+	})
+}
+
+// ---- wrapper_nesting: the arguments nested in an envelope, {"arguments": {...}}.
+
+type wrapperNesting struct{}
+
+func (wrapperNesting) Class() Class { return WrapperNesting }
+
+var wrapperKeys = []string{"arguments", "parameters", "input", "args", "params", "kwargs"}
+
+func (wrapperNesting) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+	root := tg.sites[:1]
+	return firstConfirmed(t, tg, WrapperNesting, root, func(t *rapid.T, s *site) []candidate {
+		var out []candidate
+		for _, k := range wrapperKeys {
+			out = append(out, candidate{value: map[string]any{k: tg.Value}, path: "", variant: k,
+				keywords: structuralKeywords, below: true,
+				reason: fmt.Sprintf("the arguments nested under %q", k)})
+		}
+		return out
+	})
+}

@@ -1,0 +1,503 @@
+package stdio
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/validator"
+)
+
+const (
+	ioBuffer   = 64 << 10
+	tailLines  = 20   // stderr lines kept for crash details
+	tailLength = 1000 // longest stderr line kept, in bytes
+	exitGrace  = 250 * time.Millisecond
+)
+
+// child is one run of the validator process.
+type child struct {
+	c      *Client
+	gen    int
+	cmd    *exec.Cmd
+	stdin  *os.File
+	stdout *os.File
+	stderr *os.File
+	w      *bufio.Writer
+
+	// Guarded by c.mu.
+	queue       []outItem // lines the sender has not taken yet
+	cond        *sync.Cond
+	seq         uint64 // order in which requests were taken for writing
+	dead        bool   // takes no more messages; its requests are handled
+	closing     bool   // the sender closes stdin once the queue is empty
+	toolWaiters []*toolWaiter
+	deathDetail string // set before deadCh is closed
+
+	deadCh     chan struct{}       // closed when dead is set
+	hello      chan map[string]any // the hello answer
+	exited     chan struct{}       // closed when the process has been waited for
+	exitErr    error               // set before exited is closed
+	readerDone chan struct{}       // closed when stdout reached its end
+	stderrDone chan struct{}       // closed when stderr reached its end
+	stdinOnce  sync.Once
+	tail       tail
+}
+
+// outItem is one line for the child; req is set for validate requests.
+type outItem struct {
+	req  *request
+	line []byte
+}
+
+// spawn starts the process and the goroutines that serve it.
+func (c *Client) spawn() (*child, error) {
+	cmd := exec.Command(c.opts.Command[0], c.opts.Command[1:]...)
+	cmd.Dir = c.opts.Dir
+	cmd.Env = c.opts.Env
+	setProcessGroup(cmd)
+	var files []*os.File
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		return nil, err
+	}
+	inR.Close()
+	outW.Close()
+	errW.Close()
+
+	c.mu.Lock()
+	c.gen++
+	ch := &child{
+		c:          c,
+		gen:        c.gen,
+		cmd:        cmd,
+		stdin:      inW,
+		stdout:     outR,
+		stderr:     errR,
+		w:          bufio.NewWriterSize(inW, ioBuffer),
+		cond:       sync.NewCond(&c.mu),
+		deadCh:     make(chan struct{}),
+		hello:      make(chan map[string]any, 1),
+		exited:     make(chan struct{}),
+		readerDone: make(chan struct{}),
+		stderrDone: make(chan struct{}),
+	}
+	c.mu.Unlock()
+	c.wg.Add(4)
+	go ch.wait()
+	go ch.copyStderr()
+	go ch.send()
+	go ch.read()
+	return ch, nil
+}
+
+// kill ends the process (and its process group where there is one).
+func (ch *child) kill() {
+	select {
+	case <-ch.exited:
+		return
+	default:
+	}
+	killProcess(ch.cmd.Process)
+}
+
+func (ch *child) closeStdin() {
+	ch.stdinOnce.Do(func() { ch.stdin.Close() })
+}
+
+// wait reaps the process, then makes sure no goroutine stays blocked on a pipe that a
+// grandchild may still hold open.
+func (ch *child) wait() {
+	defer ch.c.wg.Done()
+	ch.exitErr = ch.cmd.Wait()
+	close(ch.exited)
+	ch.closeStdin() // a sender blocked on a full pipe returns
+	closeLate := func(done chan struct{}, f *os.File) {
+		t := time.NewTimer(time.Second)
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-t.C:
+			f.Close()
+		}
+	}
+	closeLate(ch.readerDone, ch.stdout)
+	closeLate(ch.stderrDone, ch.stderr)
+}
+
+// send writes queued lines, flushing whenever nothing more is queued.
+func (ch *child) send() {
+	c := ch.c
+	defer c.wg.Done()
+	defer ch.closeStdin()
+	var items []outItem
+	for {
+		c.mu.Lock()
+		for len(ch.queue) == 0 && !ch.dead && !ch.closing {
+			ch.cond.Wait()
+		}
+		if ch.dead || len(ch.queue) == 0 {
+			c.mu.Unlock()
+			return // dead, or closing with everything written
+		}
+		items, ch.queue = ch.queue, items[:0]
+		deadline := time.Now().Add(c.opts.Timeout)
+		for _, it := range items {
+			if r := it.req; r != nil {
+				r.sent = true
+				r.seq = ch.seq
+				ch.seq++
+				r.deadline = deadline
+			}
+		}
+		c.mu.Unlock()
+		for _, it := range items {
+			if _, err := ch.w.Write(it.line); err != nil {
+				ch.kill() // it no longer reads: its stdout ends and its requests crash
+				return
+			}
+		}
+		clear(items)
+		c.mu.Lock()
+		more := len(ch.queue) > 0
+		c.mu.Unlock()
+		if !more {
+			if err := ch.w.Flush(); err != nil {
+				ch.kill()
+				return
+			}
+		}
+	}
+}
+
+// read handles the child's stdout line by line; at its end it reports the death of the child.
+func (ch *child) read() {
+	c := ch.c
+	defer c.wg.Done()
+	r := bufio.NewReaderSize(ch.stdout, ioBuffer)
+	var buf []byte
+	for {
+		var line []byte
+		var err error
+		line, buf, err = readLine(r, buf)
+		if len(line) > 0 {
+			ch.handleLine(line)
+		}
+		if cap(buf) > 1<<20 {
+			buf = nil // do not keep a huge line's buffer
+		}
+		if err != nil {
+			break
+		}
+	}
+	close(ch.readerDone)
+	ch.stdout.Close()
+
+	// Find out why: exit status and the last stderr lines.
+	how := ""
+	select {
+	case <-ch.exited:
+	case <-time.After(exitGrace):
+		c.mu.Lock()
+		dead := ch.dead
+		c.mu.Unlock()
+		if !dead {
+			how = "closed its stdout and was killed"
+		}
+		ch.kill()
+		<-ch.exited
+	}
+	select {
+	case <-ch.stderrDone:
+	case <-time.After(exitGrace):
+	}
+	status := "exit status 0"
+	if ch.exitErr != nil {
+		status = ch.exitErr.Error()
+	}
+	var detail string
+	if how != "" {
+		detail = "the validator process " + how + " (" + status + ")"
+	} else {
+		detail = "the validator process ended (" + status + ")"
+	}
+	if lines := ch.tail.lines(); len(lines) > 0 {
+		detail += "; last lines of its stderr:\n" + strings.Join(lines, "\n")
+	}
+	c.childDied(ch, detail)
+}
+
+// readLine returns the next line, however long; buf is reused for lines longer than the
+// reader's buffer. The line is valid until the next call.
+func readLine(r *bufio.Reader, buf []byte) ([]byte, []byte, error) {
+	line, err := r.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return line, buf, err
+	}
+	buf = append(buf[:0], line...)
+	for {
+		line, err = r.ReadSlice('\n')
+		buf = append(buf, line...)
+		if err != bufio.ErrBufferFull {
+			return buf, buf, err
+		}
+	}
+}
+
+// handleLine routes one line from stdout.
+func (ch *child) handleLine(line []byte) {
+	c := ch.c
+	line = bytes.TrimRight(line, "\r\n")
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	if id, v, ok := fastResult(line); ok {
+		if !c.deliver(ch, id, v) {
+			c.stray("a result for an unknown id", line)
+		}
+		return
+	}
+	v, err := jsonvalue.Parse(line)
+	if err != nil {
+		if id, ok := scanID(line); ok && c.attribute(ch, id, "a line that is not JSON ("+err.Error()+")") {
+			return
+		}
+		c.stray("not JSON: "+err.Error(), line)
+		return
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		c.stray("not a JSON object", line)
+		return
+	}
+	op, _ := m["op"].(string)
+	switch op {
+	case "result":
+		id, ok := readID(m["id"])
+		if !ok {
+			c.stray("a result without a usable id", line)
+			return
+		}
+		if !c.deliver(ch, id, verdictOf(m)) {
+			c.stray("a result for an unknown id", line)
+		}
+	case "hello":
+		select {
+		case ch.hello <- m:
+		default:
+			c.stray("a second hello", line)
+		}
+	case "tool":
+		if !c.toolAnswered(ch, m) {
+			c.stray("a tool answer nobody waits for", line)
+		}
+	default:
+		why := "no op"
+		if _, has := m["op"]; has {
+			why = "unknown op " + jsonText(m["op"])
+		}
+		if id, ok := readID(m["id"]); ok && c.attribute(ch, id, "a message with "+why) {
+			return
+		}
+		c.stray(why, line)
+	}
+}
+
+// scanID finds `"id":N` in a line that looks like a broken JSON object.
+func scanID(line []byte) (uint64, bool) {
+	s := bytes.TrimSpace(line)
+	if len(s) == 0 || s[0] != '{' {
+		return 0, false
+	}
+	i := bytes.Index(s, []byte(`"id"`))
+	if i < 0 {
+		return 0, false
+	}
+	s = bytes.TrimLeft(s[i+4:], " \t")
+	if len(s) == 0 || s[0] != ':' {
+		return 0, false
+	}
+	s = bytes.TrimLeft(s[1:], " \t")
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	id, err := strconv.ParseUint(string(s[:n]), 10, 64)
+	return id, err == nil
+}
+
+// attribute ends request id with a protocol_error when ch has it in flight.
+func (c *Client) attribute(ch *child, id uint64, what string) bool {
+	return c.deliver(ch, id, protocolError("the validator sent %s for this request", what))
+}
+
+// deliver ends request id, written to ch, with v; false when ch has no such request.
+func (c *Client) deliver(ch *child, id uint64, v validator.Verdict) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ch.dead {
+		return true // a child given up on: its requests were handled, its lines do not count
+	}
+	r := c.pending[id]
+	if r == nil || r.child != ch {
+		return false
+	}
+	c.finish(r, v)
+	return true
+}
+
+// toolAnswered hands a tool answer to the oldest waiting registration.
+func (c *Client) toolAnswered(ch *child, m map[string]any) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ch.dead {
+		return true
+	}
+	if len(ch.toolWaiters) == 0 {
+		return false
+	}
+	w := ch.toolWaiters[0]
+	ch.toolWaiters = ch.toolWaiters[1:]
+	var ans toolAnswer
+	name, _ := m["name"].(string)
+	ok, isBool := m["ok"].(bool)
+	switch {
+	case name != w.t.Name:
+		ans.reason = fmt.Sprintf("protocol error: the answer names tool %s, expected %q", jsonText(m["name"]), w.t.Name)
+	case !isBool:
+		ans.reason = `protocol error: the answer has no boolean "ok"`
+	case ok:
+		ans.ok = true
+	default:
+		ans.reason = "no reason given"
+		if e, has := m["error"]; has {
+			if s, isStr := e.(string); isStr {
+				ans.reason = s
+			} else {
+				ans.reason = jsonText(e)
+			}
+		}
+	}
+	if ans.ok && w.record && c.cur == ch {
+		if i, seen := c.toolIndex[w.t.Name]; seen {
+			c.tools[i] = w.t
+		} else {
+			c.toolIndex[w.t.Name] = len(c.tools)
+			c.tools = append(c.tools, w.t)
+		}
+	}
+	w.reply <- ans
+	return true
+}
+
+// copyStderr passes the child's stderr through and keeps its last lines.
+func (ch *child) copyStderr() {
+	defer ch.c.wg.Done()
+	defer close(ch.stderrDone)
+	defer ch.stderr.Close()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := ch.stderr.Read(buf)
+		if n > 0 {
+			ch.c.stderr.Write(buf[:n])
+			ch.tail.add(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// tail keeps the last lines written to stderr.
+type tail struct {
+	mu      sync.Mutex
+	ring    []string
+	partial []byte
+}
+
+func (t *tail) add(p []byte) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			t.partial = appendCapped(t.partial, p)
+			return
+		}
+		t.partial = appendCapped(t.partial, p[:i])
+		t.push(string(bytes.TrimRight(t.partial, "\r")))
+		t.partial = t.partial[:0]
+		p = p[i+1:]
+	}
+}
+
+func appendCapped(dst, p []byte) []byte {
+	if room := tailLength - len(dst); len(p) > room {
+		p = p[:max(room, 0)]
+	}
+	return append(dst, p...)
+}
+
+func (t *tail) push(s string) {
+	if len(t.ring) == tailLines {
+		copy(t.ring, t.ring[1:])
+		t.ring = t.ring[:tailLines-1]
+	}
+	t.ring = append(t.ring, s)
+}
+
+func (t *tail) lines() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := append([]string(nil), t.ring...)
+	if len(t.partial) > 0 {
+		out = append(out, string(t.partial))
+		if len(out) > tailLines {
+			out = out[1:]
+		}
+	}
+	return out
+}
+
+// jsonText is v as compact JSON, for messages.
+func jsonText(v any) string {
+	b, err := jsonvalue.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}

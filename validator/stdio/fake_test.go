@@ -1,0 +1,313 @@
+package stdio
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+)
+
+// The fake adapters run in the test binary itself: TestHelperProcess, with FAKE_ENV naming the
+// behaviour and FAKE_N its parameter.
+const (
+	fakeEnv   = "TOOLPROOF_STDIO_FAKE"
+	fakeNEnv  = "TOOLPROOF_STDIO_FAKE_N"
+	fakeState = "TOOLPROOF_STDIO_FAKE_STATE"
+	hangText  = `{"hang":true}`
+)
+
+// fakeCommand is the command line that runs a fake adapter.
+func fakeCommand() []string {
+	return []string{os.Args[0], "-test.run=^TestHelperProcess$"}
+}
+
+// fakeEnviron is the environment of a fake adapter; under the race detector its exit must not
+// wait the default second.
+func fakeEnviron(vars ...string) []string {
+	return append(append(os.Environ(), "GORACE=atexit_sleep_ms=0"), vars...)
+}
+
+func TestHelperProcess(t *testing.T) {
+	behaviour := os.Getenv(fakeEnv)
+	if behaviour == "" {
+		t.Skip("runs only as a fake adapter")
+	}
+	n, _ := strconv.Atoi(os.Getenv(fakeNEnv))
+	os.Exit(runFake(behaviour, n))
+}
+
+type fakeMsg struct {
+	Op              string          `json:"op"`
+	Protocol        string          `json:"protocol"`
+	Tool            json.RawMessage `json:"tool"`
+	ID              json.Number     `json:"id"`
+	Arguments       *string         `json:"arguments"`
+	ArgumentsBase64 *string         `json:"arguments_base64"`
+}
+
+type fake struct {
+	behaviour string
+	n         int
+	out       *bufio.Writer
+	tools     map[string]bool
+	count     int // validate requests seen
+	garbage   int
+}
+
+func runFake(behaviour string, n int) int {
+	f := &fake{behaviour: behaviour, n: n, out: bufio.NewWriterSize(os.Stdout, 64<<10), tools: map[string]bool{}}
+	switch behaviour {
+	case "nohello":
+		fmt.Fprintln(os.Stderr, "fake adapter: cannot start")
+		return 1
+	case "restartfails":
+		path := os.Getenv(fakeState)
+		if _, err := os.Stat(path); err == nil {
+			fmt.Fprintln(os.Stderr, "fake adapter: refusing to start again")
+			return 4
+		}
+		os.WriteFile(path, []byte("started"), 0o644)
+	}
+	fmt.Fprintln(os.Stderr, "fake adapter: ready")
+
+	lines := make(chan []byte, 4096)
+	go func() {
+		r := bufio.NewReaderSize(os.Stdin, 64<<10)
+		for {
+			line, err := r.ReadBytes('\n')
+			if len(bytes.TrimSpace(line)) > 0 {
+				lines <- line
+			}
+			if err != nil {
+				close(lines)
+				return
+			}
+		}
+	}()
+	var held [][]byte // reverse: answers waiting
+	flushHeld := func() {
+		for i := len(held) - 1; i >= 0; i-- {
+			f.out.Write(held[i])
+		}
+		held = held[:0]
+		f.out.Flush()
+	}
+	idle := time.NewTimer(time.Hour)
+	for {
+		var line []byte
+		var ok bool
+		select {
+		case line, ok = <-lines:
+		case <-idle.C:
+			flushHeld()
+			continue
+		}
+		if !ok {
+			flushHeld()
+			if behaviour == "stubborn" {
+				time.Sleep(time.Hour)
+			}
+			return 0
+		}
+		var m fakeMsg
+		if err := json.Unmarshal(line, &m); err != nil {
+			fmt.Fprintf(os.Stderr, "fake adapter: bad line: %v\n", err)
+			continue
+		}
+		switch m.Op {
+		case "hello":
+			proto := "toolproof/1"
+			if behaviour == "badhello" {
+				proto = "toolproof/2"
+			}
+			f.write(map[string]any{"op": "hello", "protocol": proto, "name": "fake", "version": "1.0"})
+		case "tool":
+			var t struct {
+				Name       string          `json:"name"`
+				Parameters json.RawMessage `json:"parameters"`
+			}
+			json.Unmarshal(m.Tool, &t)
+			if strings.HasPrefix(t.Name, "refuse") {
+				f.write(map[string]any{"op": "tool", "name": t.Name, "ok": false, "error": "schema does not compile: nope"})
+			} else {
+				f.tools[t.Name] = true
+				f.write(map[string]any{"op": "tool", "name": t.Name, "ok": true})
+			}
+		case "validate":
+			f.count++
+			var toolName string
+			json.Unmarshal(m.Tool, &toolName)
+			text, isB64 := f.arguments(m)
+			switch {
+			case (behaviour == "crash" || behaviour == "restartfails") && f.count == n:
+				f.out.Flush()
+				fmt.Fprintf(os.Stderr, "fake adapter: crashing on request %d\n", n)
+				os.Exit(3)
+			case behaviour == "closeout" && f.count == n:
+				f.out.Flush()
+				os.Stdout.Close()
+				time.Sleep(time.Hour)
+			case behaviour == "hang" && string(text) == hangText:
+				f.out.Flush()
+				go func() {
+					for range lines {
+					}
+					os.Exit(0)
+				}()
+				time.Sleep(time.Hour)
+			}
+			var answer []byte
+			if !f.tools[toolName] {
+				answer = fakeJSON(map[string]any{"op": "result", "id": m.ID, "error": "unknown tool " + toolName})
+			} else {
+				answer = f.verdict(m.ID, text, isB64)
+			}
+			switch behaviour {
+			case "reverse":
+				held = append(held, answer)
+				if len(held) >= n {
+					flushHeld()
+				} else {
+					idle.Reset(20 * time.Millisecond)
+				}
+			case "partial":
+				f.out.Flush()
+				for i, k := 0, 0; i < 3; i++ {
+					end := len(answer) * (i + 1) / 3
+					os.Stdout.Write(answer[k:end])
+					k = end
+					time.Sleep(time.Millisecond)
+				}
+			default:
+				f.out.Write(answer)
+			}
+		}
+		if len(lines) == 0 {
+			f.out.Flush()
+		}
+	}
+}
+
+func (f *fake) arguments(m fakeMsg) ([]byte, bool) {
+	if m.ArgumentsBase64 != nil {
+		b, err := base64.StdEncoding.DecodeString(*m.ArgumentsBase64)
+		if err != nil {
+			panic(err)
+		}
+		return b, true
+	}
+	if m.Arguments == nil {
+		panic("no arguments")
+	}
+	return []byte(*m.Arguments), false
+}
+
+func fakeJSON(m map[string]any) []byte {
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	return append(b, '\n')
+}
+
+func (f *fake) write(m map[string]any) { f.out.Write(fakeJSON(m)) }
+
+func reject(id json.Number, path, msg string) []byte {
+	return fakeJSON(map[string]any{"op": "result", "id": id, "valid": false,
+		"issues": []map[string]any{{"path": path, "message": msg}}})
+}
+
+// verdict is the answer of a correct adapter (valid iff the arguments are a JSON object), bent
+// by the behaviour.
+func (f *fake) verdict(id json.Number, text []byte, isB64 bool) []byte {
+	if f.behaviour == "digest" {
+		sum := sha256.Sum256(text)
+		return fakeJSON(map[string]any{"op": "result", "id": id, "valid": true,
+			"value": map[string]any{"len": len(text), "sha256": hex.EncodeToString(sum[:]), "base64": isB64}})
+	}
+	if isB64 {
+		return reject(id, "", "not UTF-8")
+	}
+	v, err := jsonvalue.Parse(text)
+	if err != nil {
+		return reject(id, "", "not JSON")
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return reject(id, "/", "root must be an object")
+	}
+	var pre []byte
+	if f.behaviour == "garbage" {
+		f.garbage++
+		pre = []byte([]string{
+			"this is not json\n",
+			"[1,2,3]\n",
+			`{"op":"result","id":999999999,"valid":true}` + "\n",
+			`"just a string"` + "\n",
+			`{"op":"result","valid":true}` + "\n",
+			`{"op":"bogus"}` + "\n",
+			"\n",
+		}[f.garbage%7])
+		switch obj["bad"] {
+		case "novalid":
+			pre = append(pre, fmt.Sprintf(`{"op":"result","id":%s}`+"\n", id)...)
+		case "error":
+			return fakeJSON(map[string]any{"op": "result", "id": id, "error": "internal adapter failure: boom"})
+		case "notbool":
+			return fakeJSON(map[string]any{"op": "result", "id": id, "valid": "yes"})
+		case "issues":
+			return fakeJSON(map[string]any{"op": "result", "id": id, "valid": false, "issues": "x"})
+		case "broken":
+			return []byte(fmt.Sprintf(`{"op":"result","id":%s,"valid":tr`+"\n", id))
+		}
+	}
+	if f.behaviour == "value" {
+		changed := false
+		out := map[string]any{}
+		for k, e := range obj {
+			if s, ok := e.(string); ok && jsonvalue.IsNumber(s) {
+				out[k] = json.Number(s)
+				changed = true
+			} else {
+				out[k] = e
+			}
+		}
+		if changed {
+			return fakeJSON(map[string]any{"op": "result", "id": id, "valid": true, "value": out})
+		}
+	}
+	return append(pre, fakeJSON(map[string]any{"op": "result", "id": id, "valid": true})...)
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes, for Options.Stderr.
+type syncBuffer struct {
+	mu  chan struct{}
+	buf bytes.Buffer
+}
+
+func newSyncBuffer() *syncBuffer { return &syncBuffer{mu: make(chan struct{}, 1)} }
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu <- struct{}{}
+	defer func() { <-s.mu }()
+	return s.buf.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu <- struct{}{}
+	defer func() { <-s.mu }()
+	return s.buf.String()
+}
+
+var _ io.Writer = (*syncBuffer)(nil)

@@ -1,0 +1,562 @@
+package stdio
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+var readTool = tool.Tool{
+	Name:        "read",
+	Description: "Read a file.",
+	Parameters:  json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer"}}}`),
+}
+
+var writeTool = tool.Tool{Name: "write", Parameters: json.RawMessage("{\n  \"type\": \"object\"\n}")}
+
+// startFake starts a fake adapter with the given behaviour and parameter.
+func startFake(t testing.TB, behaviour string, n int, opts Options) (*Client, *syncBuffer) {
+	t.Helper()
+	stderr := newSyncBuffer()
+	opts.Command = fakeCommand()
+	opts.Env = fakeEnviron(fakeEnv+"="+behaviour, fmt.Sprintf("%s=%d", fakeNEnv, n))
+	if opts.Stderr == nil {
+		opts.Stderr = stderr
+	}
+	c, err := Start(opts)
+	if err != nil {
+		t.Fatalf("Start(%s): %v\nstderr:\n%s", behaviour, err, stderr)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, stderr
+}
+
+func compile(t testing.TB, c *Client, tl tool.Tool) validator.BatchGate {
+	t.Helper()
+	g, err := c.Compile(tl)
+	if err != nil {
+		t.Fatalf("Compile(%s): %v", tl.Name, err)
+	}
+	bg, ok := g.(validator.BatchGate)
+	if !ok {
+		t.Fatalf("gate %T is not a BatchGate", g)
+	}
+	return bg
+}
+
+// expected is the verdict of the correct fake adapter.
+func expected(args []byte) validator.Verdict {
+	var v any
+	if !json.Valid(args) {
+		if !bytesValidUTF8(args) {
+			return validator.Reject(validator.Issue{Message: "not UTF-8"})
+		}
+		return validator.Reject(validator.Issue{Message: "not JSON"})
+	}
+	json.Unmarshal(args, &v)
+	if _, ok := v.(map[string]any); !ok {
+		return validator.Reject(validator.Issue{Message: "root must be an object"})
+	}
+	return validator.Accept()
+}
+
+func bytesValidUTF8(b []byte) bool { return strings.ToValidUTF8(string(b), "\x00") == string(b) }
+
+// cases makes n argument texts, valid and invalid.
+func cases(n int) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		switch i % 5 {
+		case 0:
+			out[i] = []byte(fmt.Sprintf(`{"path":"a","limit":%d}`, i))
+		case 1:
+			out[i] = []byte(fmt.Sprintf(`{"path":"a","limit":"%d"}`, i))
+		case 2:
+			out[i] = []byte(fmt.Sprintf(`{"path":"a\n\"%d\u2028"`, i)) // not JSON
+		case 3:
+			out[i] = []byte(fmt.Sprintf(`[%d]`, i))
+		case 4:
+			out[i] = []byte{'{', 0xff, byte(i)}
+		}
+	}
+	return out
+}
+
+func checkAll(t *testing.T, args [][]byte, got []validator.Verdict, allowed func(i int, v validator.Verdict) bool) {
+	t.Helper()
+	if len(got) != len(args) {
+		t.Fatalf("got %d verdicts for %d cases", len(got), len(args))
+	}
+	bad := 0
+	for i, v := range got {
+		if allowed != nil && allowed(i, v) {
+			continue
+		}
+		if d := cmp.Diff(expected(args[i]), v); d != "" {
+			if bad++; bad <= 5 {
+				t.Errorf("case %d (%q): verdict (-want +got):\n%s", i, args[i], d)
+			}
+		}
+	}
+	if bad > 5 {
+		t.Errorf("... %d wrong verdicts in all", bad)
+	}
+}
+
+func checkStats(t *testing.T, c *Client) Stats {
+	t.Helper()
+	s := c.Stats()
+	if s.Requests != s.Verdicts+s.Crashes+s.Timeouts+s.ProtocolErrors {
+		t.Errorf("stats do not add up: %+v", s)
+	}
+	return s
+}
+
+func TestCorrect(t *testing.T) {
+	c, stderr := startFake(t, "correct", 0, Options{})
+	if got := c.Name(); got != "fake 1.0" {
+		t.Errorf("Name() = %q", got)
+	}
+	g := compile(t, c, readTool)
+	args := cases(500)
+	checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
+	for _, a := range args[:10] {
+		if d := cmp.Diff(expected(a), g.Check(context.Background(), a)); d != "" {
+			t.Errorf("Check(%q) (-want +got):\n%s", a, d)
+		}
+	}
+	if got := g.CheckBatch(context.Background(), nil); len(got) != 0 {
+		t.Errorf("CheckBatch(nil) = %v", got)
+	}
+	if !strings.Contains(stderr.String(), "fake adapter: ready") {
+		t.Errorf("child's stderr not passed through: %q", stderr)
+	}
+	s := checkStats(t, c)
+	if s.Requests != 510 || s.Verdicts != 510 || s.Restarts != 0 || s.StrayLines != 0 {
+		t.Errorf("stats %+v", s)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	v := g.Check(context.Background(), []byte(`{}`))
+	if v.Fault != validator.Crash || !strings.Contains(v.Detail, "closed") {
+		t.Errorf("Check after Close = %+v", v)
+	}
+	if _, err := c.Compile(writeTool); err == nil {
+		t.Errorf("Compile after Close: no error")
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+}
+
+func TestNameOverride(t *testing.T) {
+	c, _ := startFake(t, "correct", 0, Options{Name: "mine 2"})
+	if got := c.Name(); got != "mine 2" {
+		t.Errorf("Name() = %q", got)
+	}
+}
+
+func TestOutOfOrder(t *testing.T) {
+	c, _ := startFake(t, "reverse", 8, Options{})
+	g := compile(t, c, readTool)
+	args := cases(1000)
+	checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
+	checkStats(t, c)
+}
+
+func TestConcurrent(t *testing.T) {
+	c, _ := startFake(t, "reverse", 5, Options{Window: 16})
+	gates := []validator.BatchGate{compile(t, c, readTool), compile(t, c, writeTool)}
+	args := cases(300)
+	var wg sync.WaitGroup
+	for w := 0; w < 12; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g := gates[w%2]
+			if w%3 == 0 {
+				for _, a := range args[:60] {
+					if d := cmp.Diff(expected(a), g.Check(context.Background(), a)); d != "" {
+						t.Errorf("Check(%q) (-want +got):\n%s", a, d)
+					}
+				}
+				return
+			}
+			checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
+		}()
+	}
+	wg.Wait()
+	s := checkStats(t, c)
+	if s.Verdicts != 4*60+8*300 {
+		t.Errorf("stats %+v", s)
+	}
+}
+
+func TestCrash(t *testing.T) {
+	const k = 30
+	c, stderr := startFake(t, "crash", k, Options{})
+	read, write := compile(t, c, readTool), compile(t, c, writeTool)
+	isCrash := func(v validator.Verdict) bool {
+		return v.Fault == validator.Crash && strings.Contains(v.Detail, "exit status 3") &&
+			strings.Contains(v.Detail, "fake adapter: crashing on request 30")
+	}
+
+	// One at a time: exactly the k-th request of each child crashes.
+	args := cases(2*k + 5)
+	for i, a := range args {
+		g := read
+		if i%2 == 1 {
+			g = write // both tools must be registered again on the new child
+		}
+		v := g.Check(context.Background(), a)
+		if i == k-1 || i == 2*k-1 {
+			if !isCrash(v) {
+				t.Errorf("case %d: want a crash with exit status and stderr, got %+v", i, v)
+			}
+			continue
+		}
+		if d := cmp.Diff(expected(a), v); d != "" {
+			t.Errorf("case %d: (-want +got):\n%s", i, d)
+		}
+	}
+	if s := c.Stats(); s.Restarts != 2 || s.Crashes != 2 {
+		t.Errorf("stats %+v", s)
+	}
+
+	// Pipelined: every request in flight at a crash crashes; all others are right.
+	args = cases(500)
+	got := read.CheckBatch(context.Background(), args)
+	crashes := 0
+	checkAll(t, args, got, func(i int, v validator.Verdict) bool {
+		if isCrash(v) {
+			crashes++
+			return true
+		}
+		return false
+	})
+	if crashes == 0 {
+		t.Errorf("no crash in 500 pipelined requests")
+	}
+	// Later requests succeed on a restarted child (at most one of k in a row crashes).
+	ok := 0
+	for _, a := range cases(3) {
+		if v := read.Check(context.Background(), a); v.Fault == "" {
+			ok++
+		}
+	}
+	if ok < 2 {
+		t.Errorf("only %d of 3 requests after the crashes succeeded", ok)
+	}
+	if !strings.Contains(stderr.String(), "crashing on request") {
+		t.Errorf("stderr not passed through")
+	}
+	checkStats(t, c)
+}
+
+func TestRestartFails(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "started")
+	stderr := newSyncBuffer()
+	c, err := Start(Options{
+		Command: fakeCommand(),
+		Env:     fakeEnviron(fakeEnv+"=restartfails", fakeNEnv+"=5", fakeState+"="+state),
+		Stderr:  stderr,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	g := compile(t, c, readTool)
+	args := cases(40)
+	for i := range args {
+		args[i] = []byte(`{"path":"a"}`)
+	}
+	got := g.CheckBatch(context.Background(), args)
+	for i, v := range got {
+		switch {
+		case i < 4:
+			if v.Fault != "" || !v.Valid {
+				t.Errorf("case %d: %+v", i, v)
+			}
+		case v.Fault != validator.Crash:
+			t.Errorf("case %d: want crash, got %+v", i, v)
+		}
+	}
+	v := g.Check(context.Background(), args[0])
+	if v.Fault != validator.Crash || !strings.Contains(v.Detail, "could not be restarted") ||
+		!strings.Contains(v.Detail, "refusing to start again") {
+		t.Errorf("Check after a failed restart = %+v", v)
+	}
+	if _, err := c.Compile(writeTool); err == nil || !strings.Contains(err.Error(), "could not be restarted") {
+		t.Errorf("Compile after a failed restart: %v", err)
+	}
+	checkStats(t, c)
+}
+
+func TestHang(t *testing.T) {
+	c, _ := startFake(t, "hang", 0, Options{Timeout: 200 * time.Millisecond})
+	g := compile(t, c, readTool)
+	args := cases(150)
+	hangs := map[int]bool{37: true, 110: true}
+	for i := range hangs {
+		args[i] = []byte(hangText)
+	}
+	start := time.Now()
+	got := g.CheckBatch(context.Background(), args)
+	t.Logf("150 cases, 2 hangs: %v", time.Since(start))
+	checkAll(t, args, got, func(i int, v validator.Verdict) bool {
+		if hangs[i] {
+			if v.Fault != validator.Timeout || !strings.Contains(v.Detail, "200ms") {
+				t.Errorf("case %d: want timeout, got %+v", i, v)
+			}
+			return true
+		}
+		return false
+	})
+	if s := checkStats(t, c); s.Timeouts != 2 || s.Restarts != 2 {
+		t.Errorf("stats %+v", s)
+	}
+	if v := g.Check(context.Background(), []byte(hangText)); v.Fault != validator.Timeout {
+		t.Errorf("Check(hang) = %+v", v)
+	}
+	if v := g.Check(context.Background(), []byte(`{"path":"b"}`)); v.Fault != "" || !v.Valid {
+		t.Errorf("Check after timeouts = %+v", v)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	c, _ := startFake(t, "hang", 0, Options{Timeout: 10 * time.Second})
+	g := compile(t, c, readTool)
+	args := cases(200)
+	args[20] = []byte(hangText)
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	got := g.CheckBatch(ctx, args)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("cancelled CheckBatch took %v", d)
+	}
+	checkAll(t, args, got, func(i int, v validator.Verdict) bool {
+		if i >= 20 {
+			if v.Fault != validator.Timeout || v.Detail != "cancelled" {
+				t.Errorf("case %d: want cancelled, got %+v", i, v)
+			}
+			return true
+		}
+		return false
+	})
+	// A context that has ended already: every case cancelled at once.
+	for _, v := range g.CheckBatch(ctx, args[:3]) {
+		if v.Fault != validator.Timeout || v.Detail != "cancelled" {
+			t.Errorf("with an ended context: %+v", v)
+		}
+	}
+	checkStats(t, c)
+	start = time.Now()
+	c.Close()
+	if d := time.Since(start); d > 1500*time.Millisecond {
+		t.Errorf("Close took %v", d)
+	}
+}
+
+func TestGarbage(t *testing.T) {
+	c, stderr := startFake(t, "garbage", 0, Options{})
+	g := compile(t, c, readTool)
+	args := cases(300)
+	bad := map[int]string{
+		7:   `"bad":"novalid"`,
+		50:  `"bad":"error"`,
+		120: `"bad":"notbool"`,
+		200: `"bad":"issues"`,
+		250: `"bad":"broken"`,
+	}
+	want := map[int]string{
+		7:   `without "valid"`,
+		50:  "failed on this request: internal adapter failure: boom",
+		120: "not a boolean",
+		200: "not an array",
+		250: "not JSON",
+	}
+	for i, b := range bad {
+		args[i] = []byte("{" + b + "}")
+	}
+	got := g.CheckBatch(context.Background(), args)
+	checkAll(t, args, got, func(i int, v validator.Verdict) bool {
+		if w, ok := want[i]; ok {
+			if v.Fault != validator.ProtocolError || !strings.Contains(v.Detail, w) {
+				t.Errorf("case %d: want protocol_error %q, got %+v", i, w, v)
+			}
+			return true
+		}
+		return false
+	})
+	s := checkStats(t, c)
+	if s.ProtocolErrors != 5 || s.StrayLines < 100 || s.Restarts != 0 {
+		t.Errorf("stats %+v", s)
+	}
+	log := stderr.String()
+	for _, w := range []string{"not JSON", "unknown id", "not a JSON object", "without a usable id", `unknown op "bogus"`, "further ignored lines"} {
+		if !strings.Contains(log, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, log)
+		}
+	}
+}
+
+func TestPartialWrites(t *testing.T) {
+	c, _ := startFake(t, "partial", 0, Options{})
+	g := compile(t, c, readTool)
+	args := cases(200)
+	checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
+}
+
+func TestRefuse(t *testing.T) {
+	c, _ := startFake(t, "correct", 0, Options{})
+	_, err := c.Compile(tool.Tool{Name: "refuse-me", Parameters: json.RawMessage(`{}`)})
+	var r *RefusedError
+	if !errors.As(err, &r) || r.Tool != "refuse-me" || r.Reason != "schema does not compile: nope" {
+		t.Fatalf("Compile(refuse-me) = %v", err)
+	}
+	g := compile(t, c, readTool)
+	if v := g.Check(context.Background(), []byte(`{}`)); !v.Valid || v.Fault != "" {
+		t.Errorf("Check = %+v", v)
+	}
+	if _, err := c.Compile(tool.Tool{Name: "x", Parameters: json.RawMessage(`{`)}); err == nil {
+		t.Errorf("Compile with parameters that are not JSON: no error")
+	}
+}
+
+func TestValue(t *testing.T) {
+	c, _ := startFake(t, "value", 0, Options{})
+	g := compile(t, c, readTool)
+	got := g.CheckBatch(context.Background(), [][]byte{
+		[]byte(`{"path":"a","limit":"5","big":"123456789012345678901234567890.50"}`),
+		[]byte(`{"path":"a","limit":5}`),
+	})
+	want := []validator.Verdict{
+		validator.AcceptValue(map[string]any{"path": "a", "limit": json.Number("5"),
+			"big": json.Number("123456789012345678901234567890.50")}),
+		validator.Accept(),
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+func TestLargeArguments(t *testing.T) {
+	c, _ := startFake(t, "digest", 0, Options{})
+	g := compile(t, c, readTool)
+	var big bytes.Buffer
+	big.WriteString(`{"data":"`)
+	for big.Len() < 10<<20 {
+		big.WriteString(`abc \"quoted\" \\ é 😀 \n` + "\u2028\u2029\t\x01")
+	}
+	big.WriteString(`"}`)
+	args := [][]byte{big.Bytes(), {0xff, 0xfe, '{', 0}, []byte("line\nbreak\r\"\\\u2028"), bytes.Repeat([]byte{0xc3}, 3<<20)}
+	got := g.CheckBatch(context.Background(), args)
+	for i, a := range args {
+		sum := sha256.Sum256(a)
+		want := validator.AcceptValue(map[string]any{"len": json.Number(fmt.Sprint(len(a))),
+			"sha256": hex.EncodeToString(sum[:]), "base64": !bytesValidUTF8(a)})
+		if d := cmp.Diff(want, got[i]); d != "" {
+			t.Errorf("case %d (%d bytes): (-want +got):\n%s", i, len(a), d)
+		}
+	}
+}
+
+func TestStartErrors(t *testing.T) {
+	for _, tc := range []struct {
+		behaviour string
+		want      []string
+	}{
+		{"badhello", []string{"TestHelperProcess", `protocol "toolproof/2"`, `"toolproof/1"`}},
+		{"nohello", []string{"TestHelperProcess", "exit status 1", "fake adapter: cannot start"}},
+	} {
+		_, err := Start(Options{Command: fakeCommand(), Stderr: newSyncBuffer(),
+			Env: fakeEnviron(fakeEnv+"="+tc.behaviour)})
+		if err == nil {
+			t.Errorf("%s: no error", tc.behaviour)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", tc.behaviour, err, w)
+			}
+		}
+	}
+	if _, err := Start(Options{Command: []string{"/nonexistent/validator"}}); err == nil {
+		t.Errorf("missing command: no error")
+	}
+	if _, err := Start(Options{}); err == nil {
+		t.Errorf("no command: no error")
+	}
+}
+
+func TestClosedStdout(t *testing.T) {
+	c, _ := startFake(t, "closeout", 3, Options{})
+	g := compile(t, c, readTool)
+	for i := 0; i < 5; i++ {
+		v := g.Check(context.Background(), []byte(`{}`))
+		if i == 2 {
+			if v.Fault != validator.Crash || !strings.Contains(v.Detail, "closed its stdout") {
+				t.Errorf("case %d: want crash, got %+v", i, v)
+			}
+		} else if !v.Valid || v.Fault != "" {
+			t.Errorf("case %d: %+v", i, v)
+		}
+	}
+}
+
+func TestCloseKillsStubbornChild(t *testing.T) {
+	c, _ := startFake(t, "stubborn", 0, Options{})
+	start := time.Now()
+	err := c.Close()
+	if err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Errorf("Close = %v", err)
+	}
+	if d := time.Since(start); d < 900*time.Millisecond || d > 3*time.Second {
+		t.Errorf("Close took %v", d)
+	}
+}
+
+func TestParseCommand(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"node adapters/ajv.mjs", []string{"node", "adapters/ajv.mjs"}},
+		{"  a\tb\n c  ", []string{"a", "b", "c"}},
+		{`python3 -m "my adapter" 'it''s' x\ y`, []string{"python3", "-m", "my adapter", "its", "x y"}},
+		{`a "b\"c\\d\e$" 'e\f'`, []string{"a", `b"c\d\e$`, `e\f`}},
+		{`a "" ''`, []string{"a", "", ""}},
+		{`pre"mid"'post' z`, []string{"premidpost", "z"}},
+		{"a \\\nb", []string{"a", "b"}},
+		{`é "ü ö"`, []string{"é", "ü ö"}},
+	} {
+		got, err := ParseCommand(tc.in)
+		if err != nil {
+			t.Errorf("ParseCommand(%q): %v", tc.in, err)
+			continue
+		}
+		if d := cmp.Diff(tc.want, got); d != "" {
+			t.Errorf("ParseCommand(%q) (-want +got):\n%s", tc.in, d)
+		}
+	}
+	for _, in := range []string{"", "   ", `a "b`, `a 'b`, `a\`} {
+		if got, err := ParseCommand(in); err == nil {
+			t.Errorf("ParseCommand(%q) = %q, want an error", in, got)
+		}
+	}
+}
