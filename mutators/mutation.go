@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -121,6 +122,8 @@ type Context struct {
 	siblingEnum []string // string enum values other tools declare
 
 	offTarget atomic.Int64 // candidates the oracle rejected for another reason than the one meant
+	offMu     sync.Mutex
+	offSample []string
 }
 
 // NewContext prepares the context of the tool compiled in gk; siblings are the other tools of
@@ -226,8 +229,19 @@ func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
 				Keyword: is.Keyword, Reason: c.reason, Expect: Reject, Canary: c.canary}, true
 		}
 	}
-	tg.ctx.offTarget.Add(1)
+	if tg.ctx.offTarget.Add(1) <= 5 {
+		tg.ctx.offMu.Lock()
+		tg.ctx.offSample = append(tg.ctx.offSample, fmt.Sprintf("%s %s at %s (%v): %v", class, c.variant, c.path, c.keywords, issues))
+		tg.ctx.offMu.Unlock()
+	}
 	return Mutation{}, false
+}
+
+// OffTargetSamples returns the first few off-target candidates, described.
+func (c *Context) OffTargetSamples() []string {
+	c.offMu.Lock()
+	defer c.offMu.Unlock()
+	return append([]string(nil), c.offSample...)
 }
 
 // firstConfirmed tries the candidates made by propose for the places in order, starting at a

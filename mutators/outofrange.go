@@ -86,6 +86,11 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, draw bool) []candidate {
 		out = append(out, candidate{value: replaced(tg.Value, s.toks, v), path: s.path, variant: variant,
 			keywords: keywords, reason: reason, canary: canary})
 	}
+	// putItems is put for array changes, which the oracle may report at an item.
+	putItems := func(v any, variant, reason string, keywords ...string) {
+		out = append(out, candidate{value: replaced(tg.Value, s.toks, v), path: s.path, variant: variant,
+			keywords: keywords, reason: reason, below: true})
+	}
 	// Enumerations and const.
 	if enum := s.enum(); enum != nil && s.parent != nil {
 		if str, ok := s.value.(string); ok {
@@ -156,10 +161,12 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, draw bool) []candidate {
 			if draw {
 				c = canary(t)
 			}
+			// Two fillers: one with spaces and a canary, one of plain letters that keeps most
+			// formats (a format failure hides the length failure in some validators).
 			need := m + 1 - len(runes)
 			unit := " " + c
-			long := v + strings.Repeat(unit, need/len(unit)+1)
-			put(long, "too-long", fmt.Sprintf("the string at %s made longer than maxLength %d", s.path, m), c, "maxLength")
+			put(v+strings.Repeat(unit, need/len(unit)+1), "too-long", fmt.Sprintf("the string at %s made longer than maxLength %d", s.path, m), c, "maxLength")
+			put(v+strings.Repeat("a", need), "too-long", fmt.Sprintf("the string at %s made longer than maxLength %d", s.path, m), "", "maxLength")
 		}
 		for _, sch := range s.schemas {
 			if sch.Pattern == nil {
@@ -183,14 +190,14 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, draw bool) []candidate {
 		}
 	case []any:
 		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MinItems }, true); ok && m > 0 && len(v) >= m {
-			put(append([]any{}, v[:m-1]...), "too-few-items", fmt.Sprintf("the array at %s cut to %d items, below minItems %d", s.path, m-1, m), "", "minItems")
+			putItems(append([]any{}, v[:m-1]...), "too-few-items", fmt.Sprintf("the array at %s cut to %d items, below minItems %d", s.path, m-1, m), "minItems")
 		}
 		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxItems }, false); ok && len(v) > 0 && m < 10000 {
 			long := append([]any{}, v...)
 			for len(long) <= m {
 				long = append(long, v[len(long)%len(v)])
 			}
-			put(long, "too-many-items", fmt.Sprintf("the array at %s made longer than maxItems %d", s.path, m), "", "maxItems")
+			putItems(long, "too-many-items", fmt.Sprintf("the array at %s made longer than maxItems %d", s.path, m), "maxItems")
 		}
 		unique := false
 		for _, sch := range s.schemas {
@@ -198,7 +205,7 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, draw bool) []candidate {
 		}
 		if unique && len(v) > 0 {
 			dup := append(append([]any{}, v...), v[0])
-			put(dup, "duplicate-items", fmt.Sprintf("the first item of the array at %s repeated, which uniqueItems forbids", s.path), "", "uniqueItems")
+			putItems(dup, "duplicate-items", fmt.Sprintf("the first item of the array at %s repeated, which uniqueItems forbids", s.path), "uniqueItems")
 		}
 	}
 	return out

@@ -28,6 +28,7 @@ import (
 
 func main() {
 	draws := flag.Int("n", 100, "values to draw per schema")
+	verbose = flag.Bool("v", false, "print samples of off-target candidates")
 	dump := flag.String("dump", "", "write every generated value as JSONL to this file (for an independent validator)")
 	flag.Parse()
 	if flag.NArg() < 2 {
@@ -50,6 +51,8 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+var verbose *bool
 
 type drawResult struct {
 	v  any
@@ -322,6 +325,11 @@ func mutators_(files []string, n int) error {
 				}
 			}
 			offTarget += ctx.OffTarget()
+			if *verbose {
+				for _, o := range ctx.OffTargetSamples() {
+					fmt.Println("OFF", gk.Tool().Name, o)
+				}
+			}
 		}
 		fmt.Printf("%s: %d tools, %d values each, %v\n", file, len(gks), n, time.Since(start).Round(time.Millisecond))
 		fmt.Printf("%-24s %8s %8s %8s %10s\n", "class", "cases", "either", "n/a", "disagree")
