@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/schemawalk"
 )
 
 // lazyNode is a child node built on first use.
@@ -314,9 +315,9 @@ func planObject(n *node) (*objPlan, string) {
 				}
 			}
 		}
-		for re := range s.PatternProperties {
+		for _, pp := range schemawalk.Patterns(s) {
 			p.hasPattern = true
-			if pt, err := newPattern(re.String()); err == nil {
+			if pt, err := newPattern(pp.Regexp.String()); err == nil {
 				p.patterns = append(p.patterns, pt)
 			}
 		}
@@ -392,10 +393,10 @@ func (p *objPlan) valueRoots(name string) ([]*jsonschema.Schema, bool) {
 			in = true
 			roots = append(roots, sch)
 		}
-		for re, sch := range s.PatternProperties {
-			if re.MatchString(name) {
+		for _, pp := range schemawalk.Patterns(s) {
+			if pp.Regexp.MatchString(name) {
 				in = true
-				roots = append(roots, sch)
+				roots = append(roots, pp.Schema)
 			}
 		}
 		if !in {

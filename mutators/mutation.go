@@ -220,6 +220,11 @@ func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
 		return Mutation{}, false
 	}
 	parent := jsonvalue.Parent(c.path)
+	// Keywords in the order the candidate lists them, so the choice does not depend on the
+	// order the oracle found the issues in.
+	sort.SliceStable(issues, func(i, j int) bool {
+		return slices.Index(c.keywords, issues[i].Keyword) < slices.Index(c.keywords, issues[j].Keyword)
+	})
 	for _, is := range issues {
 		if !slices.Contains(c.keywords, is.Keyword) {
 			continue

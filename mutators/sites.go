@@ -9,6 +9,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/schemawalk"
 )
 
 // site is one place in a valid value with the schemas that apply there: $ref targets and allOf
@@ -52,9 +53,9 @@ func annotate(root *jsonschema.Schema, v any) []*site {
 						roots = append(roots, p)
 						in = true
 					}
-					for re, p := range sch.PatternProperties {
-						if re.MatchString(k) {
-							roots = append(roots, p)
+					for _, pp := range schemawalk.Patterns(sch) {
+						if pp.Regexp.MatchString(k) {
+							roots = append(roots, pp.Schema)
 							in = true
 						}
 					}

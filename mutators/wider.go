@@ -96,7 +96,7 @@ func (wrongType) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 			out = append(out, candidate{value: replaced(tg.Value, s.toks, f), path: s.path,
 				variant:  jsonvalue.TypeName(s.value) + "-to-" + jsonvalue.TypeName(f),
 				keywords: typeKeywords, canary: cn,
-				reason:   fmt.Sprintf("a %s at %s where the schema wants a %s", jsonvalue.TypeName(f), s.path, jsonvalue.TypeName(s.value))})
+				reason: fmt.Sprintf("a %s at %s where the schema wants a %s", jsonvalue.TypeName(f), s.path, jsonvalue.TypeName(s.value))})
 		}
 		return out
 	})

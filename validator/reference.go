@@ -161,6 +161,7 @@ func (g *Gatekeeper) Issues(v any) []Issue {
 	if len(out) == 0 {
 		out = []Issue{{Path: "", Message: "does not match the schema"}}
 	}
+	sortIssues(out)
 	return out
 }
 
@@ -177,7 +178,23 @@ func (g *Gatekeeper) Explain(v any) []Issue {
 	}
 	var out []Issue
 	flatten(ve, true, v, &out)
+	sortIssues(out)
 	return out
+}
+
+// sortIssues orders issues by path, then keyword, then message, so output is the same from run
+// to run (the validator walks Go maps).
+func sortIssues(is []Issue) {
+	sort.SliceStable(is, func(i, j int) bool {
+		a, b := is[i], is[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Keyword != b.Keyword {
+			return a.Keyword < b.Keyword
+		}
+		return a.Message < b.Message
+	})
 }
 
 // Valid reports whether v is valid, without building issues.

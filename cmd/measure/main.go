@@ -252,7 +252,7 @@ func bfcl(files []string, n int, dumpPath string) error {
 
 type classCount struct {
 	cases, either, na, disagree int
-	example                    string
+	example                     string
 }
 
 type mutResult struct {

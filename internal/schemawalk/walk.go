@@ -1,7 +1,11 @@
 // Package schemawalk visits every subschema reachable from a compiled schema.
 package schemawalk
 
-import "github.com/santhosh-tekuri/jsonschema/v6"
+import (
+	"sort"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
 
 // Each calls fn once for every schema reachable from root (through $ref too), root first.
 func Each(root *jsonschema.Schema, fn func(s *jsonschema.Schema)) {
@@ -76,5 +80,35 @@ func Children(s *jsonschema.Schema) []*jsonschema.Schema {
 	add(s.Items2020)
 	add(s.UnevaluatedItems)
 	add(s.ContentSchema)
+	return out
+}
+
+// Pattern is one patternProperties entry.
+type Pattern struct {
+	Regexp jsonschema.Regexp
+	Schema *jsonschema.Schema
+}
+
+// Patterns returns the patternProperties of s sorted by their source, so that walks over them
+// are the same from run to run (Go map order is not).
+func Patterns(s *jsonschema.Schema) []Pattern {
+	if len(s.PatternProperties) == 0 {
+		return nil
+	}
+	out := make([]Pattern, 0, len(s.PatternProperties))
+	for re, sch := range s.PatternProperties {
+		out = append(out, Pattern{re, sch})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Regexp.String() < out[j].Regexp.String() })
+	return out
+}
+
+// PropertyNames returns the keys of s.Properties, sorted.
+func PropertyNames(s *jsonschema.Schema) []string {
+	out := make([]string, 0, len(s.Properties))
+	for k := range s.Properties {
+		out = append(out, k)
+	}
+	sort.Strings(out)
 	return out
 }

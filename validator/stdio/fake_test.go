@@ -224,8 +224,7 @@ func fakeJSON(m map[string]any) []byte {
 func (f *fake) write(m map[string]any) { f.out.Write(fakeJSON(m)) }
 
 func reject(id json.Number, path, msg string) []byte {
-	return fakeJSON(map[string]any{"op": "result", "id": id, "valid": false,
-		"issues": []map[string]any{{"path": path, "message": msg}}})
+	return fmt.Appendf(nil, `{"op":"result","id":%s,"valid":false,"issues":[{"path":%q,"message":%q}]}`+"\n", id, path, msg)
 }
 
 // verdict is the answer of a correct adapter (valid iff the arguments are a JSON object), bent
@@ -287,7 +286,7 @@ func (f *fake) verdict(id json.Number, text []byte, isB64 bool) []byte {
 			return fakeJSON(map[string]any{"op": "result", "id": id, "valid": true, "value": out})
 		}
 	}
-	return append(pre, fakeJSON(map[string]any{"op": "result", "id": id, "valid": true})...)
+	return append(pre, `{"op":"result","id":`+string(id)+`,"valid":true}`+"\n"...)
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writes, for Options.Stderr.

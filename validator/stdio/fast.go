@@ -23,14 +23,14 @@ func fastResult(line []byte) (uint64, validator.Verdict, bool) {
 		return 0, validator.Verdict{}, false
 	}
 	for {
-		key, ok := s.str()
+		key, ok := s.raw()
 		if !ok || !s.byte(':') {
 			return 0, validator.Verdict{}, false
 		}
-		switch key {
+		switch string(key) {
 		case "op":
-			op, ok := s.str()
-			if hasOp || !ok || op != "result" {
+			op, ok := s.raw()
+			if hasOp || !ok || string(op) != "result" {
 				return 0, validator.Verdict{}, false
 			}
 			hasOp = true
@@ -107,8 +107,14 @@ func (s *scanner) byte(c byte) bool {
 
 // str reads a string without escapes.
 func (s *scanner) str() (string, bool) {
+	b, ok := s.raw()
+	return string(b), ok
+}
+
+// raw reads a string without escapes and returns its bytes, valid UTF-8.
+func (s *scanner) raw() ([]byte, bool) {
 	if !s.byte('"') {
-		return "", false
+		return nil, false
 	}
 	start, ascii := s.i, true
 	for ; s.i < len(s.b); s.i++ {
@@ -118,16 +124,16 @@ func (s *scanner) str() (string, bool) {
 			v := s.b[start:s.i]
 			s.i++
 			if !ascii && !utf8.Valid(v) {
-				return "", false
+				return nil, false
 			}
-			return string(v), true
+			return v, true
 		case c < 0x20 || c == '\\':
-			return "", false
+			return nil, false
 		case c >= utf8.RuneSelf:
 			ascii = false
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // uint reads a non-negative integer written without fraction or exponent.
@@ -180,13 +186,13 @@ func (s *scanner) issues() ([]validator.Issue, bool) {
 		var seen [3]bool
 		if !s.byte('}') {
 			for {
-				key, ok := s.str()
+				key, ok := s.raw()
 				if !ok || !s.byte(':') {
 					return nil, false
 				}
 				var k int
 				var dst *string
-				switch key {
+				switch string(key) {
 				case "path":
 					k, dst = 0, &is.Path
 				case "message":

@@ -133,6 +133,13 @@ func Start(opts Options) (*Client, error) {
 	}
 	c.helloOf = hello
 	c.mu.Lock()
+	if ch.dead {
+		detail := ch.deathDetail
+		c.mu.Unlock()
+		close(c.closedCh)
+		c.wg.Wait()
+		return nil, fmt.Errorf("validator %s: died right after hello: %s", c.command, detail)
+	}
 	c.cur = ch
 	c.mu.Unlock()
 	c.wg.Add(1)
@@ -359,6 +366,9 @@ func (c *Client) restart() {
 	defer c.mu.Unlock()
 	if err == nil && c.closed {
 		err = errors.New("closed")
+	}
+	if err == nil && ch.dead {
+		err = fmt.Errorf("died right after start: %s", ch.deathDetail)
 	}
 	if err != nil {
 		if ch != nil && !ch.dead {

@@ -350,6 +350,9 @@ func TestCancel(t *testing.T) {
 		t.Errorf("cancelled CheckBatch took %v", d)
 	}
 	checkAll(t, args, got, func(i int, v validator.Verdict) bool {
+		if i < 20 && v.Fault == validator.Timeout && v.Detail == "cancelled" {
+			return true // a very slow machine
+		}
 		if i >= 20 {
 			if v.Fault != validator.Timeout || v.Detail != "cancelled" {
 				t.Errorf("case %d: want cancelled, got %+v", i, v)
@@ -485,7 +488,7 @@ func TestStartErrors(t *testing.T) {
 		{"nohello", []string{"TestHelperProcess", "exit status 1", "fake adapter: cannot start"}},
 	} {
 		_, err := Start(Options{Command: fakeCommand(), Stderr: newSyncBuffer(),
-			Env: fakeEnviron(fakeEnv+"="+tc.behaviour)})
+			Env: fakeEnviron(fakeEnv + "=" + tc.behaviour)})
 		if err == nil {
 			t.Errorf("%s: no error", tc.behaviour)
 			continue

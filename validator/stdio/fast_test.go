@@ -1,0 +1,119 @@
+package stdio
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"pgregory.net/rapid"
+)
+
+// fullResult is the reference reading of a result line.
+func fullResult(line []byte) (uint64, any, bool) {
+	v, err := jsonvalue.Parse(line)
+	if err != nil {
+		return 0, nil, false
+	}
+	m, ok := v.(map[string]any)
+	if !ok || m["op"] != "result" {
+		return 0, nil, false
+	}
+	id, ok := readID(m["id"])
+	if !ok {
+		return 0, nil, false
+	}
+	return id, verdictOf(m), true
+}
+
+func checkFast(t interface {
+	Helper()
+	Errorf(string, ...any)
+}, line string) bool {
+	t.Helper()
+	id, v, ok := fastResult([]byte(line))
+	if !ok {
+		return false
+	}
+	wid, wv, wok := fullResult([]byte(line))
+	if !wok {
+		t.Errorf("%q: fast path accepts what the full parser rejects", line)
+		return true
+	}
+	if id != wid {
+		t.Errorf("%q: id %d, full parser %d", line, id, wid)
+	}
+	if d := cmp.Diff(wv, any(v)); d != "" {
+		t.Errorf("%q: (-full +fast):\n%s", line, d)
+	}
+	return true
+}
+
+func TestFastResult(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		fast bool
+	}{
+		{`{"op":"result","id":7,"valid":true}`, true},
+		{` { "valid" : false , "id" : 0 , "op" : "result" , "issues" : [ ] } `, true},
+		{`{"op":"result","id":8,"valid":false,"issues":[{"path":"/limit","message":"must be integer","keyword":"type"},{"path":"/","message":"é"}]}`, true},
+		{`{"op":"result","id":8,"valid":false}`, true},
+		{`{"op":"result","id":8,"valid":false,"issues":[{}]}`, true},
+		{`{"op":"result","id":8,"valid":true,"value":{"a":1}}`, false},
+		{`{"op":"result","id":8,"valid":true,"issues":[]}`, false},
+		{`{"op":"result","id":8,"error":"boom"}`, false},
+		{`{"op":"result","id":8}`, false},
+		{`{"op":"result","id":08,"valid":true}`, false},
+		{`{"op":"result","id":8.0,"valid":true}`, false},
+		{`{"op":"result","id":8e0,"valid":true}`, false},
+		{`{"op":"result","id":-8,"valid":true}`, false},
+		{`{"op":"result","id":99999999999999999999,"valid":true}`, false},
+		{`{"op":"result","id":8,"id":9,"valid":true}`, false},
+		{`{"op":"result","id":8,"valid":true}x`, false},
+		{`{"op":"result","id":8,"valid":true,}`, false},
+		{`{"op":"result","id":8,"valid":tru}`, false},
+		{`{"op":"result","id":8,"valid":false,"issues":[{"path":"a\"b","message":""}]}`, false},
+		{`{"op":"result","id":8,"valid":false,"issues":[{"path":"limit","message":""}]}`, false},
+		{`{"op":"result","id":8,"valid":false,"issues":[{"path":"/a","path":"/b"}]}`, false},
+		{"{\"op\":\"result\",\"id\":8,\"valid\":false,\"issues\":[{\"path\":\"/\xff\"}]}", false},
+		{"{\"op\":\"result\",\"id\":8,\"valid\":false,\"issues\":[{\"path\":\"/\x01\"}]}", false},
+		{`{"op":"tool","id":8,"valid":true}`, false},
+		{`[{"op":"result","id":8,"valid":true}]`, false},
+	} {
+		if got := checkFast(t, tc.line); got != tc.fast {
+			t.Errorf("%q: fast path %v, want %v", tc.line, got, tc.fast)
+		}
+	}
+}
+
+// TestFastResultAgrees builds result-like lines from pieces, often broken, and checks that the
+// fast path never disagrees with the full parser.
+func TestFastResultAgrees(t *testing.T) {
+	pieces := []string{`{`, `}`, `[`, `]`, `,`, `:`, ` `, `"op"`, `"result"`, `"id"`, `7`, `07`, `7.5`,
+		`"valid"`, `true`, `false`, `"issues"`, `"path"`, `"/a"`, `"/"`, `""`, `"message"`, `"m"`,
+		`"keyword"`, `"value"`, `null`, `"\u00e9"`, "\"\xff\"", `"a\"b"`, `"error"`}
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		if rapid.Bool().Draw(t, "shaped") {
+			b.WriteString(`{"op":"result","id":` + rapid.SampledFrom([]string{"1", "0", "123"}).Draw(t, "id") + `,"valid":`)
+		}
+		for _, p := range rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 30).Draw(t, "pieces") {
+			b.WriteString(p)
+		}
+		checkFast(t, b.String())
+	})
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 3).Draw(t, "n")
+		var b strings.Builder
+		b.WriteString(`{"op":"result","id":5,"valid":false,"issues":[`)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(`{"path":"` + rapid.SampledFrom([]string{"", "/", "/a", "a", "/é"}).Draw(t, "path") +
+				`","message":"` + rapid.StringMatching(`[a-z ]{0,8}`).Draw(t, "msg") + `"}`)
+		}
+		b.WriteString("]}")
+		checkFast(t, b.String())
+	})
+}
