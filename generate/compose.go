@@ -191,7 +191,7 @@ func (p *arrPlan) gen(st *state, depth int) (any, bool) {
 		softHi = lo
 	}
 	if hi < 0 || hi > softHi {
-		if hi < 0 || rapid.IntRange(0, 9).Draw(t, "bigArray") != 0 {
+		if hi < 0 || intIn(t, 0, 9, "bigArray") != 0 {
 			hi = max(softHi, lo)
 		}
 	}
@@ -199,13 +199,13 @@ func (p *arrPlan) gen(st *state, depth int) (any, bool) {
 		hi = lo + 64
 	}
 	var length int
-	switch mode := rapid.IntRange(0, 5).Draw(t, "arrMode"); {
+	switch mode := intIn(t, 0, 5, "arrMode"); {
 	case mode == 0 || hi == lo:
 		length = lo
 	case mode == 1:
 		length = hi
 	default:
-		length = rapid.IntRange(lo, hi).Draw(t, "len")
+		length = intIn(t, lo, hi, "len")
 	}
 	if p.rest == nil && length > len(p.prefix) {
 		length = len(p.prefix)
@@ -219,12 +219,12 @@ func (p *arrPlan) gen(st *state, depth int) (any, bool) {
 			top = p.maxC
 		}
 		if top > c {
-			c = rapid.IntRange(c, top).Draw(t, "containsCount")
+			c = intIn(t, c, top, "containsCount")
 		}
 		if c > length {
 			return nil, false
 		}
-		cFrom = rapid.IntRange(0, length-c).Draw(t, "containsAt")
+		cFrom = intIn(t, 0, length-c, "containsAt")
 		cTo = cFrom + c
 	}
 	arr := make([]any, 0, length)
@@ -425,7 +425,7 @@ var edgeKeys = []string{"~", "/", "a/b", "~1", "__proto__", "constructor", "toSt
 func (p *objPlan) gen(st *state, depth int) (any, bool) {
 	t := st.t
 	present := make([]bool, len(p.props))
-	mode := rapid.IntRange(0, 3).Draw(t, "optional")
+	mode := intIn(t, 0, 3, "optional")
 	if depth >= softDepth {
 		mode = 0
 	}
@@ -438,7 +438,7 @@ func (p *objPlan) gen(st *state, depth int) (any, bool) {
 		case mode == 1:
 			present[i] = true
 		case mode >= 2:
-			present[i] = rapid.Bool().Draw(t, pp.name)
+			present[i] = coin(t, pp.name)
 		}
 	}
 	// dependentRequired: a present property brings its dependencies.
@@ -491,8 +491,8 @@ func (p *objPlan) gen(st *state, depth int) (any, bool) {
 	// Keys nobody declared: pattern keys, and extras where the object is open.
 	room := func() bool { return p.maxP < 0 || len(obj) < p.maxP }
 	need := p.minP - len(obj)
-	if len(p.patterns) > 0 && room() && depth < softDepth && (need > 0 || rapid.IntRange(0, 2).Draw(t, "patternKey") == 0) {
-		pt := p.patterns[rapid.IntRange(0, len(p.patterns)-1).Draw(t, "whichPattern")]
+	if len(p.patterns) > 0 && room() && depth < softDepth && (need > 0 || intIn(t, 0, 2, "patternKey") == 0) {
+		pt := p.patterns[intIn(t, 0, len(p.patterns)-1, "whichPattern")]
 		if k, ok := pt.gen(t, 0, -1); ok && pt.re.MatchString(k) {
 			if _, dup := obj[k]; !dup {
 				if v, ok := p.extraValue(st, k, depth); ok {
@@ -502,8 +502,8 @@ func (p *objPlan) gen(st *state, depth int) (any, bool) {
 		}
 	}
 	extras := 0
-	if p.extras && depth < softDepth && rapid.IntRange(0, 3).Draw(t, "extras") == 0 {
-		extras = rapid.IntRange(1, 2).Draw(t, "extraCount")
+	if p.extras && depth < softDepth && intIn(t, 0, 3, "extras") == 0 {
+		extras = intIn(t, 1, 2, "extraCount")
 	}
 	if p.extras && need > 0 {
 		extras = max(extras, p.minP-len(obj))
@@ -540,8 +540,8 @@ func (p *objPlan) extraKey(t *rapid.T) (string, bool) {
 		return v.(string), true
 	}
 	var k string
-	if rapid.IntRange(0, 2).Draw(t, "edgeKey") == 0 {
-		k = edgeKeys[rapid.IntRange(0, len(edgeKeys)-1).Draw(t, "edge")]
+	if intIn(t, 0, 2, "edgeKey") == 0 {
+		k = edgeKeys[intIn(t, 0, len(edgeKeys)-1, "edge")]
 	} else {
 		k = "x_" + label(t, 1, 8)
 	}

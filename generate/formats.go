@@ -33,76 +33,76 @@ var formatGens = map[string]func(t *rapid.T) string{
 }
 
 func pick(t *rapid.T, label string, opts ...string) string {
-	return opts[rapid.IntRange(0, len(opts)-1).Draw(t, label)]
+	return opts[intIn(t, 0, len(opts)-1, label)]
 }
 
 func genDate(t *rapid.T) string {
-	if rapid.IntRange(0, 7).Draw(t, "leapDay") == 0 {
+	if intIn(t, 0, 7, "leapDay") == 0 {
 		return pick(t, "leap", "2024-02-29", "2000-02-29", "1996-02-29")
 	}
-	y := rapid.IntRange(1970, 2099).Draw(t, "year")
-	m := rapid.IntRange(1, 12).Draw(t, "month")
+	y := intIn(t, 1970, 2099, "year")
+	m := intIn(t, 1, 12, "month")
 	days := []int{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[m-1]
 	if m == 2 && y%4 == 0 && (y%100 != 0 || y%400 == 0) {
 		days = 29
 	}
-	d := rapid.IntRange(1, days).Draw(t, "day")
+	d := intIn(t, 1, days, "day")
 	return fmt.Sprintf("%04d-%02d-%02d", y, m, d)
 }
 
 func genTime(t *rapid.T) string {
-	h := rapid.IntRange(0, 23).Draw(t, "hour")
-	m := rapid.IntRange(0, 59).Draw(t, "minute")
-	s := rapid.IntRange(0, 59).Draw(t, "second")
+	h := intIn(t, 0, 23, "hour")
+	m := intIn(t, 0, 59, "minute")
+	s := intIn(t, 0, 59, "second")
 	out := fmt.Sprintf("%02d:%02d:%02d", h, m, s)
-	if rapid.IntRange(0, 3).Draw(t, "frac") == 0 {
+	if intIn(t, 0, 3, "frac") == 0 {
 		out += "." + pick(t, "fracDigits", "5", "123", "000001")
 	}
-	switch rapid.IntRange(0, 3).Draw(t, "tz") {
+	switch intIn(t, 0, 3, "tz") {
 	case 0, 1:
 		out += "Z"
 	case 2:
-		out += fmt.Sprintf("+%02d:%02d", rapid.IntRange(0, 14).Draw(t, "offH"), pickInt(t, 0, 30, 45))
+		out += fmt.Sprintf("+%02d:%02d", intIn(t, 0, 14, "offH"), pickInt(t, 0, 30, 45))
 	default:
-		out += fmt.Sprintf("-%02d:%02d", rapid.IntRange(0, 12).Draw(t, "offH"), pickInt(t, 0, 30))
+		out += fmt.Sprintf("-%02d:%02d", intIn(t, 0, 12, "offH"), pickInt(t, 0, 30))
 	}
 	return out
 }
 
 func pickInt(t *rapid.T, opts ...int) int {
-	return opts[rapid.IntRange(0, len(opts)-1).Draw(t, "pick")]
+	return opts[intIn(t, 0, len(opts)-1, "pick")]
 }
 
 func genDateTime(t *rapid.T) string { return genDate(t) + "T" + genTime(t) }
 
 func genDuration(t *rapid.T) string {
-	switch rapid.IntRange(0, 4).Draw(t, "durForm") {
+	switch intIn(t, 0, 4, "durForm") {
 	case 0:
-		return fmt.Sprintf("P%dD", rapid.IntRange(0, 400).Draw(t, "d"))
+		return fmt.Sprintf("P%dD", intIn(t, 0, 400, "d"))
 	case 1:
-		return fmt.Sprintf("PT%dH%dM", rapid.IntRange(0, 48).Draw(t, "h"), rapid.IntRange(0, 59).Draw(t, "m"))
+		return fmt.Sprintf("PT%dH%dM", intIn(t, 0, 48, "h"), intIn(t, 0, 59, "m"))
 	case 2:
-		return fmt.Sprintf("P%dW", rapid.IntRange(1, 52).Draw(t, "w"))
+		return fmt.Sprintf("P%dW", intIn(t, 1, 52, "w"))
 	case 3:
-		return fmt.Sprintf("PT%dS", rapid.IntRange(0, 3600).Draw(t, "s"))
+		return fmt.Sprintf("PT%dS", intIn(t, 0, 3600, "s"))
 	}
-	return fmt.Sprintf("P%dY%dM%dDT%dH%dM%dS", rapid.IntRange(0, 9).Draw(t, "y"), rapid.IntRange(0, 11).Draw(t, "mo"),
-		rapid.IntRange(0, 30).Draw(t, "d"), rapid.IntRange(0, 23).Draw(t, "h"), rapid.IntRange(0, 59).Draw(t, "m"),
-		rapid.IntRange(0, 59).Draw(t, "s"))
+	return fmt.Sprintf("P%dY%dM%dDT%dH%dM%dS", intIn(t, 0, 9, "y"), intIn(t, 0, 11, "mo"),
+		intIn(t, 0, 30, "d"), intIn(t, 0, 23, "h"), intIn(t, 0, 59, "m"),
+		intIn(t, 0, 59, "s"))
 }
 
 func label(t *rapid.T, lo, hi int) string {
-	n := rapid.IntRange(lo, hi).Draw(t, "labelLen")
+	n := intIn(t, lo, hi, "labelLen")
 	var b strings.Builder
 	for i := 0; i < n; i++ {
 		const first = "abcdefghijklmnopqrstuvwxyz"
 		const rest = "abcdefghijklmnopqrstuvwxyz0123456789"
 		if i == 0 || i == n-1 {
-			b.WriteByte(first[rapid.IntRange(0, len(first)-1).Draw(t, "c")])
-		} else if rapid.IntRange(0, 7).Draw(t, "hy") == 0 {
+			b.WriteByte(first[intIn(t, 0, len(first)-1, "c")])
+		} else if intIn(t, 0, 7, "hy") == 0 {
 			b.WriteByte('-')
 		} else {
-			b.WriteByte(rest[rapid.IntRange(0, len(rest)-1).Draw(t, "c")])
+			b.WriteByte(rest[intIn(t, 0, len(rest)-1, "c")])
 		}
 	}
 	return b.String()
@@ -110,7 +110,7 @@ func label(t *rapid.T, lo, hi int) string {
 
 func genHostname(t *rapid.T) string {
 	parts := []string{label(t, 1, 12)}
-	for i := rapid.IntRange(0, 2).Draw(t, "labels"); i > 0; i-- {
+	for i := intIn(t, 0, 2, "labels"); i > 0; i-- {
 		parts = append(parts, label(t, 1, 10))
 	}
 	parts = append(parts, pick(t, "tld", "com", "org", "io", "dev", "co", "example"))
@@ -119,7 +119,7 @@ func genHostname(t *rapid.T) string {
 
 func genEmail(t *rapid.T) string {
 	local := label(t, 1, 10)
-	switch rapid.IntRange(0, 5).Draw(t, "localForm") {
+	switch intIn(t, 0, 5, "localForm") {
 	case 0:
 		local += "." + label(t, 1, 6)
 	case 1:
@@ -131,20 +131,20 @@ func genEmail(t *rapid.T) string {
 }
 
 func genIPv4(t *rapid.T) string {
-	if rapid.IntRange(0, 5).Draw(t, "ipEdge") == 0 {
+	if intIn(t, 0, 5, "ipEdge") == 0 {
 		return pick(t, "ip4", "0.0.0.0", "255.255.255.255", "127.0.0.1", "10.0.0.1")
 	}
-	return fmt.Sprintf("%d.%d.%d.%d", rapid.IntRange(0, 255).Draw(t, "a"), rapid.IntRange(0, 255).Draw(t, "b"),
-		rapid.IntRange(0, 255).Draw(t, "c"), rapid.IntRange(0, 255).Draw(t, "d"))
+	return fmt.Sprintf("%d.%d.%d.%d", intIn(t, 0, 255, "a"), intIn(t, 0, 255, "b"),
+		intIn(t, 0, 255, "c"), intIn(t, 0, 255, "d"))
 }
 
 func genIPv6(t *rapid.T) string {
-	if rapid.IntRange(0, 4).Draw(t, "ip6Edge") == 0 {
+	if intIn(t, 0, 4, "ip6Edge") == 0 {
 		return pick(t, "ip6", "::1", "::", "fe80::1", "2001:db8::8a2e:370:7334", "::ffff:192.0.2.1")
 	}
 	groups := make([]string, 8)
 	for i := range groups {
-		groups[i] = fmt.Sprintf("%x", rapid.IntRange(0, 0xffff).Draw(t, "g"))
+		groups[i] = fmt.Sprintf("%x", intIn(t, 0, 0xffff, "g"))
 	}
 	return strings.Join(groups, ":")
 }
@@ -152,26 +152,26 @@ func genIPv6(t *rapid.T) string {
 func genURI(t *rapid.T) string {
 	scheme := pick(t, "scheme", "https", "http", "ftp")
 	u := scheme + "://" + genHostname(t)
-	if rapid.IntRange(0, 3).Draw(t, "port") == 0 {
-		u += fmt.Sprintf(":%d", rapid.IntRange(1, 65535).Draw(t, "portN"))
+	if intIn(t, 0, 3, "port") == 0 {
+		u += fmt.Sprintf(":%d", intIn(t, 1, 65535, "portN"))
 	}
-	for i := rapid.IntRange(0, 3).Draw(t, "segs"); i > 0; i-- {
+	for i := intIn(t, 0, 3, "segs"); i > 0; i-- {
 		u += "/" + label(t, 1, 8)
 	}
-	if rapid.IntRange(0, 3).Draw(t, "query") == 0 {
+	if intIn(t, 0, 3, "query") == 0 {
 		u += "?" + label(t, 1, 5) + "=" + label(t, 1, 5)
 	}
-	if rapid.IntRange(0, 5).Draw(t, "frag") == 0 {
+	if intIn(t, 0, 5, "frag") == 0 {
 		u += "#" + label(t, 1, 6)
 	}
-	if rapid.IntRange(0, 9).Draw(t, "urn") == 0 {
+	if intIn(t, 0, 9, "urn") == 0 {
 		return "urn:isbn:0451450523"
 	}
 	return u
 }
 
 func genURIRef(t *rapid.T) string {
-	switch rapid.IntRange(0, 3).Draw(t, "refForm") {
+	switch intIn(t, 0, 3, "refForm") {
 	case 0:
 		return "../" + label(t, 1, 6) + "/" + label(t, 1, 6)
 	case 1:
@@ -190,7 +190,7 @@ func genUUID(t *rapid.T) string {
 			b.WriteByte('-')
 		}
 		for j := 0; j < n; j++ {
-			b.WriteByte(hex[rapid.IntRange(0, 15).Draw(t, "hex")])
+			b.WriteByte(hex[intIn(t, 0, 15, "hex")])
 		}
 	}
 	return b.String()
@@ -198,7 +198,7 @@ func genUUID(t *rapid.T) string {
 
 func genJSONPointer(t *rapid.T) string {
 	var b strings.Builder
-	for i := rapid.IntRange(0, 3).Draw(t, "tokens"); i > 0; i-- {
+	for i := intIn(t, 0, 3, "tokens"); i > 0; i-- {
 		b.WriteString("/" + pick(t, "tok", "a", "b~0c", "d~1e", "0", "items", ""))
 	}
 	return b.String()
@@ -213,9 +213,9 @@ func genURITemplate(t *rapid.T) string {
 }
 
 func genSemver(t *rapid.T) string {
-	v := fmt.Sprintf("%d.%d.%d", rapid.IntRange(0, 20).Draw(t, "maj"), rapid.IntRange(0, 40).Draw(t, "min"),
-		rapid.IntRange(0, 99).Draw(t, "pat"))
-	if rapid.IntRange(0, 4).Draw(t, "pre") == 0 {
+	v := fmt.Sprintf("%d.%d.%d", intIn(t, 0, 20, "maj"), intIn(t, 0, 40, "min"),
+		intIn(t, 0, 99, "pat"))
+	if intIn(t, 0, 4, "pre") == 0 {
 		v += "-" + pick(t, "preTag", "alpha.1", "rc.2", "beta")
 	}
 	return v

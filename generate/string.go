@@ -124,26 +124,26 @@ func (p *strPlan) gen(t *rapid.T) (any, bool) {
 func (p *strPlan) plain(t *rapid.T) string {
 	lo, hi := p.minLen, p.maxLen
 	var n int
-	mode := rapid.IntRange(0, 7).Draw(t, "lenMode")
+	mode := intIn(t, 0, 7, "lenMode")
 	switch {
 	case mode == 0:
 		n = lo
 	case mode == 1 && hi >= 0:
 		n = hi
 	case hi >= 0 && hi-lo <= 40:
-		n = rapid.IntRange(lo, hi).Draw(t, "len")
+		n = intIn(t, lo, hi, "len")
 	case hi >= 0:
-		n = rapid.IntRange(lo, lo+40).Draw(t, "len")
+		n = intIn(t, lo, lo+40, "len")
 	default:
-		n = rapid.IntRange(lo, lo+24).Draw(t, "len")
+		n = intIn(t, lo, lo+24, "len")
 	}
 	if n > 4096 {
-		n = 4096 + rapid.IntRange(0, 8).Draw(t, "len")
+		n = 4096 + intIn(t, 0, 8, "len")
 		if hi >= 0 && n > hi {
 			n = hi
 		}
 	}
-	flavour := rapid.IntRange(0, 5).Draw(t, "flavour")
+	flavour := intIn(t, 0, 5, "flavour")
 	var b strings.Builder
 	b.Grow(n)
 	for i := 0; i < n; i++ {
@@ -164,17 +164,18 @@ var (
 	exoticRunes = []rune(exotic)
 )
 
-// drawRune draws one rune; flavour 0..3 is mostly ASCII letters and digits, 4 adds punctuation
-// and control characters, 5 adds non-ASCII runes including astral ones and NUL.
+// drawRune draws one rune; flavour 0..3 is ASCII letters and digits, 4 adds punctuation and
+// control characters, 5 adds non-ASCII runes too, astral ones and NUL among them.
 func drawRune(t *rapid.T, flavour int) rune {
-	c := rapid.IntRange(0, 15).Draw(t, "rune")
-	switch {
-	case flavour >= 4 && c == 15:
-		return exoticRunes[rapid.IntRange(0, len(exoticRunes)-1).Draw(t, "exotic")]
-	case flavour >= 4 && c >= 13:
-		return punctRunes[rapid.IntRange(0, len(punctRunes)-1).Draw(t, "punct")]
+	if flavour >= 4 {
+		switch c := intIn(t, 0, 15, "rune"); {
+		case c == 15 && flavour == 5:
+			return exoticRunes[intIn(t, 0, len(exoticRunes)-1, "exotic")]
+		case c >= 13:
+			return punctRunes[intIn(t, 0, len(punctRunes)-1, "punct")]
+		}
 	}
-	return alnumRunes[rapid.IntRange(0, len(alnumRunes)-1).Draw(t, "alnum")]
+	return alnumRunes[intIn(t, 0, len(alnumRunes)-1, "alnum")]
 }
 
 // gen builds a string the pattern may match, aiming for [minLen, maxLen] runes; the caller
@@ -193,7 +194,7 @@ func (pt *pattern) gen(t *rapid.T, minLen, maxLen int) (string, bool) {
 		}
 		var pad strings.Builder
 		for i := n; i < minLen; i++ {
-			pad.WriteByte(alnum[rapid.IntRange(0, 25).Draw(t, "pad")])
+			pad.WriteByte(alnum[intIn(t, 0, 25, "pad")])
 		}
 		s += pad.String()
 	}
@@ -254,7 +255,7 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		return true
 	case syntax.OpLiteral:
 		for _, r := range re.Rune {
-			if re.Flags&syntax.FoldCase != 0 && rapid.Bool().Draw(t, "fold") {
+			if re.Flags&syntax.FoldCase != 0 && coin(t, "fold") {
 				r = foldASCII(r)
 			}
 			w.b.WriteRune(r)
@@ -268,10 +269,10 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		w.b.WriteRune(r)
 		return true
 	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
-		if rapid.IntRange(0, 7).Draw(t, "anyKind") == 0 {
-			w.b.WriteRune(exoticRunes[rapid.IntRange(1, 8).Draw(t, "any")])
+		if intIn(t, 0, 7, "anyKind") == 0 {
+			w.b.WriteRune(exoticRunes[intIn(t, 1, 8, "any")])
 		} else {
-			w.b.WriteByte(alnum[rapid.IntRange(0, len(alnum)-1).Draw(t, "any")])
+			w.b.WriteByte(alnum[intIn(t, 0, len(alnum)-1, "any")])
 		}
 		return true
 	case syntax.OpCapture:
@@ -291,10 +292,10 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		}
 		k := lo
 		if hi > lo {
-			if rapid.IntRange(0, 4).Draw(t, "repMode") == 0 {
+			if intIn(t, 0, 4, "repMode") == 0 {
 				k = hi
 			} else {
-				k = rapid.IntRange(lo, hi).Draw(t, "rep")
+				k = intIn(t, lo, hi, "rep")
 			}
 		}
 		for i := 0; i < k; i++ {
@@ -311,7 +312,7 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		}
 		return true
 	case syntax.OpAlternate:
-		return w.build(re.Sub[rapid.IntRange(0, len(re.Sub)-1).Draw(t, "alt")])
+		return w.build(re.Sub[intIn(t, 0, len(re.Sub)-1, "alt")])
 	}
 	return false
 }
@@ -333,7 +334,7 @@ func classRune(t *rapid.T, ranges []rune) (rune, bool) {
 		return 0, false
 	}
 	// Printable ASCII members first, most of the time.
-	if rapid.IntRange(0, 5).Draw(t, "classKind") != 0 {
+	if intIn(t, 0, 5, "classKind") != 0 {
 		var ascii [95]rune
 		k := 0
 		for i := 0; i+1 < len(ranges); i += 2 {
@@ -343,16 +344,16 @@ func classRune(t *rapid.T, ranges []rune) (rune, bool) {
 			}
 		}
 		if k > 0 {
-			return ascii[rapid.IntRange(0, k-1).Draw(t, "ascii")], true
+			return ascii[intIn(t, 0, k-1, "ascii")], true
 		}
 	}
 	for tries := 0; tries < 4; tries++ {
-		i := 2 * rapid.IntRange(0, len(ranges)/2-1).Draw(t, "range")
+		i := 2 * intIn(t, 0, len(ranges)/2-1, "range")
 		lo, hi := ranges[i], ranges[i+1]
 		if hi > lo+0xffff {
 			hi = lo + 0xffff
 		}
-		r := lo + rune(rapid.IntRange(0, int(hi-lo)).Draw(t, "classRune"))
+		r := lo + rune(intIn(t, 0, int(hi-lo), "classRune"))
 		if !ecmaDisagrees(r) && utf8.ValidRune(r) && (unicode.IsPrint(r) || r < 0x7f) {
 			return r, true
 		}

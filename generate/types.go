@@ -179,5 +179,5 @@ func (n *node) pickType(t *rapid.T, depth int) typeSet {
 	if depth > softDepth && opts[0] != tArr && opts[0] != tObj {
 		return opts[0]
 	}
-	return opts[rapid.IntRange(0, k-1).Draw(t, "type")]
+	return opts[intIn(t, 0, k-1, "type")]
 }

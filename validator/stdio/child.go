@@ -25,7 +25,6 @@ const (
 // child is one run of the validator process.
 type child struct {
 	c      *Client
-	gen    int
 	cmd    *exec.Cmd
 	stdin  *os.File
 	stdout *os.File
@@ -100,10 +99,8 @@ func (c *Client) spawn() (*child, error) {
 	errW.Close()
 
 	c.mu.Lock()
-	c.gen++
 	ch := &child{
 		c:          c,
-		gen:        c.gen,
 		cmd:        cmd,
 		stdin:      inW,
 		stdout:     outR,

@@ -70,6 +70,7 @@ type RefusedError struct {
 	Reason string // the child's error text
 }
 
+// Error says which tool was refused and why.
 func (e *RefusedError) Error() string {
 	return fmt.Sprintf("the validator refused tool %q: %s", e.Tool, e.Reason)
 }
@@ -96,7 +97,6 @@ type Client struct {
 	closed      bool
 	broken      string // non-empty: no child can be run any more, and why
 	brokenFault validator.Fault
-	gen         int
 	stats       Stats
 }
 

@@ -459,7 +459,7 @@ func TestValue(t *testing.T) {
 }
 
 func TestLargeArguments(t *testing.T) {
-	c, _ := startFake(t, "digest", 0, Options{})
+	c, _ := startFake(t, "digest", 0, Options{Timeout: time.Minute}) // slow under -race
 	g := compile(t, c, readTool)
 	var big bytes.Buffer
 	big.WriteString(`{"data":"`)

@@ -1,0 +1,38 @@
+package generate
+
+import (
+	"sync"
+
+	"pgregory.net/rapid"
+)
+
+// Drawing through rapid.IntRange(lo, hi) builds a new generator each call; the small ranges
+// the generator draws from all the time are built once and shared (rapid generators are
+// immutable and safe for concurrent use).
+const smallRange = 64
+
+var (
+	smallOnce sync.Once
+	small     [smallRange][smallRange]*rapid.Generator[int]
+	boolGen   = rapid.Bool()
+)
+
+func buildSmall() {
+	for lo := 0; lo < smallRange; lo++ {
+		for hi := lo; hi < smallRange; hi++ {
+			small[lo][hi] = rapid.IntRange(lo, hi)
+		}
+	}
+}
+
+// intIn draws an int in [lo, hi].
+func intIn(t *rapid.T, lo, hi int, label string) int {
+	if lo >= 0 && hi < smallRange && lo <= hi {
+		smallOnce.Do(buildSmall)
+		return small[lo][hi].Draw(t, label)
+	}
+	return rapid.IntRange(lo, hi).Draw(t, label)
+}
+
+// coin draws a boolean.
+func coin(t *rapid.T, label string) bool { return boolGen.Draw(t, label) }

@@ -1,0 +1,196 @@
+// Package harness proves a validator of tool-call arguments holds: for every tool it draws
+// valid arguments and their distortions (through rapid, so failures shrink), asks the validator
+// for a verdict on each, and turns wrong verdicts into findings. It runs inside go test (Check,
+// fuzz targets) or on its own (Run), and keeps failing cases in a regression corpus that is
+// replayed first.
+package harness
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// Profile says what a validator may do with a distorted call.
+type Profile string
+
+// The profiles.
+const (
+	// Strict: every distortion must be rejected.
+	Strict Profile = "strict"
+	// Repair: a distortion may be accepted if the value passed on equals the original valid
+	// value exactly (the gate repaired it); anything else accepted is a wrong repair.
+	Repair Profile = "repair"
+)
+
+// Kind names a finding.
+type Kind string
+
+// The kinds of findings.
+const (
+	FalseReject       Kind = "false_reject"       // a valid case rejected
+	Missed            Kind = "missed"             // a must-reject case accepted
+	WrongRepair       Kind = "wrong_repair"       // repair profile: accepted, but not repaired to the original
+	SilentChange      Kind = "silent_change"      // a valid case accepted, but the value passed on differs
+	ImpreciseLocation Kind = "imprecise_location" // rejected, but no issue at the mutated place or above it
+	Leak              Kind = "leak"               // an error message repeats a planted canary
+	MutatedInput      Kind = "mutated_input"      // the gate changed the argument bytes it was given
+	Crash             Kind = "crash"              // the gate panicked or its process died
+	Timeout           Kind = "timeout"            // the gate did not answer in time
+	ProtocolError     Kind = "protocol_error"     // the gate answered nonsense
+)
+
+// Kinds lists every kind, in report order.
+func Kinds() []Kind {
+	return []Kind{FalseReject, Missed, WrongRepair, SilentChange, ImpreciseLocation, Leak, MutatedInput,
+		Crash, Timeout, ProtocolError}
+}
+
+// Options configure a run. The zero value is a strict run of every mutator. How many values are
+// drawn per tool and from which seed come from rapid's flags (-rapid.checks, -rapid.seed) or
+// environment (RAPID_CHECKS, RAPID_SEED), as for any rapid test.
+type Options struct {
+	Mutators        []mutators.Mutator // nil: every mutator
+	Profile         Profile            // "" is Strict
+	Close           bool               // treat objects that do not say otherwise as closed (OpenAI strict)
+	RequireLocation bool               // imprecise_location fails the run
+	Timeout         time.Duration      // an in-process gate slower than this on one case is hung (default 5s)
+	CorpusDir       string             // regression cases: replayed first, failures saved here ("": none)
+	Jobs            int                // Run: tools checked in parallel (0: GOMAXPROCS)
+	Shard, Shards   int                // Run: check only tools whose index % Shards == Shard
+	Siblings        []tool.Tool        // tools to borrow keys and enum values from (default: the tools checked)
+	Progress        func(done, total int)
+}
+
+func (o Options) profile() Profile {
+	if o.Profile == "" {
+		return Strict
+	}
+	return o.Profile
+}
+
+func (o Options) timeout() time.Duration {
+	if o.Timeout <= 0 {
+		return 5 * time.Second
+	}
+	return o.Timeout
+}
+
+func (o Options) mutators() []mutators.Mutator {
+	if o.Mutators == nil {
+		return mutators.All()
+	}
+	return o.Mutators
+}
+
+// Finding is one wrong verdict, with the case that shows it.
+type Finding struct {
+	Tool     string            `json:"tool"`
+	Class    string            `json:"class"`
+	Variant  string            `json:"variant,omitempty"`
+	Kind     Kind              `json:"kind"`
+	Expect   string            `json:"expect"`
+	Got      string            `json:"got"` // accepted, rejected, crash, timeout, protocol_error
+	Path     string            `json:"path"`
+	Keyword  string            `json:"keyword,omitempty"`
+	Reason   string            `json:"reason,omitempty"`
+	Args     string            `json:"args"`
+	ID       string            `json:"id"`
+	Detail   string            `json:"detail,omitempty"` // a -want +got diff, the leaked message, the crash
+	Issues   []validator.Issue `json:"issues,omitempty"`
+	Count    int               `json:"count"`    // cases with this tool, class and kind in the final pass
+	Blocking bool              `json:"blocking"` // fails the run (imprecise_location only with RequireLocation)
+	Shrunk   bool              `json:"shrunk"`   // minimised by rapid (else the first case seen)
+	Case     corpus.Case       `json:"-"`
+}
+
+func (f Finding) group() string { return f.Tool + "\x00" + f.Class + "\x00" + string(f.Kind) }
+
+func (f Finding) String() string {
+	s := fmt.Sprintf("%s: %s %s: %s (expect %s, got %s)", f.Tool, f.Class, f.Kind, f.Reason, f.Expect, f.Got)
+	if f.Reason == "" {
+		s = fmt.Sprintf("%s: %s %s (expect %s, got %s)", f.Tool, f.Class, f.Kind, f.Expect, f.Got)
+	}
+	return s
+}
+
+// prepared is one tool ready to be checked.
+type prepared struct {
+	tool   tool.Tool
+	oracle *validator.Gatekeeper
+	gen    *generate.Generator
+	mctx   *mutators.Context
+	gate   validator.Gate
+}
+
+// prepare compiles the tools for the oracle, the generator and the validator under test. A
+// tool any of them cannot use is skipped with its reason.
+func prepare(tools []tool.Tool, v validator.Validator, opts Options) ([]*prepared, []tool.Skipped) {
+	var skipped []tool.Skipped
+	var ps []*prepared
+	var oracles []*validator.Gatekeeper
+	for _, t := range tools {
+		if opts.Close {
+			t = tool.Close(t)
+		}
+		gk, err := validator.Compile(t)
+		if err != nil {
+			skipped = append(skipped, tool.Skipped{Tool: t.Name, Source: t.Source, Reason: unwrapConfig(err)})
+			continue
+		}
+		oracles = append(oracles, gk)
+		g, err := generate.New(gk)
+		if err != nil {
+			skipped = append(skipped, tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()})
+			continue
+		}
+		ps = append(ps, &prepared{tool: t, oracle: gk, gen: g})
+	}
+	siblings := oracles
+	if opts.Siblings != nil {
+		siblings = nil
+		for _, t := range opts.Siblings {
+			if opts.Close {
+				t = tool.Close(t)
+			}
+			if gk, err := validator.Compile(t); err == nil {
+				siblings = append(siblings, gk)
+			}
+		}
+	}
+	var out []*prepared
+	for _, p := range ps {
+		gate, err := compileGate(v, p.tool)
+		if err != nil {
+			skipped = append(skipped, tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source,
+				Reason: fmt.Sprintf("validator %s refused the tool: %v", v.Name(), err)})
+			continue
+		}
+		p.gate = gate
+		p.mctx = mutators.NewContext(p.oracle, siblings)
+		out = append(out, p)
+	}
+	return out, skipped
+}
+
+// compileGate calls v.Compile, turning a panic into an error.
+func compileGate(v validator.Validator, t tool.Tool) (g validator.Gate, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic while compiling: %v", r)
+		}
+	}()
+	return v.Compile(t)
+}
+
+func unwrapConfig(err error) string {
+	if ce, ok := err.(*validator.ConfigError); ok {
+		return "unusable schema: " + ce.Err.Error()
+	}
+	return err.Error()
+}

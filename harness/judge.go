@@ -1,0 +1,205 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// judge turns one verdict into findings under the verdict rules.
+func judge(c *corpus.Case, original any, v validator.Verdict, profile Profile, requireLocation bool) []Finding {
+	var out []Finding
+	add := func(k Kind, got, detail string, blocking bool) {
+		out = append(out, Finding{Tool: c.Tool, Class: c.Class, Variant: c.Variant, Kind: k, Expect: c.Expect,
+			Got: got, Path: c.Path, Keyword: c.Keyword, Reason: c.Reason, Args: string(c.Args), ID: c.ID,
+			Detail: detail, Issues: v.Issues, Blocking: blocking, Case: *c})
+	}
+	if v.Fault != "" {
+		add(Kind(v.Fault), string(v.Fault), v.Detail, true)
+		return out
+	}
+	got := "rejected"
+	if v.Valid {
+		got = "accepted"
+	}
+	// Leaks: a planted canary repeated by any message.
+	if c.Canary != "" {
+		for _, is := range v.Issues {
+			if strings.Contains(is.Message, c.Canary) {
+				add(Leak, got, fmt.Sprintf("message at %q repeats the argument value: %q", is.Path, is.Message), true)
+				break
+			}
+		}
+	}
+	switch c.Expect {
+	case "accept":
+		if !v.Valid {
+			add(FalseReject, got, issuesText(v.Issues), true)
+		} else if v.HasValue && !jsonvalue.Equal(original, v.Value) {
+			add(SilentChange, got, "value passed on (-sent +passed on):\n"+cmp.Diff(original, v.Value), true)
+		}
+	case "reject":
+		switch {
+		case v.Valid && profile == Repair:
+			if !v.HasValue {
+				add(WrongRepair, got, "accepted without saying what it passes on: the distorted value goes through", true)
+			} else if !jsonvalue.Equal(original, v.Value) {
+				add(WrongRepair, got, "value passed on (-original +passed on):\n"+cmp.Diff(original, v.Value), true)
+			}
+		case v.Valid:
+			detail := ""
+			if v.HasValue {
+				detail = "passed on: " + string(jsonvalue.MustMarshal(v.Value))
+			}
+			add(Missed, got, detail, true)
+		case !locates(v.Issues, c.Path):
+			add(ImpreciseLocation, got, fmt.Sprintf("no issue at %q or above it; issues: %s", c.Path, issuesText(v.Issues)), requireLocation)
+		}
+	}
+	return out
+}
+
+// locates reports whether some issue points at path or an ancestor of it.
+func locates(issues []validator.Issue, path string) bool {
+	for _, is := range issues {
+		if jsonvalue.IsPrefix(is.Path, path) {
+			return true
+		}
+	}
+	return false
+}
+
+func issuesText(issues []validator.Issue) string {
+	if len(issues) == 0 {
+		return "(no issues given)"
+	}
+	var parts []string
+	for _, is := range issues {
+		parts = append(parts, is.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// runner executes an in-process gate safely: a panic is a crash, a call slower than the
+// timeout is a hang (the goroutine is abandoned), a change to the argument bytes is recorded.
+// The cases of one draw go to a worker goroutine in one hand-off.
+type runner struct {
+	timeout time.Duration
+	work    chan *batch
+	hung    int // timeouts so far
+}
+
+type batch struct {
+	gate     validator.Gate
+	args     [][]byte
+	out      []validator.Verdict
+	progress atomic.Int64 // cases finished
+	done     chan struct{}
+}
+
+func newRunner(timeout time.Duration) *runner {
+	return &runner{timeout: timeout}
+}
+
+func worker(work chan *batch) {
+	for b := range work {
+		for i := int(b.progress.Load()); i < len(b.args); i++ {
+			b.out[i] = safeCheck(b.gate, b.args[i])
+			b.progress.Add(1)
+		}
+		close(b.done)
+	}
+}
+
+func safeCheck(g validator.Gate, args []byte) (v validator.Verdict) {
+	defer func() {
+		if p := recover(); p != nil {
+			v = validator.Failed(validator.Crash, fmt.Sprintf("panic: %v\n%s", p, trimStack(debug.Stack())))
+		}
+	}()
+	return g.Check(context.Background(), args)
+}
+
+func trimStack(s []byte) string {
+	lines := strings.Split(string(s), "\n")
+	if len(lines) > 24 {
+		lines = append(lines[:24], "...")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// check runs every case through the gate and returns one verdict per case, plus, per case,
+// whether the gate changed the bytes it was given.
+func (r *runner) check(g validator.Gate, cases []corpus.Case) ([]validator.Verdict, []bool) {
+	mutated := make([]bool, len(cases))
+	if bg, ok := g.(validator.BatchGate); ok {
+		args := make([][]byte, len(cases))
+		for i := range cases {
+			args[i] = cases[i].Args
+		}
+		return bg.CheckBatch(context.Background(), args), mutated
+	}
+	out := make([]validator.Verdict, len(cases))
+	given := make([][]byte, len(cases))
+	for i := range cases {
+		given[i] = bytes.Clone(cases[i].Args)
+	}
+	for from := 0; from < len(cases); {
+		if r.work == nil {
+			r.work = make(chan *batch)
+			go worker(r.work)
+		}
+		// The batch has its own verdicts: an abandoned worker that wakes up writes only there.
+		b := &batch{gate: g, args: given[from:], out: make([]validator.Verdict, len(cases)-from), done: make(chan struct{})}
+		r.work <- b
+		timer := time.NewTimer(r.timeout)
+		seen := int64(0)
+	wait:
+		for {
+			select {
+			case <-b.done:
+				timer.Stop()
+				copy(out[from:], b.out)
+				from = len(cases)
+				break wait
+			case <-timer.C:
+				now := b.progress.Load()
+				if now > seen {
+					seen = now
+					timer.Reset(r.timeout)
+					continue
+				}
+				// The worker is stuck in the gate on case from+now: record it, abandon the
+				// worker, and go on with the next case on a new one.
+				copy(out[from:], b.out[:now])
+				i := from + int(now)
+				out[i] = validator.Failed(validator.Timeout, fmt.Sprintf("no verdict after %v; the call was abandoned", r.timeout))
+				r.hung++
+				r.work = nil
+				from = i + 1
+				break wait
+			}
+		}
+	}
+	for i := range cases {
+		mutated[i] = !bytes.Equal(given[i], cases[i].Args)
+	}
+	return out, mutated
+}
+
+func (r *runner) close() {
+	if r.work != nil {
+		close(r.work)
+		r.work = nil
+	}
+}

@@ -1,0 +1,123 @@
+package harness
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// DefaultCorpusDir is where Check keeps failing cases when Options.CorpusDir is empty, relative
+// to the package under test (like rapid's testdata/rapid). Set CorpusDir to "-" for none.
+const DefaultCorpusDir = "testdata/toolproof"
+
+// Check proves every tool against v, each tool a subtest: valid values must be accepted and
+// every distortion the oracle confirms rejected. Saved failing cases are replayed first; each new
+// failure is shrunk by rapid, printed with a -want +got diff where values differ, and saved.
+func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options) {
+	t.Helper()
+	if opts.CorpusDir == "" {
+		opts.CorpusDir = DefaultCorpusDir
+	} else if opts.CorpusDir == "-" {
+		opts.CorpusDir = ""
+	}
+	saved, err := corpus.Load(opts.CorpusDir)
+	if err != nil {
+		t.Fatalf("toolproof: regression corpus: %v", err)
+	}
+	ps, skipped := prepare(tools, v, opts)
+	for _, s := range skipped {
+		t.Logf("toolproof: skipped %s", s)
+	}
+	if len(ps) == 0 {
+		t.Fatalf("toolproof: none of the %d tools can be checked against %s", len(tools), v.Name())
+	}
+	sh := &shrinkSet{}
+	for _, p := range ps {
+		p := p
+		t.Run(p.tool.Name, func(t *testing.T) {
+			tr := checkTool(p, saved, opts, sh, t.Logf)
+			reportTool(t, tr, opts)
+		})
+	}
+}
+
+// CheckFile is Check for the tools in a file or directory (see tool.Load).
+func CheckFile(t *testing.T, path string, v validator.Validator, opts Options) {
+	t.Helper()
+	set, err := tool.Load(path)
+	if err != nil {
+		t.Fatalf("toolproof: %v", err)
+	}
+	for _, s := range set.Skipped {
+		t.Logf("toolproof: skipped %s", s)
+	}
+	Check(t, set.Tools, v, opts)
+}
+
+func reportTool(t *testing.T, tr *toolResult, opts Options) {
+	t.Helper()
+	for _, f := range tr.findings {
+		msg := formatFinding(f)
+		if !f.Blocking {
+			t.Logf("%s", msg)
+			continue
+		}
+		if opts.CorpusDir != "" && f.Case.ID != "" {
+			if path, err := corpus.Save(opts.CorpusDir, f.Case); err != nil {
+				t.Logf("toolproof: could not save the case: %v", err)
+			} else {
+				msg += "\n  saved: " + path
+			}
+		}
+		t.Errorf("%s", msg)
+	}
+	if tr.bugs > 0 {
+		t.Errorf("toolproof: generator bug: the oracle rejected %d generated values (never used); last: %s", tr.bugs, tr.bugText)
+	}
+	for _, s := range tr.stale {
+		t.Logf("toolproof: stale saved case %s", s)
+	}
+	for _, n := range tr.notes {
+		t.Logf("toolproof: %s", n)
+	}
+	t.Logf("toolproof: %s", summary(tr))
+}
+
+func formatFinding(f Finding) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %s\n", f.Class, f.Kind, f.Reason)
+	fmt.Fprintf(&b, "  expect %s, got %s\n", f.Expect, f.Got)
+	fmt.Fprintf(&b, "  args: %s\n", quoteArgs(f.Args))
+	if f.Path != "" || f.Keyword != "" {
+		fmt.Fprintf(&b, "  path: %s  keyword: %s\n", f.Path, f.Keyword)
+	}
+	if len(f.Issues) > 0 {
+		fmt.Fprintf(&b, "  issues: %s\n", issuesText(f.Issues))
+	}
+	if f.Detail != "" {
+		fmt.Fprintf(&b, "  %s\n", strings.ReplaceAll(f.Detail, "\n", "\n  "))
+	}
+	fmt.Fprintf(&b, "  id: %s", f.ID)
+	return b.String()
+}
+
+func summary(tr *toolResult) string {
+	var classes []string
+	for c := range tr.classes {
+		classes = append(classes, c)
+	}
+	sort.Strings(classes)
+	var parts []string
+	total := 0
+	for _, c := range classes {
+		st := tr.classes[c]
+		total += st.Cases
+		parts = append(parts, fmt.Sprintf("%s %d/%d", c, st.Cases-st.Failed, st.Cases))
+	}
+	return fmt.Sprintf("%d cases (ok/total: %s)", total, strings.Join(parts, ", "))
+}
