@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -104,6 +105,7 @@ type broken struct {
 	name string
 	v    validator.Validator
 	want string // a kind that must be found, optionally "kind/class"
+	opts harness.Options
 }
 
 func brokenValidators() []broken {
@@ -121,7 +123,7 @@ func brokenValidators() []broken {
 				}
 				return e
 			})
-		}), "missed/stringified_type"},
+		}), "missed/stringified_type", harness.Options{}},
 		{"drops unknown keys", validator.Func("drop-unknown", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -148,17 +150,17 @@ func brokenValidators() []broken {
 				}
 				return v, nil
 			}, nil
-		}), "missed/hallucinated_key"},
+		}), "missed/hallucinated_key", harness.Options{}},
 		{"ignores nested enums", wrapRef("no-nested-enums", func(s map[string]any) {
 			if s["__depth"].(int) >= 2 {
 				delete(s, "enum")
 			}
-		}, nil), "missed/out_of_range_enum"},
+		}, nil), "missed/out_of_range_enum", harness.Options{}},
 		{"ignores bounds", wrapRef("no-bounds", func(s map[string]any) {
 			for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
 				delete(s, k)
 			}
-		}, nil), "missed/out_of_range_enum"},
+		}, nil), "missed/out_of_range_enum", harness.Options{}},
 		{"splits comma strings into arrays", wrapRef("split-commas", nil, func(v any) any {
 			return mapValues(v, func(e any) any {
 				if s, ok := e.(string); ok && strings.Contains(s, ",") {
@@ -170,7 +172,7 @@ func brokenValidators() []broken {
 				}
 				return e
 			})
-		}), "missed/flattened_array"},
+		}), "missed/flattened_array", harness.Options{}},
 		{"rejects non-ASCII text", validator.Func("ascii-only", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -187,7 +189,7 @@ func brokenValidators() []broken {
 				}
 				return nil, nil
 			}, nil
-		}), "false_reject/valid"},
+		}), "false_reject/valid", harness.Options{}},
 		{"leaks values into messages", validator.Func("leaky", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -203,7 +205,7 @@ func brokenValidators() []broken {
 				}
 				return nil, nil
 			}, nil
-		}), "leak"},
+		}), "leak", harness.Options{}},
 		{"mutates its input", validator.Func("mutating", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -221,7 +223,7 @@ func brokenValidators() []broken {
 				}
 				return nil, err
 			}, nil
-		}), "mutated_input"},
+		}), "mutated_input", harness.Options{}},
 		{"panics", validator.Func("panicky", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -238,7 +240,7 @@ func brokenValidators() []broken {
 				}
 				return nil, gk.Validate(v)
 			}, nil
-		}), "crash/root_not_object"},
+		}), "crash/root_not_object", harness.Options{}},
 		{"hangs", validator.Func("hangs", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -251,7 +253,7 @@ func brokenValidators() []broken {
 				_, err := gk.Parse(args)
 				return nil, err
 			}, nil
-		}), "timeout/root_not_object"},
+		}), "timeout/root_not_object", harness.Options{}},
 		{"accepts null for anything", wrapRef("null-ok", nil, func(v any) any {
 			return mapValues(v, func(e any) any {
 				if m, ok := e.(map[string]any); ok {
@@ -263,7 +265,7 @@ func brokenValidators() []broken {
 				}
 				return e
 			})
-		}), "missed/null_value"},
+		}), "missed/null_value", harness.Options{}},
 		{"reports every issue at the root", validator.Func("root-only", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -275,6 +277,6 @@ func brokenValidators() []broken {
 				}
 				return nil, nil
 			}, nil
-		}), "imprecise_location/out_of_range_enum"},
+		}), "imprecise_location/out_of_range_enum", harness.Options{RequireLocation: true}},
 	}
 }

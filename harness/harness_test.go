@@ -32,7 +32,9 @@ func TestBrokenValidatorsAreCaught(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			rep, err := harness.Run(tools, b.v, harness.Options{Timeout: 200 * time.Millisecond, Jobs: 1})
+			opts := b.opts
+			opts.Timeout, opts.Jobs = 200*time.Millisecond, 1
+			rep, err := harness.Run(tools, b.v, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

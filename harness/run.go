@@ -2,11 +2,13 @@ package harness
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"testing"
 
 	"pgregory.net/rapid"
 
@@ -369,8 +371,20 @@ func (c *checkTB) fail(msg string) {
 	}
 }
 
+// initTesting makes rapid.Check usable outside go test: rapid asks testing.Short, which needs
+// the testing flags registered and the command line parsed (with no arguments, if nobody did).
+var initTesting = sync.OnceFunc(func() {
+	if flag.Lookup("test.short") == nil {
+		testing.Init()
+	}
+	if !flag.Parsed() {
+		_ = flag.CommandLine.Parse(nil)
+	}
+})
+
 // runCheck runs rapid.Check on prop and returns nil when it passed, else what rapid said.
 func runCheck(name string, prop func(*rapid.T)) (err error) {
+	initTesting()
 	tb := &checkTB{name: name}
 	func() {
 		defer func() {

@@ -90,7 +90,11 @@ func reportTool(t *testing.T, tr *toolResult, opts Options) {
 
 func formatFinding(f Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s\n", f.Class, f.Kind, f.Reason)
+	reason := f.Reason
+	if reason == "" && f.Class == "valid" {
+		reason = "a valid call"
+	}
+	fmt.Fprintf(&b, "%s %s: %s\n", f.Class, f.Kind, reason)
 	fmt.Fprintf(&b, "  expect %s, got %s\n", f.Expect, f.Got)
 	fmt.Fprintf(&b, "  args: %s\n", quoteArgs(f.Args))
 	if f.Path != "" || f.Keyword != "" {

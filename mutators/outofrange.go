@@ -69,13 +69,44 @@ func inEnum(enum []any, v any) bool {
 func (outOfRange) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 	var places []*site
 	for _, s := range tg.sites {
-		if len(rangeCandidates(t, tg, s, false)) > 0 {
+		if rangeApplies(s) {
 			places = append(places, s)
 		}
 	}
 	return firstConfirmed(t, tg, OutOfRangeEnum, places, func(t *rapid.T, s *site) []candidate {
 		return rangeCandidates(t, tg, s, true)
 	})
+}
+
+// rangeApplies tells cheaply whether rangeCandidates would propose anything at s.
+func rangeApplies(s *site) bool {
+	for _, sch := range s.schemas {
+		switch v := s.value.(type) {
+		case string, json.Number:
+			if (sch.Enum != nil || sch.Const != nil) && s.parent != nil {
+				return true
+			}
+			if str, ok := v.(string); ok {
+				if (sch.MinLength != nil && *sch.MinLength > 0 && len([]rune(str)) >= *sch.MinLength) ||
+					(sch.MaxLength != nil && *sch.MaxLength < 100000) || sch.Pattern != nil {
+					return true
+				}
+			} else if sch.Minimum != nil || sch.Maximum != nil || sch.ExclusiveMinimum != nil ||
+				sch.ExclusiveMaximum != nil || sch.MultipleOf != nil {
+				return true
+			} else if sch.Types != nil {
+				if ts := sch.Types.ToStrings(); len(ts) == 1 && ts[0] == "integer" {
+					return true
+				}
+			}
+		case []any:
+			if (sch.MinItems != nil && *sch.MinItems > 0 && len(v) >= *sch.MinItems) ||
+				(sch.MaxItems != nil && *sch.MaxItems < 10000 && len(v) > 0) || (sch.UniqueItems && len(v) > 0) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rangeCandidates proposes the constraint breaks at s. With draw false it only tells whether

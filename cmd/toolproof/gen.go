@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bufio"
+	"encoding/base64"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// genLine is one JSONL line of `toolproof gen`.
+type genLine struct {
+	Tool       string `json:"tool"`
+	Args       string `json:"args,omitempty"`
+	ArgsBase64 string `json:"args_base64,omitempty"` // when the raw text is not UTF-8
+	Expect     string `json:"expect"`
+	Class      string `json:"class"`
+	Variant    string `json:"variant,omitempty"`
+	Path       string `json:"path,omitempty"`
+	Keyword    string `json:"keyword,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	Canary     string `json:"canary,omitempty"`
+	ID         string `json:"id"`
+}
+
+func cmdGen(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("toolproof gen", flag.ContinueOnError)
+	var tools multiFlag
+	fs.Var(&tools, "tools", "tool file or directory (repeatable)")
+	schemaFile := fs.String("schema", "", "a JSON Schema file: one tool named after the file")
+	valid := fs.Bool("valid", false, "emit valid values (the default when --mutated is not given)")
+	mutated := fs.Bool("mutated", false, "emit distortions, one per class and value")
+	n := fs.Int("n", 10, "valid values per tool")
+	seed := fs.Int("seed", 1, "seed: the same seed gives the same output")
+	muts := fs.String("mutators", "all", "comma-separated distortion classes")
+	closeObjects := fs.Bool("close", false, "treat objects that do not say otherwise as closed")
+	format := fs.String("format", "jsonl", "jsonl, or test-suite (JSON-Schema-Test-Suite files)")
+	pos, err := parse(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("gen takes no arguments (got %q)", pos)
+	}
+	if (len(tools) == 0) == (*schemaFile == "") {
+		return usagef("gen needs exactly one of --tools PATH or --schema FILE")
+	}
+	if *n <= 0 {
+		return usagef("--n must be positive")
+	}
+	if *format != "jsonl" && *format != "test-suite" {
+		return usagef("--format %q: want jsonl or test-suite", *format)
+	}
+	ms, err := mutators.Select(*muts)
+	if err != nil {
+		return usagef("--mutators: %v", err)
+	}
+	var ts []tool.Tool
+	if *schemaFile != "" {
+		data, err := os.ReadFile(*schemaFile)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		if _, err := jsonvalue.Parse(data); err != nil {
+			return usagef("--schema %s: %v", *schemaFile, err)
+		}
+		name := strings.TrimSuffix(filepath.Base(*schemaFile), filepath.Ext(*schemaFile))
+		ts = []tool.Tool{{Name: name, Parameters: data, Source: *schemaFile}}
+	} else {
+		loaded, skipped, err := loadTools(tools, stderr)
+		if err != nil {
+			return err
+		}
+		for _, s := range skipped {
+			fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
+		}
+		ts = loaded
+	}
+	wantValid := *valid || !*mutated
+	cases, skipped := harness.Generate(ts, harness.GenOptions{N: *n, Seed: *seed, Valid: wantValid,
+		Mutated: *mutated, Mutators: ms, Close: *closeObjects})
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
+	}
+	if len(ts) == len(skipped) {
+		return usagef("no tool could be used (%d skipped)", len(skipped))
+	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	if *format == "test-suite" {
+		return writeTestSuite(w, ts, cases, *closeObjects, stderr)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, c := range cases {
+		line := genLine{Tool: c.Tool, Expect: c.Expect, Class: c.Class, Variant: c.Variant, Path: c.Path,
+			Keyword: c.Keyword, Reason: c.Reason, Canary: c.Canary, ID: c.ID}
+		if utf8.Valid(c.Args) {
+			line.Args = string(c.Args)
+		} else {
+			line.ArgsBase64 = base64.StdEncoding.EncodeToString(c.Args)
+		}
+		if err := enc.Encode(line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTestSuite writes one JSON-Schema-Test-Suite file (an array of groups, one per tool), so
+// any validator's own suite runner can replay the cases. A case must be judged by the schema
+// alone there: text that is not JSON, implementation-defined input, and values only the gate
+// contract rejects (a root that is not an object, where the schema itself allows it) are left
+// out, and counted on stderr.
+func writeTestSuite(w io.Writer, ts []tool.Tool, cases []corpus.Case, closeObjects bool, stderr io.Writer) error {
+	type test struct {
+		Description string `json:"description"`
+		Data        any    `json:"data"`
+		Valid       bool   `json:"valid"`
+	}
+	type group struct {
+		Description string          `json:"description"`
+		Schema      json.RawMessage `json:"schema"`
+		Tests       []test          `json:"tests"`
+	}
+	byTool := map[string]*group{}
+	oracles := map[string]*validator.Gatekeeper{}
+	var order []string
+	for _, t := range ts {
+		if closeObjects {
+			t = tool.Close(t)
+		}
+		gk, err := validator.Compile(t)
+		if err != nil {
+			continue
+		}
+		oracles[t.Name] = gk
+		byTool[t.Name] = &group{Description: "toolproof cases for tool " + t.Name, Schema: t.Parameters}
+		order = append(order, t.Name)
+	}
+	left := 0
+	for _, c := range cases {
+		g := byTool[c.Tool]
+		if g == nil {
+			continue
+		}
+		v, err := jsonvalue.Parse(c.Args)
+		if err != nil || c.Expect == "either" {
+			left++
+			continue
+		}
+		schemaValid := oracles[c.Tool].Valid(v)
+		if schemaValid != (c.Expect == "accept") {
+			left++
+			continue
+		}
+		desc := c.Class
+		if c.Reason != "" {
+			desc += ": " + c.Reason
+		}
+		g.Tests = append(g.Tests, test{Description: desc, Data: v, Valid: schemaValid})
+	}
+	var groups []*group
+	for _, name := range order {
+		if len(byTool[name].Tests) > 0 {
+			groups = append(groups, byTool[name])
+		}
+	}
+	data, err := marshalIndentExact(groups)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(append(data, '\n')); err != nil {
+		return err
+	}
+	if left > 0 {
+		fmt.Fprintf(stderr, "toolproof: %d cases left out of the test suite: not JSON, implementation-defined, or rejected only by the plain-object rule of the gate, not by the schema\n", left)
+	}
+	return nil
+}
+
+// marshalIndentExact indents JSON that may hold json.Number values without changing them.
+func marshalIndentExact(v any) ([]byte, error) {
+	return json.MarshalIndent(v, "", "  ")
+}

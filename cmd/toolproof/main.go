@@ -1,0 +1,119 @@
+// Command toolproof proves that a validator of LLM tool-call arguments holds: it generates valid
+// arguments from each tool's JSON Schema, distorts them the way language models do, and reports
+// every wrong verdict.
+//
+//	toolproof run        [--tools PATH]... [--validator SPEC]... [--checks N] [--seed S] ...
+//	toolproof replay DIR [--validator SPEC] [--format ...]
+//	toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S] [--format jsonl|test-suite]
+//	toolproof audit      --tools PATH [--format text|json]
+//	toolproof validators
+//
+// Exit status: 0 no finding, 1 findings, 2 bad usage or input.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// usageError is bad usage or input: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// errFindings makes the exit status 1 after the report is written.
+var errFindings = errors.New("findings")
+
+const usage = `toolproof proves that a validator of LLM tool-call arguments holds.
+
+Usage:
+  toolproof run        [--tools PATH]... [--validator SPEC]... [--checks N] [--seed S]
+                       [--mutators LIST] [--profile strict|repair] [--close] [--jobs N]
+                       [--shard i/n] [--format text|json|junit|markdown] [--save DIR]
+                       [--require-location] [--timeout D]
+  toolproof replay DIR [--validator SPEC]... [--tools PATH]... [--format ...] [--close]
+  toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S]
+                       [--mutators LIST] [--close] [--format jsonl|test-suite]
+  toolproof audit      [--tools PATH]... [--close] [--format text|json]
+  toolproof validators
+
+With no --tools, run, replay and audit use the embedded tool corpus; with no --validator, the
+built-in reference validator. Exit status: 0 no finding, 1 findings, 2 bad usage or input.
+Run 'toolproof COMMAND -h' for the flags of a command.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stderr, usage)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	var err error
+	switch args[0] {
+	case "run":
+		err = cmdRun(args[1:], stdout, stderr)
+	case "replay":
+		err = cmdReplay(args[1:], stdout, stderr)
+	case "gen":
+		err = cmdGen(args[1:], stdout, stderr)
+	case "audit":
+		err = cmdAudit(args[1:], stdout, stderr)
+	case "validators":
+		err = cmdValidators(args[1:], stdout, stderr)
+	default:
+		err = usagef("unknown command %q\n\n%s", args[0], usage)
+	}
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errFindings):
+		return 1
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, "toolproof:", ue.msg)
+		return 2
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	default:
+		fmt.Fprintln(stderr, "toolproof:", err)
+		return 2
+	}
+}
+
+// multiFlag collects a repeatable flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// parse parses a subcommand's flags, allowing flags after positional arguments too.
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
+	fs.SetOutput(stderr)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}

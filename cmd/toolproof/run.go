@@ -1,0 +1,318 @@
+package main
+
+import (
+	crand "crypto/rand"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/internal/registry"
+	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/stdio"
+)
+
+// loadTools reads the --tools paths, or the embedded corpus when there are none.
+func loadTools(paths []string, stderr io.Writer) ([]tool.Tool, []tool.Skipped, error) {
+	if len(paths) == 0 {
+		set := corpus.Tools()
+		return set.Tools, set.Skipped, nil
+	}
+	var all tool.Set
+	for _, p := range paths {
+		set, err := tool.Load(p)
+		if err != nil {
+			return nil, nil, usagef("--tools %s: %v", p, err)
+		}
+		all.Merge(set)
+	}
+	for _, n := range all.Renamed {
+		fmt.Fprintln(stderr, "toolproof: note:", n)
+	}
+	if len(all.Tools) == 0 {
+		return nil, nil, usagef("--tools: no usable tool in %s (%d skipped)", strings.Join(paths, ", "), len(all.Skipped))
+	}
+	return all.Tools, all.Skipped, nil
+}
+
+// setRapid points rapid's flags (it reads them for every check) at this run's values. The
+// command line owns its process, so setting them once before any check is safe.
+func setRapid(checks int, seed uint64) error {
+	for name, value := range map[string]string{
+		"rapid.checks":     strconv.Itoa(checks),
+		"rapid.seed":       strconv.FormatUint(seed, 10),
+		"rapid.nofailfile": "true",
+		"rapid.shrinktime": "10s",
+	} {
+		if err := flag.Set(name, value); err != nil {
+			return fmt.Errorf("setting %s: %v", name, err)
+		}
+	}
+	return nil
+}
+
+func randomSeed() uint64 {
+	var b [8]byte
+	if _, err := crand.Read(b[:]); err != nil {
+		return uint64(time.Now().UnixNano())
+	}
+	return binary.LittleEndian.Uint64(b[:]) >> 1
+}
+
+type runFlags struct {
+	tools      multiFlag
+	validators multiFlag
+	checks     int
+	seed       uint64
+	muts       string
+	profile    string
+	close      bool
+	jobs       int
+	shard      string
+	format     string
+	save       string
+	requireLoc bool
+	timeout    time.Duration
+	window     int
+}
+
+func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
+	fs.Var(&f.tools, "tools", "tool file or directory (repeatable; default: the embedded corpus)")
+	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME or exec:COMMAND (repeatable: a comparison)")
+	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
+	fs.BoolVar(&f.close, "close", false, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
+	fs.StringVar(&f.format, "format", "text", "report format: text, json, junit or markdown")
+	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when a rejection points at neither the distorted place nor an ancestor")
+	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
+	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to an external validator")
+	if gen {
+		fs.IntVar(&f.checks, "checks", 100, "valid values drawn per tool (each with one distortion per class)")
+		fs.Uint64Var(&f.seed, "seed", 0, "seed for the cases (0: a random seed, printed in the report)")
+		fs.StringVar(&f.muts, "mutators", "all", "comma-separated distortion classes")
+		fs.IntVar(&f.jobs, "jobs", 0, "tools checked in parallel (default: the number of CPUs)")
+		fs.StringVar(&f.shard, "shard", "", "i/n: check only the tools whose index modulo n is i")
+		fs.StringVar(&f.save, "save", "", "directory to save the minimal failing cases in (replay them with toolproof replay)")
+	}
+}
+
+func (f *runFlags) options() (harness.Options, error) {
+	opts := harness.Options{Close: f.close, RequireLocation: f.requireLoc, Timeout: f.timeout, Jobs: f.jobs,
+		CorpusDir: f.save}
+	switch f.profile {
+	case "strict":
+		opts.Profile = harness.Strict
+	case "repair":
+		opts.Profile = harness.Repair
+	default:
+		return opts, usagef("--profile %q: want strict or repair", f.profile)
+	}
+	if f.muts != "" {
+		ms, err := mutators.Select(f.muts)
+		if err != nil {
+			return opts, usagef("--mutators: %v", err)
+		}
+		opts.Mutators = ms
+	}
+	if f.shard != "" {
+		i, n, ok := strings.Cut(f.shard, "/")
+		a, err1 := strconv.Atoi(i)
+		b, err2 := strconv.Atoi(n)
+		if !ok || err1 != nil || err2 != nil || b <= 0 || a < 0 || a >= b {
+			return opts, usagef("--shard %q: want i/n with 0 <= i < n", f.shard)
+		}
+		opts.Shard, opts.Shards = a, b
+	}
+	switch f.format {
+	case "text", "json", "junit", "markdown", "md":
+	default:
+		return opts, usagef("--format %q: want text, json, junit or markdown", f.format)
+	}
+	if f.checks <= 0 && f.checks != 0 {
+		return opts, usagef("--checks must be positive")
+	}
+	return opts, nil
+}
+
+func (f *runFlags) opener(stderr io.Writer) *registry.Opener {
+	return &registry.Opener{Options: stdio.Options{Window: f.window, Timeout: f.timeout, Stderr: stderr}}
+}
+
+// openAll opens every --validator (default: reference).
+func (f *runFlags) openAll(stderr io.Writer) ([]validator.Validator, func(), error) {
+	specs := f.validators
+	if len(specs) == 0 {
+		specs = multiFlag{"reference"}
+	}
+	o := f.opener(stderr)
+	var vs []validator.Validator
+	closeAll := func() {
+		for _, v := range vs {
+			if err := registry.Close(v); err != nil {
+				fmt.Fprintf(stderr, "toolproof: closing %s: %v\n", v.Name(), err)
+			}
+		}
+	}
+	for _, s := range specs {
+		v, err := o.Open(s)
+		if err != nil {
+			closeAll()
+			return nil, nil, usageError{err.Error()}
+		}
+		vs = append(vs, v)
+	}
+	return vs, closeAll, nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("toolproof run", flag.ContinueOnError)
+	var f runFlags
+	f.register(fs, true)
+	pos, err := parse(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("run takes no arguments (got %q); tool files go in --tools", pos)
+	}
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
+	tools, skipped, err := loadTools(f.tools, stderr)
+	if err != nil {
+		return err
+	}
+	seed := f.seed
+	if seed == 0 {
+		seed = randomSeed()
+	}
+	if err := setRapid(f.checks, seed); err != nil {
+		return err
+	}
+	vs, closeAll, err := f.openAll(stderr)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	if isTerminal(stderr) {
+		opts.Progress = func(done, total int) {
+			fmt.Fprintf(stderr, "\rtoolproof: %d/%d tools", done, total)
+			if done == total {
+				fmt.Fprint(stderr, "\r\033[K")
+			}
+		}
+	}
+	var reports []*harness.Report
+	for _, v := range vs {
+		rep, err := harness.Run(tools, v, opts)
+		if err != nil {
+			return err
+		}
+		rep.Skipped = append(skipped, rep.Skipped...)
+		rep.Seed = seed
+		reports = append(reports, rep)
+	}
+	return writeReports(reports, f.format, stdout, stderr)
+}
+
+func writeReports(reports []*harness.Report, format string, stdout, stderr io.Writer) error {
+	passed := true
+	for _, r := range reports {
+		passed = passed && r.Passed
+	}
+	if len(reports) == 1 {
+		if err := reports[0].Write(stdout, format); err != nil {
+			return err
+		}
+		if format == "text" && reports[0].Seed != 0 {
+			fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
+		}
+	} else {
+		cmp := &harness.Comparison{Reports: reports}
+		if err := cmp.Write(stdout, format); err != nil {
+			return err
+		}
+		if format == "text" && reports[0].Seed != 0 {
+			fmt.Fprintf(stdout, "\nseed %d\n", reports[0].Seed)
+		}
+	}
+	if !passed {
+		return errFindings
+	}
+	return nil
+}
+
+func cmdReplay(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("toolproof replay", flag.ContinueOnError)
+	var f runFlags
+	f.register(fs, false)
+	pos, err := parse(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("replay takes one directory of saved cases")
+	}
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
+	info, err := os.Stat(pos[0])
+	if err != nil || !info.IsDir() {
+		return usagef("replay %s: not a directory", pos[0])
+	}
+	cases, err := corpus.Load(pos[0])
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(cases) == 0 {
+		return usagef("replay %s: no saved cases", pos[0])
+	}
+	tools, _, err := loadTools(f.tools, stderr)
+	if err != nil {
+		return err
+	}
+	vs, closeAll, err := f.openAll(stderr)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	var reports []*harness.Report
+	for _, v := range vs {
+		rep, err := harness.Replay(cases, tools, v, opts)
+		if err != nil {
+			return err
+		}
+		reports = append(reports, rep)
+	}
+	return writeReports(reports, f.format, stdout, stderr)
+}
+
+func cmdValidators(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		return usagef("validators takes no arguments")
+	}
+	for _, e := range registry.Entries() {
+		fmt.Fprintf(stdout, "%-20s %s\n", e.Name, e.Describe)
+	}
+	fmt.Fprintf(stdout, "%-20s %s\n", "builtin:NAME", "a built-in Go validator by name (builtin:reference)")
+	fmt.Fprintf(stdout, "%-20s %s\n", "exec:COMMAND ARGS", "any program speaking toolproof/1 on stdin/stdout (validator/stdio/PROTOCOL.md)")
+	return nil
+}

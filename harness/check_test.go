@@ -1,0 +1,87 @@
+package harness_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// How a Go team uses toolproof: every tool it exposes, against the gate it runs, in go test.
+func TestCheckTheReferenceGate(t *testing.T) {
+	set := corpus.Tools()
+	var some []tool.Tool
+	for _, name := range []string{"read", "execute_code", "edit_files", "json_filter", "http_request"} {
+		tl, ok := set.Lookup(name)
+		if !ok {
+			t.Fatalf("no tool %s", name)
+		}
+		some = append(some, tl)
+	}
+	harness.Check(t, some, validator.Reference{}, harness.Options{CorpusDir: "-", Siblings: set.Tools})
+}
+
+var readTool = tool.Tool{Name: "read", Parameters: json.RawMessage(`{
+	"type": "object",
+	"properties": {"path": {"type": "string", "minLength": 1}, "limit": {"type": "integer", "minimum": 1}},
+	"required": ["path"], "additionalProperties": false}`)}
+
+// TestHelperCheckFails is not a test on its own: TestCheckShrinksSavesAndReplays runs it in a
+// child process (it fails, as it must) and reads what it printed.
+func TestHelperCheckFails(t *testing.T) {
+	dir := os.Getenv("TOOLPROOF_HELPER_CORPUS")
+	if dir == "" {
+		t.Skip("a helper of TestCheckShrinksSavesAndReplays, run in a child process")
+	}
+	only, _ := mutators.Select("stringified_type")
+	harness.Check(t, []tool.Tool{readTool}, brokenValidators()[0].v, harness.Options{CorpusDir: dir, Mutators: only})
+}
+
+func TestCheckShrinksSavesAndReplays(t *testing.T) {
+	dir := t.TempDir()
+	run := func() string {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperCheckFails$", "-test.v", "-rapid.checks=50")
+		cmd.Env = append(os.Environ(), "TOOLPROOF_HELPER_CORPUS="+dir)
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			t.Fatalf("Check passed a gate that coerces strings:\n%s", out)
+		}
+		return string(out)
+	}
+	out := run()
+	for _, want := range []string{"--- FAIL: TestHelperCheckFails/read", "stringified_type missed", "expect reject, got accepted", "saved: " + dir} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// The coercing gate has two bugs: it accepts "1" for an integer, and it turns a valid path
+	// "0" into the number 0 and then rejects it. Both are found, shrunk to the smallest case
+	// and saved.
+	cases, err := corpus.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range cases {
+		got[c.Class+"/"+c.Expect] = string(c.Args)
+	}
+	want := map[string]string{
+		"stringified_type/reject": `{"limit":"1","path":"a"}`,
+		"valid/accept":            `{"path":"0"}`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("saved cases (-want +got):\n%s", diff)
+	}
+	if out := run(); !strings.Contains(out, "replayed from the regression corpus") {
+		t.Errorf("the saved case was not replayed first:\n%s", out)
+	}
+}

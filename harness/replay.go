@@ -1,0 +1,79 @@
+package harness
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// Replay checks saved cases against v: every case the oracle still confirms is sent to the gate
+// of its tool and judged; nothing new is generated. tools must hold the tools the cases name.
+func Replay(cases []corpus.Case, tools []tool.Tool, v validator.Validator, opts Options) (*Report, error) {
+	byTool := map[string][]corpus.Case{}
+	var names []string
+	for _, c := range cases {
+		if _, ok := byTool[c.Tool]; !ok {
+			names = append(names, c.Tool)
+		}
+		byTool[c.Tool] = append(byTool[c.Tool], c)
+	}
+	var need []tool.Tool
+	known := map[string]bool{}
+	for _, t := range tools {
+		if len(byTool[t.Name]) > 0 {
+			need = append(need, t)
+			known[t.Name] = true
+		}
+	}
+	rep := newReport(v.Name(), opts)
+	for _, n := range names {
+		if !known[n] {
+			rep.Skipped = append(rep.Skipped, tool.Skipped{Tool: n, Source: "saved cases",
+				Reason: fmt.Sprintf("%d saved cases name this tool, but no tool file given defines it", len(byTool[n]))})
+		}
+	}
+	ps, skipped := prepare(need, v, opts)
+	rep.Skipped = append(rep.Skipped, skipped...)
+	rep.Tools = len(ps)
+	for _, p := range ps {
+		tr := &toolResult{tool: p.tool.Name, classes: map[string]*ClassStats{}}
+		var run []corpus.Case
+		var originals []any
+		for _, c := range byTool[p.tool.Name] {
+			if c.SchemaHash != "" && c.SchemaHash != p.tool.SchemaHash() {
+				tr.notes = append(tr.notes, fmt.Sprintf("case %s was made for another version of the schema", c.ID))
+			}
+			if ok, why := reconfirm(p, c); !ok {
+				tr.stale = append(tr.stale, c.ID+": "+why)
+				continue
+			}
+			var orig any
+			if len(c.Original) > 0 {
+				orig, _ = jsonvalue.Parse(c.Original)
+			} else if c.Expect == "accept" {
+				orig, _ = jsonvalue.Parse(c.Args)
+			}
+			run = append(run, c)
+			originals = append(originals, orig)
+		}
+		r := newRunner(opts.timeout())
+		verdicts, mutated := r.check(p.gate, run)
+		r.close()
+		for i := range run {
+			fs := judgeAll(&run[i], originals[i], verdicts[i], mutated[i], opts)
+			count(tr.classes, run[i].Class, fs)
+			for _, f := range fs {
+				f.Count = 1
+				f.Detail = strings.TrimSpace(f.Detail + "\n(saved case)")
+				tr.findings = append(tr.findings, f)
+			}
+		}
+		rep.add(tr)
+	}
+	rep.finish()
+	return rep, nil
+}

@@ -1,0 +1,164 @@
+// Package registry maps the validator names the command line accepts to validators: the
+// built-in reference, the node adapters (ajv, typebox, zod) and the Go zoo (a nested module run
+// out of process), and exec: for any program speaking toolproof/1.
+package registry
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/stdio"
+)
+
+// Entry is one name --validator accepts.
+type Entry struct {
+	Name     string
+	Describe string
+	Kind     string // builtin, node, go-zoo
+}
+
+// Entries lists every named validator, in display order.
+func Entries() []Entry {
+	return []Entry{
+		{"reference", "built-in gatekeeper: santhosh-tekuri/jsonschema v6, strict parse, no coercion (also builtin:reference)", "builtin"},
+		{"ajv", "node: Ajv 8, draft 2020-12 (draft-07 when the schema says so), strict schemas, ajv-formats", "node"},
+		{"ajv-coerce", "node: Ajv 8 with coerceTypes: true; passes on the coerced value", "node"},
+		{"ajv-strip", "node: Ajv 8 with removeAdditional: true; passes on the stripped value", "node"},
+		{"typebox", "node: TypeBox 1.x Compile (typebox/compile) behind a JSON parse gate, no conversion", "node"},
+		{"zod", "node: Zod 4 z.fromJSONSchema + safeParse; passes on zod's output", "node"},
+		{"gojsonschema", "go zoo: github.com/xeipuuv/gojsonschema v1.2.0 (out of process)", "go-zoo"},
+		{"jsonschema-go", "go zoo: github.com/google/jsonschema-go", "go-zoo"},
+		{"qri", "go zoo: github.com/qri-io/jsonschema", "go-zoo"},
+		{"kaptinlin", "go zoo: github.com/kaptinlin/jsonschema v0.9.8", "go-zoo"},
+		{"json-struct", "go zoo: encoding/json into a struct built from the schema", "go-zoo"},
+		{"json-struct-strict", "go zoo: the same with DisallowUnknownFields", "go-zoo"},
+	}
+}
+
+// Opener opens validators by name, building or locating what they need once.
+type Opener struct {
+	Root    string        // the repository checkout (holds validator/node and zoo); "" finds it
+	Options stdio.Options // window, timeout and stderr for child processes
+
+	zooOnce sync.Once
+	zooBin  string
+	zooErr  error
+}
+
+// Open returns the validator SPEC names: an entry name, builtin:NAME, or exec:COMMAND ARGS.
+// The caller closes it (Close) when it is a process.
+func (o *Opener) Open(spec string) (validator.Validator, error) {
+	if cmd, ok := strings.CutPrefix(spec, "exec:"); ok {
+		argv, err := stdio.ParseCommand(cmd)
+		if err != nil {
+			return nil, fmt.Errorf("--validator %s: %v", spec, err)
+		}
+		return o.start(argv, "")
+	}
+	name := strings.TrimPrefix(spec, "builtin:")
+	for _, e := range Entries() {
+		if e.Name != name {
+			continue
+		}
+		switch e.Kind {
+		case "builtin":
+			return validator.Reference{}, nil
+		case "node":
+			return o.node(name)
+		case "go-zoo":
+			return o.zoo(name)
+		}
+	}
+	return nil, fmt.Errorf("unknown validator %q: `toolproof validators` lists the names; exec:COMMAND runs any toolproof/1 program", spec)
+}
+
+// Close stops v if it is a process.
+func Close(v validator.Validator) error {
+	if c, ok := v.(interface{ Close() error }); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+func (o *Opener) root() (string, error) {
+	if o.Root != "" {
+		return o.Root, nil
+	}
+	if r := os.Getenv("TOOLPROOF_ROOT"); r != "" {
+		return r, nil
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "validator", "node", "adapters")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("cannot find the toolproof checkout (validator/node/adapters) above the working directory; set TOOLPROOF_ROOT")
+		}
+		dir = parent
+	}
+}
+
+func (o *Opener) node(name string) (validator.Validator, error) {
+	root, err := o.root()
+	if err != nil {
+		return nil, err
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, fmt.Errorf("validator %s needs Node.js (node is not on PATH)", name)
+	}
+	dir := filepath.Join(root, "validator", "node")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
+		return nil, fmt.Errorf("validator %s: its packages are not installed: run `npm ci` in %s", name, dir)
+	}
+	return o.start([]string{node, filepath.Join(dir, "adapters", name+".mjs")}, name)
+}
+
+func (o *Opener) zoo(name string) (validator.Validator, error) {
+	o.zooOnce.Do(func() {
+		root, err := o.root()
+		if err != nil {
+			o.zooErr = err
+			return
+		}
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			cache = os.TempDir()
+		}
+		bin := filepath.Join(cache, "toolproof", "toolproof-zoo")
+		cmd := exec.Command("go", "build", "-o", bin, "./cmd/toolproof-zoo")
+		cmd.Dir = filepath.Join(root, "zoo")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			o.zooErr = fmt.Errorf("building the Go validator zoo (%s): %v\n%s", cmd.Dir, err, out)
+			return
+		}
+		o.zooBin = bin
+	})
+	if o.zooErr != nil {
+		return nil, o.zooErr
+	}
+	return o.start([]string{o.zooBin, name}, name)
+}
+
+func (o *Opener) start(argv []string, name string) (validator.Validator, error) {
+	opts := o.Options
+	opts.Command = argv
+	if name != "" && opts.Name == "" {
+		opts.Name = ""
+	}
+	c, err := stdio.Start(opts)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
