@@ -175,7 +175,7 @@ func checkTool(p *prepared, saved []corpus.Case, opts Options, sh *shrinkSet, lo
 			}
 		}
 	}
-	if err := runCheck(p.tool.Name, scorecard); err != nil && r.hung < maxHangs {
+	if err := runCheck(p.tool.Name+"/scorecard", scorecard); err != nil && r.hung < maxHangs {
 		tr.notes = append(tr.notes, "rapid: "+err.Error())
 	}
 	if r.hung >= maxHangs {
@@ -214,7 +214,9 @@ func checkTool(p *prepared, saved []corpus.Case, opts Options, sh *shrinkSet, lo
 					}
 				}
 			}
-			if runCheck(p.tool.Name, prop) != nil && last != nil {
+			// Named after the group, so that rapid's fail file (in go test) is replayed only by
+			// the shrink of the same tool, class and kind.
+			if runCheck(p.tool.Name+"/"+f.Class+"/"+string(f.Kind), prop) != nil && last != nil {
 				f = *last
 				f.Shrunk = true
 			}
