@@ -7,6 +7,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/internal/draw"
+
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/internal/schemawalk"
 )
@@ -191,7 +193,7 @@ func (p *arrPlan) gen(st *state, depth int) (any, bool) {
 		softHi = lo
 	}
 	if hi < 0 || hi > softHi {
-		if hi < 0 || intIn(t, 0, 9, "bigArray") != 0 {
+		if hi < 0 || draw.Int(t, 0, 9, "bigArray") != 0 {
 			hi = max(softHi, lo)
 		}
 	}
@@ -199,13 +201,13 @@ func (p *arrPlan) gen(st *state, depth int) (any, bool) {
 		hi = lo + 64
 	}
 	var length int
-	switch mode := intIn(t, 0, 5, "arrMode"); {
+	switch mode := draw.Int(t, 0, 5, "arrMode"); {
 	case mode == 0 || hi == lo:
 		length = lo
 	case mode == 1:
 		length = hi
 	default:
-		length = intIn(t, lo, hi, "len")
+		length = draw.Int(t, lo, hi, "len")
 	}
 	if p.rest == nil && length > len(p.prefix) {
 		length = len(p.prefix)
@@ -219,12 +221,12 @@ func (p *arrPlan) gen(st *state, depth int) (any, bool) {
 			top = p.maxC
 		}
 		if top > c {
-			c = intIn(t, c, top, "containsCount")
+			c = draw.Int(t, c, top, "containsCount")
 		}
 		if c > length {
 			return nil, false
 		}
-		cFrom = intIn(t, 0, length-c, "containsAt")
+		cFrom = draw.Int(t, 0, length-c, "containsAt")
 		cTo = cFrom + c
 	}
 	arr := make([]any, 0, length)
@@ -425,7 +427,7 @@ var edgeKeys = []string{"~", "/", "a/b", "~1", "__proto__", "constructor", "toSt
 func (p *objPlan) gen(st *state, depth int) (any, bool) {
 	t := st.t
 	present := make([]bool, len(p.props))
-	mode := intIn(t, 0, 3, "optional")
+	mode := draw.Int(t, 0, 3, "optional")
 	if depth >= softDepth {
 		mode = 0
 	}
@@ -438,7 +440,7 @@ func (p *objPlan) gen(st *state, depth int) (any, bool) {
 		case mode == 1:
 			present[i] = true
 		case mode >= 2:
-			present[i] = coin(t, pp.name)
+			present[i] = draw.Bool(t, pp.name)
 		}
 	}
 	// dependentRequired: a present property brings its dependencies.
@@ -491,8 +493,8 @@ func (p *objPlan) gen(st *state, depth int) (any, bool) {
 	// Keys nobody declared: pattern keys, and extras where the object is open.
 	room := func() bool { return p.maxP < 0 || len(obj) < p.maxP }
 	need := p.minP - len(obj)
-	if len(p.patterns) > 0 && room() && depth < softDepth && (need > 0 || intIn(t, 0, 2, "patternKey") == 0) {
-		pt := p.patterns[intIn(t, 0, len(p.patterns)-1, "whichPattern")]
+	if len(p.patterns) > 0 && room() && depth < softDepth && (need > 0 || draw.Int(t, 0, 2, "patternKey") == 0) {
+		pt := p.patterns[draw.Int(t, 0, len(p.patterns)-1, "whichPattern")]
 		if k, ok := pt.gen(t, 0, -1); ok && pt.re.MatchString(k) {
 			if _, dup := obj[k]; !dup {
 				if v, ok := p.extraValue(st, k, depth); ok {
@@ -502,8 +504,8 @@ func (p *objPlan) gen(st *state, depth int) (any, bool) {
 		}
 	}
 	extras := 0
-	if p.extras && depth < softDepth && intIn(t, 0, 3, "extras") == 0 {
-		extras = intIn(t, 1, 2, "extraCount")
+	if p.extras && depth < softDepth && draw.Int(t, 0, 3, "extras") == 0 {
+		extras = draw.Int(t, 1, 2, "extraCount")
 	}
 	if p.extras && need > 0 {
 		extras = max(extras, p.minP-len(obj))
@@ -540,8 +542,8 @@ func (p *objPlan) extraKey(t *rapid.T) (string, bool) {
 		return v.(string), true
 	}
 	var k string
-	if intIn(t, 0, 2, "edgeKey") == 0 {
-		k = edgeKeys[intIn(t, 0, len(edgeKeys)-1, "edge")]
+	if draw.Int(t, 0, 2, "edgeKey") == 0 {
+		k = edgeKeys[draw.Int(t, 0, len(edgeKeys)-1, "edge")]
 	} else {
 		k = "x_" + label(t, 1, 8)
 	}

@@ -15,6 +15,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/internal/draw"
+
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/internal/schemawalk"
 	"github.com/toolproof/toolproof/validator"
@@ -87,7 +89,7 @@ const maxWork = 20000
 // generator bug: counted in Stats, never returned.
 func (g *Generator) Draw(t *rapid.T) (v any, ok bool) {
 	// rapid requires every generator to draw at least one bit; a const schema draws none.
-	_ = coin(t, "start")
+	_ = draw.Bool(t, "start")
 	for attempt := 0; attempt < 4; attempt++ {
 		v, ok, confirmed := g.build(t)
 		if !ok {
@@ -116,7 +118,7 @@ func (g *Generator) Draw(t *rapid.T) (v any, ok bool) {
 // generator costs on its own (the benchmarks compare it with a hand-written rapid generator).
 // Where the plan filters at the root (oneOf, not, $dynamicRef, ...) the filter runs here too.
 func (g *Generator) Build(t *rapid.T) (any, bool) {
-	_ = coin(t, "start")
+	_ = draw.Bool(t, "start")
 	v, ok, _ := g.build(t)
 	return v, ok
 }
@@ -401,11 +403,11 @@ func (n *node) gen(st *state, depth int) (any, bool) {
 func (n *node) gen1(st *state, depth int) (any, bool) {
 	t := st.t
 	if n.enum != nil {
-		return n.enum[intIn(t, 0, len(n.enum)-1, "enum")], true
+		return n.enum[draw.Int(t, 0, len(n.enum)-1, "enum")], true
 	}
 	if n.choice != nil {
 		k := len(n.choice.options)
-		first := intIn(t, 0, k-1, n.choice.key.kind)
+		first := draw.Int(t, 0, k-1, n.choice.key.kind)
 		for j := 0; j < k; j++ {
 			b := n.branch((first + j) % k)
 			if b.unsat != "" {
@@ -425,7 +427,7 @@ func (n *node) gen1(st *state, depth int) (any, bool) {
 	case tNull:
 		return nil, true
 	case tBool:
-		return coin(t, "bool"), true
+		return draw.Bool(t, "bool"), true
 	case tInt:
 		return n.num.gen(t, true)
 	case tNum:

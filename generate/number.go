@@ -10,6 +10,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/internal/draw"
 )
 
 // numPlan is the merged numeric constraints of a conjunction, exact.
@@ -179,7 +181,7 @@ func (p *numPlan) gen(t *rapid.T, integer bool) (any, bool) {
 		return json.Number(decimalText(t, v)), true
 	}
 	// No multipleOf: a decimal with a few digits after the point, more if the range is narrow.
-	d := intIn(t, 1, 4, "decimals")
+	d := draw.Int(t, 1, 4, "decimals")
 	for ; d <= 60; d++ {
 		step := new(big.Rat).SetFrac(bigOne, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d)), nil))
 		r := p.kRange(step)
@@ -209,7 +211,7 @@ func drawK(t *rapid.T, r kRange) *big.Int {
 		}
 		return k
 	}
-	switch mode := intIn(t, 0, 9, "numMode"); mode {
+	switch mode := draw.Int(t, 0, 9, "numMode"); mode {
 	case 0:
 		if r.min != nil {
 			return new(big.Int).Set(r.min)
@@ -223,11 +225,11 @@ func drawK(t *rapid.T, r kRange) *big.Int {
 	case 3:
 		// A big magnitude: past 2^53 sometimes, past int64 rarely.
 		lim := big1e15
-		if intIn(t, 0, 3, "huge") == 0 {
+		if draw.Int(t, 0, 3, "huge") == 0 {
 			lim = big1e21
 		}
 		k := new(big.Int).Rand(randFrom(t), lim)
-		if coin(t, "neg") {
+		if draw.Bool(t, "neg") {
 			k.Neg(k)
 		}
 		if r.min != nil && r.max != nil {
@@ -243,15 +245,15 @@ func drawK(t *rapid.T, r kRange) *big.Int {
 	}
 	if r.min != nil && r.max != nil {
 		span := new(big.Int).Sub(r.max, r.min)
-		if span.Cmp(big.NewInt(2000)) > 0 && coin(t, "nearZero") {
+		if span.Cmp(big.NewInt(2000)) > 0 && draw.Bool(t, "nearZero") {
 			anchor := clamp(new(big.Int))
-			off := big.NewInt(int64(intIn(t, -100, 100, "offset")))
+			off := big.NewInt(int64(draw.Int(t, -100, 100, "offset")))
 			return clamp(off.Add(off, anchor))
 		}
 		return uniformK(t, r)
 	}
 	anchor := clamp(new(big.Int))
-	off := big.NewInt(int64(intIn(t, -1000, 1000, "offset")))
+	off := big.NewInt(int64(draw.Int(t, -1000, 1000, "offset")))
 	return clamp(off.Add(off, anchor))
 }
 
@@ -279,7 +281,7 @@ func (b *bigRand) Uint64() uint64 {
 // integerText writes an integer value, sometimes as 1.0, -0 or 1e2: all the same integer.
 func integerText(t *rapid.T, v *big.Rat) string {
 	s := v.Num().String()
-	switch intIn(t, 0, 15, "intForm") {
+	switch draw.Int(t, 0, 15, "intForm") {
 	case 0:
 		if s == "0" {
 			return "-0"
@@ -298,12 +300,12 @@ func integerText(t *rapid.T, v *big.Rat) string {
 // decimalText writes v (a terminating decimal) exactly, sometimes in exponent form.
 func decimalText(t *rapid.T, v *big.Rat) string {
 	s := exactDecimal(v)
-	if intIn(t, 0, 15, "numForm") == 0 {
+	if draw.Int(t, 0, 15, "numForm") == 0 {
 		if e, ok := expForm(s); ok {
 			return e
 		}
 	}
-	if s == "0" && intIn(t, 0, 7, "negZero") == 0 {
+	if s == "0" && draw.Int(t, 0, 7, "negZero") == 0 {
 		return "-0"
 	}
 	return s
@@ -366,7 +368,7 @@ func itoa(i int) string { return big.NewInt(int64(i)).String() }
 func (p *numPlan) fastInt(t *rapid.T) string {
 	clamp := func(k int64) int64 { return min(max(k, p.fmin), p.fmax) }
 	var k int64
-	switch mode := intIn(t, 0, 9, "numMode"); {
+	switch mode := draw.Int(t, 0, 9, "numMode"); {
 	case mode == 0 && p.fminB:
 		k = p.fmin
 	case mode == 1 && p.fmaxB:
@@ -388,12 +390,12 @@ func (p *numPlan) fastInt(t *rapid.T) string {
 				k = math.MinInt64
 			}
 		default:
-			if coin(t, "neg") {
+			if draw.Bool(t, "neg") {
 				mag = -mag
 			}
 			k = mag
 		}
-	case p.fminB && p.fmaxB && (p.fmax-p.fmin <= 2000 || p.fmax-p.fmin < 0 || !coin(t, "nearZero")):
+	case p.fminB && p.fmaxB && (p.fmax-p.fmin <= 2000 || p.fmax-p.fmin < 0 || !draw.Bool(t, "nearZero")):
 		if p.fmax-p.fmin < 0 { // span overflows int64
 			k = rapid.Int64().Draw(t, "k")
 			k = clamp(k)
@@ -401,10 +403,10 @@ func (p *numPlan) fastInt(t *rapid.T) string {
 			k = rapid.Int64Range(p.fmin, p.fmax).Draw(t, "k")
 		}
 	default:
-		k = clamp(clamp(0) + int64(intIn(t, -1000, 1000, "offset")))
+		k = clamp(clamp(0) + int64(draw.Int(t, -1000, 1000, "offset")))
 	}
 	s := strconv.FormatInt(k, 10)
-	switch intIn(t, 0, 15, "intForm") {
+	switch draw.Int(t, 0, 15, "intForm") {
 	case 0:
 		if k == 0 {
 			return "-0"

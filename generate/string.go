@@ -10,6 +10,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/internal/draw"
 )
 
 // strPlan is the merged string constraints of a conjunction. Lengths are in runes.
@@ -124,26 +126,26 @@ func (p *strPlan) gen(t *rapid.T) (any, bool) {
 func (p *strPlan) plain(t *rapid.T) string {
 	lo, hi := p.minLen, p.maxLen
 	var n int
-	mode := intIn(t, 0, 7, "lenMode")
+	mode := draw.Int(t, 0, 7, "lenMode")
 	switch {
 	case mode == 0:
 		n = lo
 	case mode == 1 && hi >= 0:
 		n = hi
 	case hi >= 0 && hi-lo <= 40:
-		n = intIn(t, lo, hi, "len")
+		n = draw.Int(t, lo, hi, "len")
 	case hi >= 0:
-		n = intIn(t, lo, lo+40, "len")
+		n = draw.Int(t, lo, lo+40, "len")
 	default:
-		n = intIn(t, lo, lo+24, "len")
+		n = draw.Int(t, lo, lo+24, "len")
 	}
 	if n > 4096 {
-		n = 4096 + intIn(t, 0, 8, "len")
+		n = 4096 + draw.Int(t, 0, 8, "len")
 		if hi >= 0 && n > hi {
 			n = hi
 		}
 	}
-	flavour := intIn(t, 0, 5, "flavour")
+	flavour := draw.Int(t, 0, 5, "flavour")
 	var b strings.Builder
 	b.Grow(n)
 	for i := 0; i < n; i++ {
@@ -168,14 +170,14 @@ var (
 // control characters, 5 adds non-ASCII runes too, astral ones and NUL among them.
 func drawRune(t *rapid.T, flavour int) rune {
 	if flavour >= 4 {
-		switch c := intIn(t, 0, 15, "rune"); {
+		switch c := draw.Int(t, 0, 15, "rune"); {
 		case c == 15 && flavour == 5:
-			return exoticRunes[intIn(t, 0, len(exoticRunes)-1, "exotic")]
+			return exoticRunes[draw.Int(t, 0, len(exoticRunes)-1, "exotic")]
 		case c >= 13:
-			return punctRunes[intIn(t, 0, len(punctRunes)-1, "punct")]
+			return punctRunes[draw.Int(t, 0, len(punctRunes)-1, "punct")]
 		}
 	}
-	return alnumRunes[intIn(t, 0, len(alnumRunes)-1, "alnum")]
+	return alnumRunes[draw.Int(t, 0, len(alnumRunes)-1, "alnum")]
 }
 
 // gen builds a string the pattern may match, aiming for [minLen, maxLen] runes; the caller
@@ -194,7 +196,7 @@ func (pt *pattern) gen(t *rapid.T, minLen, maxLen int) (string, bool) {
 		}
 		var pad strings.Builder
 		for i := n; i < minLen; i++ {
-			pad.WriteByte(alnum[intIn(t, 0, 25, "pad")])
+			pad.WriteByte(alnum[draw.Int(t, 0, 25, "pad")])
 		}
 		s += pad.String()
 	}
@@ -255,7 +257,7 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		return true
 	case syntax.OpLiteral:
 		for _, r := range re.Rune {
-			if re.Flags&syntax.FoldCase != 0 && coin(t, "fold") {
+			if re.Flags&syntax.FoldCase != 0 && draw.Bool(t, "fold") {
 				r = foldASCII(r)
 			}
 			w.b.WriteRune(r)
@@ -269,10 +271,10 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		w.b.WriteRune(r)
 		return true
 	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
-		if intIn(t, 0, 7, "anyKind") == 0 {
-			w.b.WriteRune(exoticRunes[intIn(t, 1, 8, "any")])
+		if draw.Int(t, 0, 7, "anyKind") == 0 {
+			w.b.WriteRune(exoticRunes[draw.Int(t, 1, 8, "any")])
 		} else {
-			w.b.WriteByte(alnum[intIn(t, 0, len(alnum)-1, "any")])
+			w.b.WriteByte(alnum[draw.Int(t, 0, len(alnum)-1, "any")])
 		}
 		return true
 	case syntax.OpCapture:
@@ -292,10 +294,10 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		}
 		k := lo
 		if hi > lo {
-			if intIn(t, 0, 4, "repMode") == 0 {
+			if draw.Int(t, 0, 4, "repMode") == 0 {
 				k = hi
 			} else {
-				k = intIn(t, lo, hi, "rep")
+				k = draw.Int(t, lo, hi, "rep")
 			}
 		}
 		for i := 0; i < k; i++ {
@@ -312,7 +314,7 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		}
 		return true
 	case syntax.OpAlternate:
-		return w.build(re.Sub[intIn(t, 0, len(re.Sub)-1, "alt")])
+		return w.build(re.Sub[draw.Int(t, 0, len(re.Sub)-1, "alt")])
 	}
 	return false
 }
@@ -334,7 +336,7 @@ func classRune(t *rapid.T, ranges []rune) (rune, bool) {
 		return 0, false
 	}
 	// Printable ASCII members first, most of the time.
-	if intIn(t, 0, 5, "classKind") != 0 {
+	if draw.Int(t, 0, 5, "classKind") != 0 {
 		var ascii [95]rune
 		k := 0
 		for i := 0; i+1 < len(ranges); i += 2 {
@@ -344,16 +346,16 @@ func classRune(t *rapid.T, ranges []rune) (rune, bool) {
 			}
 		}
 		if k > 0 {
-			return ascii[intIn(t, 0, k-1, "ascii")], true
+			return ascii[draw.Int(t, 0, k-1, "ascii")], true
 		}
 	}
 	for tries := 0; tries < 4; tries++ {
-		i := 2 * intIn(t, 0, len(ranges)/2-1, "range")
+		i := 2 * draw.Int(t, 0, len(ranges)/2-1, "range")
 		lo, hi := ranges[i], ranges[i+1]
 		if hi > lo+0xffff {
 			hi = lo + 0xffff
 		}
-		r := lo + rune(intIn(t, 0, int(hi-lo), "classRune"))
+		r := lo + rune(draw.Int(t, 0, int(hi-lo), "classRune"))
 		if !ecmaDisagrees(r) && utf8.ValidRune(r) && (unicode.IsPrint(r) || r < 0x7f) {
 			return r, true
 		}

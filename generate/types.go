@@ -5,6 +5,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/internal/draw"
 )
 
 // typeSet is a set of JSON types. "number" is tInt|tNum: tNum stands for numbers that need not
@@ -179,5 +181,5 @@ func (n *node) pickType(t *rapid.T, depth int) typeSet {
 	if depth > softDepth && opts[0] != tArr && opts[0] != tObj {
 		return opts[0]
 	}
-	return opts[intIn(t, 0, k-1, "type")]
+	return opts[draw.Int(t, 0, k-1, "type")]
 }

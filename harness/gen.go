@@ -56,9 +56,10 @@ func Generate(tools []tool.Tool, opts GenOptions) ([]corpus.Case, []tool.Skipped
 	if !opts.Mutated {
 		ms = []mutators.Mutator{}
 	}
+	sib := mutators.NewSiblings(gks)
 	var out []corpus.Case
 	for _, e := range es {
-		p := &prepared{tool: e.t, oracle: e.gk, gen: e.g, mctx: mutators.NewContext(e.gk, gks)}
+		p := &prepared{tool: e.t, hash: e.t.SchemaHash(), oracle: e.gk, gen: e.g, mctx: mutators.NewContext(e.gk, sib)}
 		bundle := rapid.Custom(func(t *rapid.T) []corpus.Case {
 			cases, _, _, ok := draw(t, p, ms)
 			if !ok {

@@ -7,6 +7,9 @@ package harness
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolproof/toolproof/corpus"
@@ -122,60 +125,82 @@ func (f Finding) String() string {
 // prepared is one tool ready to be checked.
 type prepared struct {
 	tool   tool.Tool
+	hash   string // tool.SchemaHash, computed once
 	oracle *validator.Gatekeeper
 	gen    *generate.Generator
 	mctx   *mutators.Context
 	gate   validator.Gate
 }
 
-// prepare compiles the tools for the oracle, the generator and the validator under test. A
-// tool any of them cannot use is skipped with its reason.
-func prepare(tools []tool.Tool, v validator.Validator, opts Options) ([]*prepared, []tool.Skipped) {
-	var skipped []tool.Skipped
-	var ps []*prepared
-	var oracles []*validator.Gatekeeper
-	for _, t := range tools {
-		if opts.Close {
-			t = tool.Close(t)
-		}
-		gk, err := validator.Compile(t)
-		if err != nil {
-			skipped = append(skipped, tool.Skipped{Tool: t.Name, Source: t.Source, Reason: unwrapConfig(err)})
-			continue
-		}
-		oracles = append(oracles, gk)
-		g, err := generate.New(gk)
-		if err != nil {
-			skipped = append(skipped, tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()})
-			continue
-		}
-		ps = append(ps, &prepared{tool: t, oracle: gk, gen: g})
-	}
-	siblings := oracles
+// siblingsFor is what the tools of the file declare, for borrowed keys and enum values.
+func siblingsFor(tools []tool.Tool, opts Options) *mutators.Siblings {
 	if opts.Siblings != nil {
-		siblings = nil
-		for _, t := range opts.Siblings {
-			if opts.Close {
-				t = tool.Close(t)
-			}
-			if gk, err := validator.Compile(t); err == nil {
-				siblings = append(siblings, gk)
-			}
-		}
+		tools = opts.Siblings
 	}
+	return mutators.SiblingsOf(tools)
+}
+
+// prepareOne compiles one tool for the oracle, the generator and the validator under test; a
+// tool any of them cannot use is skipped with its reason.
+func prepareOne(t tool.Tool, v validator.Validator, opts Options, sib *mutators.Siblings) (*prepared, *tool.Skipped) {
+	if opts.Close {
+		t = tool.Close(t)
+	}
+	gk, err := validator.Compile(t)
+	if err != nil {
+		return nil, &tool.Skipped{Tool: t.Name, Source: t.Source, Reason: unwrapConfig(err)}
+	}
+	g, err := generate.New(gk)
+	if err != nil {
+		return nil, &tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()}
+	}
+	gate, err := compileGate(v, t)
+	if err != nil {
+		return nil, &tool.Skipped{Tool: t.Name, Source: t.Source,
+			Reason: fmt.Sprintf("validator %s refused the tool: %v", v.Name(), err)}
+	}
+	return &prepared{tool: t, hash: t.SchemaHash(), oracle: gk, gen: g, gate: gate,
+		mctx: mutators.NewContext(gk, sib)}, nil
+}
+
+// prepare is prepareOne for every tool, in parallel, keeping the tools' order.
+func prepare(tools []tool.Tool, v validator.Validator, opts Options) ([]*prepared, []tool.Skipped) {
+	sib := siblingsFor(tools, opts)
+	ps := make([]*prepared, len(tools))
+	skips := make([]*tool.Skipped, len(tools))
+	parallel(len(tools), func(i int) { ps[i], skips[i] = prepareOne(tools[i], v, opts, sib) })
 	var out []*prepared
-	for _, p := range ps {
-		gate, err := compileGate(v, p.tool)
-		if err != nil {
-			skipped = append(skipped, tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source,
-				Reason: fmt.Sprintf("validator %s refused the tool: %v", v.Name(), err)})
-			continue
+	var skipped []tool.Skipped
+	for i := range tools {
+		if skips[i] != nil {
+			skipped = append(skipped, *skips[i])
 		}
-		p.gate = gate
-		p.mctx = mutators.NewContext(p.oracle, siblings)
-		out = append(out, p)
+		if ps[i] != nil {
+			out = append(out, ps[i])
+		}
 	}
 	return out, skipped
+}
+
+// parallel calls fn(0..n-1) on GOMAXPROCS goroutines.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // compileGate calls v.Compile, turning a panic into an error.

@@ -41,10 +41,11 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	if err != nil {
 		return nil, err
 	}
-	ps, skipped := prepare(tools, v, opts)
+	// Each tool is prepared by the worker that checks it and dropped after: a run over thousands
+	// of tools holds only the tools in progress.
+	sib := siblingsFor(tools, opts)
 	rep := newReport(v.Name(), opts)
-	rep.Skipped = skipped
-	rep.Tools = len(ps)
+	skips := make([]*tool.Skipped, len(tools))
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -52,29 +53,43 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	sh := &shrinkSet{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	next := make(chan *prepared)
-	done := 0
+	next := make(chan int)
+	done, checked := 0, 0
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for p := range next {
-				tr := checkTool(p, saved, opts, sh, nil)
+			for i := range next {
+				p, skip := prepareOne(tools[i], v, opts, sib)
+				var tr *toolResult
+				if p != nil {
+					tr = checkTool(p, saved, opts, sh, nil)
+				}
 				mu.Lock()
-				rep.add(tr)
+				skips[i] = skip
+				if tr != nil {
+					rep.add(tr)
+					checked++
+				}
 				done++
 				if opts.Progress != nil {
-					opts.Progress(done, len(ps))
+					opts.Progress(done, len(tools))
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-	for _, p := range ps {
-		next <- p
+	for i := range tools {
+		next <- i
 	}
 	close(next)
 	wg.Wait()
+	rep.Tools = checked
+	for _, s := range skips {
+		if s != nil {
+			rep.Skipped = append(rep.Skipped, *s)
+		}
+	}
 	rep.finish()
 	if opts.CorpusDir != "" {
 		for _, f := range rep.Findings {
@@ -310,7 +325,7 @@ func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any,
 		return nil, nil, nil, false
 	}
 	tg := p.mctx.Target(v)
-	hash := p.tool.SchemaHash()
+	hash := p.hash
 	cases := make([]corpus.Case, 0, len(ms)+1)
 	originals := make([]any, 0, len(ms)+1)
 	cases = append(cases, corpus.Case{Tool: p.tool.Name, SchemaHash: hash, Args: tg.Text, Expect: "accept",

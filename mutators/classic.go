@@ -8,6 +8,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
@@ -69,9 +70,9 @@ func (stringified) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 		var out []candidate
 		for _, f := range stringForms(s.value) {
 			out = append(out, candidate{
-				value: replaced(tg.Value, s.toks, f[1]), path: s.path, variant: f[0],
+				build: at(tg, s, f[1]), path: s.path, variant: f[0],
 				keywords: []string{"type", "enum", "const"},
-				reason:   fmt.Sprintf("the %s at %s written as the string %q", jsonvalue.TypeName(s.value), s.path, f[1]),
+				reason:   because("the %s at %s written as the string %q", jsonvalue.TypeName(s.value), s.path, f[1]),
 			})
 		}
 		return out
@@ -100,28 +101,28 @@ func (flattened) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 	})
 	return firstConfirmed(t, tg, FlattenedArray, places, func(t *rapid.T, s *site) []candidate {
 		var out []candidate
-		add := func(variant string, v any, reason string) {
-			out = append(out, candidate{value: replaced(tg.Value, s.toks, v), path: s.path, variant: variant,
+		add := func(variant string, v any, reason func() string) {
+			out = append(out, candidate{build: at(tg, s, v), path: s.path, variant: variant,
 				keywords: structuralKeywords, below: true, reason: reason})
 		}
 		switch v := s.value.(type) {
 		case []any:
 			if parts, ok := scalarTexts(v); ok {
-				add("comma-joined", strings.Join(parts, ","), fmt.Sprintf("the array at %s joined into one comma-separated string", s.path))
+				add("comma-joined", strings.Join(parts, ","), because("the array at %s joined into one comma-separated string", s.path))
 				if len(parts) > 1 {
-					add("comma-space", strings.Join(parts, ", "), fmt.Sprintf("the array at %s joined with \", \" into one string", s.path))
+					add("comma-space", strings.Join(parts, ", "), because("the array at %s joined with \", \" into one string", s.path))
 				}
 			}
-			add("unwrapped", v[0], fmt.Sprintf("the array at %s replaced by its first item", s.path))
+			add("unwrapped", v[0], because("the array at %s replaced by its first item", s.path))
 			if merged, ok := mergeObjects(v); ok {
-				add("objects-merged", merged, fmt.Sprintf("the list of objects at %s collapsed into one object", s.path))
+				add("objects-merged", merged, because("the list of objects at %s collapsed into one object", s.path))
 			}
 		case map[string]any:
 			inv := map[string]any{}
 			for k, e := range v {
 				inv[e.(string)] = k
 			}
-			add("inverted", inv, fmt.Sprintf("the keys and values of the object at %s swapped", s.path))
+			add("inverted", inv, because("the keys and values of the object at %s swapped", s.path))
 		}
 		return out
 	})
@@ -254,41 +255,46 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 		free := func(k string) bool { _, present := obj[k]; return !present && !declared[k] }
 		c := canary(t)
 		var out []candidate
-		addKey := func(variant, k string, v any, reason string) {
+		addKey := func(variant, k string, v any, reason func() string) {
 			out = append(out, candidate{
-				value: editedObject(tg.Value, s.toks, func(m map[string]any) { m[k] = v }),
+				build: func() any { return editedObject(tg.Value, s.toks, func(m map[string]any) { m[k] = v }) },
 				path:  s.path + "/" + jsonvalue.EscapeToken(k), variant: variant, keywords: keywords,
 				reason: reason, canary: c,
 			})
 		}
 		for _, k := range inventedKeys {
 			if free(k) {
-				addKey("invented", k, c, fmt.Sprintf("an invented key %q added to %s", k, describe(s)))
+				addKey("invented", k, c, because("an invented key %q added to %s", k, describe(s)))
 				break
 			}
 		}
 		if sib := tg.ctx.siblingKeys; len(sib) > 0 {
-			first := rapid.IntRange(0, len(sib)-1).Draw(t, "borrow")
+			first := draw.Int(t, 0, len(sib)-1, "borrow")
 			for i := 0; i < len(sib) && i < 16; i++ {
 				if k := sib[(first+i)%len(sib)]; free(k) {
-					addKey("borrowed", k, c, fmt.Sprintf("the key %q, which another tool of the file declares, added to %s", k, describe(s)))
+					addKey("borrowed", k, c, because("the key %q, which another tool of the file declares, added to %s", k, describe(s)))
 					break
 				}
 			}
 		}
-		for _, real := range sortedKeys(declared) {
+		// A near miss of one declared key, drawn: the first of its spellings that is free.
+		if names := sortedKeys(declared); len(names) > 0 {
+			real := names[draw.Int(t, 0, len(names)-1, "nearMissOf")]
 			for _, k := range nearMissKeys(real) {
 				if !free(k) {
 					continue
 				}
 				if v, present := obj[real]; present {
+					k := k
 					out = append(out, candidate{
-						value: editedObject(tg.Value, s.toks, func(m map[string]any) { delete(m, real); m[k] = v }),
-						path:  s.path + "/" + jsonvalue.EscapeToken(k), variant: "near-miss", keywords: keywords,
-						reason: fmt.Sprintf("the key %q written as %q in %s", real, k, describe(s)),
+						build: func() any {
+							return editedObject(tg.Value, s.toks, func(m map[string]any) { delete(m, real); m[k] = v })
+						},
+						path: s.path + "/" + jsonvalue.EscapeToken(k), variant: "near-miss", keywords: keywords,
+						reason: because("the key %q written as %q in %s", real, k, describe(s)),
 					})
 				} else {
-					addKey("near-miss", k, c, fmt.Sprintf("the key %q added as %q to %s", real, k, describe(s)))
+					addKey("near-miss", k, c, because("the key %q added as %q to %s", real, k, describe(s)))
 				}
 				break
 			}

@@ -16,8 +16,10 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/internal/schemawalk"
+	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -114,59 +116,91 @@ func Select(list string) ([]Mutator, error) {
 	return out, nil
 }
 
-// Context is what mutators know about one tool: its oracle and what its sibling tools (the
-// other tools of the same file) declare, for borrowed keys and enum values.
-type Context struct {
-	oracle      *validator.Gatekeeper
-	siblingKeys []string // property names other tools declare
-	siblingEnum []string // string enum values other tools declare
-
-	offTarget atomic.Int64 // candidates the oracle rejected for another reason than the one meant
-	offMu     sync.Mutex
-	offSample []string
+// Siblings is what the tools of one file declare, for distortions that borrow from a sibling:
+// property names and string enum values. Build it once per file and share it.
+type Siblings struct {
+	keys  []string // every property name some tool declares, sorted
+	enums []string // every string enum value some tool declares, sorted
 }
 
-// NewContext prepares the context of the tool compiled in gk; siblings are the other tools of
-// its file.
-func NewContext(gk *validator.Gatekeeper, siblings []*validator.Gatekeeper) *Context {
-	c := &Context{oracle: gk}
-	own := map[string]bool{}
-	ownEnum := map[string]bool{}
-	schemawalk.Each(gk.Schema(), func(s *jsonschema.Schema) {
-		for k := range s.Properties {
-			own[k] = true
-		}
-		if s.Enum != nil {
-			for _, v := range s.Enum.Values {
-				if str, ok := v.(string); ok {
-					ownEnum[str] = true
-				}
-			}
-		}
-	})
+// NewSiblings collects what the tools compiled in gks declare.
+func NewSiblings(gks []*validator.Gatekeeper) *Siblings {
 	keys := map[string]bool{}
 	enums := map[string]bool{}
-	for _, sib := range siblings {
-		if sib == gk {
-			continue
-		}
-		schemawalk.Each(sib.Schema(), func(s *jsonschema.Schema) {
+	for _, gk := range gks {
+		schemawalk.Each(gk.Schema(), func(s *jsonschema.Schema) {
 			for k := range s.Properties {
-				if !own[k] {
-					keys[k] = true
-				}
+				keys[k] = true
 			}
 			if s.Enum != nil {
 				for _, v := range s.Enum.Values {
-					if str, ok := v.(string); ok && !ownEnum[str] {
+					if str, ok := v.(string); ok {
 						enums[str] = true
 					}
 				}
 			}
 		})
 	}
-	c.siblingKeys = sortedKeys(keys)
-	c.siblingEnum = sortedKeys(enums)
+	return &Siblings{keys: sortedKeys(keys), enums: sortedKeys(enums)}
+}
+
+// SiblingsOf collects what the tools declare, reading their schemas as JSON (no compiling):
+// every "properties" key and every string in an "enum", at any depth.
+func SiblingsOf(tools []tool.Tool) *Siblings {
+	keys := map[string]bool{}
+	enums := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch c := v.(type) {
+		case map[string]any:
+			if props, ok := c["properties"].(map[string]any); ok {
+				for k := range props {
+					keys[k] = true
+				}
+			}
+			if enum, ok := c["enum"].([]any); ok {
+				for _, e := range enum {
+					if s, ok := e.(string); ok {
+						enums[s] = true
+					}
+				}
+			}
+			for _, e := range c {
+				walk(e)
+			}
+		case []any:
+			for _, e := range c {
+				walk(e)
+			}
+		}
+	}
+	for _, t := range tools {
+		if v, err := jsonvalue.Parse(t.Parameters); err == nil {
+			walk(v)
+		}
+	}
+	return &Siblings{keys: sortedKeys(keys), enums: sortedKeys(enums)}
+}
+
+// Context is what mutators know about one tool: its oracle and what its sibling tools (the
+// other tools of the same file) declare, for borrowed keys and enum values.
+type Context struct {
+	oracle      *validator.Gatekeeper
+	siblingKeys []string // property names tools of the file declare (this one's excluded where used)
+	siblingEnum []string // string enum values they declare
+
+	offTarget atomic.Int64 // candidates the oracle rejected for another reason than the one meant
+	offMu     sync.Mutex
+	offSample []string
+}
+
+// NewContext prepares the context of the tool compiled in gk; sib (nil for none) is what the
+// tools of its file declare.
+func NewContext(gk *validator.Gatekeeper, sib *Siblings) *Context {
+	c := &Context{oracle: gk}
+	if sib != nil {
+		c.siblingKeys, c.siblingEnum = sib.keys, sib.enums
+	}
 	return c
 }
 
@@ -202,20 +236,32 @@ func (c *Context) Target(v any) *Target {
 	return tg
 }
 
-// candidate is a proposed value-level change, judged by the oracle before it is kept.
+// candidate is a proposed value-level change, judged by the oracle before it is kept. The new
+// value and the reason are built only when the candidate is tried.
 type candidate struct {
-	value    any      // the whole new value
-	path     string   // place touched
-	keywords []string // keywords that make it invalid as meant
-	variant  string
-	reason   string
-	canary   string
-	below    bool // issues under the touched place count too (structural changes)
+	build    func() any    // the whole new value
+	path     string        // place touched
+	keywords []string      // keywords that make it invalid as meant
+	variant  string        //
+	reason   func() string // one line
+	canary   string        //
+	below    bool          // issues under the touched place count too (structural changes)
+}
+
+// at builds candidates that replace the value at s by v.
+func at(tg *Target, s *site, v any) func() any {
+	return func() any { return replaced(tg.Value, s.toks, v) }
+}
+
+// because makes a lazy reason.
+func because(format string, args ...any) func() string {
+	return func() string { return fmt.Sprintf(format, args...) }
 }
 
 // confirm asks the oracle about c and returns the mutation when it is rejected as meant.
 func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
-	issues := tg.ctx.oracle.Explain(c.value)
+	value := c.build()
+	issues := tg.ctx.oracle.Explain(value)
 	if len(issues) == 0 {
 		return Mutation{}, false
 	}
@@ -230,8 +276,8 @@ func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
 			continue
 		}
 		if is.Path == c.path || (c.path != "" && is.Path == parent) || (c.below && jsonvalue.IsPrefix(c.path, is.Path)) {
-			return Mutation{Args: jsonvalue.MustMarshal(c.value), Class: class, Variant: c.variant, Path: c.path,
-				Keyword: is.Keyword, Reason: c.reason, Expect: Reject, Canary: c.canary}, true
+			return Mutation{Args: jsonvalue.MustMarshal(value), Class: class, Variant: c.variant, Path: c.path,
+				Keyword: is.Keyword, Reason: c.reason(), Expect: Reject, Canary: c.canary}, true
 		}
 	}
 	if tg.ctx.offTarget.Add(1) <= 5 {
@@ -256,7 +302,7 @@ func firstConfirmed(t *rapid.T, tg *Target, class Class, places []*site, propose
 	if len(places) == 0 {
 		return Mutation{}, false
 	}
-	start := rapid.IntRange(0, len(places)-1).Draw(t, "place")
+	start := draw.Int(t, 0, len(places)-1, "place")
 	tries := 0
 	for i := 0; i < len(places) && tries < 24; i++ {
 		s := places[(start+i)%len(places)]
@@ -264,7 +310,7 @@ func firstConfirmed(t *rapid.T, tg *Target, class Class, places []*site, propose
 		if len(cands) == 0 {
 			continue
 		}
-		first := rapid.IntRange(0, len(cands)-1).Draw(t, "variant")
+		first := draw.Int(t, 0, len(cands)-1, "variant")
 		for j := 0; j < len(cands) && tries < 24; j++ {
 			tries++
 			if m, ok := tg.confirm(class, cands[(first+j)%len(cands)]); ok {
@@ -277,10 +323,5 @@ func firstConfirmed(t *rapid.T, tg *Target, class Class, places []*site, propose
 
 // canary draws a canary string: unlikely in any schema, easy to find in a message.
 func canary(t *rapid.T) string {
-	const hex = "0123456789abcdef"
-	b := []byte("tpc-")
-	for i := 0; i < 8; i++ {
-		b = append(b, hex[rapid.IntRange(0, 15).Draw(t, "canary")])
-	}
-	return string(b)
+	return fmt.Sprintf("tpc-%08x", draw.Uint32(t, "canary"))
 }

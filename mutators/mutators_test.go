@@ -42,7 +42,7 @@ func corpus(t *testing.T) []fixture {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, fixture{gk, g, mutators.NewContext(gk, gks)})
+		out = append(out, fixture{gk, g, mutators.NewContext(gk, mutators.NewSiblings(gks))})
 	}
 	return out
 }
@@ -220,7 +220,7 @@ func TestBorrowedAndNearMissKeys(t *testing.T) {
 	b := `{"type":"object","properties":{"max_results":{"type":"integer"}},"additionalProperties":false}`
 	ga, _ := validator.Compile(tool.Tool{Name: "a", Parameters: json.RawMessage(a)})
 	gb, _ := validator.Compile(tool.Tool{Name: "b", Parameters: json.RawMessage(b)})
-	ctx := mutators.NewContext(ga, []*validator.Gatekeeper{ga, gb})
+	ctx := mutators.NewContext(ga, mutators.NewSiblings([]*validator.Gatekeeper{ga, gb}))
 	g, _ := generate.New(ga)
 	seen := map[string]string{}
 	gen := rapid.Custom(func(rt *rapid.T) int {

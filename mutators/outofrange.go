@@ -2,13 +2,13 @@ package mutators
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
@@ -109,17 +109,16 @@ func rangeApplies(s *site) bool {
 	return false
 }
 
-// rangeCandidates proposes the constraint breaks at s. With draw false it only tells whether
-// there are any (and draws nothing).
-func rangeCandidates(t *rapid.T, tg *Target, s *site, draw bool) []candidate {
+// rangeCandidates proposes the constraint breaks at s. With drawing false it draws nothing.
+func rangeCandidates(t *rapid.T, tg *Target, s *site, drawing bool) []candidate {
 	var out []candidate
-	put := func(v any, variant, reason, canary string, keywords ...string) {
-		out = append(out, candidate{value: replaced(tg.Value, s.toks, v), path: s.path, variant: variant,
+	put := func(v any, variant string, reason func() string, canary string, keywords ...string) {
+		out = append(out, candidate{build: at(tg, s, v), path: s.path, variant: variant,
 			keywords: keywords, reason: reason, canary: canary})
 	}
 	// putItems is put for array changes, which the oracle may report at an item.
-	putItems := func(v any, variant, reason string, keywords ...string) {
-		out = append(out, candidate{value: replaced(tg.Value, s.toks, v), path: s.path, variant: variant,
+	putItems := func(v any, variant string, reason func() string, keywords ...string) {
+		out = append(out, candidate{build: at(tg, s, v), path: s.path, variant: variant,
 			keywords: keywords, reason: reason, below: true})
 	}
 	// Enumerations and const.
@@ -127,13 +126,13 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, draw bool) []candidate {
 		if str, ok := s.value.(string); ok {
 			for _, miss := range nearMissValues(str) {
 				if !inEnum(enum, miss) {
-					put(miss, "enum-near-miss", fmt.Sprintf("%q written as %q at %s, which the enum does not list", str, miss, s.path), "", "enum", "const")
+					put(miss, "enum-near-miss", because("%q written as %q at %s, which the enum does not list", str, miss, s.path), "", "enum", "const")
 				}
 			}
-			if sib := tg.ctx.siblingEnum; len(sib) > 0 && draw {
-				v := sib[rapid.IntRange(0, len(sib)-1).Draw(t, "siblingEnum")]
+			if sib := tg.ctx.siblingEnum; len(sib) > 0 && drawing {
+				v := sib[draw.Int(t, 0, len(sib)-1, "siblingEnum")]
 				if !inEnum(enum, v) {
-					put(v, "enum-borrowed", fmt.Sprintf("%q, an enum value of another tool of the file, at %s", v, s.path), "", "enum", "const")
+					put(v, "enum-borrowed", because("%q, an enum value of another tool of the file, at %s", v, s.path), "", "enum", "const")
 				}
 			}
 		}
@@ -142,7 +141,7 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, draw bool) []candidate {
 				for _, d := range []int64{1, -1} {
 					v := json.Number(ratText(new(big.Rat).Add(r, big.NewRat(d, 1))))
 					if !inEnum(enum, v) {
-						put(v, "enum-number", fmt.Sprintf("%s at %s, a number the enum does not list", v, s.path), "", "enum", "const")
+						put(v, "enum-number", because("%s at %s, a number the enum does not list", v, s.path), "", "enum", "const")
 						break
 					}
 				}
@@ -162,49 +161,49 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, draw bool) []candidate {
 			step = m
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Minimum }, true); ok {
-			put(json.Number(ratText(new(big.Rat).Sub(m, step))), "below-minimum", fmt.Sprintf("%s at %s, below the minimum %s", ratText(new(big.Rat).Sub(m, step)), s.path, m.RatString()), "", "minimum")
+			put(json.Number(ratText(new(big.Rat).Sub(m, step))), "below-minimum", because("%s at %s, below the minimum %s", ratText(new(big.Rat).Sub(m, step)), s.path, m.RatString()), "", "minimum")
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMinimum }, true); ok {
-			put(json.Number(ratText(m)), "exclusive-minimum", fmt.Sprintf("%s at %s, equal to the exclusive minimum", m.RatString(), s.path), "", "exclusiveMinimum")
+			put(json.Number(ratText(m)), "exclusive-minimum", because("%s at %s, equal to the exclusive minimum", m.RatString(), s.path), "", "exclusiveMinimum")
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Maximum }, false); ok {
-			put(json.Number(ratText(new(big.Rat).Add(m, step))), "above-maximum", fmt.Sprintf("%s at %s, above the maximum %s", ratText(new(big.Rat).Add(m, step)), s.path, m.RatString()), "", "maximum")
+			put(json.Number(ratText(new(big.Rat).Add(m, step))), "above-maximum", because("%s at %s, above the maximum %s", ratText(new(big.Rat).Add(m, step)), s.path, m.RatString()), "", "maximum")
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMaximum }, false); ok {
-			put(json.Number(ratText(m)), "exclusive-maximum", fmt.Sprintf("%s at %s, equal to the exclusive maximum", m.RatString(), s.path), "", "exclusiveMaximum")
+			put(json.Number(ratText(m)), "exclusive-maximum", because("%s at %s, equal to the exclusive maximum", m.RatString(), s.path), "", "exclusiveMaximum")
 		}
 		if integer {
 			f := new(big.Rat).Add(r, big.NewRat(1, 2))
-			put(json.Number(ratText(f)), "float-for-integer", fmt.Sprintf("%s at %s, a fraction where an integer is required", ratText(f), s.path), "", "type")
+			put(json.Number(ratText(f)), "float-for-integer", because("%s at %s, a fraction where an integer is required", ratText(f), s.path), "", "type")
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.MultipleOf }, true); ok {
 			half := new(big.Rat).Quo(m, big.NewRat(2, 1))
 			off := new(big.Rat).Add(r, half)
-			put(json.Number(ratText(off)), "not-multiple", fmt.Sprintf("%s at %s, not a multiple of %s", ratText(off), s.path, m.RatString()), "", "multipleOf", "type")
+			put(json.Number(ratText(off)), "not-multiple", because("%s at %s, not a multiple of %s", ratText(off), s.path, m.RatString()), "", "multipleOf", "type")
 		}
 	case string:
 		runes := []rune(v)
 		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MinLength }, true); ok && m > 0 && len(runes) >= m {
-			put(string(runes[:m-1]), "too-short", fmt.Sprintf("the string at %s cut to %d characters, below minLength %d", s.path, m-1, m), "", "minLength")
+			put(string(runes[:m-1]), "too-short", because("the string at %s cut to %d characters, below minLength %d", s.path, m-1, m), "", "minLength")
 		}
 		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxLength }, false); ok && m < 100000 {
 			c := "tpc-"
-			if draw {
+			if drawing {
 				c = canary(t)
 			}
 			// Two fillers: one with spaces and a canary, one of plain letters that keeps most
 			// formats (a format failure hides the length failure in some validators).
 			need := m + 1 - len(runes)
 			unit := " " + c
-			put(v+strings.Repeat(unit, need/len(unit)+1), "too-long", fmt.Sprintf("the string at %s made longer than maxLength %d", s.path, m), c, "maxLength")
-			put(v+strings.Repeat("a", need), "too-long", fmt.Sprintf("the string at %s made longer than maxLength %d", s.path, m), "", "maxLength")
+			put(v+strings.Repeat(unit, need/len(unit)+1), "too-long", because("the string at %s made longer than maxLength %d", s.path, m), c, "maxLength")
+			put(v+strings.Repeat("a", need), "too-long", because("the string at %s made longer than maxLength %d", s.path, m), "", "maxLength")
 		}
 		for _, sch := range s.schemas {
 			if sch.Pattern == nil {
 				continue
 			}
 			c := "tpc-"
-			if draw {
+			if drawing {
 				c = canary(t)
 			}
 			for _, bad := range []string{c + " !", v + " !", strings.ToUpper(v), ""} {
@@ -213,7 +212,7 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, draw bool) []candidate {
 					if strings.Contains(bad, c) {
 						cn = c
 					}
-					put(bad, "pattern", fmt.Sprintf("a string at %s that does not match the pattern %s", s.path, sch.Pattern.String()), cn, "pattern")
+					put(bad, "pattern", because("a string at %s that does not match the pattern %s", s.path, sch.Pattern.String()), cn, "pattern")
 					break
 				}
 			}
@@ -221,14 +220,14 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, draw bool) []candidate {
 		}
 	case []any:
 		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MinItems }, true); ok && m > 0 && len(v) >= m {
-			putItems(append([]any{}, v[:m-1]...), "too-few-items", fmt.Sprintf("the array at %s cut to %d items, below minItems %d", s.path, m-1, m), "minItems")
+			putItems(append([]any{}, v[:m-1]...), "too-few-items", because("the array at %s cut to %d items, below minItems %d", s.path, m-1, m), "minItems")
 		}
 		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxItems }, false); ok && len(v) > 0 && m < 10000 {
 			long := append([]any{}, v...)
 			for len(long) <= m {
 				long = append(long, v[len(long)%len(v)])
 			}
-			putItems(long, "too-many-items", fmt.Sprintf("the array at %s made longer than maxItems %d", s.path, m), "maxItems")
+			putItems(long, "too-many-items", because("the array at %s made longer than maxItems %d", s.path, m), "maxItems")
 		}
 		unique := false
 		for _, sch := range s.schemas {
@@ -236,7 +235,7 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, draw bool) []candidate {
 		}
 		if unique && len(v) > 0 {
 			dup := append(append([]any{}, v...), v[0])
-			putItems(dup, "duplicate-items", fmt.Sprintf("the first item of the array at %s repeated, which uniqueItems forbids", s.path), "uniqueItems")
+			putItems(dup, "duplicate-items", because("the first item of the array at %s repeated, which uniqueItems forbids", s.path), "uniqueItems")
 		}
 	}
 	return out

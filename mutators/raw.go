@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
@@ -73,7 +74,7 @@ func pickRaw(t *rapid.T, class Class, keyword string, expect Expect, cands []raw
 	if len(cands) == 0 {
 		return Mutation{}, false
 	}
-	c := cands[rapid.IntRange(0, len(cands)-1).Draw(t, "variant")]
+	c := cands[draw.Int(t, 0, len(cands)-1, "variant")]
 	return Mutation{Args: c.text, Class: class, Variant: c.variant, Path: "", Keyword: keyword,
 		Reason: c.reason, Expect: expect, Raw: true}, true
 }
@@ -115,7 +116,7 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 		cands = append(cands, rawCandidate{text, variant, reason})
 	}
 	if len(b) > 1 {
-		cut := rapid.IntRange(1, len(b)-1).Draw(t, "cut")
+		cut := draw.Int(t, 1, len(b)-1, "cut")
 		add(append([]byte{}, b[:cut]...), "truncated", fmt.Sprintf("the text cut off after %d of %d bytes", cut, len(b)))
 	}
 	add(splice(b, len(b)-1, len(b)-1, ","), "trailing-comma", "a comma before the closing brace")
@@ -135,13 +136,13 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 		}
 	}
 	if len(lits) > 0 {
-		tk := lits[rapid.IntRange(0, len(lits)-1).Draw(t, "literal")]
+		tk := lits[draw.Int(t, 0, len(lits)-1, "literal")]
 		py := map[string]string{"true": "True", "false": "False", "null": "None"}[string(b[tk.start:tk.end])]
 		add(splice(b, tk.start, tk.end, py), "python-literal", fmt.Sprintf("the Python literal %s", py))
 	}
 	if len(nums) > 0 {
-		tk := nums[rapid.IntRange(0, len(nums)-1).Draw(t, "number")]
-		nan := []string{"NaN", "Infinity", "-Infinity"}[rapid.IntRange(0, 2).Draw(t, "nan")]
+		tk := nums[draw.Int(t, 0, len(nums)-1, "number")]
+		nan := []string{"NaN", "Infinity", "-Infinity"}[draw.Int(t, 0, 2, "nan")]
 		add(splice(b, tk.start, tk.end, nan), "nan", fmt.Sprintf("%s, which JSON has no syntax for", nan))
 	}
 	if len(b) > 2 && b[1] == '"' {
@@ -150,7 +151,7 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 		add(splice(b, 1, 1, "/* arguments */ "), "comment", "a /* comment */ inside the object")
 	}
 	if len(strs) > 0 {
-		tk := strs[rapid.IntRange(0, len(strs)-1).Draw(t, "string")]
+		tk := strs[draw.Int(t, 0, len(strs)-1, "string")]
 		add(splice(b, tk.start+1, tk.start+1, "\xff"), "invalid-utf8", "a byte that is not UTF-8 inside a string")
 	}
 	add(append(append([]byte("```json\n"), b...), "\n```"...), "markdown-fence", "the JSON inside a markdown code fence")
@@ -172,36 +173,51 @@ func (implementationDefined) Class() Class { return ImplementationDef }
 
 func (implementationDefined) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 	b := tg.Text
-	var cands []rawCandidate
+	// The variants that apply, each built only if drawn.
+	type variant struct {
+		name, reason string
+		build        func() []byte
+	}
+	var vs []variant
 	if len(b) > 2 && b[1] == '"' {
-		// {"k":v,...} -> {"k":v,"k":v,...}: the first member twice.
-		toks := tokens(b)
-		if len(toks) > 1 {
-			end := memberEnd(b)
-			if end > 0 {
-				member := string(b[1:end])
-				add := "{" + member + "," + string(b[1:])
-				cands = append(cands, rawCandidate{[]byte(add), "duplicate-key", "the first member written twice: a repeated key"})
-			}
+		if end := memberEnd(b); end > 0 {
+			vs = append(vs, variant{"duplicate-key", "the first member written twice: a repeated key", func() []byte {
+				// {"k":v,...} -> {"k":v,"k":v,...}
+				return []byte("{" + string(b[1:end]) + "," + string(b[1:]))
+			}})
 		}
 	}
+	var num *token
 	for _, tk := range tokens(b) {
 		if tk.kind == '0' {
-			huge := []string{"1e400", "123456789012345678901234567890123456789", "-1e-400", "1" + strings.Repeat("0", 400)}[rapid.IntRange(0, 3).Draw(t, "huge")]
-			cands = append(cands, rawCandidate{splice(b, tk.start, tk.end, huge), "huge-number", "a number beyond every float and integer type"})
+			tk := tk
+			num = &tk
 			break
 		}
 	}
-	depth := 5000
-	deep := strings.Repeat("[", depth) + strings.Repeat("]", depth)
-	cands = append(cands, rawCandidate{[]byte(`{"deep":` + deep + `}`), "deep-nesting", fmt.Sprintf("arrays nested %d deep", depth)})
-	cands = append(cands, rawCandidate{append([]byte("\ufeff"), b...), "byte-order-mark", "a UTF-8 byte order mark before the JSON"})
-	sep := ","
-	if len(b) <= 2 {
-		sep = ""
+	if num != nil {
+		vs = append(vs, variant{"huge-number", "a number beyond every float and integer type", func() []byte {
+			huge := []string{"1e400", "123456789012345678901234567890123456789", "-1e-400", "1" + strings.Repeat("0", 400)}[draw.Int(t, 0, 3, "huge")]
+			return splice(b, num.start, num.end, huge)
+		}})
 	}
-	cands = append(cands, rawCandidate{splice(b, len(b)-1, len(b)-1, sep+`"\ud800":1`), "lone-surrogate", "a key that is a lone UTF-16 surrogate escape"})
-	return pickRaw(t, ImplementationDef, "", Either, cands)
+	const depth = 5000
+	vs = append(vs, variant{"deep-nesting", fmt.Sprintf("arrays nested %d deep", depth), func() []byte {
+		return []byte(`{"deep":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}`)
+	}})
+	vs = append(vs, variant{"byte-order-mark", "a UTF-8 byte order mark before the JSON", func() []byte {
+		return append([]byte("\ufeff"), b...)
+	}})
+	vs = append(vs, variant{"lone-surrogate", "a key that is a lone UTF-16 surrogate escape", func() []byte {
+		sep := ","
+		if len(b) <= 2 {
+			sep = ""
+		}
+		return splice(b, len(b)-1, len(b)-1, sep+`"\ud800":1`)
+	}})
+	v := vs[draw.Int(t, 0, len(vs)-1, "variant")]
+	return Mutation{Args: v.build(), Class: ImplementationDef, Variant: v.name, Path: "", Reason: v.reason,
+		Expect: Either, Raw: true}, true
 }
 
 // memberEnd returns the index just past the first member of a compact object text.

@@ -2,7 +2,6 @@ package mutators
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"pgregory.net/rapid"
 
@@ -37,10 +36,10 @@ func (missing) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 				continue
 			}
 			out = append(out, candidate{
-				value: editedObject(tg.Value, s.toks, func(m map[string]any) { delete(m, r) }),
+				build: func() any { return editedObject(tg.Value, s.toks, func(m map[string]any) { delete(m, r) }) },
 				path:  s.path + "/" + jsonvalue.EscapeToken(r), variant: "omitted",
 				keywords: []string{"required", "dependentRequired", "dependencies"},
-				reason:   fmt.Sprintf("the required property %q left out of %s", r, describe(s)),
+				reason:   because("the required property %q left out of %s", r, describe(s)),
 			})
 		}
 		return out
@@ -56,8 +55,8 @@ func (nullValue) Class() Class { return NullValue }
 func (nullValue) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 	places := nonRoot(tg, func(s *site) bool { return s.value != nil && !s.mayBe("null") })
 	return firstConfirmed(t, tg, NullValue, places, func(t *rapid.T, s *site) []candidate {
-		return []candidate{{value: replaced(tg.Value, s.toks, nil), path: s.path, variant: "null",
-			keywords: typeKeywords, reason: fmt.Sprintf("null at %s, where the schema does not allow it", s.path)}}
+		return []candidate{{build: at(tg, s, nil), path: s.path, variant: "null",
+			keywords: typeKeywords, reason: because("null at %s, where the schema does not allow it", s.path)}}
 	})
 }
 
@@ -93,10 +92,10 @@ func (wrongType) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 			if f == c {
 				cn = c
 			}
-			out = append(out, candidate{value: replaced(tg.Value, s.toks, f), path: s.path,
+			out = append(out, candidate{build: at(tg, s, f), path: s.path,
 				variant:  jsonvalue.TypeName(s.value) + "-to-" + jsonvalue.TypeName(f),
 				keywords: typeKeywords, canary: cn,
-				reason: fmt.Sprintf("a %s at %s where the schema wants a %s", jsonvalue.TypeName(f), s.path, jsonvalue.TypeName(s.value))})
+				reason: because("a %s at %s where the schema wants a %s", jsonvalue.TypeName(f), s.path, jsonvalue.TypeName(s.value))})
 		}
 		return out
 	})
@@ -117,9 +116,9 @@ func (jsonInString) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 		return false
 	})
 	return firstConfirmed(t, tg, JSONInString, places, func(t *rapid.T, s *site) []candidate {
-		text := string(jsonvalue.MustMarshal(s.value))
-		return []candidate{{value: replaced(tg.Value, s.toks, text), path: s.path, variant: "encoded",
-			keywords: typeKeywords, reason: fmt.Sprintf("the %s at %s JSON-encoded into a string", jsonvalue.TypeName(s.value), s.path)}}
+		return []candidate{{build: func() any { return replaced(tg.Value, s.toks, string(jsonvalue.MustMarshal(s.value))) },
+			path: s.path, variant: "encoded", keywords: typeKeywords,
+			reason: because("the %s at %s JSON-encoded into a string", jsonvalue.TypeName(s.value), s.path)}}
 	})
 }
 
@@ -138,8 +137,8 @@ func (wrappedScalar) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 		return !s.mayBe("array")
 	})
 	return firstConfirmed(t, tg, WrappedScalar, places, func(t *rapid.T, s *site) []candidate {
-		return []candidate{{value: replaced(tg.Value, s.toks, []any{s.value}), path: s.path, variant: "wrapped",
-			keywords: typeKeywords, reason: fmt.Sprintf("the %s at %s wrapped in an array", jsonvalue.TypeName(s.value), s.path)}}
+		return []candidate{{build: at(tg, s, []any{s.value}), path: s.path, variant: "wrapped",
+			keywords: typeKeywords, reason: because("the %s at %s wrapped in an array", jsonvalue.TypeName(s.value), s.path)}}
 	})
 }
 
@@ -156,9 +155,9 @@ func (wrapperNesting) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 	return firstConfirmed(t, tg, WrapperNesting, root, func(t *rapid.T, s *site) []candidate {
 		var out []candidate
 		for _, k := range wrapperKeys {
-			out = append(out, candidate{value: map[string]any{k: tg.Value}, path: "", variant: k,
-				keywords: structuralKeywords, below: true,
-				reason: fmt.Sprintf("the arguments nested under %q", k)})
+			k := k
+			out = append(out, candidate{build: func() any { return map[string]any{k: tg.Value} }, path: "", variant: k,
+				keywords: structuralKeywords, below: true, reason: because("the arguments nested under %q", k)})
 		}
 		return out
 	})

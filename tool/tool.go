@@ -79,19 +79,17 @@ func (s *Set) Lookup(name string) (Tool, bool) {
 	return Tool{}, false
 }
 
-// Add appends t. A tool with the same name and the same schema as one already in the set is
-// skipped as a duplicate; one with the same name and another schema is kept under the name
-// NAME__2 (then __3, ...), so that every tool in a set has its own name.
+// Add appends t. A tool whose name is already in the set is kept under the name NAME__2 (then
+// __3, ...), so that every tool in a set has its own name and nothing is lost; Renamed says so.
 func (s *Set) Add(t Tool) {
 	if s.names == nil {
 		s.names = map[string]int{}
 	}
 	if i, ok := s.names[t.Name]; ok {
 		o := s.Tools[i]
+		same := ""
 		if o.SchemaHash() == t.SchemaHash() {
-			s.Skipped = append(s.Skipped, Skipped{Tool: t.Name, Source: t.Source,
-				Reason: fmt.Sprintf("duplicate of the tool at %s", o.Source)})
-			return
+			same = " (with the same schema)"
 		}
 		base := t.Name
 		for k := 2; ; k++ {
@@ -101,8 +99,8 @@ func (s *Set) Add(t Tool) {
 				break
 			}
 		}
-		s.Renamed = append(s.Renamed, fmt.Sprintf("%s (%s): renamed %s, another tool at %s has that name",
-			base, t.Source, t.Name, o.Source))
+		s.Renamed = append(s.Renamed, fmt.Sprintf("%s (%s): renamed %s, another tool at %s has that name%s",
+			base, t.Source, t.Name, o.Source, same))
 	}
 	s.names[t.Name] = len(s.Tools)
 	s.Tools = append(s.Tools, t)

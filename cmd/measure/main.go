@@ -276,6 +276,7 @@ func mutators_(files []string, n int) error {
 			}
 			gks = append(gks, gk)
 		}
+		sib := mutators.NewSiblings(gks)
 		all := mutators.All()
 		counts := map[mutators.Class]*classCount{}
 		for _, m := range all {
@@ -287,7 +288,7 @@ func mutators_(files []string, n int) error {
 			if err != nil {
 				continue
 			}
-			ctx := mutators.NewContext(gk, gks)
+			ctx := mutators.NewContext(gk, sib)
 			gen := rapid.Custom(func(t *rapid.T) mutResult {
 				v, ok := g.Draw(t)
 				if !ok {

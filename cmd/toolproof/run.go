@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -34,8 +35,8 @@ func loadTools(paths []string, stderr io.Writer) ([]tool.Tool, []tool.Skipped, e
 		}
 		all.Merge(set)
 	}
-	for _, n := range all.Renamed {
-		fmt.Fprintln(stderr, "toolproof: note:", n)
+	if n := len(all.Renamed); n > 0 {
+		fmt.Fprintf(stderr, "toolproof: note: %d tools share a name with another tool and were renamed NAME__2, NAME__3, ... (first: %s)\n", n, all.Renamed[0])
 	}
 	if len(all.Tools) == 0 {
 		return nil, nil, usagef("--tools: no usable tool in %s (%d skipped)", strings.Join(paths, ", "), len(all.Skipped))
@@ -82,6 +83,7 @@ type runFlags struct {
 	requireLoc bool
 	timeout    time.Duration
 	window     int
+	cpuprofile string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
@@ -100,6 +102,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 		fs.IntVar(&f.jobs, "jobs", 0, "tools checked in parallel (default: the number of CPUs)")
 		fs.StringVar(&f.shard, "shard", "", "i/n: check only the tools whose index modulo n is i")
 		fs.StringVar(&f.save, "save", "", "directory to save the minimal failing cases in (replay them with toolproof replay)")
+		fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for `go tool pprof`)")
 	}
 }
 
@@ -211,6 +214,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
+	if f.cpuprofile != "" {
+		pf, err := os.Create(f.cpuprofile)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if isTerminal(stderr) {
 		opts.Progress = func(done, total int) {
 			fmt.Fprintf(stderr, "\rtoolproof: %d/%d tools", done, total)

@@ -1,4 +1,6 @@
-package generate
+// Package draw draws small integers and booleans through rapid without building a new rapid
+// generator for every draw (rapid.IntRange(lo, hi) allocates one each call).
+package draw
 
 import (
 	"sync"
@@ -15,7 +17,11 @@ var (
 	smallOnce sync.Once
 	small     [smallRange][smallRange]*rapid.Generator[int]
 	boolGen   = rapid.Bool()
+	u32Gen    = rapid.Uint32()
 )
+
+// Uint32 draws a uint32.
+func Uint32(t *rapid.T, label string) uint32 { return u32Gen.Draw(t, label) }
 
 func buildSmall() {
 	for lo := 0; lo < smallRange; lo++ {
@@ -25,8 +31,8 @@ func buildSmall() {
 	}
 }
 
-// intIn draws an int in [lo, hi].
-func intIn(t *rapid.T, lo, hi int, label string) int {
+// Int draws an int in [lo, hi].
+func Int(t *rapid.T, lo, hi int, label string) int {
 	if lo >= 0 && hi < smallRange && lo <= hi {
 		smallOnce.Do(buildSmall)
 		return small[lo][hi].Draw(t, label)
@@ -34,5 +40,5 @@ func intIn(t *rapid.T, lo, hi int, label string) int {
 	return rapid.IntRange(lo, hi).Draw(t, label)
 }
 
-// coin draws a boolean.
-func coin(t *rapid.T, label string) bool { return boolGen.Draw(t, label) }
+// Bool draws a boolean.
+func Bool(t *rapid.T, label string) bool { return boolGen.Draw(t, label) }

@@ -1,0 +1,223 @@
+// Command coerce is a deliberately broken toolproof/1 validator for the command-line tests: it
+// validates with the reference gatekeeper, but when the arguments are invalid and turning one
+// numeric string (" 20", "1.0") into the number it spells makes them valid, it accepts them,
+// the way gates with type coercion do.
+//
+//	coerce [-value] [-name NAME] [-refuse TOOL,...]
+//
+// -value passes on the coerced value (an exact repair of a stringified number); without it the
+// call is accepted with nothing said about the value passed on. -refuse answers ok:false for the
+// tools named. It reads requests one line at a time and answers each in order.
+package main
+
+import (
+	"bufio"
+	"encoding/base64"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+type request struct {
+	Op              string          `json:"op"`
+	ID              json.RawMessage `json:"id"`
+	Tool            json.RawMessage `json:"tool"` // an object in "tool", a name in "validate"
+	Arguments       *string         `json:"arguments"`
+	ArgumentsBase64 *string         `json:"arguments_base64"`
+}
+
+type issue struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+	Keyword string `json:"keyword,omitempty"`
+}
+
+type result struct {
+	Op     string          `json:"op"`
+	ID     json.RawMessage `json:"id"`
+	Valid  *bool           `json:"valid,omitempty"`
+	Value  json.RawMessage `json:"value,omitempty"`
+	Issues []issue         `json:"issues,omitempty"`
+	Error  string          `json:"error,omitempty"`
+}
+
+func main() {
+	withValue := flag.Bool("value", false, "pass on the coerced value")
+	name := flag.String("name", "coerce", "the name given in hello")
+	refuse := flag.String("refuse", "", "comma-separated tools to refuse")
+	flag.Parse()
+	refused := map[string]bool{}
+	for _, n := range strings.Split(*refuse, ",") {
+		if n != "" {
+			refused[n] = true
+		}
+	}
+	gates := map[string]*validator.Gatekeeper{}
+	in := bufio.NewReader(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	send := func(m any) {
+		b, err := json.Marshal(m)
+		if err != nil {
+			panic(err)
+		}
+		out.Write(append(b, '\n'))
+		if in.Buffered() == 0 {
+			out.Flush()
+		}
+	}
+	for {
+		line, err := in.ReadBytes('\n')
+		if len(strings.TrimSpace(string(line))) > 0 {
+			var m request
+			if json.Unmarshal(line, &m) != nil {
+				fmt.Fprintln(os.Stderr, "coerce: a line that is not a request")
+				continue
+			}
+			switch m.Op {
+			case "hello":
+				send(map[string]string{"op": "hello", "protocol": "toolproof/1", "name": *name, "version": "0"})
+			case "tool":
+				var t tool.Tool
+				if err := json.Unmarshal(m.Tool, &t); err != nil {
+					send(map[string]any{"op": "tool", "name": nil, "ok": false, "error": err.Error()})
+					continue
+				}
+				delete(gates, t.Name)
+				if refused[t.Name] {
+					send(map[string]any{"op": "tool", "name": t.Name, "ok": false, "error": "refused on purpose"})
+					continue
+				}
+				gk, err := validator.Compile(t)
+				if err != nil {
+					send(map[string]any{"op": "tool", "name": t.Name, "ok": false, "error": err.Error()})
+					continue
+				}
+				gates[t.Name] = gk
+				send(map[string]any{"op": "tool", "name": t.Name, "ok": true})
+			case "validate":
+				send(check(m, gates, *withValue))
+			}
+		}
+		if err == io.EOF {
+			out.Flush()
+			return
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "coerce:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+func check(m request, gates map[string]*validator.Gatekeeper, withValue bool) result {
+	r := result{Op: "result", ID: m.ID}
+	var name string
+	_ = json.Unmarshal(m.Tool, &name)
+	gk := gates[name]
+	if gk == nil {
+		r.Error = fmt.Sprintf("unknown tool %q", name)
+		return r
+	}
+	reject := func(is ...issue) result {
+		f := false
+		r.Valid, r.Issues = &f, is
+		return r
+	}
+	var raw []byte
+	switch {
+	case m.Arguments != nil:
+		raw = []byte(*m.Arguments)
+	case m.ArgumentsBase64 != nil:
+		b, err := base64.StdEncoding.DecodeString(*m.ArgumentsBase64)
+		if err != nil {
+			r.Error = "bad base64"
+			return r
+		}
+		raw = b
+	default:
+		r.Error = "no arguments"
+		return r
+	}
+	v, err := jsonvalue.Parse(raw)
+	if err != nil {
+		return reject(issue{Path: "", Message: "arguments are not valid JSON", Keyword: "json"})
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return reject(issue{Path: "", Message: "arguments must be a JSON object", Keyword: "type"})
+	}
+	issues := gk.Issues(v)
+	if len(issues) == 0 {
+		t := true
+		r.Valid = &t
+		return r
+	}
+	// The bug: one numeric string read as the number it spells.
+	for _, p := range numericStrings(v, "") {
+		s, _ := jsonvalue.Get(v, p)
+		c := jsonvalue.MustClone(v)
+		set(c, p, json.Number(strings.TrimSpace(s.(string))))
+		if gk.Valid(c) {
+			t := true
+			r.Valid = &t
+			if withValue {
+				r.Value = jsonvalue.MustMarshal(c)
+			}
+			return r
+		}
+	}
+	var is []issue
+	for _, i := range issues {
+		is = append(is, issue{Path: i.Path, Message: i.Message, Keyword: i.Keyword})
+	}
+	return reject(is...)
+}
+
+// numericStrings lists the JSON Pointers of the strings in v that spell a JSON number once
+// trimmed of spaces.
+func numericStrings(v any, at string) []string {
+	var out []string
+	switch x := v.(type) {
+	case string:
+		if jsonvalue.IsNumber(strings.TrimSpace(x)) {
+			out = append(out, at)
+		}
+	case map[string]any:
+		for k, e := range x {
+			out = append(out, numericStrings(e, at+"/"+jsonvalue.EscapeToken(k))...)
+		}
+	case []any:
+		for i, e := range x {
+			out = append(out, numericStrings(e, at+"/"+strconv.Itoa(i))...)
+		}
+	}
+	return out
+}
+
+// set replaces the value at JSON Pointer p (not the root) inside v.
+func set(v any, p string, to any) {
+	toks, _ := jsonvalue.SplitPointer(p)
+	for i, t := range toks {
+		last := i == len(toks)-1
+		switch c := v.(type) {
+		case map[string]any:
+			if last {
+				c[t] = to
+			}
+			v = c[t]
+		case []any:
+			n, _ := strconv.Atoi(t)
+			if last {
+				c[n] = to
+			}
+			v = c[n]
+		}
+	}
+}
