@@ -70,7 +70,7 @@ type Set struct {
 }
 
 // Lookup returns the tool with the given name.
-func (s *Set) Lookup(name string) (Tool, bool) {
+func (s Set) Lookup(name string) (Tool, bool) {
 	for _, t := range s.Tools {
 		if t.Name == name {
 			return t, true

@@ -46,7 +46,9 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Int("seed", 1, "seed: the same seed gives the same output")
 	muts := fs.String("mutators", "all", "comma-separated distortion classes")
 	closeObjects := fs.Bool("close", false, "treat objects that do not say otherwise as closed")
-	format := fs.String("format", "jsonl", "jsonl, or test-suite (JSON-Schema-Test-Suite files)")
+	format := fs.String("format", "jsonl", "jsonl, test-suite (a JSON-Schema-Test-Suite file) or go-fuzz (a Go fuzz corpus, with --out)")
+	out := fs.String("out", "", "go-fuzz: the package directory to write testdata/fuzz/NAME/ in")
+	fuzzName := fs.String("fuzz-name", "FuzzDifferential", "go-fuzz: the fuzz target's name (a target taking one []byte, such as harness.Differential)")
 	pos, err := parse(fs, args, stderr)
 	if err != nil {
 		return err
@@ -60,8 +62,14 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	if *n <= 0 {
 		return usagef("--n must be positive")
 	}
-	if *format != "jsonl" && *format != "test-suite" {
-		return usagef("--format %q: want jsonl or test-suite", *format)
+	switch *format {
+	case "jsonl", "test-suite":
+	case "go-fuzz":
+		if *out == "" {
+			return usagef("--format go-fuzz needs --out DIR (the package directory of the fuzz test)")
+		}
+	default:
+		return usagef("--format %q: want jsonl, test-suite or go-fuzz", *format)
 	}
 	ms, err := mutators.Select(*muts)
 	if err != nil {
@@ -96,6 +104,17 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(ts) == len(skipped) {
 		return usagef("no tool could be used (%d skipped)", len(skipped))
+	}
+	if *format == "go-fuzz" {
+		var args [][]byte
+		for _, c := range cases {
+			args = append(args, c.Args)
+		}
+		if err := harness.WriteFuzzCorpus(*out, *fuzzName, args); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "toolproof: wrote %d inputs to %s\n", len(args), filepath.Join(*out, "testdata", "fuzz", *fuzzName))
+		return nil
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()

@@ -3,11 +3,12 @@
 // numeric string (" 20", "1.0") into the number it spells makes them valid, it accepts them,
 // the way gates with type coercion do.
 //
-//	coerce [-value] [-name NAME] [-refuse TOOL,...]
+//	coerce [-value] [-fence] [-name NAME] [-refuse TOOL,...]
 //
 // -value passes on the coerced value (an exact repair of a stringified number); without it the
 // call is accepted with nothing said about the value passed on. -refuse answers ok:false for the
-// tools named. It reads requests one line at a time and answers each in order.
+// tools named. -fence also accepts JSON inside a markdown code fence (```json ... ```), as
+// lenient gates do. It reads requests one line at a time and answers each in order.
 package main
 
 import (
@@ -53,6 +54,7 @@ func main() {
 	withValue := flag.Bool("value", false, "pass on the coerced value")
 	name := flag.String("name", "coerce", "the name given in hello")
 	refuse := flag.String("refuse", "", "comma-separated tools to refuse")
+	fence := flag.Bool("fence", false, "accept JSON inside a markdown code fence")
 	flag.Parse()
 	refused := map[string]bool{}
 	for _, n := range strings.Split(*refuse, ",") {
@@ -103,7 +105,7 @@ func main() {
 				gates[t.Name] = gk
 				send(map[string]any{"op": "tool", "name": t.Name, "ok": true})
 			case "validate":
-				send(check(m, gates, *withValue))
+				send(check(m, gates, *withValue, *fence))
 			}
 		}
 		if err == io.EOF {
@@ -117,7 +119,7 @@ func main() {
 	}
 }
 
-func check(m request, gates map[string]*validator.Gatekeeper, withValue bool) result {
+func check(m request, gates map[string]*validator.Gatekeeper, withValue, fence bool) result {
 	r := result{Op: "result", ID: m.ID}
 	var name string
 	_ = json.Unmarshal(m.Tool, &name)
@@ -145,6 +147,14 @@ func check(m request, gates map[string]*validator.Gatekeeper, withValue bool) re
 	default:
 		r.Error = "no arguments"
 		return r
+	}
+	if fence {
+		s := strings.TrimSpace(string(raw))
+		if strings.HasPrefix(s, "```") && strings.HasSuffix(s, "```") {
+			s = strings.TrimSuffix(strings.TrimPrefix(s, "```"), "```")
+			s = strings.TrimPrefix(s, "json")
+			raw = []byte(s)
+		}
 	}
 	v, err := jsonvalue.Parse(raw)
 	if err != nil {
