@@ -205,7 +205,8 @@ func (cmp *Comparison) passed() bool {
 	return true
 }
 
-// Write writes the comparison in a format: text, json or markdown (junit writes each report).
+// Write writes the comparison in a format: text, json, markdown, or junit (one document, the
+// suites of every validator).
 func (cmp *Comparison) Write(w io.Writer, format string) error {
 	switch format {
 	case "", "text":
@@ -215,12 +216,11 @@ func (cmp *Comparison) Write(w io.Writer, format string) error {
 	case "markdown", "md":
 		return cmp.WriteMarkdown(w)
 	case "junit":
+		var suites []junitSuite
 		for _, r := range cmp.Reports {
-			if err := r.WriteJUnit(w); err != nil {
-				return err
-			}
+			suites = append(suites, r.junitSuites(true)...)
 		}
-		return nil
+		return writeJUnit(w, suites)
 	}
 	return fmt.Errorf("unknown format %q (want text, json, junit or markdown)", format)
 }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
@@ -158,7 +160,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if len(r.Skipped) > 0 {
 		fmt.Fprintf(w, "\nskipped tools (%d):\n", len(r.Skipped))
 		for _, s := range r.Skipped {
-			fmt.Fprintf(w, "  %s\n", s)
+			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(s.String(), "\n", "\n    "))
 		}
 	}
 	for _, s := range r.Stale {
@@ -214,37 +216,60 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.Findings) > 0 {
 		fmt.Fprintf(w, "\n| tool | class | kind | args |\n|---|---|---|---|\n")
 		for _, f := range r.Findings {
-			fmt.Fprintf(w, "| %s | %s | %s | `%s` |\n", f.Tool, f.Class, f.Kind, strings.ReplaceAll(truncate(f.Args, 120), "|", "\\|"))
+			fmt.Fprintf(w, "| %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, mdCode(truncate(f.Args, 120)))
 		}
 	}
 	return nil
 }
 
+// truncate cuts s to at most n runes.
 func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
+	if utf8.RuneCountInString(s) <= n {
+		return s
 	}
+	return string([]rune(s)[:n]) + "…"
+}
+
+// mdCell makes text safe in a Markdown table cell: one line, no column breaks.
+func mdCell(s string) string {
+	s = strings.NewReplacer("\r", `\r`, "\n", `\n`, "|", `\|`).Replace(s)
 	return s
 }
 
-// WriteJUnit writes JUnit XML: one test suite per class, one test case per tool and class,
-// failed when it has a blocking finding.
-func (r *Report) WriteJUnit(w io.Writer) error {
-	type failure struct {
-		Message string `xml:"message,attr"`
-		Text    string `xml:",chardata"`
+// mdCode writes s as inline code in a table cell: quoted as a Go string (so control
+// characters and newlines stay visible and on one line), in a code span long enough for any
+// backticks inside.
+func mdCode(s string) string {
+	q := strconv.Quote(s)
+	q = strings.ReplaceAll(q, "|", `\|`)
+	fence := "`"
+	for strings.Contains(q, fence) {
+		fence += "`"
 	}
-	type testcase struct {
-		Name      string    `xml:"name,attr"`
-		Classname string    `xml:"classname,attr"`
-		Failures  []failure `xml:"failure"`
-	}
-	type suite struct {
-		Name     string     `xml:"name,attr"`
-		Tests    int        `xml:"tests,attr"`
-		Failures int        `xml:"failures,attr"`
-		Cases    []testcase `xml:"testcase"`
-	}
+	return fence + " " + q + " " + fence
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Text    string `xml:",chardata"`
+}
+
+type junitCase struct {
+	Name      string         `xml:"name,attr"`
+	Classname string         `xml:"classname,attr"`
+	Failures  []junitFailure `xml:"failure"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+// junitSuites builds one test suite per class (named toolproof/CLASS, or toolproof/VALIDATOR/CLASS
+// with withValidator), one test case per tool with findings in that class, failed when they block.
+func (r *Report) junitSuites(withValidator bool) []junitSuite {
 	byClass := map[string]map[string][]Finding{}
 	for _, f := range r.Findings {
 		if byClass[f.Class] == nil {
@@ -252,19 +277,23 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		}
 		byClass[f.Class][f.Tool] = append(byClass[f.Class][f.Tool], f)
 	}
-	var suites []suite
+	var suites []junitSuite
 	for _, c := range r.classOrder() {
-		s := suite{Name: "toolproof/" + c, Tests: r.Classes[c].Cases}
+		name := "toolproof/" + c
+		if withValidator {
+			name = "toolproof/" + r.Validator + "/" + c
+		}
+		s := junitSuite{Name: name, Tests: r.Classes[c].Cases}
 		tools := make([]string, 0, len(byClass[c]))
 		for t := range byClass[c] {
 			tools = append(tools, t)
 		}
 		sort.Strings(tools)
 		for _, t := range tools {
-			tc := testcase{Name: t, Classname: c}
+			tc := junitCase{Name: t, Classname: c}
 			for _, f := range byClass[c][t] {
 				if f.Blocking {
-					tc.Failures = append(tc.Failures, failure{Message: f.String(), Text: fmt.Sprintf("args: %s\n%s", f.Args, f.Detail)})
+					tc.Failures = append(tc.Failures, junitFailure{Message: f.String(), Text: fmt.Sprintf("args: %s\n%s", f.Args, f.Detail)})
 				}
 			}
 			s.Failures += len(tc.Failures)
@@ -272,18 +301,26 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		}
 		suites = append(suites, s)
 	}
+	return suites
+}
+
+func writeJUnit(w io.Writer, suites []junitSuite) error {
 	fmt.Fprint(w, xml.Header)
 	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")
 	if err := enc.Encode(struct {
-		XMLName xml.Name `xml:"testsuites"`
-		Suites  []suite  `xml:"testsuite"`
+		XMLName xml.Name     `xml:"testsuites"`
+		Suites  []junitSuite `xml:"testsuite"`
 	}{Suites: suites}); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintln(w)
 	return err
 }
+
+// WriteJUnit writes JUnit XML: one test suite per class, one test case per tool with findings
+// in it, failed when a finding blocks.
+func (r *Report) WriteJUnit(w io.Writer) error { return writeJUnit(w, r.junitSuites(false)) }
 
 // Write writes the report in a format: text, json, junit or markdown.
 func (r *Report) Write(w io.Writer, format string) error {

@@ -65,6 +65,10 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 				if p != nil {
 					tr = checkTool(p, saved, opts, sh, nil)
 				}
+				if tr != nil && tr.noValue() {
+					skip = &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: tr.noValueReason()}
+					tr = nil
+				}
 				mu.Lock()
 				skips[i] = skip
 				if tr != nil {
@@ -113,6 +117,17 @@ type toolResult struct {
 	unreach  int64
 	stale    []string // saved cases whose expectation the oracle no longer confirms
 	notes    []string
+}
+
+// noValue reports that the generator reached no valid value for the tool, so nothing was
+// checked.
+func (tr *toolResult) noValue() bool {
+	st := tr.classes["valid"]
+	return st == nil || st.Cases == 0
+}
+
+func (tr *toolResult) noValueReason() string {
+	return fmt.Sprintf("the generator reached no valid value (%d draws found none): nothing could be checked", tr.unreach)
 }
 
 // logger receives progress notes (a *testing.T's Logf in go test).

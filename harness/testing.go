@@ -41,6 +41,9 @@ func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options)
 		p := p
 		t.Run(p.tool.Name, func(t *testing.T) {
 			tr := checkTool(p, saved, opts, sh, t.Logf)
+			if tr.noValue() {
+				t.Errorf("toolproof: %s", tr.noValueReason())
+			}
 			reportTool(t, tr, opts)
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
 )
 
 const params = `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`
@@ -161,10 +162,46 @@ func TestClose(t *testing.T) {
 			t.Errorf("%s: additionalProperties = %v, want %v", where, ap, want)
 		}
 	}
-	check("root", got, false)
+	check("root", got, nil) // its allOf member declares a property: closed by unevaluatedProperties
+	if got["unevaluatedProperties"] != false {
+		t.Errorf("root: unevaluatedProperties = %v, want false", got["unevaluatedProperties"])
+	}
 	check("/o", props["o"], false)
 	check("/m", props["m"], map[string]any{"type": "string"})
 	check("/l/items", props["l"].(map[string]any)["items"], false)
 	check("allOf member", got["allOf"].([]any)[0], nil)
 	check("$defs", got["$defs"].(map[string]any)["d"], false)
+}
+
+// Closing keeps what was valid valid and makes an invented key invalid, also where parts of an
+// object (if/then/else, oneOf branches, allOf members) declare its properties.
+func TestCloseKeepsTheMeaning(t *testing.T) {
+	schema := `{
+		"type": "object",
+		"properties": {"kind": {"enum": ["a", "b"]}, "n": {"type": "integer"}},
+		"required": ["kind"],
+		"if": {"properties": {"kind": {"const": "a"}}},
+		"then": {"properties": {"n": {"minimum": 0}, "extra_a": {"type": "string"}}},
+		"else": {"properties": {"m": {"type": "string"}}},
+		"oneOf": [{"properties": {"p": {"type": "boolean"}}, "required": ["p"]}, {"properties": {"q": {"type": "boolean"}}, "required": ["q"]}],
+		"$defs": {"child": {"type": "object", "properties": {"x": {"type": "integer"}}}}
+	}`
+	closed := tool.Close(tool.Tool{Name: "c", Parameters: json.RawMessage(schema)})
+	gk, err := validator.Compile(closed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for args, want := range map[string]bool{
+		`{"kind":"a","n":1,"p":true}`:                 true,
+		`{"kind":"a","extra_a":"x","q":false}`:        true,
+		`{"kind":"b","m":"x","p":true}`:               true,
+		`{"kind":"a","n":-5,"p":true}`:                false, // then still applies
+		`{"kind":"a","p":true,"invented":1}`:          false, // closed
+		`{"kind":"b","m":"x","p":true,"extra_a":"x"}`: false, // declared only by then, not evaluated under else
+	} {
+		_, err := gk.Parse([]byte(args))
+		if got := err == nil; got != want {
+			t.Errorf("%s: valid = %v, want %v (%v)", args, got, want, err)
+		}
+	}
 }

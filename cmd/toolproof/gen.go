@@ -22,17 +22,17 @@ import (
 
 // genLine is one JSONL line of `toolproof gen`.
 type genLine struct {
-	Tool       string `json:"tool"`
-	Args       string `json:"args,omitempty"`
-	ArgsBase64 string `json:"args_base64,omitempty"` // when the raw text is not UTF-8
-	Expect     string `json:"expect"`
-	Class      string `json:"class"`
-	Variant    string `json:"variant,omitempty"`
-	Path       string `json:"path,omitempty"`
-	Keyword    string `json:"keyword,omitempty"`
-	Reason     string `json:"reason,omitempty"`
-	Canary     string `json:"canary,omitempty"`
-	ID         string `json:"id"`
+	Tool       string  `json:"tool"`
+	Args       string  `json:"args,omitempty"`
+	ArgsBase64 string  `json:"args_base64,omitempty"` // when the raw text is not UTF-8
+	Expect     string  `json:"expect"`
+	Class      string  `json:"class"`
+	Variant    string  `json:"variant,omitempty"`
+	Path       *string `json:"path,omitempty"` // the root is "", so present for every distortion
+	Keyword    string  `json:"keyword,omitempty"`
+	Reason     string  `json:"reason,omitempty"`
+	Canary     string  `json:"canary,omitempty"`
+	ID         string  `json:"id"`
 }
 
 func cmdGen(args []string, stdout, stderr io.Writer) error {
@@ -124,8 +124,12 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, c := range cases {
-		line := genLine{Tool: c.Tool, Expect: c.Expect, Class: c.Class, Variant: c.Variant, Path: c.Path,
+		line := genLine{Tool: c.Tool, Expect: c.Expect, Class: c.Class, Variant: c.Variant,
 			Keyword: c.Keyword, Reason: c.Reason, Canary: c.Canary, ID: c.ID}
+		if c.Class != "valid" {
+			path := c.Path
+			line.Path = &path
+		}
 		if utf8.Valid(c.Args) {
 			line.Args = string(c.Args)
 		} else {
@@ -140,9 +144,9 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 
 // writeTestSuite writes one JSON-Schema-Test-Suite file (an array of groups, one per tool), so
 // any validator's own suite runner can replay the cases. A case must be judged by the schema
-// alone there: text that is not JSON, implementation-defined input, and values only the gate
-// contract rejects (a root that is not an object, where the schema itself allows it) are left
-// out, and counted on stderr.
+// alone there: text that is not JSON, implementation-defined input, values only the gate
+// contract rejects (a root that is not an object, where the schema itself allows it), and values
+// whose verdict changes when format is an annotation are left out, and counted on stderr.
 func writeTestSuite(w io.Writer, ts []tool.Tool, cases []corpus.Case, closeObjects bool, stderr io.Writer) error {
 	type test struct {
 		Description string `json:"description"`
@@ -156,6 +160,7 @@ func writeTestSuite(w io.Writer, ts []tool.Tool, cases []corpus.Case, closeObjec
 	}
 	byTool := map[string]*group{}
 	oracles := map[string]*validator.Gatekeeper{}
+	lax := map[string]*validator.Gatekeeper{} // format as an annotation, the suite's default
 	var order []string
 	for _, t := range ts {
 		if closeObjects {
@@ -166,6 +171,9 @@ func writeTestSuite(w io.Writer, ts []tool.Tool, cases []corpus.Case, closeObjec
 			continue
 		}
 		oracles[t.Name] = gk
+		if lk, err := validator.Compile(t, validator.FormatsAsAnnotations()); err == nil {
+			lax[t.Name] = lk
+		}
 		byTool[t.Name] = &group{Description: "toolproof cases for tool " + t.Name, Schema: t.Parameters}
 		order = append(order, t.Name)
 	}
@@ -180,8 +188,10 @@ func writeTestSuite(w io.Writer, ts []tool.Tool, cases []corpus.Case, closeObjec
 			left++
 			continue
 		}
+		// Keep a case only if its verdict holds whether format is asserted or not: suite runners
+		// treat format as an annotation unless told otherwise.
 		schemaValid := oracles[c.Tool].Valid(v)
-		if schemaValid != (c.Expect == "accept") {
+		if schemaValid != (c.Expect == "accept") || lax[c.Tool] == nil || lax[c.Tool].Valid(v) != schemaValid {
 			left++
 			continue
 		}
@@ -205,7 +215,7 @@ func writeTestSuite(w io.Writer, ts []tool.Tool, cases []corpus.Case, closeObjec
 		return err
 	}
 	if left > 0 {
-		fmt.Fprintf(stderr, "toolproof: %d cases left out of the test suite: not JSON, implementation-defined, or rejected only by the plain-object rule of the gate, not by the schema\n", left)
+		fmt.Fprintf(stderr, "toolproof: %d cases left out of the test suite: not JSON, implementation-defined, rejected only by the plain-object rule of the gate, or judged differently when format is an annotation\n", left)
 	}
 	return nil
 }

@@ -619,11 +619,14 @@ func TestGenDeterministicAndComplete(t *testing.T) {
 		if expect == "reject" && (l.Keyword == nil || *l.Keyword == "") {
 			t.Errorf("line %d (%s): no keyword", i+1, class)
 		}
+		// Every distortion says where it is; whole-argument ones are at the root, "".
 		switch {
-		case l.Path == nil && !rootClasses[class]:
+		case l.Path == nil:
 			t.Errorf("line %d (%s): no path", i+1, class)
-		case l.Path != nil && !strings.HasPrefix(*l.Path, "/"):
-			t.Errorf("line %d (%s): path %q is not a JSON Pointer below the root", i+1, class, *l.Path)
+		case rootClasses[class] && *l.Path != "":
+			t.Errorf("line %d (%s): path %q, want the root \"\"", i+1, class, *l.Path)
+		case !rootClasses[class] && *l.Path != "" && !strings.HasPrefix(*l.Path, "/"):
+			t.Errorf("line %d (%s): path %q is not a JSON Pointer", i+1, class, *l.Path)
 		}
 	}
 	for _, n := range names {

@@ -84,6 +84,7 @@ type runFlags struct {
 	timeout    time.Duration
 	window     int
 	cpuprofile string
+	gen        bool // the flags of run (which draws new cases) were registered
 }
 
 func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
@@ -95,6 +96,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when a rejection points at neither the distorted place nor an ancestor")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
 	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to an external validator")
+	f.gen = gen
 	if gen {
 		fs.IntVar(&f.checks, "checks", 100, "valid values drawn per tool (each with one distortion per class)")
 		fs.Uint64Var(&f.seed, "seed", 0, "seed for the cases (0: a random seed, printed in the report)")
@@ -138,7 +140,7 @@ func (f *runFlags) options() (harness.Options, error) {
 	default:
 		return opts, usagef("--format %q: want text, json, junit or markdown", f.format)
 	}
-	if f.checks <= 0 && f.checks != 0 {
+	if f.checks < 0 || (f.checks == 0 && f.gen) {
 		return opts, usagef("--checks must be positive")
 	}
 	return opts, nil
@@ -239,7 +241,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		rep.Skipped = append(skipped, rep.Skipped...)
+		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
 		rep.Seed = seed
 		reports = append(reports, rep)
 	}
@@ -308,6 +310,27 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
+	known := map[string]bool{}
+	for _, t := range tools {
+		known[t.Name] = true
+	}
+	matched := 0
+	for _, c := range cases {
+		if known[c.Tool] {
+			matched++
+		}
+	}
+	if matched == 0 {
+		var names []string
+		seen := map[string]bool{}
+		for _, c := range cases {
+			if !seen[c.Tool] {
+				seen[c.Tool] = true
+				names = append(names, c.Tool)
+			}
+		}
+		return usagef("replay %s: its %d saved cases name the tools %s, none of which is in the given tools (use --tools with the tool files they were made from)", pos[0], len(cases), strings.Join(names, ", "))
+	}
 	var reports []*harness.Report
 	for _, v := range vs {
 		rep, err := harness.Replay(cases, tools, v, opts)

@@ -60,9 +60,9 @@ func (o *Opener) Open(spec string) (validator.Validator, error) {
 		}
 		return o.start(argv, "")
 	}
-	name := strings.TrimPrefix(spec, "builtin:")
+	name, builtin := strings.CutPrefix(spec, "builtin:")
 	for _, e := range Entries() {
-		if e.Name != name {
+		if e.Name != name || (builtin && e.Kind != "builtin") {
 			continue
 		}
 		switch e.Kind {
@@ -150,12 +150,10 @@ func (o *Opener) zoo(name string) (validator.Validator, error) {
 	return o.start([]string{o.zooBin, name}, name)
 }
 
-func (o *Opener) start(argv []string, name string) (validator.Validator, error) {
+// start runs argv as a toolproof/1 child; its name comes from its hello (name and version).
+func (o *Opener) start(argv []string, _ string) (validator.Validator, error) {
 	opts := o.Options
 	opts.Command = argv
-	if name != "" && opts.Name == "" {
-		opts.Name = ""
-	}
 	c, err := stdio.Start(opts)
 	if err != nil {
 		return nil, err

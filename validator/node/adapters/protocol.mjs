@@ -41,7 +41,17 @@ export function serve({ name, version, compile }) {
       const parsed = rejected ? { rejected } : parseArguments(text);
       const r = parsed.rejected ?? check(parsed.data);
       if (r.valid === true && r.value === undefined) return `{"op":"result","id":${id},"valid":true}`;
-      if (r.valid === true) return `{"op":"result","id":${id},"valid":true,"value":${JSON.stringify(r.value)}}`;
+      if (r.valid === true) {
+        // A value too deep for JSON.stringify (thousands of nested arrays) is still a verdict:
+        // send it without the value rather than fail the request.
+        let value;
+        try {
+          value = JSON.stringify(r.value);
+        } catch {
+          return `{"op":"result","id":${id},"valid":true}`;
+        }
+        return `{"op":"result","id":${id},"valid":true,"value":${value}}`;
+      }
       return `{"op":"result","id":${id},"valid":false,"issues":${JSON.stringify(r.issues)}}`;
     } catch (e) {
       return `{"op":"result","id":${id},"error":${JSON.stringify(`internal adapter failure: ${errorText(e)}`)}}`;

@@ -1,6 +1,7 @@
 // toolproof/1 adapter: TypeBox 1.x. Compile() takes the tool's JSON Schema as it is (TypeBox 1.x
 // types are JSON Schema objects, and its schema engine walks standard keywords). Check(), then
-// Errors() for the issues. No Value.Convert/Clean/Default: the value passed on is the parsed input.
+// Errors() for the issues. No Value.Convert/Clean/Default: the value passed on is the parsed input
+// unchanged, so results carry no value.
 
 import { Compile } from "typebox/compile";
 import { issue, escapeToken, valueAt } from "./gate.mjs";
@@ -46,6 +47,7 @@ serve({
   version: libraryVersion("typebox"),
   compile(parameters) {
     const validator = Compile(parameters);
-    return (data) => (validator.Check(data) ? { valid: true, value: data } : { valid: false, issues: issues(data, validator.Errors(data)) });
+    // Check never changes the data, so the value passed on is the input: no "value" to send.
+    return (data) => (validator.Check(data) ? { valid: true } : { valid: false, issues: issues(data, validator.Errors(data)) });
   },
 });

@@ -1,0 +1,115 @@
+package harness
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// BenchmarkCase measures one case end to end with the reference gate: a valid value drawn and
+// confirmed, each distortion drawn and confirmed by the oracle, every case checked by the gate
+// and judged. ns/case is the figure; gen+oracle/value is the yardstick (one Generator.Draw,
+// which is generation plus one oracle validation), and case/(gen+oracle) their ratio.
+func BenchmarkCase(b *testing.B) {
+	set := corpus.Tools()
+	sib := mutators.SiblingsOf(set.Tools)
+	for _, name := range []string{"execute_code", "edit_files"} {
+		tl, _ := set.Lookup(name)
+		p, skip := prepareOne(tl, validator.Reference{}, Options{}, sib)
+		if skip != nil {
+			b.Fatal(skip)
+		}
+		ms := mutators.All()
+		r := newRunner(Options{}.timeout())
+		var yardstick float64
+		b.Run(name+"/gen+oracle", func(b *testing.B) {
+			b.ReportAllocs()
+			loop(b, func(t *rapid.T) {
+				if _, ok := p.gen.Draw(t); !ok {
+					t.Fatal("no value")
+				}
+			})
+			yardstick = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+		})
+		b.Run(name+"/case", func(b *testing.B) {
+			b.ReportAllocs()
+			cases := 0
+			loopBundles(b, func(t *rapid.T) int {
+				cs, originals, _, ok := draw(t, p, ms)
+				if !ok {
+					t.Fatal("no value")
+				}
+				verdicts, mutated := r.check(p.gate, cs)
+				for i := range cs {
+					judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], Options{})
+				}
+				return len(cs)
+			}, &cases)
+			perCase := float64(b.Elapsed().Nanoseconds()) / float64(cases)
+			b.ReportMetric(perCase, "ns/case")
+			b.ReportMetric(float64(cases)/b.Elapsed().Seconds(), "cases/s")
+			if yardstick > 0 {
+				b.ReportMetric(perCase/yardstick, "case/(gen+oracle)")
+			}
+		})
+	}
+}
+
+// loop runs body b.N times inside rapid test cases of 100 draws each.
+func loop(b *testing.B, body func(t *rapid.T)) {
+	b.ResetTimer()
+	for done := 0; done < b.N; {
+		n := min(100, b.N-done)
+		_ = runCheckOnce(func(t *rapid.T) {
+			for i := 0; i < n; i++ {
+				body(t)
+			}
+		})
+		done += n
+	}
+}
+
+// loopBundles runs body (which returns how many cases it made) until b.N bundles are done.
+func loopBundles(b *testing.B, body func(t *rapid.T) int, cases *int) {
+	b.ResetTimer()
+	for done := 0; done < b.N; {
+		n := min(20, b.N-done)
+		_ = runCheckOnce(func(t *rapid.T) {
+			for i := 0; i < n; i++ {
+				*cases += body(t)
+			}
+		})
+		done += n
+	}
+}
+
+// runCheckOnce runs prop as one rapid test case from a fixed seed.
+func runCheckOnce(prop func(t *rapid.T)) error {
+	var err error
+	rapid.Custom(func(t *rapid.T) int {
+		prop(t)
+		return 0
+	}).Example(1)
+	return err
+}
+
+// BenchmarkJobs runs the reference over 16 corpus tools with one job and with two: the ratio
+// of the two ns/op is the parallel speedup (the issue asks for at least 1.7x on 2 cores).
+func BenchmarkJobs(b *testing.B) {
+	tools := corpus.Tools().Tools[:16]
+	for _, jobs := range []int{1, 2} {
+		b.Run(map[int]string{1: "jobs=1", 2: "jobs=2"}[jobs], func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				rep, err := Run(tools, validator.Reference{}, Options{Jobs: jobs})
+				if err != nil || !rep.Passed {
+					b.Fatalf("%v %v", err, rep.Findings)
+				}
+				b.ReportMetric(float64(rep.Cases), "cases/op")
+			}
+		})
+	}
+}
