@@ -261,7 +261,7 @@ func because(format string, args ...any) func() string {
 // confirm asks the oracle about c and returns the mutation when it is rejected as meant.
 func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
 	value := c.build()
-	issues := tg.ctx.oracle.Explain(value)
+	issues := tg.ctx.oracle.Locate(value)
 	if len(issues) == 0 {
 		return Mutation{}, false
 	}

@@ -3,6 +3,7 @@ package mutators
 import (
 	"encoding/json"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -110,14 +111,12 @@ func appendTok(toks []string, t string) []string {
 // expandFor returns roots with $ref targets and allOf members, plus the branches of anyOf,
 // oneOf and if/then/else that v satisfies.
 func expandFor(roots []*jsonschema.Schema, v any) []*jsonschema.Schema {
-	seen := map[*jsonschema.Schema]bool{}
-	var out []*jsonschema.Schema
+	out := make([]*jsonschema.Schema, 0, len(roots)+2)
 	var add func(s *jsonschema.Schema)
 	add = func(s *jsonschema.Schema) {
-		if s == nil || seen[s] || s.Bool != nil {
+		if s == nil || s.Bool != nil || slices.Contains(out, s) {
 			return
 		}
-		seen[s] = true
 		out = append(out, s)
 		add(s.Ref)
 		add(s.RecursiveRef)
@@ -224,6 +223,26 @@ func (s *site) ratField(get func(*jsonschema.Schema) *big.Rat, pickMax bool) (*b
 		}
 	}
 	return best, best != nil
+}
+
+// restrictsKeys reports whether some schema at s limits which keys an object may have.
+func (s *site) restrictsKeys() bool {
+	for _, sch := range s.schemas {
+		switch ap := sch.AdditionalProperties.(type) {
+		case bool:
+			if !ap {
+				return true
+			}
+		case *jsonschema.Schema:
+			if ap.Bool != nil && !*ap.Bool {
+				return true
+			}
+		}
+		if sch.UnevaluatedProperties != nil || sch.PropertyNames != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *site) declared() map[string]bool {

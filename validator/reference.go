@@ -175,7 +175,7 @@ func (g *Gatekeeper) Issues(v any) []Issue {
 		return []Issue{{Path: "", Message: "cannot validate: " + err.Error()}}
 	}
 	var out []Issue
-	flatten(ve, false, v, &out)
+	flatten(ve, false, true, v, &out)
 	if len(out) == 0 {
 		out = []Issue{{Path: "", Message: "does not match the schema"}}
 	}
@@ -195,7 +195,24 @@ func (g *Gatekeeper) Explain(v any) []Issue {
 		return []Issue{{Path: "", Message: "cannot validate: " + err.Error()}}
 	}
 	var out []Issue
-	flatten(ve, true, v, &out)
+	flatten(ve, true, true, v, &out)
+	sortIssues(out)
+	return out
+}
+
+// Locate is Explain without messages: the keyword and the place of every issue, for code that
+// only needs to know why and where (the mutators' oracle check). It is cheaper.
+func (g *Gatekeeper) Locate(v any) []Issue {
+	err := g.schema.Validate(v)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Issue{{Path: "", Message: "cannot validate: " + err.Error()}}
+	}
+	var out []Issue
+	flatten(ve, true, false, v, &out)
 	sortIssues(out)
 	return out
 }
@@ -218,7 +235,7 @@ func sortIssues(is []Issue) {
 // Valid reports whether v is valid, without building issues.
 func (g *Gatekeeper) Valid(v any) bool { return g.schema.Validate(v) == nil }
 
-func flatten(e *jsonschema.ValidationError, all bool, instance any, out *[]Issue) {
+func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, out *[]Issue) {
 	loc := jsonvalue.Pointer(e.InstanceLocation)
 	switch k := e.ErrorKind.(type) {
 	case nil:
@@ -230,8 +247,12 @@ func flatten(e *jsonschema.ValidationError, all bool, instance any, out *[]Issue
 		}
 		return
 	default:
-		emit := func(path, keyword, msg string) {
-			*out = append(*out, Issue{Path: path, Keyword: keyword, Message: msg})
+		emit := func(path, keyword string, msg func() string) {
+			is := Issue{Path: path, Keyword: keyword}
+			if messages {
+				is.Message = msg()
+			}
+			*out = append(*out, is)
 		}
 		descend := describe(k, loc, emit)
 		if !descend && !all {
@@ -239,7 +260,7 @@ func flatten(e *jsonschema.ValidationError, all bool, instance any, out *[]Issue
 		}
 	}
 	for _, c := range e.Causes {
-		flatten(c, all, instance, out)
+		flatten(c, all, messages, instance, out)
 	}
 }
 
@@ -278,98 +299,98 @@ func child(loc, name string) string { return loc + "/" + jsonvalue.EscapeToken(n
 // describe emits the issues for one error kind, with messages that never contain the instance
 // value (schema values such as bounds and enum members are fine). It reports whether the
 // causes should be flattened too.
-func describe(k jsonschema.ErrorKind, loc string, emit func(path, keyword, msg string)) bool {
+func describe(k jsonschema.ErrorKind, loc string, emit func(path, keyword string, msg func() string)) bool {
 	switch k := k.(type) {
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
 		return true
 	case *kind.Type:
-		emit(loc, "type", fmt.Sprintf("must be %s, found %s", strings.Join(k.Want, " or "), k.Got))
+		emit(loc, "type", func() string { return fmt.Sprintf("must be %s, found %s", strings.Join(k.Want, " or "), k.Got) })
 	case *kind.Enum:
-		emit(loc, "enum", "must be one of "+listValues(k.Want))
+		emit(loc, "enum", func() string { return "must be one of " + listValues(k.Want) })
 	case *kind.Const:
-		emit(loc, "const", "must be "+showValue(k.Want))
+		emit(loc, "const", func() string { return "must be " + showValue(k.Want) })
 	case *kind.Format:
-		emit(loc, "format", fmt.Sprintf("must be a valid %s", k.Want))
+		emit(loc, "format", func() string { return fmt.Sprintf("must be a valid %s", k.Want) })
 	case *kind.MinProperties:
-		emit(loc, "minProperties", fmt.Sprintf("must have at least %d properties", k.Want))
+		emit(loc, "minProperties", func() string { return fmt.Sprintf("must have at least %d properties", k.Want) })
 	case *kind.MaxProperties:
-		emit(loc, "maxProperties", fmt.Sprintf("must have at most %d properties", k.Want))
+		emit(loc, "maxProperties", func() string { return fmt.Sprintf("must have at most %d properties", k.Want) })
 	case *kind.MinItems:
-		emit(loc, "minItems", fmt.Sprintf("must have at least %d items", k.Want))
+		emit(loc, "minItems", func() string { return fmt.Sprintf("must have at least %d items", k.Want) })
 	case *kind.MaxItems:
-		emit(loc, "maxItems", fmt.Sprintf("must have at most %d items", k.Want))
+		emit(loc, "maxItems", func() string { return fmt.Sprintf("must have at most %d items", k.Want) })
 	case *kind.AdditionalItems:
-		emit(loc, "additionalItems", fmt.Sprintf("must have at most %d items", k.Count))
+		emit(loc, "additionalItems", func() string { return fmt.Sprintf("must have at most %d items", k.Count) })
 	case *kind.Required:
 		for _, m := range k.Missing {
-			emit(child(loc, m), "required", "is required")
+			emit(child(loc, m), "required", func() string { return "is required" })
 		}
 	case *kind.DependentRequired:
 		for _, m := range k.Missing {
-			emit(child(loc, m), "dependentRequired", fmt.Sprintf("is required when %q is present", k.Prop))
+			emit(child(loc, m), "dependentRequired", func() string { return fmt.Sprintf("is required when %q is present", k.Prop) })
 		}
 	case *kind.Dependency:
 		for _, m := range k.Missing {
-			emit(child(loc, m), "dependencies", fmt.Sprintf("is required when %q is present", k.Prop))
+			emit(child(loc, m), "dependencies", func() string { return fmt.Sprintf("is required when %q is present", k.Prop) })
 		}
 	case *kind.AdditionalProperties:
 		for _, p := range k.Properties {
-			emit(child(loc, p), "additionalProperties", "is not a property this tool accepts")
+			emit(child(loc, p), "additionalProperties", func() string { return "is not a property this tool accepts" })
 		}
 	case *kind.UniqueItems:
-		emit(child(loc, fmt.Sprint(k.Duplicates[1])), "uniqueItems", fmt.Sprintf("duplicates item %d; items must be unique", k.Duplicates[0]))
+		emit(child(loc, fmt.Sprint(k.Duplicates[1])), "uniqueItems", func() string { return fmt.Sprintf("duplicates item %d; items must be unique", k.Duplicates[0]) })
 	case *kind.Contains:
-		emit(loc, "contains", "must contain a matching item")
+		emit(loc, "contains", func() string { return "must contain a matching item" })
 		return false
 	case *kind.MinContains:
-		emit(loc, "minContains", fmt.Sprintf("must contain at least %d matching items", k.Want))
+		emit(loc, "minContains", func() string { return fmt.Sprintf("must contain at least %d matching items", k.Want) })
 		return false
 	case *kind.MaxContains:
-		emit(loc, "maxContains", fmt.Sprintf("must contain at most %d matching items", k.Want))
+		emit(loc, "maxContains", func() string { return fmt.Sprintf("must contain at most %d matching items", k.Want) })
 		return false
 	case *kind.MinLength:
-		emit(loc, "minLength", fmt.Sprintf("must be at least %d characters long", k.Want))
+		emit(loc, "minLength", func() string { return fmt.Sprintf("must be at least %d characters long", k.Want) })
 	case *kind.MaxLength:
-		emit(loc, "maxLength", fmt.Sprintf("must be at most %d characters long", k.Want))
+		emit(loc, "maxLength", func() string { return fmt.Sprintf("must be at most %d characters long", k.Want) })
 	case *kind.Pattern:
-		emit(loc, "pattern", fmt.Sprintf("must match the pattern %s", k.Want))
+		emit(loc, "pattern", func() string { return fmt.Sprintf("must match the pattern %s", k.Want) })
 	case *kind.Minimum:
-		emit(loc, "minimum", fmt.Sprintf("must be >= %s", ratString(k.Want)))
+		emit(loc, "minimum", func() string { return fmt.Sprintf("must be >= %s", ratString(k.Want)) })
 	case *kind.Maximum:
-		emit(loc, "maximum", fmt.Sprintf("must be <= %s", ratString(k.Want)))
+		emit(loc, "maximum", func() string { return fmt.Sprintf("must be <= %s", ratString(k.Want)) })
 	case *kind.ExclusiveMinimum:
-		emit(loc, "exclusiveMinimum", fmt.Sprintf("must be > %s", ratString(k.Want)))
+		emit(loc, "exclusiveMinimum", func() string { return fmt.Sprintf("must be > %s", ratString(k.Want)) })
 	case *kind.ExclusiveMaximum:
-		emit(loc, "exclusiveMaximum", fmt.Sprintf("must be < %s", ratString(k.Want)))
+		emit(loc, "exclusiveMaximum", func() string { return fmt.Sprintf("must be < %s", ratString(k.Want)) })
 	case *kind.MultipleOf:
-		emit(loc, "multipleOf", fmt.Sprintf("must be a multiple of %s", ratString(k.Want)))
+		emit(loc, "multipleOf", func() string { return fmt.Sprintf("must be a multiple of %s", ratString(k.Want)) })
 	case *kind.AnyOf:
-		emit(loc, "anyOf", "must match at least one of the allowed shapes")
+		emit(loc, "anyOf", func() string { return "must match at least one of the allowed shapes" })
 		return false
 	case *kind.OneOf:
 		if len(k.Subschemas) > 1 {
-			emit(loc, "oneOf", "matches more than one of the allowed shapes; must match exactly one")
+			emit(loc, "oneOf", func() string { return "matches more than one of the allowed shapes; must match exactly one" })
 		} else {
-			emit(loc, "oneOf", "must match exactly one of the allowed shapes")
+			emit(loc, "oneOf", func() string { return "must match exactly one of the allowed shapes" })
 		}
 		return false
 	case *kind.Not:
-		emit(loc, "not", "must not match the excluded shape")
+		emit(loc, "not", func() string { return "must not match the excluded shape" })
 	case *kind.FalseSchema:
-		emit(loc, "false", "is not allowed")
+		emit(loc, "false", func() string { return "is not allowed" })
 	case *kind.InvalidJsonValue:
-		emit(loc, "type", "is not a JSON value")
+		emit(loc, "type", func() string { return "is not a JSON value" })
 	case *kind.ContentEncoding, *kind.ContentMediaType, *kind.ContentSchema:
-		emit(loc, "content", "content does not match its declared encoding or media type")
+		emit(loc, "content", func() string { return "content does not match its declared encoding or media type" })
 	case *kind.RefCycle:
-		emit(loc, "$ref", "reference cycle in schema")
+		emit(loc, "$ref", func() string { return "reference cycle in schema" })
 	default:
 		kp := k.KeywordPath()
 		kw := ""
 		if len(kp) > 0 {
 			kw = kp[0]
 		}
-		emit(loc, kw, fmt.Sprintf("fails %q", kw))
+		emit(loc, kw, func() string { return fmt.Sprintf("fails %q", kw) })
 	}
 	return true
 }
