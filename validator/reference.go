@@ -166,43 +166,24 @@ func (g *Gatekeeper) Check(_ context.Context, args []byte) Verdict {
 // type, and returns the issues, nil when it is valid. Alternatives (anyOf, oneOf) are reported
 // once at their location, not branch by branch.
 func (g *Gatekeeper) Issues(v any) []Issue {
-	err := g.schema.Validate(v)
-	if err == nil {
-		return nil
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return []Issue{{Path: "", Message: "cannot validate: " + err.Error()}}
-	}
-	var out []Issue
-	flatten(ve, false, true, v, &out)
-	if len(out) == 0 {
+	out := g.validate(v, false, true)
+	if out != nil && len(out) == 0 {
 		out = []Issue{{Path: "", Message: "does not match the schema"}}
 	}
-	sortIssues(out)
 	return out
 }
 
 // Explain is Issues with every branch of every alternative included: what the oracle uses to
 // tell which keyword, at which location, makes a value invalid.
-func (g *Gatekeeper) Explain(v any) []Issue {
-	err := g.schema.Validate(v)
-	if err == nil {
-		return nil
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return []Issue{{Path: "", Message: "cannot validate: " + err.Error()}}
-	}
-	var out []Issue
-	flatten(ve, true, true, v, &out)
-	sortIssues(out)
-	return out
-}
+func (g *Gatekeeper) Explain(v any) []Issue { return g.validate(v, true, true) }
 
 // Locate is Explain without messages: the keyword and the place of every issue, for code that
 // only needs to know why and where (the mutators' oracle check). It is cheaper.
-func (g *Gatekeeper) Locate(v any) []Issue {
+func (g *Gatekeeper) Locate(v any) []Issue { return g.validate(v, true, false) }
+
+// validate returns nil for a valid v, else its issues (a non-nil, possibly empty slice): with
+// all, the branches of alternatives too; with messages, their text.
+func (g *Gatekeeper) validate(v any, all, messages bool) []Issue {
 	err := g.schema.Validate(v)
 	if err == nil {
 		return nil
@@ -211,8 +192,8 @@ func (g *Gatekeeper) Locate(v any) []Issue {
 	if !errors.As(err, &ve) {
 		return []Issue{{Path: "", Message: "cannot validate: " + err.Error()}}
 	}
-	var out []Issue
-	flatten(ve, true, false, v, &out)
+	out := []Issue{}
+	flatten(ve, all, messages, v, &out)
 	sortIssues(out)
 	return out
 }
