@@ -375,9 +375,25 @@ func (p *numPlan) fastInt(t *rapid.T) string {
 		k = p.fmax
 	case mode == 2:
 		k = clamp(0)
+	case mode == 3 && !p.fminB && !p.fmaxB && draw.Int(t, 0, 3, "huge") == 0:
+		// Past int64: 20 to 24 digits, which float64 and int64 parsers cannot hold exactly.
+		n := draw.Int(t, 20, 24, "digits")
+		b := make([]byte, n)
+		b[0] = byte('1' + draw.Int(t, 0, 8, "digit"))
+		for i := 1; i < n; i++ {
+			b[i] = byte('0' + draw.Int(t, 0, 9, "digit"))
+		}
+		if draw.Bool(t, "neg") {
+			return "-" + string(b)
+		}
+		return string(b)
 	case mode == 3 && !(p.fminB && p.fmaxB):
-		// A big magnitude, past 2^53 sometimes; beyond int64 the slow path is used.
-		mag := rapid.Int64Range(0, 1e15).Draw(t, "big")
+		// A big magnitude: up to 10^15 (exact in float64) or up to the int64 limit (past 2^53).
+		limit := int64(1e15)
+		if draw.Bool(t, "past2^53") {
+			limit = math.MaxInt64 / 2
+		}
+		mag := rapid.Int64Range(0, limit).Draw(t, "big")
 		switch {
 		case p.fminB:
 			k = p.fmin + mag
