@@ -37,7 +37,7 @@ Usage:
   toolproof run        [--tools PATH]... [--validator SPEC]... [--checks N] [--seed S]
                        [--mutators LIST] [--profile strict|repair] [--close] [--jobs N]
                        [--shard i/n] [--format text|json|junit|markdown] [--save DIR]
-                       [--require-location] [--timeout D]
+                       [--require-location] [--timeout D] [--window N] [--processes N]
   toolproof replay DIR [--validator SPEC]... [--tools PATH]... [--format ...] [--close]
   toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S]
                        [--mutators LIST] [--close] [--format jsonl|test-suite]

@@ -83,6 +83,7 @@ type runFlags struct {
 	requireLoc bool
 	timeout    time.Duration
 	window     int
+	processes  int
 	cpuprofile string
 	gen        bool // the flags of run (which draws new cases) were registered
 }
@@ -95,7 +96,8 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.StringVar(&f.format, "format", "text", "report format: text, json, junit or markdown")
 	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when a rejection points at neither the distorted place nor an ancestor")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
-	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to an external validator")
+	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to each process of an external validator")
+	fs.IntVar(&f.processes, "processes", 1, "processes of an external validator run side by side")
 	f.gen = gen
 	if gen {
 		fs.IntVar(&f.checks, "checks", 100, "valid values drawn per tool (each with one distortion per class)")
@@ -135,6 +137,9 @@ func (f *runFlags) options() (harness.Options, error) {
 		}
 		opts.Shard, opts.Shards = a, b
 	}
+	if f.processes < 1 {
+		return opts, usagef("--processes must be at least 1")
+	}
 	switch f.format {
 	case "text", "json", "junit", "markdown", "md":
 	default:
@@ -147,7 +152,7 @@ func (f *runFlags) options() (harness.Options, error) {
 }
 
 func (f *runFlags) opener(stderr io.Writer) *registry.Opener {
-	return &registry.Opener{Options: stdio.Options{Window: f.window, Timeout: f.timeout, Stderr: stderr}}
+	return &registry.Opener{Options: stdio.Options{Window: f.window, Timeout: f.timeout, Stderr: stderr, Processes: f.processes}}
 }
 
 // openAll opens every --validator (default: reference).

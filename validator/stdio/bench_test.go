@@ -3,31 +3,90 @@
 package stdio
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
 
-const replayBatch = 1024
+// replayTool is the tool the replay benchmarks check calls of.
+var replayTool = tool.Tool{
+	Name:        "read",
+	Description: "Read a file.",
+	Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string","minLength":1},` +
+		`"limit":{"type":"integer","minimum":1,"maximum":2000}},"required":["path"],"additionalProperties":false}`),
+}
 
-// replayCases are small argument texts, half valid and half not for readTool.
-func replayCases(n int) [][]byte {
-	out := make([][]byte, n)
-	for i := range out {
-		if i%2 == 0 {
-			out[i] = []byte(fmt.Sprintf(`{"path":"a","limit":%d}`, i))
-		} else {
-			out[i] = []byte(fmt.Sprintf(`{"path":"a","limit":"%d"}`, i))
+// replaySize is how many cases the replay benchmarks generate; b.N cases replay them in order,
+// all in one CheckBatch call (as the harness checks all cases of a tool), again from the start
+// when b.N is larger.
+const replaySize = 100_000
+
+var (
+	replayOnce  sync.Once
+	replayArgs  [][]byte
+	replayValid []bool // the verdict of a correct JSON Schema validator for replayTool
+)
+
+// replayCases generates replaySize small argument texts for replayTool, about half of them
+// valid, with their expected validity. The same seed gives the same cases every run.
+func replayCases() ([][]byte, []bool) {
+	replayOnce.Do(func() {
+		rng := rand.New(rand.NewPCG(1, 2))
+		paths := []string{"a", "src/main.go", "README.md", "docs/guide/intro.txt", "é/ü.txt", `dir\file`, "x y"}
+		path := func() string {
+			b, _ := json.Marshal(paths[rng.IntN(len(paths))])
+			return string(b)
 		}
-	}
-	return out
+		replayArgs = make([][]byte, replaySize)
+		replayValid = make([]bool, replaySize)
+		for i := range replayArgs {
+			var s string
+			valid := false
+			switch k := rng.IntN(20); {
+			case k < 4:
+				s, valid = `{"path":`+path()+`}`, true
+			case k < 8:
+				s, valid = fmt.Sprintf(`{"path":%s,"limit":%d}`, path(), 1+rng.IntN(2000)), true
+			case k < 10:
+				s, valid = fmt.Sprintf(`{"limit":%d,"path":%s}`, 1+rng.IntN(2000), path()), true
+			case k == 10:
+				s = `{"path":""}` // minLength
+			case k == 11:
+				s = fmt.Sprintf(`{"path":%s,"limit":%d}`, path(), []int{0, -1, 2001, 99999}[rng.IntN(4)]) // range
+			case k == 12:
+				s = fmt.Sprintf(`{"path":%s,"limit":"%d"}`, path(), 1+rng.IntN(2000)) // a string
+			case k == 13:
+				s = fmt.Sprintf(`{"path":%s,"limit":%d.5}`, path(), rng.IntN(2000)) // not an integer
+			case k == 14:
+				s = fmt.Sprintf(`{"limit":%d}`, 1+rng.IntN(2000)) // required
+			case k == 15:
+				s = `{"path":` + path() + `,"recursive":true}` // additionalProperties
+			case k == 16:
+				s = fmt.Sprintf(`{"path":%d}`, rng.IntN(100)) // not a string
+			case k == 17:
+				s = `{"path":` + path() + `,` // not JSON
+			case k == 18:
+				s = []string{`[]`, `"read"`, `null`, `42`}[rng.IntN(4)] // not an object
+			default:
+				s = `{"path":null,"limit":null}`
+			}
+			replayArgs[i], replayValid[i] = []byte(s), valid
+		}
+	})
+	return replayArgs, replayValid
 }
 
 func cpuTime(who int) time.Duration {
@@ -38,58 +97,140 @@ func cpuTime(who int) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// replay runs b.N cases through CheckBatch in batches and reports cases/s, the harness's CPU
-// per case and, once the child has exited, the child's CPU per case.
-func replay(b *testing.B, opts Options) {
+// processCPU is the CPU time a running process has used so far, from /proc (Linux).
+func processCPU(pid int) (time.Duration, bool) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	// The fields after the command name, which is in parentheses: state is field 3, utime 14,
+	// stime 15, in clock ticks of 1/100 s.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := bytes.Fields(data[i+1:])
+	if len(f) < 13 {
+		return 0, false
+	}
+	utime, err1 := strconv.ParseInt(string(f[11]), 10, 64)
+	stime, err2 := strconv.ParseInt(string(f[12]), 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond, true
+}
+
+// childrenCPU is the CPU time the current children of c have used so far.
+func childrenCPU(c *Client) (time.Duration, bool) {
+	c.mu.Lock()
+	var pids []int
+	for _, p := range c.procs {
+		if p.cur == nil {
+			c.mu.Unlock()
+			return 0, false
+		}
+		pids = append(pids, p.cur.cmd.Process.Pid)
+	}
+	c.mu.Unlock()
+	var sum time.Duration
+	for _, pid := range pids {
+		d, ok := processCPU(pid)
+		if !ok {
+			return 0, false
+		}
+		sum += d
+	}
+	return sum, true
+}
+
+// replay replays b.N cases through CheckBatch and reports cases/s, the harness's CPU per case
+// and the children's CPU per case. With checkVerdicts, each verdict must be replayValid's.
+func replay(b *testing.B, opts Options, checkVerdicts bool) {
+	args, want := replayCases()
 	c, err := Start(opts)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	g, err := c.Compile(readTool)
+	g, err := c.Compile(replayTool)
 	if err != nil {
 		b.Fatal(err)
 	}
 	bg := g.(validator.BatchGate)
-	texts := replayCases(replayBatch)
-	bg.CheckBatch(context.Background(), texts) // warm up the child
+	for range 3 {
+		bg.CheckBatch(context.Background(), args[:5000]) // warm up the children (a JIT, say)
+	}
 	children := cpuTime(syscall.RUSAGE_CHILDREN)
+	childStart, exact := childrenCPU(c)
 
 	b.ResetTimer()
 	start, parent := time.Now(), cpuTime(syscall.RUSAGE_SELF)
-	faults := 0
-	for done := 0; done < b.N; done += replayBatch {
-		for _, v := range bg.CheckBatch(context.Background(), texts[:min(replayBatch, b.N-done)]) {
-			if v.Fault != "" {
+	faults, wrong := 0, 0
+	for done := 0; done < b.N; {
+		n := min(replaySize, b.N-done)
+		for i, v := range bg.CheckBatch(context.Background(), args[:n]) {
+			switch {
+			case v.Fault != "":
 				faults++
+			case checkVerdicts && v.Valid != want[i]:
+				wrong++
 			}
 		}
+		done += n
 	}
 	elapsed, parent := time.Since(start), cpuTime(syscall.RUSAGE_SELF)-parent
+	childEnd, exactEnd := childrenCPU(c)
 	b.StopTimer()
-	if faults > 0 {
-		b.Fatalf("%d faults", faults)
+	if faults > 0 || wrong > 0 {
+		b.Fatalf("%d faults, %d wrong verdicts (stats %+v)", faults, wrong, c.Stats())
 	}
 	if err := c.Close(); err != nil {
 		b.Fatal(err)
 	}
-	children = cpuTime(syscall.RUSAGE_CHILDREN) - children
+	// Without /proc, the children's CPU is known once they have exited, start-up included.
+	childCPU := cpuTime(syscall.RUSAGE_CHILDREN) - children
+	if exact && exactEnd {
+		childCPU = childEnd - childStart
+	}
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "cases/s")
 	b.ReportMetric(float64(parent.Nanoseconds())/float64(b.N), "parent-cpu-ns/case")
-	b.ReportMetric(float64(children.Nanoseconds())/float64(b.N), "child-cpu-ns/case")
+	b.ReportMetric(float64(childCPU.Nanoseconds())/float64(b.N), "child-cpu-ns/case")
 }
 
-// BenchmarkReplay measures the client against the fake correct adapter (a Go process).
+// BenchmarkReplay measures the client against the fake correct adapter (a Go process), with one
+// and two processes.
 func BenchmarkReplay(b *testing.B) {
-	replay(b, Options{
-		Command: fakeCommand(),
-		Env:     fakeEnviron(fakeEnv + "=correct"),
-		Stderr:  newSyncBuffer(),
-	})
+	for _, procs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("processes=%d", procs), func(b *testing.B) {
+			replay(b, Options{
+				Command:   fakeCommand(),
+				Env:       fakeEnviron(fakeEnv + "=correct"),
+				Processes: procs,
+				Stderr:    newSyncBuffer(),
+			}, false)
+		})
+	}
 }
 
-// BenchmarkReplayAjv measures the client against the Node.js Ajv adapter of validator/node. It
-// is skipped when node or validator/node/node_modules is missing, unless TOOLPROOF_REQUIRE_NODE=1.
+// BenchmarkReplayFast measures the client alone: its child (a Go process) accepts every call
+// after reading its id, so that the client is the bottleneck.
+func BenchmarkReplayFast(b *testing.B) {
+	for _, procs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("processes=%d", procs), func(b *testing.B) {
+			replay(b, Options{
+				Command:   fakeCommand(),
+				Env:       fakeEnviron(fakeEnv + "=fast"),
+				Processes: procs,
+				Stderr:    newSyncBuffer(),
+			}, false)
+		})
+	}
+}
+
+// BenchmarkReplayAjv measures the client against the Node.js Ajv adapter of validator/node, with
+// one and two processes, and checks every verdict. It is skipped when node or
+// validator/node/node_modules is missing, unless TOOLPROOF_REQUIRE_NODE=1.
 func BenchmarkReplayAjv(b *testing.B) {
 	node, err := exec.LookPath("node")
 	missing := ""
@@ -107,8 +248,13 @@ func BenchmarkReplayAjv(b *testing.B) {
 		}
 		b.Skipf("skipped: %s", missing)
 	}
-	replay(b, Options{
-		Command: []string{node, filepath.Join("..", "node", "adapters", "ajv.mjs")},
-		Stderr:  newSyncBuffer(),
-	})
+	for _, procs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("processes=%d", procs), func(b *testing.B) {
+			replay(b, Options{
+				Command:   []string{node, filepath.Join("..", "node", "adapters", "ajv.mjs")},
+				Processes: procs,
+				Stderr:    newSyncBuffer(),
+			}, true)
+		})
+	}
 }

@@ -25,6 +25,7 @@ const (
 // child is one run of the validator process.
 type child struct {
 	c      *Client
+	p      *proc // the slot it serves
 	cmd    *exec.Cmd
 	stdin  *os.File
 	stdout *os.File
@@ -48,6 +49,7 @@ type child struct {
 	stderrDone chan struct{}       // closed when stderr reached its end
 	stdinOnce  sync.Once
 	tail       tail
+	intern     interner // used by the reader only
 }
 
 // outItem is one line for the child; req is set for validate requests.
@@ -57,7 +59,7 @@ type outItem struct {
 }
 
 // spawn starts the process and the goroutines that serve it.
-func (c *Client) spawn() (*child, error) {
+func (c *Client) spawn(p *proc) (*child, error) {
 	cmd := exec.Command(c.opts.Command[0], c.opts.Command[1:]...)
 	cmd.Dir = c.opts.Dir
 	cmd.Env = c.opts.Env
@@ -101,6 +103,7 @@ func (c *Client) spawn() (*child, error) {
 	c.mu.Lock()
 	ch := &child{
 		c:          c,
+		p:          p,
 		cmd:        cmd,
 		stdin:      inW,
 		stdout:     outR,
@@ -172,15 +175,22 @@ func (ch *child) send() {
 			return // dead, or closing with everything written
 		}
 		items, ch.queue = ch.queue, items[:0]
-		deadline := time.Now().Add(c.opts.Timeout)
+		deadline := c.clock() + c.opts.Timeout
+		kept := items[:0]
 		for _, it := range items {
 			if r := it.req; r != nil {
+				if r.finished {
+					continue // answered already (a nonsense result with a guessed id)
+				}
 				r.sent = true
 				r.seq = ch.seq
 				ch.seq++
 				r.deadline = deadline
 			}
+			kept = append(kept, it)
 		}
+		clear(items[len(kept):])
+		items = kept
 		c.mu.Unlock()
 		for _, it := range items {
 			if _, err := ch.w.Write(it.line); err != nil {
@@ -202,17 +212,23 @@ func (ch *child) send() {
 }
 
 // read handles the child's stdout line by line; at its end it reports the death of the child.
+// Results read by the fast path are delivered together, under one lock, once no whole line is
+// left in the read buffer.
 func (ch *child) read() {
 	c := ch.c
 	defer c.wg.Done()
 	r := bufio.NewReaderSize(ch.stdout, ioBuffer)
 	var buf []byte
+	var got []delivery
 	for {
-		var line []byte
-		var err error
-		line, buf, err = readLine(r, buf)
+		line, long, err := readLine(r, &buf)
 		if len(line) > 0 {
-			ch.handleLine(line)
+			got = ch.handleLine(line, got)
+		}
+		// The lines in got stay valid while the reader does not refill its buffer, that is while
+		// it holds a whole line; a long line lives in buf, reused by the next long line.
+		if len(got) > 0 && (long || err != nil || len(got) >= maxDeliveries || !wholeLineBuffered(r)) {
+			got = c.deliverAll(ch, got)
 		}
 		if cap(buf) > 1<<20 {
 			buf = nil // do not keep a huge line's buffer
@@ -258,36 +274,77 @@ func (ch *child) read() {
 	c.childDied(ch, detail)
 }
 
-// readLine returns the next line, however long; buf is reused for lines longer than the
-// reader's buffer. The line is valid until the next call.
-func readLine(r *bufio.Reader, buf []byte) ([]byte, []byte, error) {
-	line, err := r.ReadSlice('\n')
+// readLine returns the next line, however long. A line longer than the reader's buffer is
+// collected in *buf (long); it is valid until the next long line. Any other line is valid until
+// the reader refills its buffer.
+func readLine(r *bufio.Reader, buf *[]byte) (line []byte, long bool, err error) {
+	line, err = r.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
-		return line, buf, err
+		return line, false, err
 	}
-	buf = append(buf[:0], line...)
+	b := append((*buf)[:0], line...)
 	for {
 		line, err = r.ReadSlice('\n')
-		buf = append(buf, line...)
+		b = append(b, line...)
 		if err != bufio.ErrBufferFull {
-			return buf, buf, err
+			*buf = b
+			return b, true, err
 		}
 	}
 }
 
-// handleLine routes one line from stdout.
-func (ch *child) handleLine(line []byte) {
+// wholeLineBuffered says whether r holds a whole line, which it returns without reading.
+func wholeLineBuffered(r *bufio.Reader) bool {
+	n := r.Buffered()
+	if n == 0 {
+		return false
+	}
+	b, _ := r.Peek(n)
+	return bytes.IndexByte(b, '\n') >= 0
+}
+
+// maxDeliveries bounds the results held before delivery.
+const maxDeliveries = 256
+
+// delivery is a result read by the fast path, not yet delivered.
+type delivery struct {
+	id   uint64
+	v    validator.Verdict
+	line []byte // for the log when nobody waits for it
+}
+
+// trimLine drops the line end and reports whether anything but white space is left.
+func trimLine(line []byte) ([]byte, bool) {
+	for len(line) > 0 && (line[len(line)-1] == '\n' || line[len(line)-1] == '\r') {
+		line = line[:len(line)-1]
+	}
+	if len(line) > 0 && line[0] == '{' {
+		return line, true
+	}
+	return line, len(bytes.TrimSpace(line)) > 0
+}
+
+// handleLine routes one line from stdout. A common result is added to got, to be delivered by
+// deliverAll; anything else is handled at once, after the results in got.
+func (ch *child) handleLine(line []byte, got []delivery) []delivery {
 	c := ch.c
-	line = bytes.TrimRight(line, "\r\n")
-	if len(bytes.TrimSpace(line)) == 0 {
-		return
+	line, ok := trimLine(line)
+	if !ok {
+		return got
 	}
-	if id, v, ok := fastResult(line); ok {
-		if !c.deliver(ch, id, v) {
-			c.stray("a result for an unknown id", line)
-		}
-		return
+	if id, v, ok := fastResultIn(line, &ch.intern); ok {
+		return append(got, delivery{id: id, v: v, line: line})
 	}
+	if len(got) > 0 {
+		got = c.deliverAll(ch, got)
+	}
+	ch.handleOther(line)
+	return got
+}
+
+// handleOther handles a line that is not a common result.
+func (ch *child) handleOther(line []byte) {
+	c := ch.c
 	v, err := jsonvalue.Parse(line)
 	if err != nil {
 		if id, ok := scanID(line); ok && c.attribute(ch, id, "a line that is not JSON ("+err.Error()+")") {
@@ -362,6 +419,30 @@ func (c *Client) attribute(ch *child, id uint64, what string) bool {
 	return c.deliver(ch, id, protocolError("the validator sent %s for this request", what))
 }
 
+// deliverAll ends the requests of got, written to ch, with their verdicts, and returns got
+// emptied. Results for requests ch does not have are logged.
+func (c *Client) deliverAll(ch *child, got []delivery) []delivery {
+	unknown := 0
+	c.mu.Lock()
+	if !ch.dead { // else: a child given up on; its requests were handled, its lines do not count
+		for _, d := range got {
+			r := c.pending[d.id]
+			if r == nil || r.child != ch {
+				got[unknown] = d
+				unknown++
+				continue
+			}
+			c.finish(r, d.v)
+		}
+	}
+	c.mu.Unlock()
+	for _, d := range got[:unknown] {
+		c.stray("a result for an unknown id", d.line)
+	}
+	clear(got)
+	return got[:0]
+}
+
 // deliver ends request id, written to ch, with v; false when ch has no such request.
 func (c *Client) deliver(ch *child, id uint64, v validator.Verdict) bool {
 	c.mu.Lock()
@@ -409,12 +490,12 @@ func (c *Client) toolAnswered(ch *child, m map[string]any) bool {
 			}
 		}
 	}
-	if ans.ok && w.record && c.cur == ch {
-		if i, seen := c.toolIndex[w.t.Name]; seen {
-			c.tools[i] = w.t
+	if p := ch.p; ans.ok && w.record && p.cur == ch {
+		if i, seen := p.toolIndex[w.t.Name]; seen {
+			p.tools[i] = w.t
 		} else {
-			c.toolIndex[w.t.Name] = len(c.tools)
-			c.tools = append(c.tools, w.t)
+			p.toolIndex[w.t.Name] = len(p.tools)
+			p.tools = append(p.tools, w.t)
 		}
 	}
 	w.reply <- ans

@@ -21,10 +21,11 @@ import (
 // The fake adapters run in the test binary itself: TestHelperProcess, with FAKE_ENV naming the
 // behaviour and FAKE_N its parameter.
 const (
-	fakeEnv   = "TOOLPROOF_STDIO_FAKE"
-	fakeNEnv  = "TOOLPROOF_STDIO_FAKE_N"
-	fakeState = "TOOLPROOF_STDIO_FAKE_STATE"
-	hangText  = `{"hang":true}`
+	fakeEnv    = "TOOLPROOF_STDIO_FAKE"
+	fakeNEnv   = "TOOLPROOF_STDIO_FAKE_N"
+	fakeState  = "TOOLPROOF_STDIO_FAKE_STATE"
+	fakeStarts = "TOOLPROOF_STDIO_FAKE_STARTS" // restartfails: how many starts succeed (1)
+	hangText   = `{"hang":true}`
 )
 
 // fakeCommand is the command line that runs a fake adapter.
@@ -63,6 +64,7 @@ type fake struct {
 	tools     map[string]bool
 	count     int // validate requests seen
 	garbage   int
+	first     bool // crashone, refuseone: the first process started with this state file
 }
 
 func runFake(behaviour string, n int) int {
@@ -72,14 +74,18 @@ func runFake(behaviour string, n int) int {
 		fmt.Fprintln(os.Stderr, "fake adapter: cannot start")
 		return 1
 	case "restartfails":
-		path := os.Getenv(fakeState)
-		if _, err := os.Stat(path); err == nil {
+		allowed, _ := strconv.Atoi(os.Getenv(fakeStarts))
+		if !claim(os.Getenv(fakeState), max(allowed, 1)) {
 			fmt.Fprintln(os.Stderr, "fake adapter: refusing to start again")
 			return 4
 		}
-		os.WriteFile(path, []byte("started"), 0o644)
+	case "crashone", "refuseone":
+		f.first = claim(os.Getenv(fakeState), 1)
 	}
 	fmt.Fprintln(os.Stderr, "fake adapter: ready")
+	if behaviour == "fast" {
+		return runFastFake()
+	}
 
 	lines := make(chan []byte, 4096)
 	go func() {
@@ -138,7 +144,7 @@ func runFake(behaviour string, n int) int {
 				Parameters json.RawMessage `json:"parameters"`
 			}
 			json.Unmarshal(m.Tool, &t)
-			if strings.HasPrefix(t.Name, "refuse") {
+			if strings.HasPrefix(t.Name, "refuse") || (f.first && strings.HasPrefix(t.Name, "maybe")) {
 				f.write(map[string]any{"op": "tool", "name": t.Name, "ok": false, "error": "schema does not compile: nope"})
 			} else {
 				f.tools[t.Name] = true
@@ -150,7 +156,7 @@ func runFake(behaviour string, n int) int {
 			json.Unmarshal(m.Tool, &toolName)
 			text, isB64 := f.arguments(m)
 			switch {
-			case (behaviour == "crash" || behaviour == "restartfails") && f.count == n:
+			case (behaviour == "crash" || behaviour == "restartfails" || f.first && behaviour == "crashone") && f.count == n:
 				f.out.Flush()
 				fmt.Fprintf(os.Stderr, "fake adapter: crashing on request %d\n", n)
 				os.Exit(3)
@@ -199,6 +205,18 @@ func runFake(behaviour string, n int) int {
 	}
 }
 
+// claim takes one of n start tokens (files path.0, path.1, ...), once per process and token.
+func claim(path string, n int) bool {
+	for i := 0; i < n; i++ {
+		f, err := os.OpenFile(fmt.Sprintf("%s.%d", path, i), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			f.Close()
+			return true
+		}
+	}
+	return false
+}
+
 func (f *fake) arguments(m fakeMsg) ([]byte, bool) {
 	if m.ArgumentsBase64 != nil {
 		b, err := base64.StdEncoding.DecodeString(*m.ArgumentsBase64)
@@ -230,6 +248,9 @@ func reject(id json.Number, path, msg string) []byte {
 // verdict is the answer of a correct adapter (valid iff the arguments are a JSON object), bent
 // by the behaviour.
 func (f *fake) verdict(id json.Number, text []byte, isB64 bool) []byte {
+	if f.behaviour == "pid" || f.behaviour == "crashone" {
+		return fakeJSON(map[string]any{"op": "result", "id": id, "valid": true, "value": map[string]any{"pid": os.Getpid()}})
+	}
 	if f.behaviour == "digest" {
 		sum := sha256.Sum256(text)
 		return fakeJSON(map[string]any{"op": "result", "id": id, "valid": true,
@@ -310,3 +331,38 @@ func (s *syncBuffer) String() string {
 }
 
 var _ io.Writer = (*syncBuffer)(nil)
+
+// runFastFake is an adapter that does as little as it can, for benchmarks of the client: it
+// accepts every tool and every call, reading no more of a validate message than its id.
+func runFastFake() int {
+	r := bufio.NewReaderSize(os.Stdin, 64<<10)
+	w := bufio.NewWriterSize(os.Stdout, 64<<10)
+	for {
+		line, err := r.ReadSlice('\n')
+		switch {
+		case bytes.HasPrefix(line, []byte(`{"op":"validate","id":`)):
+			id := line[len(`{"op":"validate","id":`):]
+			id = id[:bytes.IndexByte(id, ',')]
+			w.WriteString(`{"op":"result","id":`)
+			w.Write(id)
+			w.WriteString(`,"valid":true}` + "\n")
+		case bytes.HasPrefix(line, []byte(`{"op":"hello"`)):
+			w.WriteString(`{"op":"hello","protocol":"toolproof/1","name":"fast","version":"1"}` + "\n")
+		case bytes.HasPrefix(line, []byte(`{"op":"tool"`)):
+			var m struct {
+				Tool struct {
+					Name string `json:"name"`
+				} `json:"tool"`
+			}
+			json.Unmarshal(line, &m)
+			w.Write(fakeJSON(map[string]any{"op": "tool", "name": m.Tool.Name, "ok": true}))
+		}
+		if r.Buffered() == 0 {
+			w.Flush()
+		}
+		if err != nil {
+			w.Flush()
+			return 0
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/validator"
@@ -12,7 +13,15 @@ import (
 // keys, repeated keys, odd numbers) reports false and goes through the full parser, which is
 // the reference: whenever fastResult reports true, the full path gives the same id and verdict.
 func fastResult(line []byte) (uint64, validator.Verdict, bool) {
-	s := scanner{b: line}
+	return fastResultIn(line, nil)
+}
+
+// fastResultIn is fastResult taking the strings and slices of issues from in, when not nil.
+func fastResultIn(line []byte, in *interner) (uint64, validator.Verdict, bool) {
+	if id, v, ok := canonicalResult(line, in); ok {
+		return id, v, true
+	}
+	s := scanner{b: line, in: in}
 	var (
 		id                              uint64
 		valid                           bool
@@ -79,9 +88,45 @@ func fastResult(line []byte) (uint64, validator.Verdict, bool) {
 	return id, validator.Verdict{Issues: issues}, true
 }
 
+// canonicalResult reads results written the way the Node.js adapters and most others write
+// them: keys op, id, valid and issues in this order, without white space. It is fastResult's
+// shortcut and gives the same answers where it reports true.
+func canonicalResult(line []byte, in *interner) (uint64, validator.Verdict, bool) {
+	const (
+		head    = `{"op":"result","id":`
+		valid   = `,"valid":true}`
+		invalid = `,"valid":false,"issues":`
+	)
+	if len(line) < len(head) || string(line[:len(head)]) != head {
+		return 0, validator.Verdict{}, false
+	}
+	s := scanner{b: line, i: len(head), in: in}
+	if s.i < len(s.b) && (s.b[s.i] < '0' || s.b[s.i] > '9') {
+		return 0, validator.Verdict{}, false // white space, a sign: the general path decides
+	}
+	id, ok := s.uint()
+	if !ok {
+		return 0, validator.Verdict{}, false
+	}
+	rest := line[s.i:]
+	if string(rest) == valid {
+		return id, validator.Accept(), true
+	}
+	if len(rest) < len(invalid) || string(rest[:len(invalid)]) != invalid {
+		return 0, validator.Verdict{}, false
+	}
+	s.i += len(invalid)
+	issues, ok := s.issues()
+	if !ok || s.i+1 != len(s.b) || s.b[s.i] != '}' {
+		return 0, validator.Verdict{}, false
+	}
+	return id, validator.Verdict{Issues: issues}, true
+}
+
 type scanner struct {
-	b []byte
-	i int
+	b  []byte
+	i  int
+	in *interner // nil: strings are allocated
 }
 
 func (s *scanner) space() {
@@ -108,7 +153,10 @@ func (s *scanner) byte(c byte) bool {
 // str reads a string without escapes.
 func (s *scanner) str() (string, bool) {
 	b, ok := s.raw()
-	return string(b), ok
+	if !ok {
+		return "", false
+	}
+	return s.in.get(b), true
 }
 
 // raw reads a string without escapes and returns its bytes, valid UTF-8.
@@ -116,24 +164,83 @@ func (s *scanner) raw() ([]byte, bool) {
 	if !s.byte('"') {
 		return nil, false
 	}
-	start, ascii := s.i, true
+	start := s.i
+	for s.i < len(s.b) && plain[s.b[s.i]] {
+		s.i++
+	}
+	if s.i < len(s.b) && s.b[s.i] == '"' { // plain ASCII
+		s.i++
+		return s.b[start : s.i-1], true
+	}
 	for ; s.i < len(s.b); s.i++ {
 		c := s.b[s.i]
 		switch {
 		case c == '"':
 			v := s.b[start:s.i]
 			s.i++
-			if !ascii && !utf8.Valid(v) {
+			if !utf8.Valid(v) {
 				return nil, false
 			}
 			return v, true
 		case c < 0x20 || c == '\\':
 			return nil, false
-		case c >= utf8.RuneSelf:
-			ascii = false
 		}
 	}
 	return nil, false
+}
+
+// interner hands out one string for equal byte strings, so that the paths, messages and
+// keywords an adapter repeats are allocated once, and carves the issue lists of many results
+// out of one allocation. It is not safe for concurrent use; a nil interner allocates each
+// string and list.
+type interner struct {
+	m       map[string]string
+	scratch []validator.Issue // where a list is collected
+	slab    []validator.Issue // where lists are kept: only its free end is handed out
+}
+
+const issueSlab = 256 // issues in one allocation
+
+// issues keeps the list collected in list (s.in.scratch when in is not nil) and returns it; it
+// is never nil.
+func (in *interner) issues(list []validator.Issue) []validator.Issue {
+	if in == nil {
+		if list == nil {
+			return []validator.Issue{}
+		}
+		return list
+	}
+	in.scratch = list[:0] // keep what append grew
+	n := len(list)
+	if n > issueSlab/4 {
+		return slices.Clone(list)[:n:n] // not nil: list is not empty
+	}
+	if cap(in.slab)-len(in.slab) < n || in.slab == nil {
+		in.slab = make([]validator.Issue, 0, issueSlab)
+	}
+	start := len(in.slab)
+	in.slab = append(in.slab, list...)
+	return in.slab[start : start+n : start+n]
+}
+
+const (
+	internMax    = 4096 // strings kept; then the table starts again
+	internLength = 128  // longest string kept
+)
+
+func (in *interner) get(b []byte) string {
+	if in == nil || len(b) > internLength {
+		return string(b)
+	}
+	if s, ok := in.m[string(b)]; ok {
+		return s
+	}
+	if in.m == nil || len(in.m) >= internMax {
+		in.m = make(map[string]string, 64)
+	}
+	s := string(b)
+	in.m[s] = s
+	return s
 }
 
 // uint reads a non-negative integer written without fraction or exponent.
@@ -174,9 +281,12 @@ func (s *scanner) issues() ([]validator.Issue, bool) {
 	if !s.byte('[') {
 		return nil, false
 	}
-	issues := []validator.Issue{}
+	var issues []validator.Issue
+	if s.in != nil {
+		issues = s.in.scratch[:0]
+	}
 	if s.byte(']') {
-		return issues, true
+		return s.in.issues(issues), true
 	}
 	for {
 		if !s.byte('{') {
@@ -229,7 +339,7 @@ func (s *scanner) issues() ([]validator.Issue, bool) {
 			continue
 		}
 		if s.byte(']') {
-			return issues, true
+			return s.in.issues(issues), true
 		}
 		return nil, false
 	}

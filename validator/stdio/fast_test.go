@@ -1,8 +1,10 @@
 package stdio
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
@@ -34,6 +36,15 @@ func checkFast(t interface {
 	id, v, ok := fastResult([]byte(line))
 	if !ok {
 		return false
+	}
+	var in interner
+	for k := 0; k < 2; k++ { // strings and lists from an interner, new and then reused
+		iid, iv, iok := fastResultIn([]byte(line), &in)
+		if !iok || iid != id {
+			t.Errorf("%q: with an interner: id %d, %v; without: %d", line, iid, iok, id)
+		} else if d := cmp.Diff(v, iv); d != "" {
+			t.Errorf("%q: (-without +with an interner):\n%s", line, d)
+		}
 	}
 	wid, wv, wok := fullResult([]byte(line))
 	if !wok {
@@ -115,5 +126,42 @@ func TestFastResultAgrees(t *testing.T) {
 		}
 		b.WriteString("]}")
 		checkFast(t, b.String())
+	})
+}
+
+// TestAppendArguments checks the encoder of validate arguments against jsonvalue.AppendString.
+func TestAppendArguments(t *testing.T) {
+	check := func(t interface {
+		Errorf(string, ...any)
+	}, args []byte) {
+		got, ok := appendArguments([]byte("x"), args)
+		if ok != utf8.Valid(args) {
+			t.Errorf("%q: ok %v, valid UTF-8 %v", args, ok, utf8.Valid(args))
+			return
+		}
+		extra, ascii := measureArguments(args)
+		g := newGate(nil, "a tool")
+		line := g.appendLine(nil, 1<<63, args, extra, ascii)
+		if size := g.lineSize(args, extra, ascii); ascii && len(line) > size || !ok && len(line) > size {
+			t.Errorf("%q: message of %d bytes, but lineSize says %d", args, len(line), size)
+		}
+		if !ok {
+			return
+		}
+		if want := jsonvalue.AppendString([]byte("x"), string(args)); string(got) != string(want) {
+			t.Errorf("%q: got %s, want %s", args, got, want)
+		}
+		var back string
+		if err := json.Unmarshal(got[1:], &back); err != nil || back != string(args) {
+			t.Errorf("%q: %s reads back as %q (%v)", args, got[1:], back, err)
+		}
+	}
+	for _, s := range []string{"", `{"path":"a"}`, "a\x00\x1f\x7f\"\\\n\r\t\b\f", "é😀\u2028\u2029x", "\xff", "a\xc3", "\xed\xa0\x80"} {
+		check(t, []byte(s))
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		pieces := rapid.SliceOfN(rapid.SampledFrom([]string{"a", `"`, `\`, "\n", "\x01", "\x1f", " ", "\x7f",
+			"é", "\u2028", "\u2029", "😀", "\xff", "\xc3", "\xe2\x80", "{", "}"}), 0, 20).Draw(t, "pieces")
+		check(t, []byte(strings.Join(pieces, "")))
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,10 +25,11 @@ type request struct {
 	index int // in batch.out
 
 	// Guarded by c.mu.
-	child    *child // the child it was given to; nil while it waits for one
-	sent     bool   // taken by child's sender
-	seq      uint64 // order of writing on child
-	deadline time.Time
+	proc     *proc         // the process slot it was given to
+	child    *child        // the child it was given to; nil while it waits for one
+	sent     bool          // taken by child's sender
+	seq      uint64        // order of writing on child
+	deadline time.Duration // on c.clock
 	finished bool
 }
 
@@ -47,6 +49,9 @@ func (c *Client) finish(r *request, v validator.Verdict) {
 	r.finished = true
 	r.child = nil
 	r.line = nil
+	if r.proc != nil {
+		r.proc.load--
+	}
 	delete(c.pending, r.id)
 	b := r.batch
 	if !b.abandoned {
@@ -57,7 +62,10 @@ func (c *Client) finish(r *request, v validator.Verdict) {
 	if b.remaining == 0 {
 		close(b.done)
 	}
-	<-c.sem
+	c.inflight--
+	if len(c.waiters) > 0 {
+		c.grant()
+	}
 }
 
 // count adds a verdict to the stats. Called with c.mu held.
@@ -74,8 +82,73 @@ func (c *Client) count(v validator.Verdict) {
 	}
 }
 
-// submit hands requests (each holding a window slot) to the current child, or holds them for
-// the next one while a restart is under way.
+// slotWaiter is a batch waiting for window slots.
+type slotWaiter struct {
+	want  int           // slots it can use
+	need  int           // slots it waits for: min(want, c.refill)
+	got   int           // slots granted, set before ready is signalled
+	ready chan struct{} // gets a value when slots are granted
+}
+
+// acquire takes between 1 and want window slots and reports how many; 0 when ctx ends first.
+// When the window is full it waits until c.refill slots (or want, when fewer) are free, so that
+// requests go out in groups rather than one by one. Waiters are served in order.
+func (c *Client) acquire(ctx context.Context, want int, w **slotWaiter) int {
+	if ctx.Err() != nil {
+		return 0
+	}
+	c.mu.Lock()
+	if free := c.capacity - c.inflight; free > 0 && len(c.waiters) == 0 {
+		k := min(free, want)
+		c.inflight += k
+		c.mu.Unlock()
+		return k
+	}
+	if *w == nil {
+		*w = &slotWaiter{ready: make(chan struct{}, 1)}
+	}
+	sw := *w
+	sw.want, sw.need, sw.got = want, min(want, c.refill), 0
+	c.waiters = append(c.waiters, sw)
+	c.grant() // slots may be free while others wait for more
+	c.mu.Unlock()
+	select {
+	case <-sw.ready:
+		return sw.got
+	case <-ctx.Done():
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sw.got > 0 { // granted meanwhile: give the slots back
+		<-sw.ready
+		c.inflight -= sw.got
+		sw.got = 0
+	} else if i := slices.Index(c.waiters, sw); i >= 0 {
+		c.waiters = slices.Delete(c.waiters, i, i+1)
+	}
+	c.grant()
+	return 0
+}
+
+// grant hands free window slots to the waiters in order, as long as the first one gets what it
+// waits for. Called with c.mu held.
+func (c *Client) grant() {
+	for len(c.waiters) > 0 {
+		w := c.waiters[0]
+		free := c.capacity - c.inflight
+		if free < w.need {
+			return
+		}
+		w.got = min(free, w.want)
+		c.inflight += w.got
+		c.waiters[0] = nil
+		c.waiters = c.waiters[1:]
+		w.ready <- struct{}{}
+	}
+}
+
+// submit hands requests (each holding a window slot) to the children, or holds them for the
+// next child of their slot while a restart is under way.
 func (c *Client) submit(rs []*request) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -87,19 +160,58 @@ func (c *Client) submit(rs []*request) {
 		}
 		return
 	}
-	ch := c.cur
+	if len(c.procs) == 1 {
+		p := c.procs[0]
+		p.load += len(rs)
+		for _, r := range rs {
+			p.give(c, r)
+		}
+		if p.cur != nil {
+			p.cur.cond.Signal()
+		}
+		return
+	}
 	for _, r := range rs {
-		c.pending[r.id] = r
-		if ch != nil {
-			r.child = ch
-			ch.queue = append(ch.queue, outItem{req: r, line: r.line})
-		} else {
-			c.waiting = append(c.waiting, r)
+		p := c.pick()
+		p.load++
+		p.give(c, r)
+	}
+	for _, p := range c.procs {
+		if p.cur != nil && len(p.cur.queue) > 0 {
+			p.cur.cond.Signal()
 		}
 	}
-	if ch != nil {
-		ch.cond.Signal()
+}
+
+// give queues r for the child of p, or holds it for p's next child. Called with c.mu held.
+func (p *proc) give(c *Client, r *request) {
+	c.pending[r.id] = r
+	r.proc = p
+	if ch := p.cur; ch != nil {
+		r.child = ch
+		ch.queue = append(ch.queue, outItem{req: r, line: r.line})
+	} else {
+		p.waiting = append(p.waiting, r)
 	}
+}
+
+// pick chooses the process slot for one more request: the least loaded one among those with a
+// running child and room in their window, else the least loaded one. Since a request holds one
+// of Window×Processes slots, the least loaded one always has room. Called with c.mu held.
+func (c *Client) pick() *proc {
+	var best, least *proc
+	for _, p := range c.procs {
+		if least == nil || p.load < least.load {
+			least = p
+		}
+		if p.cur != nil && p.load < c.opts.Window && (best == nil || p.load < best.load) {
+			best = p
+		}
+	}
+	if best != nil {
+		return best
+	}
+	return least
 }
 
 // gate checks calls of one registered tool.
@@ -127,28 +239,29 @@ func (g *gate) CheckBatch(ctx context.Context, args [][]byte) []validator.Verdic
 	}
 	reqs := make([]request, len(args))
 	b := &batch{out: out, remaining: len(args), done: make(chan struct{})}
-	group := make([]*request, 0, min(len(args), cap(c.sem)))
+	group := make([]*request, 0, min(len(args), c.capacity))
+	var lines []byte // where the messages are built, a chunk at a time
+	var w *slotWaiter
 	n := 0 // requests submitted
 	for n < len(args) {
-		if !c.acquire(ctx) {
+		k := c.acquire(ctx, min(len(args)-n, cap(group)), &w)
+		if k == 0 {
 			break
 		}
-		k := 1
-	more:
-		for n+k < len(args) && k < cap(group) {
-			select {
-			case c.sem <- struct{}{}:
-				k++
-			default:
-				break more
-			}
-		}
 		group = group[:0]
+		id := c.nextID.Add(uint64(k)) - uint64(k)
 		for i := n; i < n+k; i++ {
+			id++
 			r := &reqs[i]
-			r.id = c.nextID.Add(1)
+			r.id = id
 			r.batch, r.index = b, i
-			r.line = g.line(r.id, args[i])
+			extra, ascii := measureArguments(args[i])
+			if size := g.lineSize(args[i], extra, ascii); cap(lines)-len(lines) < size {
+				lines = make([]byte, 0, max(size, min(lineChunk, size*(len(args)-i))))
+			}
+			start := len(lines)
+			lines = g.appendLine(lines, r.id, args[i], extra, ascii)
+			r.line = lines[start:len(lines):len(lines)]
 			group = append(group, r)
 		}
 		c.submit(group)
@@ -179,22 +292,168 @@ func (g *gate) CheckBatch(ctx context.Context, args [][]byte) []validator.Verdic
 	return out
 }
 
-// line builds the validate message for args.
-func (g *gate) line(id uint64, args []byte) []byte {
-	b := make([]byte, 0, len(args)+len(args)/8+len(g.field)+64)
+// lineChunk is the size of the buffers validate messages are built in: small messages share
+// one, which lives until all of them are answered.
+const lineChunk = 16 << 10
+
+// lineOverhead is the size of a validate message without its tool field and arguments:
+// {"op":"validate","id":N,"arguments_base64":""}, a line end and N of up to 20 digits.
+const lineOverhead = len(`{"op":"validate","id":"arguments_base64":""}`) + 1 + 20
+
+// lineSize is the size of the validate message for args (measured by measureArguments) when
+// args is ASCII, else a size enough for most texts: appendLine grows the buffer for the others.
+func (g *gate) lineSize(args []byte, extra int, ascii bool) int {
+	n := len(args) + extra
+	if !ascii {
+		n = max(n+len(args)/8, (len(args)+2)/3*4)
+	}
+	return lineOverhead + len(g.field) + n
+}
+
+// appendLine appends the validate message for args, measured by measureArguments, to b.
+func (g *gate) appendLine(b []byte, id uint64, args []byte, extra int, ascii bool) []byte {
 	b = append(b, `{"op":"validate","id":`...)
 	b = strconv.AppendUint(b, id, 10)
 	b = append(b, g.field...)
-	if utf8.Valid(args) {
-		b = append(b, `"arguments":`...)
-		b = jsonvalue.AppendString(b, string(args))
+	start := len(b)
+	b = append(b, `"arguments":`...)
+	if ascii {
+		b = appendASCII(b, args, extra)
+	} else if out, ok := appendText(b, args); ok {
+		b = out
 	} else {
-		b = append(b, `"arguments_base64":"`...)
+		b = append(b[:start], `"arguments_base64":"`...)
 		b = base64.StdEncoding.AppendEncode(b, args)
 		b = append(b, '"')
 	}
 	return append(b, "}\n"...)
 }
+
+// plain marks the bytes that stand for themselves in a JSON string: ASCII except control
+// characters, '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// escapeExtra is how many bytes the escape of an ASCII byte adds: 1 for \" \\ \n \r \t, 5 for
+// the other control characters (\u00XX), 0 for the rest.
+var escapeExtra = func() (t [256]uint8) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = 5
+	}
+	for _, c := range []byte{'"', '\\', '\n', '\r', '\t'} {
+		t[c] = 1
+	}
+	return t
+}()
+
+// measureArguments reports how many bytes escaping adds to the ASCII bytes of args, and whether
+// args is all ASCII.
+func measureArguments(args []byte) (extra int, ascii bool) {
+	high := byte(0)
+	for _, c := range args {
+		extra += int(escapeExtra[c])
+		high |= c
+	}
+	return extra, high < utf8.RuneSelf
+}
+
+// appendArguments appends args as a JSON string, as jsonvalue.AppendString does; ok is false
+// when args is not valid UTF-8 (and what was appended is to be dropped).
+func appendArguments(dst, args []byte) (_ []byte, ok bool) {
+	if extra, ascii := measureArguments(args); ascii {
+		return appendASCII(dst, args, extra), true
+	}
+	return appendText(dst, args)
+}
+
+// appendASCII appends ASCII args, whose escapes add extra bytes, as a JSON string: written in
+// place, the common case.
+func appendASCII(dst, args []byte, extra int) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, len(args)+extra+2)[:n+len(args)+extra+2]
+	out := dst[n:]
+	out[0] = '"'
+	if extra == 0 {
+		copy(out[1:], args)
+	} else {
+		j := 1
+		for _, c := range args {
+			switch escapeExtra[c] {
+			case 0:
+				out[j] = c
+				j++
+			case 1:
+				out[j] = '\\'
+				switch c {
+				case '\n':
+					c = 'n'
+				case '\r':
+					c = 'r'
+				case '\t':
+					c = 't'
+				}
+				out[j+1] = c
+				j += 2
+			default:
+				out[j], out[j+1], out[j+2], out[j+3], out[j+4], out[j+5] = '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf]
+				j += 6
+			}
+		}
+	}
+	out[len(out)-1] = '"'
+	return dst
+}
+
+// appendText is appendArguments for any text.
+func appendText(dst, args []byte) (_ []byte, ok bool) {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(args); {
+		for i < len(args) && plain[args[i]] {
+			i++
+		}
+		if i == len(args) {
+			break
+		}
+		c := args[i]
+		if c < utf8.RuneSelf {
+			dst = append(dst, args[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRune(args[i:])
+		if r == utf8.RuneError && size == 1 {
+			return dst, false
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, args[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			start = i + size
+		}
+		i += size
+	}
+	dst = append(dst, args[start:]...)
+	return append(dst, '"'), true
+}
+
+const hexDigits = "0123456789abcdef"
 
 // toolLine builds the tool message for t; its parameters go as given, compacted to one line.
 func toolLine(t tool.Tool) ([]byte, error) {

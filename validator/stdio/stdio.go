@@ -6,7 +6,6 @@
 package stdio
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -42,14 +41,24 @@ const (
 )
 
 // Options says how to run a toolproof/1 child process.
+//
+// Processes runs that many copies of Command side by side (0 means 1), for validators that use
+// one core each, such as Node.js: every tool is registered with each copy, and each request goes
+// to the copy with the fewest requests in flight among those running and with room in their
+// window. Window is per process: at most Window requests are in flight on each copy, so up to
+// Window×Processes in all. Each copy has its own timeouts, crashes and restarts, with the rules of
+// PROTOCOL.md (a copy that dies or hangs is restarted with every tool registered again; the
+// others go on meanwhile); a copy that cannot be restarted makes the whole Client fail as with
+// one process: waiting and later requests get validator.Crash at once. Stats add up all copies.
 type Options struct {
-	Command []string      // the program and its arguments (required)
-	Dir     string        // working directory of the child; "" is toolproof's own
-	Env     []string      // environment of the child as in exec.Cmd.Env; nil is toolproof's own
-	Window  int           // most requests in flight at once; 0 means DefaultWindow
-	Timeout time.Duration // how long one request may go unanswered; 0 means DefaultTimeout
-	Stderr  io.Writer     // gets the child's stderr and the client's notes; nil means os.Stderr
-	Name    string        // overrides the "NAME VERSION" the child gives in hello
+	Command   []string      // the program and its arguments (required)
+	Dir       string        // working directory of the child; "" is toolproof's own
+	Env       []string      // environment of the child as in exec.Cmd.Env; nil is toolproof's own
+	Processes int           // how many copies of the child run side by side; 0 means 1
+	Window    int           // most requests in flight per process; 0 means DefaultWindow
+	Timeout   time.Duration // how long one request may go unanswered; 0 means DefaultTimeout
+	Stderr    io.Writer     // gets the children's stderr and the client's notes; nil means os.Stderr
+	Name      string        // overrides the "NAME VERSION" the child gives in hello
 }
 
 // Stats counts what happened on a Client, for reports and tests.
@@ -59,7 +68,7 @@ type Stats struct {
 	Crashes        int64 // requests that ended with validator.Crash
 	Timeouts       int64 // requests that ended with validator.Timeout (cancellations included)
 	ProtocolErrors int64 // requests that ended with validator.ProtocolError
-	Restarts       int64 // children started after the first one
+	Restarts       int64 // children started after the first ones (one per process)
 	StrayLines     int64 // lines from the child that could not be tied to any request
 }
 
@@ -75,36 +84,54 @@ func (e *RefusedError) Error() string {
 	return fmt.Sprintf("the validator refused tool %q: %s", e.Tool, e.Reason)
 }
 
-// Client is a running toolproof/1 child (restarted as needed) seen as a validator.Validator.
-// It is safe for concurrent use. Close it when done.
+// Client is a running toolproof/1 child, or several (Options.Processes), restarted as needed,
+// seen as a validator.Validator. It is safe for concurrent use. Close it when done.
 type Client struct {
 	opts     Options
 	command  string // the command line, for messages
 	helloOf  string // "NAME VERSION" from the first hello
 	stderr   *lockedWriter
-	sem      chan struct{} // one token per request in flight
+	procs    []*proc // fixed at Start
+	capacity int     // window slots in all: Window × Processes
+	refill   int     // free slots a blocked batch waits for, so that writes go out in groups
 	nextID   atomic.Uint64
 	closedCh chan struct{} // closed by Close
+	epoch    time.Time     // c.clock counts from here
 	wg       sync.WaitGroup
 
 	mu          sync.Mutex
-	ready       *sync.Cond // broadcast when cur, broken or closed change
-	cur         *child     // the child taking requests; nil while restarting, broken or closed
+	ready       *sync.Cond // broadcast when a proc's cur, broken or closed change
 	pending     map[uint64]*request
-	waiting     []*request // pending requests held for the next child
-	tools       []tool.Tool
-	toolIndex   map[string]int
+	inflight    int           // window slots taken
+	waiters     []*slotWaiter // batches waiting for window slots, first come first served
 	closed      bool
 	broken      string // non-empty: no child can be run any more, and why
 	brokenFault validator.Fault
 	stats       Stats
 }
 
-// Start runs opts.Command, says hello and checks that the child speaks toolproof/1. The error
-// names the command and, when the child died, its exit status and last stderr lines.
+// proc is one process slot of the pool: the children that replace one another after crashes
+// and timeouts, the tools they register and the requests given to them.
+type proc struct {
+	index int
+
+	// Guarded by c.mu.
+	cur       *child     // the child taking requests; nil while restarting, broken or closed
+	waiting   []*request // requests held for the next child
+	tools     []tool.Tool
+	toolIndex map[string]int
+	load      int // requests given to this slot and not finished yet
+}
+
+// Start runs opts.Command (opts.Processes copies of it), says hello and checks that the child
+// speaks toolproof/1. The error names the command and, when the child died, its exit status and
+// last stderr lines.
 func Start(opts Options) (*Client, error) {
 	if len(opts.Command) == 0 || opts.Command[0] == "" {
 		return nil, errors.New("stdio: no validator command given")
+	}
+	if opts.Processes <= 0 {
+		opts.Processes = 1
 	}
 	if opts.Window <= 0 {
 		opts.Window = DefaultWindow
@@ -116,36 +143,87 @@ func Start(opts Options) (*Client, error) {
 		opts.Stderr = os.Stderr
 	}
 	c := &Client{
-		opts:      opts,
-		command:   commandString(opts.Command),
-		stderr:    &lockedWriter{w: opts.Stderr},
-		sem:       make(chan struct{}, opts.Window),
-		closedCh:  make(chan struct{}),
-		pending:   map[uint64]*request{},
-		toolIndex: map[string]int{},
+		opts:     opts,
+		command:  commandString(opts.Command),
+		stderr:   &lockedWriter{w: opts.Stderr},
+		capacity: opts.Window * opts.Processes,
+		closedCh: make(chan struct{}),
+		epoch:    time.Now(),
+		pending:  map[uint64]*request{},
 	}
+	c.refill = max(1, c.capacity/refillDivisor)
 	c.ready = sync.NewCond(&c.mu)
-	ch, hello, err := c.launch()
-	if err != nil {
+	c.procs = make([]*proc, opts.Processes)
+	for i := range c.procs {
+		c.procs[i] = &proc{index: i, toolIndex: map[string]int{}}
+	}
+
+	children := make([]*child, len(c.procs))
+	hellos := make([]string, len(c.procs))
+	errs := make([]error, len(c.procs))
+	startOne := func(i int) {
+		children[i], hellos[i], errs[i] = c.launch(c.procs[i])
+		if errs[i] != nil {
+			return
+		}
+		c.mu.Lock()
+		if ch := children[i]; ch.dead {
+			errs[i] = fmt.Errorf("died right after hello: %s", ch.deathDetail)
+		}
+		c.mu.Unlock()
+	}
+	if len(c.procs) == 1 {
+		startOne(0)
+	} else {
+		var wg sync.WaitGroup
+		for i := range c.procs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				startOne(i)
+			}()
+		}
+		wg.Wait()
+	}
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		c.mu.Lock()
+		for _, ch := range children {
+			if ch != nil {
+				c.markDead(ch, "start failed")
+			}
+		}
+		c.mu.Unlock()
+		for _, ch := range children {
+			if ch != nil {
+				ch.kill()
+			}
+		}
 		close(c.closedCh)
 		c.wg.Wait()
+		if len(c.procs) > 1 {
+			return nil, fmt.Errorf("validator %s (process %d of %d): %w", c.command, i+1, len(c.procs), err)
+		}
 		return nil, fmt.Errorf("validator %s: %w", c.command, err)
 	}
-	c.helloOf = hello
+	c.helloOf = hellos[0]
 	c.mu.Lock()
-	if ch.dead {
-		detail := ch.deathDetail
-		c.mu.Unlock()
-		close(c.closedCh)
-		c.wg.Wait()
-		return nil, fmt.Errorf("validator %s: died right after hello: %s", c.command, detail)
+	for i, p := range c.procs {
+		p.cur = children[i]
 	}
-	c.cur = ch
 	c.mu.Unlock()
 	c.wg.Add(1)
 	go c.watch()
 	return c, nil
 }
+
+// clock is the monotonic time since Start.
+func (c *Client) clock() time.Duration { return time.Since(c.epoch) }
+
+// refillDivisor: a batch blocked on a full window goes on once a quarter of it is free.
+const refillDivisor = 4
 
 // Name is "NAME VERSION" as the child said in hello, or Options.Name when given.
 func (c *Client) Name() string {
@@ -155,37 +233,63 @@ func (c *Client) Name() string {
 	return c.helloOf
 }
 
-// Compile registers t with the child (a "tool" message) and waits for its answer. A refusal
-// (ok:false) is a *RefusedError carrying the child's reason.
+// Compile registers t with the child (a "tool" message; with each child when there are several)
+// and waits for the answer. A refusal (ok:false) is a *RefusedError carrying the child's reason.
 func (c *Client) Compile(t tool.Tool) (validator.Gate, error) {
 	line, err := toolLine(t)
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: %v", t.Name, err)
 	}
-	const attempts = 3
-	for i := 0; i < attempts; i++ {
-		ch, err := c.current()
+	if len(c.procs) == 1 {
+		if err := c.compileOn(c.procs[0], t, line); err != nil {
+			return nil, err
+		}
+		return newGate(c, t.Name), nil
+	}
+	errs := make([]error, len(c.procs))
+	var wg sync.WaitGroup
+	for i, p := range c.procs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = c.compileOn(p, t, line)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
+		}
+	}
+	return newGate(c, t.Name), nil
+}
+
+// compileOn registers t with the child of p, again on its next child when it dies meanwhile.
+func (c *Client) compileOn(p *proc, t tool.Tool, line []byte) error {
+	const attempts = 3
+	for i := 0; i < attempts; i++ {
+		ch, err := c.current(p)
+		if err != nil {
+			return err
 		}
 		ans, err := c.register(ch, t, line, true)
 		if errors.Is(err, errChildDied) {
 			continue // a restart is under way; register on the new child
 		}
 		if err != nil {
-			return nil, fmt.Errorf("registering tool %q: %w", t.Name, err)
+			return fmt.Errorf("registering tool %q: %w", t.Name, err)
 		}
 		if !ans.ok {
-			return nil, &RefusedError{Tool: t.Name, Reason: ans.reason}
+			return &RefusedError{Tool: t.Name, Reason: ans.reason}
 		}
-		return newGate(c, t.Name), nil
+		return nil
 	}
-	return nil, fmt.Errorf("registering tool %q: the validator died %d times while compiling it", t.Name, attempts)
+	return fmt.Errorf("registering tool %q: the validator died %d times while compiling it", t.Name, attempts)
 }
 
-// Close closes the child's stdin, waits up to a second for it to exit, then kills it. Requests
-// still in flight end with validator.Crash; later ones fail at once. The error says whether the
-// child had to be killed or exited with a non-zero status.
+// Close closes the children's stdin, waits up to a second for them to exit, then kills them.
+// Requests still in flight end with validator.Crash; later ones fail at once. The error says
+// whether a child had to be killed or exited with a non-zero status.
 func (c *Client) Close() error {
 	c.mu.Lock()
 	if c.closed {
@@ -194,30 +298,44 @@ func (c *Client) Close() error {
 	}
 	c.closed = true
 	close(c.closedCh)
-	ch := c.cur
-	if ch != nil {
-		ch.closing = true
-		ch.cond.Broadcast()
+	var children []*child
+	for _, p := range c.procs {
+		if ch := p.cur; ch != nil {
+			ch.closing = true
+			ch.cond.Broadcast()
+			children = append(children, ch)
+		}
 	}
 	c.ready.Broadcast()
 	c.mu.Unlock()
 
-	var err error
-	if ch != nil {
-		t := time.NewTimer(closeGrace)
-		select {
-		case <-ch.exited:
-			if ch.exitErr != nil {
-				err = fmt.Errorf("validator %s exited with %v", c.command, ch.exitErr)
+	var errs []error
+	t := time.NewTimer(closeGrace)
+	late := false
+	for _, ch := range children {
+		if !late {
+			select {
+			case <-ch.exited:
+			case <-t.C:
+				late = true
 			}
-		case <-t.C:
-			ch.kill()
-			err = fmt.Errorf("validator %s still running %v after its stdin was closed; killed", c.command, closeGrace)
 		}
-		t.Stop()
+		if late {
+			select {
+			case <-ch.exited:
+			default:
+				ch.kill()
+				errs = append(errs, fmt.Errorf("validator %s still running %v after its stdin was closed; killed", c.command, closeGrace))
+				continue
+			}
+		}
+		if ch.exitErr != nil {
+			errs = append(errs, fmt.Errorf("validator %s exited with %v", c.command, ch.exitErr))
+		}
 	}
+	t.Stop()
 	c.wg.Wait()
-	return err
+	return errors.Join(errs...)
 }
 
 // Stats returns the counts so far.
@@ -229,11 +347,11 @@ func (c *Client) Stats() Stats {
 
 var errChildDied = errors.New("the validator process died")
 
-// current returns the child taking requests, waiting while a restart is under way.
-func (c *Client) current() (*child, error) {
+// current returns the child of p taking requests, waiting while a restart is under way.
+func (c *Client) current(p *proc) (*child, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for c.cur == nil && !c.closed && c.broken == "" {
+	for p.cur == nil && !c.closed && c.broken == "" {
 		c.ready.Wait()
 	}
 	switch {
@@ -242,12 +360,12 @@ func (c *Client) current() (*child, error) {
 	case c.broken != "":
 		return nil, errors.New(c.broken)
 	}
-	return c.cur, nil
+	return p.cur, nil
 }
 
-// launch starts a child and does the hello exchange; it returns "NAME VERSION".
-func (c *Client) launch() (*child, string, error) {
-	ch, err := c.spawn()
+// launch starts a child for p and does the hello exchange; it returns "NAME VERSION".
+func (c *Client) launch(p *proc) (*child, string, error) {
+	ch, err := c.spawn(p)
 	if err != nil {
 		return nil, "", err
 	}
@@ -297,7 +415,7 @@ type toolAnswer struct {
 
 type toolWaiter struct {
 	t      tool.Tool
-	record bool // add the tool to c.tools when accepted by the current child
+	record bool // add the tool to the proc's tools when accepted by its current child
 	reply  chan toolAnswer
 }
 
@@ -334,16 +452,16 @@ func (c *Client) register(ch *child, t tool.Tool, line []byte, record bool) (too
 	}
 }
 
-// restart starts a new child, registers every tool again and hands it the waiting requests.
-// When that fails, every waiting and future request fails with Crash.
-func (c *Client) restart() {
+// restart starts a new child for p, registers every tool of p again and hands it p's waiting
+// requests. When that fails, the client is broken: waiting and future requests fail with Crash.
+func (c *Client) restart(p *proc) {
 	defer c.wg.Done()
 	c.mu.Lock()
-	tools := slices.Clone(c.tools)
+	tools := slices.Clone(p.tools)
 	c.stats.Restarts++
 	c.mu.Unlock()
 
-	ch, _, err := c.launch()
+	ch, _, err := c.launch(p)
 	for _, t := range tools {
 		if err != nil {
 			break
@@ -367,6 +485,9 @@ func (c *Client) restart() {
 	if err == nil && c.closed {
 		err = errors.New("closed")
 	}
+	if err == nil && c.broken != "" {
+		err = errors.New("another process of the validator could not be restarted")
+	}
 	if err == nil && ch.dead {
 		err = fmt.Errorf("died right after start: %s", ch.deathDetail)
 	}
@@ -375,33 +496,38 @@ func (c *Client) restart() {
 			c.markDead(ch, err.Error())
 			ch.kill()
 		}
-		if !c.closed {
+		if !c.closed && c.broken == "" {
 			c.broken = fmt.Sprintf("the validator %s could not be restarted: %v", c.command, err)
 			c.brokenFault = validator.Crash
 			c.logLocked("%s", c.broken)
 		}
-		c.failWaiting()
+		c.failWaiting(p)
 		c.ready.Broadcast()
 		return
 	}
-	c.cur = ch
-	for _, r := range c.waiting {
+	p.cur = ch
+	for _, r := range p.waiting {
 		r.child = ch
 		ch.queue = append(ch.queue, outItem{req: r, line: r.line})
 	}
-	clear(c.waiting)
-	c.waiting = c.waiting[:0]
+	clear(p.waiting)
+	p.waiting = p.waiting[:0]
 	ch.cond.Signal()
 	c.ready.Broadcast()
 }
 
-// failWaiting ends every waiting request: the client is closed or broken. Called with c.mu held.
-func (c *Client) failWaiting() {
-	for _, r := range c.waiting {
-		c.finish(r, c.deadVerdict())
+// failWaiting ends every request waiting for p's next child: the client is closed or broken.
+// Called with c.mu held.
+func (c *Client) failWaiting(p *proc) {
+	if len(p.waiting) == 0 {
+		return
 	}
-	clear(c.waiting)
-	c.waiting = c.waiting[:0]
+	v := c.deadVerdict()
+	for _, r := range p.waiting {
+		c.finish(r, v)
+	}
+	clear(p.waiting)
+	p.waiting = p.waiting[:0]
 }
 
 // deadVerdict is the verdict of a request that cannot be sent any more. Called with c.mu held.
@@ -412,15 +538,15 @@ func (c *Client) deadVerdict() validator.Verdict {
 	return validator.Failed(validator.Crash, "the validator was closed")
 }
 
-// scheduleRestart starts a restart, or fails the waiting requests when closed. Called with
-// c.mu held.
-func (c *Client) scheduleRestart() {
+// scheduleRestart starts a restart of p, or fails its waiting requests when closed or broken.
+// Called with c.mu held.
+func (c *Client) scheduleRestart(p *proc) {
 	if c.closed || c.broken != "" {
-		c.failWaiting()
+		c.failWaiting(p)
 		return
 	}
 	c.wg.Add(1)
-	go c.restart()
+	go c.restart(p)
 }
 
 // markDead records that ch takes no more messages. Called with c.mu held.
@@ -435,39 +561,41 @@ func (c *Client) markDead(ch *child, detail string) {
 }
 
 // abandon gives up on a live child (a timeout): its requests, sent or not, wait for the next
-// child, which is started. Called with c.mu held.
+// child of its slot, which is started. Called with c.mu held.
 func (c *Client) abandon(ch *child, detail string) {
-	wasCurrent := c.cur == ch
+	p := ch.p
+	wasCurrent := p.cur == ch
 	c.markDead(ch, detail)
 	ch.kill()
 	if !wasCurrent {
 		return
 	}
-	c.cur = nil
+	p.cur = nil
 	c.requeue(ch, false, "")
-	c.scheduleRestart()
+	c.scheduleRestart(p)
 }
 
 // childDied handles the end of ch's stdout: the requests ch had read get Crash with detail, the
-// others wait for the next child, which is started.
+// others wait for the next child of its slot, which is started.
 func (c *Client) childDied(ch *child, detail string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if ch.dead {
 		return // given up on already, its requests handled
 	}
-	wasCurrent := c.cur == ch
+	p := ch.p
+	wasCurrent := p.cur == ch
 	c.markDead(ch, detail)
 	if !wasCurrent {
 		return // a child being started: its launcher sees deadCh
 	}
-	c.cur = nil
+	p.cur = nil
 	c.requeue(ch, true, detail)
-	c.scheduleRestart()
+	c.scheduleRestart(p)
 }
 
-// requeue moves the requests given to ch to c.waiting, in the order ch got them; with crash,
-// those already written to ch end with Crash instead. Called with c.mu held.
+// requeue moves the requests given to ch to the waiting list of its slot, in the order ch got
+// them; with crash, those already written to ch end with Crash instead. Called with c.mu held.
 func (c *Client) requeue(ch *child, crash bool, detail string) {
 	var sent []*request
 	for _, r := range c.pending {
@@ -494,7 +622,7 @@ func (c *Client) requeue(ch *child, crash bool, detail string) {
 	for _, r := range moved {
 		r.child, r.sent = nil, false
 	}
-	c.waiting = append(c.waiting, moved...)
+	ch.p.waiting = append(ch.p.waiting, moved...)
 }
 
 func compareUint(a, b uint64) int {
@@ -507,41 +635,48 @@ func compareUint(a, b uint64) int {
 	return 0
 }
 
-// watch times out the oldest request written to the current child once its deadline passes.
+// watch times out the oldest request written to each current child once its deadline passes.
 func (c *Client) watch() {
 	defer c.wg.Done()
 	tick := min(max(c.opts.Timeout/10, 2*time.Millisecond), 100*time.Millisecond)
 	t := time.NewTicker(tick)
 	defer t.Stop()
+	oldest := make([]*request, len(c.procs))
 	for {
 		select {
 		case <-c.closedCh:
 			return
 		case <-t.C:
-			c.checkDeadlines()
+			c.checkDeadlines(oldest)
 		}
 	}
 }
 
-func (c *Client) checkDeadlines() {
+// checkDeadlines times out the oldest request of each child that has one overdue; oldest is
+// scratch space, one entry per proc.
+func (c *Client) checkDeadlines(oldest []*request) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ch := c.cur
-	if ch == nil {
-		return
-	}
-	var oldest *request
+	clear(oldest)
 	for _, r := range c.pending {
-		if r.child == ch && r.sent && (oldest == nil || r.seq < oldest.seq) {
-			oldest = r
+		if r.child == nil || !r.sent || r.child != r.proc.cur {
+			continue
+		}
+		if o := oldest[r.proc.index]; o == nil || r.seq < o.seq {
+			oldest[r.proc.index] = r
 		}
 	}
-	if oldest == nil || time.Now().Before(oldest.deadline) {
-		return
+	now := c.clock()
+	for i, r := range oldest {
+		if r == nil || now < r.deadline {
+			continue
+		}
+		ch := c.procs[i].cur
+		c.finish(r, validator.Failed(validator.Timeout,
+			fmt.Sprintf("no answer within %v; the validator was restarted", c.opts.Timeout)))
+		c.abandon(ch, "timed out")
 	}
-	c.finish(oldest, validator.Failed(validator.Timeout,
-		fmt.Sprintf("no answer within %v; the validator was restarted", c.opts.Timeout)))
-	c.abandon(ch, "timed out")
+	clear(oldest)
 }
 
 // logf writes a note to Stderr. It must not be called with c.mu held.
@@ -613,26 +748,3 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 
 // cancelled is the verdict of a request whose context ended first.
 func cancelled() validator.Verdict { return validator.Failed(validator.Timeout, "cancelled") }
-
-// acquire takes a window slot, or reports false when ctx ends first.
-func (c *Client) acquire(ctx context.Context) bool {
-	if ctx.Err() != nil {
-		return false
-	}
-	select {
-	case c.sem <- struct{}{}:
-		return true
-	default:
-	}
-	done := ctx.Done()
-	if done == nil {
-		c.sem <- struct{}{}
-		return true
-	}
-	select {
-	case c.sem <- struct{}{}:
-		return true
-	case <-done:
-		return false
-	}
-}
