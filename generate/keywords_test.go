@@ -101,6 +101,9 @@ func TestUnsatisfiableSchemasSaySo(t *testing.T) {
 		"required but off": `{"type":"object","required":["a"],"properties":{"a":false}}`,
 		"no multiple":      `{"type":"integer","multipleOf":10,"minimum":1,"maximum":9}`,
 		"lengths":          `{"type":"string","minLength":5,"maxLength":2}`,
+		"nested required":  `{"type":"object","properties":{"p":{"type":"object","required":["a"],"additionalProperties":false}},"required":["p"]}`,
+		"items":            `{"type":"array","minItems":1,"items":{"type":"string","enum":[1]}}`,
+		"every branch":     `{"anyOf":[{"type":"string","minLength":3,"maxLength":1},{"const":1,"type":"string"}]}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
