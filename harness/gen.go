@@ -74,7 +74,7 @@ func Generate(tools []tool.Tool, opts GenOptions) ([]corpus.Case, []tool.Skipped
 					continue
 				}
 				c.Provenance = ""
-				out = append(out, c)
+				out = append(out, c.Seal())
 			}
 		}
 	}

@@ -312,6 +312,9 @@ func reconfirm(p *prepared, c corpus.Case) (bool, string) {
 func judgeAll(c *corpus.Case, original any, v validator.Verdict, mutated bool, opts Options) []Finding {
 	fs := judge(c, original, v, opts.profile(), opts.RequireLocation)
 	if mutated {
+		if c.ID == "" {
+			*c = c.Seal()
+		}
 		fs = append(fs, Finding{Tool: c.Tool, Class: c.Class, Variant: c.Variant, Kind: MutatedInput,
 			Expect: c.Expect, Got: "changed its input", Path: c.Path, Reason: c.Reason, Args: string(c.Args),
 			ID: c.ID, Detail: "the gate wrote into the argument bytes it was given", Blocking: true, Case: *c})
@@ -333,7 +336,8 @@ func classOnly(ms []mutators.Mutator, c string) []mutators.Mutator {
 	return []mutators.Mutator{}
 }
 
-// draw draws one valid value and its distortions, as cases.
+// draw draws one valid value and its distortions, as cases. Their ids (a hash) are computed
+// only for the cases that end up in a finding or an output.
 func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any, []mutators.Class, bool) {
 	v, ok := p.gen.Draw(t)
 	if !ok {
@@ -344,7 +348,7 @@ func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any,
 	cases := make([]corpus.Case, 0, len(ms)+1)
 	originals := make([]any, 0, len(ms)+1)
 	cases = append(cases, corpus.Case{Tool: p.tool.Name, SchemaHash: hash, Args: tg.Text, Expect: "accept",
-		Class: "valid", Provenance: "generated"}.Seal())
+		Class: "valid", Provenance: "generated"})
 	originals = append(originals, v)
 	var na []mutators.Class
 	for _, m := range ms {
@@ -362,7 +366,7 @@ func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any,
 func caseOf(t tool.Tool, hash string, m mutators.Mutation, original []byte) corpus.Case {
 	return corpus.Case{Tool: t.Name, SchemaHash: hash, Args: m.Args, Expect: string(m.Expect),
 		Class: string(m.Class), Variant: m.Variant, Path: m.Path, Keyword: m.Keyword, Reason: m.Reason,
-		Canary: m.Canary, Original: original, Provenance: "generated"}.Seal()
+		Canary: m.Canary, Original: original, Provenance: "generated"}
 }
 
 // ---- running rapid.Check without *testing.T

@@ -23,6 +23,9 @@ type site struct {
 	parent   *site
 	name     string // property name or array index in the parent
 	required bool   // a required property of its parent
+
+	typesDone bool
+	typesSet  map[string]bool
 }
 
 func annotate(root *jsonschema.Schema, v any) []*site {
@@ -148,7 +151,15 @@ func expandFor(roots []*jsonschema.Schema, v any) []*jsonschema.Schema {
 
 // ---- what the schemas at a site say
 
+// types is the intersection of the types the schemas at s name (nil: any), computed once.
 func (s *site) types() map[string]bool {
+	if !s.typesDone {
+		s.typesSet, s.typesDone = s.computeTypes(), true
+	}
+	return s.typesSet
+}
+
+func (s *site) computeTypes() map[string]bool {
 	var out map[string]bool
 	for _, sch := range s.schemas {
 		if sch.Types == nil {

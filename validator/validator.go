@@ -35,6 +35,15 @@ type BatchGate interface {
 	CheckBatch(ctx context.Context, args [][]byte) []Verdict
 }
 
+// A Bounded gate promises that Check returns promptly on any input (no I/O, no unbounded loop)
+// and never writes into its argument, so the harness calls it without hang protection (a
+// goroutine hand-off) and without copying the arguments to catch writes. The reference
+// gatekeeper is one; a gate you did not write is not.
+type Bounded interface {
+	Gate
+	Bounded()
+}
+
 // Fault says that a gate gave no verdict at all.
 type Fault string
 
