@@ -186,12 +186,14 @@ func SiblingsOf(tools []tool.Tool) *Siblings {
 // other tools of the same file) declare, for borrowed keys and enum values.
 type Context struct {
 	oracle      *validator.Gatekeeper
-	siblingKeys []string // property names tools of the file declare (this one's excluded where used)
-	siblingEnum []string // string enum values they declare
+	lax         *validator.Gatekeeper // the oracle with format as an annotation (nil: no formats)
+	siblingKeys []string              // property names tools of the file declare
+	siblingEnum []string              // string enum values they declare
 
-	offTarget atomic.Int64 // candidates the oracle rejected for another reason than the one meant
-	offMu     sync.Mutex
-	offSample []string
+	offTarget  atomic.Int64 // candidates the oracle rejected for another reason than the one meant
+	formatOnly atomic.Int64 // candidates invalid only where format is asserted
+	offMu      sync.Mutex
+	offSample  []string
 }
 
 // NewContext prepares the context of the tool compiled in gk; sib (nil for none) is what the
@@ -200,6 +202,16 @@ func NewContext(gk *validator.Gatekeeper, sib *Siblings) *Context {
 	c := &Context{oracle: gk}
 	if sib != nil {
 		c.siblingKeys, c.siblingEnum = sib.keys, sib.enums
+	}
+	// Draft 2020-12 makes format an annotation by default and lets validators assert it. A
+	// distortion is kept only if it is invalid either way, so no validator is blamed for that
+	// choice: with formats in the schema, a second oracle reads them as annotations.
+	hasFormat := false
+	schemawalk.Each(gk.Schema(), func(s *jsonschema.Schema) { hasFormat = hasFormat || s.Format != nil })
+	if hasFormat {
+		if lax, err := validator.Compile(gk.Tool(), validator.FormatsAsAnnotations()); err == nil {
+			c.lax = lax
+		}
 	}
 	return c
 }
@@ -276,6 +288,10 @@ func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
 			continue
 		}
 		if is.Path == c.path || (c.path != "" && is.Path == parent) || (c.below && jsonvalue.IsPrefix(c.path, is.Path)) {
+			if tg.ctx.lax != nil && tg.ctx.lax.Valid(value) {
+				tg.ctx.formatOnly.Add(1)
+				return Mutation{}, false // invalid only where format is asserted
+			}
 			return Mutation{Args: jsonvalue.MustMarshal(value), Class: class, Variant: c.variant, Path: c.path,
 				Keyword: is.Keyword, Reason: c.reason(), Expect: Reject, Canary: c.canary}, true
 		}
@@ -287,6 +303,10 @@ func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
 	}
 	return Mutation{}, false
 }
+
+// FormatOnly counts candidates that were invalid only where format is asserted; they are not
+// kept as cases.
+func (c *Context) FormatOnly() int64 { return c.formatOnly.Load() }
 
 // OffTargetSamples returns the first few off-target candidates, described.
 func (c *Context) OffTargetSamples() []string {

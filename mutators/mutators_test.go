@@ -60,8 +60,30 @@ func fixtureFor(t *testing.T, schema string) fixture {
 	return fixture{gk, g, mutators.NewContext(gk, nil)}
 }
 
+// failer is rt.Fatalf in a rapid property, or a collector where the draw runs in
+// Generator.Example (which retries on a panic and would hide a rt.Fatalf).
+type failer interface {
+	Fatalf(format string, args ...any)
+}
+
+// collector records failures; report them with t.Errorf after the draws.
+type collector struct{ msgs []string }
+
+func (c *collector) Fatalf(format string, args ...any) { c.msgs = append(c.msgs, fmt.Sprintf(format, args...)) }
+
+func (c *collector) report(t *testing.T) {
+	t.Helper()
+	for i, m := range c.msgs {
+		if i == 5 {
+			t.Errorf("... and %d more", len(c.msgs)-5)
+			break
+		}
+		t.Error(m)
+	}
+}
+
 // checkMutation asserts the contract of one mutation.
-func checkMutation(t *rapid.T, f fixture, m mutators.Mutation, class mutators.Class) {
+func checkMutation(t failer, f fixture, m mutators.Mutation, class mutators.Class) {
 	if m.Class != class {
 		t.Fatalf("mutator %s produced class %s", class, m.Class)
 	}
@@ -106,7 +128,7 @@ func checkMutation(t *rapid.T, f fixture, m mutators.Mutation, class mutators.Cl
 	}
 }
 
-func mustParse(t *rapid.T, b []byte) any {
+func mustParse(t failer, b []byte) any {
 	v, err := jsonvalue.Parse(b)
 	if err != nil {
 		t.Fatalf("value mutation is not JSON: %v", err)
@@ -153,6 +175,7 @@ func applies(t *testing.T, f fixture, class mutators.Class, n int) int {
 		t.Fatal(err)
 	}
 	count := 0
+	var fails collector
 	gen := rapid.Custom(func(rt *rapid.T) int {
 		v, ok := f.gen.Draw(rt)
 		if !ok {
@@ -162,12 +185,13 @@ func applies(t *testing.T, f fixture, class mutators.Class, n int) int {
 		if !ok {
 			return 0
 		}
-		checkMutation(rt, f, mu, class)
+		checkMutation(&fails, f, mu, class)
 		return 1
 	})
 	for i := 0; i < n; i++ {
 		count += gen.Example(i)
 	}
+	fails.report(t)
 	return count
 }
 
@@ -262,4 +286,34 @@ func TestSameSeedSameMutation(t *testing.T) {
 	if a, b := draw(7), draw(7); a != b {
 		t.Fatalf("same seed, different mutations:\n%s\n%s", a, b)
 	}
+}
+
+// A distortion invalid only because format is asserted (draft 2020-12 leaves that to the
+// validator) is never a must-reject case: "ANY" passes the ipv4 branch where format is an
+// annotation.
+func TestNoCaseDependsOnFormatAssertion(t *testing.T) {
+	f := fixtureFor(t, `{"type":"object","properties":{"source":{"anyOf":[{"type":"string","format":"ipv4"},{"const":"any"}]}},"required":["source"],"additionalProperties":false}`)
+	lax, err := validator.Compile(f.gk.Tool(), validator.FormatsAsAnnotations())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fails collector
+	gen := rapid.Custom(func(rt *rapid.T) int {
+		v, _ := f.gen.Draw(rt)
+		tg := f.ctx.Target(v)
+		for _, m := range mutators.All() {
+			mu, ok := m.Mutate(rt, tg)
+			if !ok || mu.Expect != mutators.Reject || mu.Raw {
+				continue
+			}
+			if _, err := lax.Parse(mu.Args); err == nil {
+				fails.Fatalf("%s case %s is valid where format is an annotation", mu.Class, mu.Args)
+			}
+		}
+		return 0
+	})
+	for i := 0; i < 300; i++ {
+		gen.Example(i)
+	}
+	fails.report(t)
 }
