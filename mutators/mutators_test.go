@@ -69,7 +69,9 @@ type failer interface {
 // collector records failures; report them with t.Errorf after the draws.
 type collector struct{ msgs []string }
 
-func (c *collector) Fatalf(format string, args ...any) { c.msgs = append(c.msgs, fmt.Sprintf(format, args...)) }
+func (c *collector) Fatalf(format string, args ...any) {
+	c.msgs = append(c.msgs, fmt.Sprintf(format, args...))
+}
 
 func (c *collector) report(t *testing.T) {
 	t.Helper()
