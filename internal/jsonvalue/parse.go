@@ -55,12 +55,26 @@ func Valid(data []byte) bool {
 type parser struct {
 	data []byte
 	pos  int
-	path []string
+	path []step // where the parser is, kept cheaply and written out only for an error
 	buf  []byte
 }
 
+// step is one token of the parser's location: an object key or an array index.
+type step struct {
+	key   string
+	index int // -1 for a key
+}
+
 func (p *parser) errorf(format string, args ...any) error {
-	return &SyntaxError{Offset: p.pos, Pointer: Pointer(p.path), Msg: fmt.Sprintf(format, args...)}
+	toks := make([]string, len(p.path))
+	for i, st := range p.path {
+		if st.index >= 0 {
+			toks[i] = strconv.Itoa(st.index)
+		} else {
+			toks[i] = st.key
+		}
+	}
+	return &SyntaxError{Offset: p.pos, Pointer: Pointer(toks), Msg: fmt.Sprintf(format, args...)}
 }
 
 func (p *parser) skipSpace() {
@@ -148,7 +162,7 @@ func (p *parser) object(depth int) (any, error) {
 		key := k.(string)
 		if _, dup := obj[key]; dup {
 			p.pos = keyPos
-			p.path = append(p.path, key)
+			p.path = append(p.path, step{key: key, index: -1})
 			err := p.errorf("duplicate key")
 			p.path = p.path[:len(p.path)-1]
 			return nil, err
@@ -159,7 +173,7 @@ func (p *parser) object(depth int) (any, error) {
 		}
 		p.pos++
 		p.skipSpace()
-		p.path = append(p.path, key)
+		p.path = append(p.path, step{key: key, index: -1})
 		v, err := p.value(depth)
 		if err != nil {
 			return nil, err
@@ -195,7 +209,7 @@ func (p *parser) array(depth int) (any, error) {
 		if p.pos < len(p.data) && p.data[p.pos] == ']' {
 			return nil, p.errorf("trailing comma in array")
 		}
-		p.path = append(p.path, strconv.Itoa(i))
+		p.path = append(p.path, step{index: i})
 		v, err := p.value(depth)
 		if err != nil {
 			return nil, err

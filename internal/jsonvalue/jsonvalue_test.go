@@ -1,0 +1,127 @@
+package jsonvalue
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+func TestParseStrictGrammar(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		ok      bool
+		pointer string // where the error is, for invalid input
+	}{
+		{`{"a":[1,2.5,-0,1e3,true,false,null,"x\u00e9\ud83d\ude00"]}`, true, ""},
+		{` {"a" : 1 } `, true, ""},
+		{`{"a":1,}`, false, ""},
+		{`[1,2,]`, false, ""},
+		{`{'a':1}`, false, ""},
+		{`{"a":True}`, false, "/a"},
+		{`{"a":NaN}`, false, "/a"},
+		{`{"a":01}`, false, ""},
+		{`{"a":1.}`, false, "/a"},
+		{`{"a":.5}`, false, "/a"},
+		{`{"a":+1}`, false, "/a"},
+		{`{"a":1} x`, false, ""},
+		{`{"a":1,"a":2}`, false, "/a"},
+		{"\ufeff{}", false, ""},
+		{"{\"a\":\"\xff\"}", false, "/a"},
+		{"{\"a\":\"\t\"}", false, "/a"},
+		{`{"a":"\x"}`, false, "/a"},
+		{`{"a":[{"b":[1,{"c":tru}]}]}`, false, "/a/0/b/1/c"},
+		{`/* c */ {}`, false, ""},
+		{``, false, ""},
+		{strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1), false, ""},
+		{strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth), true, ""},
+	} {
+		_, err := Parse([]byte(tc.in))
+		if (err == nil) != tc.ok {
+			t.Errorf("%.60q: err = %v, want ok=%v", tc.in, err, tc.ok)
+			continue
+		}
+		var se *SyntaxError
+		if err != nil && tc.pointer != "" && (!errors.As(err, &se) || se.Pointer != tc.pointer) {
+			t.Errorf("%q: error %v, want it at %q", tc.in, err, tc.pointer)
+		}
+	}
+}
+
+func TestNumbersStayExact(t *testing.T) {
+	v, err := Parse([]byte(`{"big":123456789012345678901234567890,"f":0.1000000000000000055511151231257827}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(MustMarshal(v)); got != `{"big":123456789012345678901234567890,"f":0.1000000000000000055511151231257827}` {
+		t.Fatalf("numbers changed: %s", got)
+	}
+	if !Equal(json.Number("1.0"), json.Number("1")) || !Equal(json.Number("1e2"), json.Number("100")) || Equal(json.Number("1"), "1") {
+		t.Fatal("JSON equality of numbers")
+	}
+	if !IsInteger("1.0") || !IsInteger("1e2") || IsInteger("1.5") {
+		t.Fatal("IsInteger")
+	}
+}
+
+func TestPointers(t *testing.T) {
+	toks := []string{"a/b", "~c", "", "0"}
+	p := Pointer(toks)
+	if p != "/a~1b/~0c//0" {
+		t.Fatalf("Pointer = %q", p)
+	}
+	back, err := SplitPointer(p)
+	if err != nil || !cmp.Equal(back, toks) {
+		t.Fatalf("SplitPointer = %q, %v", back, err)
+	}
+	v := map[string]any{"a/b": map[string]any{"~c": map[string]any{"": []any{"x"}}}}
+	if got, ok := Get(v, p); !ok || got != "x" {
+		t.Fatalf("Get = %v %v", got, ok)
+	}
+	if !IsPrefix("/a", "/a/b") || IsPrefix("/a", "/ab") || !IsPrefix("", "/x") || Parent("/a/b") != "/a" || Parent("/a") != "" {
+		t.Fatal("IsPrefix/Parent")
+	}
+}
+
+// What Parse accepts, encoding/json accepts too, with the same value; Marshal then Parse gives
+// the value back.
+func TestParseAgreesWithEncodingJSON(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v := jsonValue(3).Draw(t, "v")
+		b := MustMarshal(v)
+		got, err := Parse(b)
+		if err != nil {
+			t.Fatalf("Parse(%s): %v", b, err)
+		}
+		if !Equal(got, v) {
+			t.Fatalf("round trip: %s", b)
+		}
+		d := json.NewDecoder(strings.NewReader(string(b)))
+		d.UseNumber()
+		var std any
+		if err := d.Decode(&std); err != nil {
+			t.Fatalf("encoding/json rejects %s: %v", b, err)
+		}
+		if !Equal(std, got) {
+			t.Fatalf("encoding/json reads %s differently", b)
+		}
+	})
+}
+
+func jsonValue(depth int) *rapid.Generator[any] {
+	scalars := []*rapid.Generator[any]{
+		rapid.Just[any](nil), rapid.Bool().AsAny(), rapid.String().AsAny(),
+		rapid.Map(rapid.Int64(), func(i int64) any { return json.Number(json.Number(strings.TrimSpace(strings.ReplaceAll(string(MustMarshal(i)), " ", "")))) }),
+	}
+	if depth == 0 {
+		return rapid.OneOf(scalars...)
+	}
+	inner := jsonValue(depth - 1)
+	return rapid.OneOf(append(scalars,
+		rapid.Map(rapid.SliceOfN(inner, 0, 4), func(s []any) any { return s }),
+		rapid.Map(rapid.MapOfN(rapid.String(), inner, 0, 4), func(m map[string]any) any { return m }),
+	)...)
+}
