@@ -114,7 +114,9 @@ func TestParseAgreesWithEncodingJSON(t *testing.T) {
 func jsonValue(depth int) *rapid.Generator[any] {
 	scalars := []*rapid.Generator[any]{
 		rapid.Just[any](nil), rapid.Bool().AsAny(), rapid.String().AsAny(),
-		rapid.Map(rapid.Int64(), func(i int64) any { return json.Number(json.Number(strings.TrimSpace(strings.ReplaceAll(string(MustMarshal(i)), " ", "")))) }),
+		rapid.Map(rapid.Int64(), func(i int64) any {
+			return json.Number(json.Number(strings.TrimSpace(strings.ReplaceAll(string(MustMarshal(i)), " ", ""))))
+		}),
 	}
 	if depth == 0 {
 		return rapid.OneOf(scalars...)
