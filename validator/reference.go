@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/schemawalk"
 	"github.com/toolproof/toolproof/tool"
 )
 
@@ -37,6 +38,7 @@ func (Reference) Compile(t tool.Tool) (Gate, error) {
 type Gatekeeper struct {
 	tool   tool.Tool
 	schema *jsonschema.Schema
+	keys   map[string]string // the schema's property names, for the parser to reuse
 }
 
 // SchemaURL is the base URL a tool's schema is compiled under; nothing is ever loaded from it.
@@ -86,7 +88,13 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 	if err != nil {
 		return nil, cfg(explainCompileError(err, loc))
 	}
-	return &Gatekeeper{tool: t, schema: s}, nil
+	keys := map[string]string{}
+	schemawalk.Each(s, func(x *jsonschema.Schema) {
+		for k := range x.Properties {
+			keys[k] = k
+		}
+	})
+	return &Gatekeeper{tool: t, schema: s, keys: keys}, nil
 }
 
 type refuseLoader struct{}
@@ -114,7 +122,7 @@ func (g *Gatekeeper) Schema() *jsonschema.Schema { return g.schema }
 // object, duplicate keys and trailing data are rejected with an issue at the root. It returns
 // the arguments object or an *Error.
 func (g *Gatekeeper) Parse(args []byte) (map[string]any, error) {
-	v, err := jsonvalue.Parse(args)
+	v, err := jsonvalue.ParseKeys(args, g.keys)
 	if err != nil {
 		return nil, &Error{Tool: g.tool.Name, Issues: []Issue{{Path: "", Keyword: "json", Message: syntaxMessage(err)}}}
 	}

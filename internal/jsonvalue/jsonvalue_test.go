@@ -127,3 +127,25 @@ func jsonValue(depth int) *rapid.Generator[any] {
 		rapid.Map(rapid.MapOfN(rapid.String(), inner, 0, 4), func(m map[string]any) any { return m }),
 	)...)
 }
+
+// ParseKeys reads the same values as Parse, whatever the key table holds.
+func TestParseKeysAgreesWithParse(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v := jsonValue(3).Draw(t, "v")
+		b := MustMarshal(v)
+		keys := map[string]string{"a": "a", "": "", "é": "é"}
+		for _, k := range rapid.SliceOf(rapid.String()).Draw(t, "keys") {
+			keys[k] = k
+		}
+		want, err1 := Parse(b)
+		got, err2 := ParseKeys(b, keys)
+		if err1 != nil || err2 != nil || !Equal(want, got) {
+			t.Fatalf("%s: %v %v", b, err1, err2)
+		}
+	})
+	for _, bad := range []string{`{"a":1,"a":2}`, `{"a" 1}`, `{"a`} {
+		if _, err := ParseKeys([]byte(bad), map[string]string{"a": "a"}); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

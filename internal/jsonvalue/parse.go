@@ -33,7 +33,13 @@ func (e *SyntaxError) Error() string {
 // byte order mark, no comments, no trailing commas, no NaN, no single quotes, no trailing data.
 // Objects with a repeated key are rejected too (RFC 8259 leaves them undefined).
 func Parse(data []byte) (any, error) {
-	p := parser{data: data}
+	return ParseKeys(data, nil)
+}
+
+// ParseKeys is Parse with a table of expected object keys (such as a schema's property names):
+// a key found in it reuses the table's string instead of allocating one. The table is only read.
+func ParseKeys(data []byte, keys map[string]string) (any, error) {
+	p := parser{data: data, keys: keys}
 	p.skipSpace()
 	v, err := p.value(0)
 	if err != nil {
@@ -54,6 +60,7 @@ func Valid(data []byte) bool {
 
 type parser struct {
 	data []byte
+	keys map[string]string // known keys, reused rather than allocated
 	pos  int
 	path []step // where the parser is, kept cheaply and written out only for an error
 	buf  []byte
@@ -155,11 +162,10 @@ func (p *parser) object(depth int) (any, error) {
 			return nil, p.errorf("expected a string key, found %s", describeByte(p.data[p.pos]))
 		}
 		keyPos := p.pos
-		k, err := p.str()
+		key, err := p.key()
 		if err != nil {
 			return nil, err
 		}
-		key := k.(string)
 		if _, dup := obj[key]; dup {
 			p.pos = keyPos
 			p.path = append(p.path, step{key: key, index: -1})
@@ -275,6 +281,29 @@ func (p *parser) number() (any, error) {
 	}
 	p.pos = i
 	return json.Number(d[start:i]), nil
+}
+
+// key reads an object key, taking a known key's string from the table when it has no escapes.
+func (p *parser) key() (string, error) {
+	if p.keys != nil {
+		d := p.data
+		for i := p.pos + 1; i < len(d); i++ {
+			if c := d[i]; c == '"' {
+				if k, ok := p.keys[string(d[p.pos+1:i])]; ok {
+					p.pos = i + 1
+					return k, nil
+				}
+				break
+			} else if c == '\\' || c < 0x20 || c >= 0x80 {
+				break
+			}
+		}
+	}
+	v, err := p.str()
+	if err != nil {
+		return "", err
+	}
+	return v.(string), nil
 }
 
 func (p *parser) str() (any, error) {
