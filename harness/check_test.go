@@ -69,7 +69,7 @@ func TestHelperCheckFails(t *testing.T) {
 func TestCheckShrinksSavesAndReplays(t *testing.T) {
 	dir := t.TempDir()
 	run := func() string {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperCheckFails$", "-test.v", "-rapid.checks=50")
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperCheckFails$", "-test.v", "-rapid.checks=100", "-rapid.seed=1")
 		cmd.Env = append(os.Environ(), "TOOLPROOF_HELPER_CORPUS="+dir)
 		out, err := cmd.CombinedOutput()
 		if err == nil {
