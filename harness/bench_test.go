@@ -13,8 +13,9 @@ import (
 
 // BenchmarkCase measures one case end to end with the reference gate: a valid value drawn and
 // confirmed, each distortion drawn and confirmed by the oracle, every case checked by the gate
-// and judged. ns/case is the figure; gen+oracle/value is the yardstick (one Generator.Draw,
-// which is generation plus one oracle validation), and case/(gen+oracle) their ratio.
+// and judged. ns/case is the figure. Two yardsticks: draw, the same cases made and confirmed
+// without the gate (generating each case's value plus its one oracle validation), giving
+// case/draw; and gen+oracle, one Generator.Draw of a valid value, giving case/(gen+oracle).
 func BenchmarkCase(b *testing.B) {
 	set := corpus.Tools()
 	sib := mutators.SiblingsOf(set.Tools)
@@ -26,7 +27,22 @@ func BenchmarkCase(b *testing.B) {
 		}
 		ms := mutators.All()
 		r := newRunner(Options{}.timeout())
-		var yardstick float64
+		var yardstick, drawn float64
+		b.Run(name+"/draw", func(b *testing.B) {
+			// The cases made and confirmed, without the gate: the generation of each case's
+			// value plus its one oracle validation.
+			b.ReportAllocs()
+			cases := 0
+			loopBundles(b, func(t *rapid.T) int {
+				cs, _, _, ok := draw(t, p, ms)
+				if !ok {
+					t.Fatal("no value")
+				}
+				return len(cs)
+			}, &cases)
+			drawn = float64(b.Elapsed().Nanoseconds()) / float64(cases)
+			b.ReportMetric(drawn, "ns/case")
+		})
 		b.Run(name+"/gen+oracle", func(b *testing.B) {
 			b.ReportAllocs()
 			loop(b, func(t *rapid.T) {
@@ -55,6 +71,9 @@ func BenchmarkCase(b *testing.B) {
 			b.ReportMetric(float64(cases)/b.Elapsed().Seconds(), "cases/s")
 			if yardstick > 0 {
 				b.ReportMetric(perCase/yardstick, "case/(gen+oracle)")
+			}
+			if drawn > 0 {
+				b.ReportMetric(perCase/drawn, "case/draw")
 			}
 		})
 	}
