@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/internal/draw"
+	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
 // numPlan is the merged numeric constraints of a conjunction, exact.
@@ -299,7 +300,7 @@ func integerText(t *rapid.T, v *big.Rat) string {
 
 // decimalText writes v (a terminating decimal) exactly, sometimes in exponent form.
 func decimalText(t *rapid.T, v *big.Rat) string {
-	s := exactDecimal(v)
+	s := jsonvalue.RatText(v)
 	if draw.Int(t, 0, 15, "numForm") == 0 {
 		if e, ok := expForm(s); ok {
 			return e
@@ -307,33 +308,6 @@ func decimalText(t *rapid.T, v *big.Rat) string {
 	}
 	if s == "0" && draw.Int(t, 0, 7, "negZero") == 0 {
 		return "-0"
-	}
-	return s
-}
-
-// exactDecimal writes a rational with a terminating decimal expansion exactly.
-func exactDecimal(v *big.Rat) string {
-	if v.IsInt() {
-		return v.Num().String()
-	}
-	d := new(big.Int).Set(v.Denom())
-	digits := 0
-	m := new(big.Int)
-	for d.Cmp(bigOne) != 0 && digits < 400 {
-		// Multiply the denominator up to a power of ten.
-		if m.Mod(d, big.NewInt(2)).Sign() == 0 {
-			d.Quo(d, big.NewInt(2))
-		} else if m.Mod(d, big.NewInt(5)).Sign() == 0 {
-			d.Quo(d, big.NewInt(5))
-		} else {
-			break
-		}
-		digits++
-	}
-	s := v.FloatString(digits)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(s, "0")
-		s = strings.TrimSuffix(s, ".")
 	}
 	return s
 }

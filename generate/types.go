@@ -49,21 +49,6 @@ func fromTypes(tt *jsonschema.Types) typeSet {
 	return ts
 }
 
-func (ts typeSet) String() string {
-	names := map[typeSet]string{tNull: "null", tBool: "boolean", tInt: "integer", tNum: "number",
-		tStr: "string", tArr: "array", tObj: "object"}
-	var out []string
-	for _, t := range typeOrder {
-		if ts&t != 0 {
-			out = append(out, names[t])
-		}
-	}
-	if len(out) == 0 {
-		return "no type"
-	}
-	return strings.Join(out, ", ")
-}
-
 // onlyType reports whether s constrains nothing but the type, and which types it allows.
 func onlyType(s *jsonschema.Schema) (typeSet, bool) {
 	if s == nil || s.Types == nil || s.Bool != nil {

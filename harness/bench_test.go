@@ -84,7 +84,7 @@ func loop(b *testing.B, body func(t *rapid.T)) {
 	b.ResetTimer()
 	for done := 0; done < b.N; {
 		n := min(100, b.N-done)
-		_ = runCheckOnce(func(t *rapid.T) {
+		runCheckOnce(func(t *rapid.T) {
 			for i := 0; i < n; i++ {
 				body(t)
 			}
@@ -98,7 +98,7 @@ func loopBundles(b *testing.B, body func(t *rapid.T) int, cases *int) {
 	b.ResetTimer()
 	for done := 0; done < b.N; {
 		n := min(20, b.N-done)
-		_ = runCheckOnce(func(t *rapid.T) {
+		runCheckOnce(func(t *rapid.T) {
 			for i := 0; i < n; i++ {
 				*cases += body(t)
 			}
@@ -108,13 +108,11 @@ func loopBundles(b *testing.B, body func(t *rapid.T) int, cases *int) {
 }
 
 // runCheckOnce runs prop as one rapid test case from a fixed seed.
-func runCheckOnce(prop func(t *rapid.T)) error {
-	var err error
+func runCheckOnce(prop func(t *rapid.T)) {
 	rapid.Custom(func(t *rapid.T) int {
 		prop(t)
 		return 0
 	}).Example(1)
-	return err
 }
 
 // BenchmarkJobs runs the reference over the whole embedded corpus with one job and with two,

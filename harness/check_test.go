@@ -109,3 +109,8 @@ func TestCheckShrinksSavesAndReplays(t *testing.T) {
 		t.Errorf("the saved case was not replayed first:\n%s", out)
 	}
 }
+
+// CheckFile reads the tools from a file: here the corpus's read tool, against the reference.
+func TestCheckFile(t *testing.T) {
+	harness.CheckFile(t, "../corpus/tools/read.json", validator.Reference{}, harness.Options{CorpusDir: "-"})
+}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -70,7 +69,6 @@ func TestImplementationDefinedInputsAreSkipped(t *testing.T) {
 			t.Errorf("%.40s: implementationDefined = %v, want %v", args, got, want)
 		}
 	}
-	_ = jsonvalue.MaxDepth
 }
 
 // The exported corpus is in the format go test reads: a header line and one []byte literal.

@@ -57,3 +57,27 @@ func pseudoRandom(seed uint64, n int) []byte {
 	}
 	return b
 }
+
+// The property's seeds are long enough for whole draws: none of them is skipped for running
+// out of bytes, so plain go test really runs the property on them.
+func TestFuzzSeedsAreNotSkipped(t *testing.T) {
+	read, _ := corpus.Tools().Lookup("read")
+	target, err := harness.Fuzz(read, validator.Reference{}, harness.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds := [][]byte{make([]byte, 8192)}
+	for seed := uint64(1); seed <= 4; seed++ {
+		seeds = append(seeds, pseudoRandom(seed, 8192))
+	}
+	for i, s := range seeds {
+		var skipped bool
+		t.Run("seed", func(t *testing.T) {
+			defer func() { skipped = t.Skipped() }()
+			target(t, s)
+		})
+		if skipped {
+			t.Errorf("seed %d was skipped: too short for a draw", i)
+		}
+	}
+}

@@ -56,7 +56,7 @@ func Generate(tools []tool.Tool, opts GenOptions) ([]corpus.Case, []tool.Skipped
 	if !opts.Mutated {
 		ms = []mutators.Mutator{}
 	}
-	sib := mutators.NewSiblings(gks)
+	sib := mutators.SiblingsOf(tools)
 	var out []corpus.Case
 	for _, e := range es {
 		p := &prepared{tool: e.t, hash: e.t.SchemaHash(), oracle: e.gk, gen: e.g, mctx: mutators.NewContext(e.gk, sib)}

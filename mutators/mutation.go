@@ -123,27 +123,6 @@ type Siblings struct {
 	enums []string // every string enum value some tool declares, sorted
 }
 
-// NewSiblings collects what the tools compiled in gks declare.
-func NewSiblings(gks []*validator.Gatekeeper) *Siblings {
-	keys := map[string]bool{}
-	enums := map[string]bool{}
-	for _, gk := range gks {
-		schemawalk.Each(gk.Schema(), func(s *jsonschema.Schema) {
-			for k := range s.Properties {
-				keys[k] = true
-			}
-			if s.Enum != nil {
-				for _, v := range s.Enum.Values {
-					if str, ok := v.(string); ok {
-						enums[str] = true
-					}
-				}
-			}
-		})
-	}
-	return &Siblings{keys: sortedKeys(keys), enums: sortedKeys(enums)}
-}
-
 // SiblingsOf collects what the tools declare, reading their schemas as JSON (no compiling):
 // every "properties" key and every string in an "enum", at any depth.
 func SiblingsOf(tools []tool.Tool) *Siblings {

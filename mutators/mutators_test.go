@@ -42,7 +42,7 @@ func corpus(t *testing.T) []fixture {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, fixture{gk, g, mutators.NewContext(gk, mutators.NewSiblings(gks))})
+		out = append(out, fixture{gk, g, mutators.NewContext(gk, mutators.SiblingsOf(set.Tools))})
 	}
 	return out
 }
@@ -246,7 +246,7 @@ func TestBorrowedAndNearMissKeys(t *testing.T) {
 	b := `{"type":"object","properties":{"max_results":{"type":"integer"}},"additionalProperties":false}`
 	ga, _ := validator.Compile(tool.Tool{Name: "a", Parameters: json.RawMessage(a)})
 	gb, _ := validator.Compile(tool.Tool{Name: "b", Parameters: json.RawMessage(b)})
-	ctx := mutators.NewContext(ga, mutators.NewSiblings([]*validator.Gatekeeper{ga, gb}))
+	ctx := mutators.NewContext(ga, mutators.SiblingsOf([]tool.Tool{ga.Tool(), gb.Tool()}))
 	g, _ := generate.New(ga)
 	seen := map[string]string{}
 	gen := rapid.Custom(func(rt *rapid.T) int {

@@ -139,7 +139,7 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, drawing bool) []candidate 
 		if n, ok := s.value.(json.Number); ok {
 			if r, ok := jsonvalue.Rat(n); ok {
 				for _, d := range []int64{1, -1} {
-					v := json.Number(ratText(new(big.Rat).Add(r, big.NewRat(d, 1))))
+					v := json.Number(jsonvalue.RatText(new(big.Rat).Add(r, big.NewRat(d, 1))))
 					if !inEnum(enum, v) {
 						put(v, "enum-number", because("%s at %s, a number the enum does not list", v, s.path), "", "enum", "const")
 						break
@@ -161,25 +161,25 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, drawing bool) []candidate 
 			step = m
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Minimum }, true); ok {
-			put(json.Number(ratText(new(big.Rat).Sub(m, step))), "below-minimum", because("%s at %s, below the minimum %s", ratText(new(big.Rat).Sub(m, step)), s.path, m.RatString()), "", "minimum")
+			put(json.Number(jsonvalue.RatText(new(big.Rat).Sub(m, step))), "below-minimum", because("%s at %s, below the minimum %s", jsonvalue.RatText(new(big.Rat).Sub(m, step)), s.path, m.RatString()), "", "minimum")
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMinimum }, true); ok {
-			put(json.Number(ratText(m)), "exclusive-minimum", because("%s at %s, equal to the exclusive minimum", m.RatString(), s.path), "", "exclusiveMinimum")
+			put(json.Number(jsonvalue.RatText(m)), "exclusive-minimum", because("%s at %s, equal to the exclusive minimum", m.RatString(), s.path), "", "exclusiveMinimum")
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Maximum }, false); ok {
-			put(json.Number(ratText(new(big.Rat).Add(m, step))), "above-maximum", because("%s at %s, above the maximum %s", ratText(new(big.Rat).Add(m, step)), s.path, m.RatString()), "", "maximum")
+			put(json.Number(jsonvalue.RatText(new(big.Rat).Add(m, step))), "above-maximum", because("%s at %s, above the maximum %s", jsonvalue.RatText(new(big.Rat).Add(m, step)), s.path, m.RatString()), "", "maximum")
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMaximum }, false); ok {
-			put(json.Number(ratText(m)), "exclusive-maximum", because("%s at %s, equal to the exclusive maximum", m.RatString(), s.path), "", "exclusiveMaximum")
+			put(json.Number(jsonvalue.RatText(m)), "exclusive-maximum", because("%s at %s, equal to the exclusive maximum", m.RatString(), s.path), "", "exclusiveMaximum")
 		}
 		if integer {
 			f := new(big.Rat).Add(r, big.NewRat(1, 2))
-			put(json.Number(ratText(f)), "float-for-integer", because("%s at %s, a fraction where an integer is required", ratText(f), s.path), "", "type")
+			put(json.Number(jsonvalue.RatText(f)), "float-for-integer", because("%s at %s, a fraction where an integer is required", jsonvalue.RatText(f), s.path), "", "type")
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.MultipleOf }, true); ok {
 			half := new(big.Rat).Quo(m, big.NewRat(2, 1))
 			off := new(big.Rat).Add(r, half)
-			put(json.Number(ratText(off)), "not-multiple", because("%s at %s, not a multiple of %s", ratText(off), s.path, m.RatString()), "", "multipleOf", "type")
+			put(json.Number(jsonvalue.RatText(off)), "not-multiple", because("%s at %s, not a multiple of %s", jsonvalue.RatText(off), s.path, m.RatString()), "", "multipleOf", "type")
 		}
 	case string:
 		runes := []rune(v)
@@ -239,18 +239,4 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, drawing bool) []candidate 
 		}
 	}
 	return out
-}
-
-// ratText writes a rational with a terminating decimal expansion exactly.
-func ratText(r *big.Rat) string {
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	for digits := 1; digits <= 400; digits++ {
-		s := r.FloatString(digits)
-		if back, ok := new(big.Rat).SetString(s); ok && back.Cmp(r) == 0 {
-			return s
-		}
-	}
-	return r.FloatString(40)
 }

@@ -1,7 +1,6 @@
 package mutators
 
 import (
-	"encoding/json"
 	"math/big"
 	"slices"
 	"sort"
@@ -319,9 +318,4 @@ func editedObject(root any, toks []string, fn func(m map[string]any)) any {
 	}
 	fn(m)
 	return replaced(root, toks, m)
-}
-
-func numText(v any) (string, bool) {
-	n, ok := v.(json.Number)
-	return string(n), ok
 }

@@ -276,7 +276,7 @@ func mutators_(files []string, n int) error {
 			}
 			gks = append(gks, gk)
 		}
-		sib := mutators.NewSiblings(gks)
+		sib := mutators.SiblingsOf(set.Tools)
 		all := mutators.All()
 		counts := map[mutators.Class]*classCount{}
 		for _, m := range all {

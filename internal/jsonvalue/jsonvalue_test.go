@@ -3,6 +3,7 @@ package jsonvalue
 import (
 	"encoding/json"
 	"errors"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -146,6 +147,15 @@ func TestParseKeysAgreesWithParse(t *testing.T) {
 	for _, bad := range []string{`{"a":1,"a":2}`, `{"a" 1}`, `{"a`} {
 		if _, err := ParseKeys([]byte(bad), map[string]string{"a": "a"}); err == nil {
 			t.Errorf("%s accepted", bad)
+		}
+	}
+}
+
+func TestRatText(t *testing.T) {
+	for in, want := range map[string]string{"1/2": "0.5", "-3/40": "-0.075", "7": "7", "1/100": "0.01", "1001/1000": "1.001"} {
+		r, _ := new(big.Rat).SetString(in)
+		if got := RatText(r); got != want {
+			t.Errorf("RatText(%s) = %s, want %s", in, got, want)
 		}
 	}
 }

@@ -162,6 +162,21 @@ func isNumber(s string) bool {
 	return err == nil && p.pos == len(s) && v != nil
 }
 
+// RatText writes r exactly as a JSON number; r must have a terminating decimal expansion (every
+// JSON number and their sums, products and halves have one).
+func RatText(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	for digits := 1; digits <= 400; digits++ {
+		s := r.FloatString(digits)
+		if back, ok := new(big.Rat).SetString(s); ok && back.Cmp(r) == 0 {
+			return s // the fewest digits that are exact: no trailing zero
+		}
+	}
+	return r.FloatString(40)
+}
+
 // IsNumber reports whether s is a number under the JSON grammar.
 func IsNumber(s string) bool { return isNumber(s) }
 

@@ -58,7 +58,7 @@ func (o *Opener) Open(spec string) (validator.Validator, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--validator %s: %v", spec, err)
 		}
-		return o.start(argv, "")
+		return o.start(argv)
 	}
 	name, builtin := strings.CutPrefix(spec, "builtin:")
 	for _, e := range Entries() {
@@ -121,7 +121,7 @@ func (o *Opener) node(name string) (validator.Validator, error) {
 	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
 		return nil, fmt.Errorf("validator %s: its packages are not installed: run `npm ci` in %s", name, dir)
 	}
-	return o.start([]string{node, filepath.Join(dir, "adapters", name+".mjs")}, name)
+	return o.start([]string{node, filepath.Join(dir, "adapters", name+".mjs")})
 }
 
 func (o *Opener) zoo(name string) (validator.Validator, error) {
@@ -147,11 +147,11 @@ func (o *Opener) zoo(name string) (validator.Validator, error) {
 	if o.zooErr != nil {
 		return nil, o.zooErr
 	}
-	return o.start([]string{o.zooBin, name}, name)
+	return o.start([]string{o.zooBin, name})
 }
 
 // start runs argv as a toolproof/1 child; its name comes from its hello (name and version).
-func (o *Opener) start(argv []string, _ string) (validator.Validator, error) {
+func (o *Opener) start(argv []string) (validator.Validator, error) {
 	opts := o.Options
 	opts.Command = argv
 	c, err := stdio.Start(opts)
