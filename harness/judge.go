@@ -35,6 +35,9 @@ func judge(c *corpus.Case, original any, v validator.Verdict, profile Profile, r
 	if v.Valid {
 		got = "accepted"
 	}
+	if v.Unclear {
+		got = "unclear"
+	}
 	// Leaks: a planted canary repeated by any message.
 	if c.Canary != "" {
 		for _, is := range v.Issues {
@@ -43,6 +46,9 @@ func judge(c *corpus.Case, original any, v validator.Verdict, profile Profile, r
 				break
 			}
 		}
+	}
+	if v.Unclear {
+		return out // counted apart, never a finding (but a leak is still a leak)
 	}
 	switch c.Expect {
 	case "accept":

@@ -65,7 +65,7 @@ func Replay(cases []corpus.Case, tools []tool.Tool, v validator.Validator, opts 
 		r.close()
 		for i := range run {
 			fs := judgeAll(&run[i], originals[i], verdicts[i], mutated[i], opts)
-			count(tr.classes, run[i].Class, fs)
+			count(tr.classes, &run[i], verdicts[i], fs)
 			for _, f := range fs {
 				f.Count = 1
 				f.Detail = strings.TrimSpace(f.Detail + "\n(saved case)")

@@ -166,7 +166,7 @@ func checkTool(p *prepared, saved []corpus.Case, opts Options, sh *shrinkSet, lo
 		verdicts, mutated := r.check(p.gate, replay)
 		for i := range replay {
 			fs := judgeAll(&replay[i], originals[i], verdicts[i], mutated[i], opts)
-			count(replayStats, replay[i].Class, fs)
+			count(replayStats, &replay[i], verdicts[i], fs)
 			for _, f := range fs {
 				if f.Blocking && !known[f.group()] {
 					known[f.group()] = true
@@ -196,7 +196,7 @@ func checkTool(p *prepared, saved []corpus.Case, opts Options, sh *shrinkSet, lo
 		verdicts, mutated := r.check(p.gate, cases)
 		for i := range cases {
 			fs := judgeAll(&cases[i], originals[i], verdicts[i], mutated[i], opts)
-			count(stats, cases[i].Class, fs)
+			count(stats, &cases[i], verdicts[i], fs)
 			for _, f := range fs {
 				if _, seen := first[f.group()]; !seen && !known[f.group()] {
 					first[f.group()] = f
@@ -469,7 +469,18 @@ type ClassStats struct {
 	Failed        int          `json:"failed"`         // cases with a blocking finding
 	NotApplicable int          `json:"not_applicable"` // draws where the class applied nowhere
 	ByKind        map[Kind]int `json:"by_kind,omitempty"`
+	// Either counts the cases whose verdict is implementation-defined (expectation either: the
+	// binary64 rule, duplicate keys, ...), never failed; EitherAccepted of them were accepted.
+	Either         int `json:"either,omitempty"`
+	EitherAccepted int `json:"either_accepted,omitempty"`
+	// Unclear counts the answers that were neither a rejection nor a call gone through
+	// (validator.Verdict.Unclear); never failed. Samples keeps a few of them.
+	Unclear int      `json:"unclear,omitempty"`
+	Samples []string `json:"unclear_samples,omitempty"`
 }
+
+// maxSamples is how many unclear answers a class keeps as samples.
+const maxSamples = 3
 
 func statsFor(m map[string]*ClassStats, class string) *ClassStats {
 	st := m[class]
@@ -484,14 +495,35 @@ func (s *ClassStats) merge(o *ClassStats) {
 	s.Cases += o.Cases
 	s.Failed += o.Failed
 	s.NotApplicable += o.NotApplicable
+	s.Either += o.Either
+	s.EitherAccepted += o.EitherAccepted
+	s.Unclear += o.Unclear
+	for _, x := range o.Samples {
+		if len(s.Samples) < maxSamples {
+			s.Samples = append(s.Samples, x)
+		}
+	}
 	for k, n := range o.ByKind {
 		s.ByKind[k] += n
 	}
 }
 
-func count(m map[string]*ClassStats, class string, fs []Finding) {
-	st := statsFor(m, class)
+func count(m map[string]*ClassStats, c *corpus.Case, v validator.Verdict, fs []Finding) {
+	st := statsFor(m, c.Class)
 	st.Cases++
+	switch {
+	case v.Fault != "":
+	case v.Unclear:
+		st.Unclear++
+		if len(st.Samples) < maxSamples {
+			st.Samples = append(st.Samples, fmt.Sprintf("%s %s: %s", c.Tool, truncate(string(c.Args), 120), truncate(v.Detail, 200)))
+		}
+	case c.Expect == "either":
+		st.Either++
+		if v.Valid {
+			st.EitherAccepted++
+		}
+	}
 	blocking := false
 	for _, f := range fs {
 		st.ByKind[f.Kind]++
@@ -514,3 +546,4 @@ func sortFindings(fs []Finding) {
 		return a.Kind < b.Kind
 	})
 }
+

@@ -22,6 +22,12 @@ type Validator interface {
 	Compile(t tool.Tool) (Gate, error)
 }
 
+// A ToolSource is a validator that serves tools of its own (an MCP server, a module of native
+// tools): when no tool file is given, its tools are the ones tested.
+type ToolSource interface {
+	Tools() ([]tool.Tool, error)
+}
+
 // A Gate checks the raw argument text of calls to one tool. Check must be safe for concurrent
 // use and must not keep or change args.
 type Gate interface {
@@ -61,7 +67,11 @@ type Verdict struct {
 	HasValue bool    // the gate said what it passes on
 	Issues   []Issue // why the call was rejected
 	Fault    Fault   // non-empty: no verdict (Valid is meaningless)
-	Detail   string  // what went wrong, with Fault
+	Detail   string  // what went wrong, with Fault or Unclear
+	// Unclear: the answer says neither that the gate rejected the call nor that the call went
+	// through (an MCP tool that failed after it ran, maybe). Counted per class with samples in
+	// Detail, never a finding; Valid is meaningless.
+	Unclear bool
 }
 
 // Reject is a rejecting verdict with the given issues.
@@ -72,6 +82,9 @@ func Accept() Verdict { return Verdict{Valid: true} }
 
 // AcceptValue is an accepting verdict that passes on v.
 func AcceptValue(v any) Verdict { return Verdict{Valid: true, Value: v, HasValue: true} }
+
+// Unclear is a verdict that cannot be read as accepted or rejected; detail says what came back.
+func Unclear(detail string) Verdict { return Verdict{Unclear: true, Detail: detail} }
 
 // Failed is a verdict for a gate that gave no answer.
 func Failed(f Fault, detail string) Verdict { return Verdict{Fault: f, Detail: detail} }

@@ -44,6 +44,33 @@ func loadTools(paths []string, stderr io.Writer) ([]tool.Tool, []tool.Skipped, e
 	return all.Tools, all.Skipped, nil
 }
 
+// toolsFor is loadTools, except that with no --tools a validator that serves tools of its own
+// (validator.ToolSource: an MCP server, a module of native tools) supplies them: the first such
+// validator given.
+func toolsFor(paths []string, vs []validator.Validator, stderr io.Writer) ([]tool.Tool, []tool.Skipped, error) {
+	if len(paths) == 0 {
+		for _, v := range vs {
+			src, ok := v.(validator.ToolSource)
+			if !ok {
+				continue
+			}
+			tools, err := src.Tools()
+			if err != nil {
+				return nil, nil, fmt.Errorf("validator %s: listing its tools: %w", v.Name(), err)
+			}
+			if len(tools) == 0 {
+				return nil, nil, usagef("validator %s serves no tools; give tool files with --tools", v.Name())
+			}
+			var set tool.Set
+			for _, t := range tools {
+				set.Add(t)
+			}
+			return set.Tools, set.Skipped, nil
+		}
+	}
+	return loadTools(paths, stderr)
+}
+
 // setRapid points rapid's flags (it reads them for every check) at this run's values. The
 // command line owns its process, so setting them once before any check is safe.
 func setRapid(checks int, seed uint64) error {
@@ -205,7 +232,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tools, skipped, err := loadTools(f.tools, stderr)
+	vs, closeAll, err := f.openAll(stderr)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	tools, skipped, err := toolsFor(f.tools, vs, stderr)
 	if err != nil {
 		return err
 	}
@@ -216,11 +248,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err := setRapid(f.checks, seed); err != nil {
 		return err
 	}
-	vs, closeAll, err := f.openAll(stderr)
-	if err != nil {
-		return err
-	}
-	defer closeAll()
 	if f.cpuprofile != "" {
 		pf, err := os.Create(f.cpuprofile)
 		if err != nil {
