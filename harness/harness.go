@@ -62,6 +62,7 @@ type Options struct {
 	Profile         Profile            // "" is Strict
 	Close           bool               // treat objects that do not say otherwise as closed (OpenAI strict)
 	RequireLocation bool               // imprecise_location fails the run
+	OnlyReject      bool               // send only must-reject cases to the gate (a correct gate runs none of them)
 	Timeout         time.Duration      // an in-process gate slower than this on one case is hung (default 5s)
 	CorpusDir       string             // regression cases: replayed first, failures saved here ("": none)
 	Jobs            int                // Run: tools checked in parallel (0: GOMAXPROCS)

@@ -27,6 +27,9 @@ func judge(c *corpus.Case, original any, v validator.Verdict, profile Profile, r
 			Got: got, Path: c.Path, Keyword: c.Keyword, Reason: c.Reason, Args: string(c.Args), ID: c.ID,
 			Detail: detail, Issues: v.Issues, Blocking: blocking, Case: *c})
 	}
+	if v.NotSent {
+		return nil
+	}
 	if v.Fault != "" {
 		add(Kind(v.Fault), string(v.Fault), v.Detail, true)
 		return out
@@ -104,7 +107,8 @@ func issuesText(issues []validator.Issue) string {
 // timeout is a hang (the goroutine is abandoned), a change to the argument bytes is recorded.
 // The cases of one draw go to a worker goroutine in one hand-off.
 type runner struct {
-	timeout time.Duration
+	timeout    time.Duration
+	onlyReject bool // send only must-reject cases (Options.OnlyReject)
 	work    chan *batch
 	hung    int // timeouts so far
 }
@@ -117,8 +121,8 @@ type batch struct {
 	done     chan struct{}
 }
 
-func newRunner(timeout time.Duration) *runner {
-	return &runner{timeout: timeout}
+func newRunner(opts Options) *runner {
+	return &runner{timeout: opts.timeout(), onlyReject: opts.OnlyReject}
 }
 
 func worker(work chan *batch) {
@@ -151,6 +155,32 @@ func trimStack(s []byte) string {
 // check runs every case through the gate and returns one verdict per case, plus, per case,
 // whether the gate changed the bytes it was given.
 func (r *runner) check(g validator.Gate, cases []corpus.Case) ([]validator.Verdict, []bool) {
+	if !r.onlyReject {
+		return r.checkAll(g, cases)
+	}
+	// Only the must-reject cases go to the gate; the others are not sent.
+	out := make([]validator.Verdict, len(cases))
+	mutated := make([]bool, len(cases))
+	var send []corpus.Case
+	var at []int
+	for i := range cases {
+		if cases[i].Expect == "reject" {
+			send = append(send, cases[i])
+			at = append(at, i)
+		} else {
+			out[i] = validator.NotSent("--only-reject: only must-reject cases are sent")
+		}
+	}
+	if len(send) > 0 {
+		vs, ms := r.checkAll(g, send)
+		for j, i := range at {
+			out[i], mutated[i] = vs[j], ms[j]
+		}
+	}
+	return out, mutated
+}
+
+func (r *runner) checkAll(g validator.Gate, cases []corpus.Case) ([]validator.Verdict, []bool) {
 	mutated := make([]bool, len(cases))
 	if bg, ok := g.(validator.BatchGate); ok {
 		args := make([][]byte, len(cases))

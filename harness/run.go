@@ -137,7 +137,7 @@ type logger func(format string, args ...any)
 // checks), then shrinks the findings.
 func checkTool(p *prepared, saved []corpus.Case, opts Options, sh *shrinkSet, log logger) *toolResult {
 	tr := &toolResult{tool: p.tool.Name}
-	r := newRunner(opts.timeout())
+	r := newRunner(opts)
 	defer r.close()
 	known := map[string]bool{}
 
@@ -510,6 +510,10 @@ func (s *ClassStats) merge(o *ClassStats) {
 
 func count(m map[string]*ClassStats, c *corpus.Case, v validator.Verdict, fs []Finding) {
 	st := statsFor(m, c.Class)
+	if v.NotSent {
+		st.NotApplicable++
+		return
+	}
 	st.Cases++
 	switch {
 	case v.Fault != "":

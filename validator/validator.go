@@ -72,6 +72,9 @@ type Verdict struct {
 	// through (an MCP tool that failed after it ran, maybe). Counted per class with samples in
 	// Detail, never a finding; Valid is meaningless.
 	Unclear bool
+	// NotSent: the gate could not be given this case at all (an MCP server takes arguments as
+	// JSON-RPC params, so text that is not JSON cannot be sent). Counted as not applicable.
+	NotSent bool
 }
 
 // Reject is a rejecting verdict with the given issues.
@@ -85,6 +88,9 @@ func AcceptValue(v any) Verdict { return Verdict{Valid: true, Value: v, HasValue
 
 // Unclear is a verdict that cannot be read as accepted or rejected; detail says what came back.
 func Unclear(detail string) Verdict { return Verdict{Unclear: true, Detail: detail} }
+
+// NotSent is the verdict on a case the gate cannot be given; why says what kept it back.
+func NotSent(why string) Verdict { return Verdict{NotSent: true, Detail: why} }
 
 // Failed is a verdict for a gate that gave no answer.
 func Failed(f Fault, detail string) Verdict { return Verdict{Fault: f, Detail: detail} }
