@@ -109,8 +109,8 @@ func issuesText(issues []validator.Issue) string {
 type runner struct {
 	timeout    time.Duration
 	onlyReject bool // send only must-reject cases (Options.OnlyReject)
-	work    chan *batch
-	hung    int // timeouts so far
+	work       chan *batch
+	hung       int // timeouts so far
 }
 
 type batch struct {

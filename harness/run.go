@@ -550,4 +550,3 @@ func sortFindings(fs []Finding) {
 		return a.Kind < b.Kind
 	})
 }
-
