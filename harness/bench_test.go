@@ -26,7 +26,7 @@ func BenchmarkCase(b *testing.B) {
 			b.Fatal(skip)
 		}
 		ms := mutators.All()
-		r := newRunner(Options{})
+		r := newRunner(Options{}, nil)
 		var yardstick, drawn float64
 		b.Run(name+"/draw", func(b *testing.B) {
 			// The cases made and confirmed, without the gate: the generation of each case's

@@ -28,7 +28,7 @@ func Fuzz(t tool.Tool, v validator.Validator, opts Options) (func(*testing.T, []
 	if skip != nil {
 		return nil, errors.New(skip.String())
 	}
-	r := newRunner(opts)
+	r := newRunner(opts, nil)
 	ms := opts.mutators()
 	return rapid.MakeFuzz(func(rt *rapid.T) {
 		cases, originals, _, ok := draw(rt, p, ms)
@@ -56,7 +56,7 @@ func Differential(t tool.Tool, v validator.Validator, opts Options) (func(*testi
 	if skip != nil {
 		return nil, errors.New(skip.String())
 	}
-	check := differential(p, newRunner(opts), opts)
+	check := differential(p, newRunner(opts, nil), opts)
 	return func(tt *testing.T, args []byte) {
 		if implementationDefined(args) {
 			tt.Skip("implementation-defined input")

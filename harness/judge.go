@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -108,7 +110,8 @@ func issuesText(issues []validator.Issue) string {
 // The cases of one draw go to a worker goroutine in one hand-off.
 type runner struct {
 	timeout    time.Duration
-	onlyReject bool // send only must-reject cases (Options.OnlyReject)
+	onlyReject bool      // send only must-reject cases (Options.OnlyReject)
+	deaths     *deathLog // the process deaths seen, and whether some call reproduced each
 	work       chan *batch
 	hung       int // timeouts so far
 }
@@ -121,8 +124,8 @@ type batch struct {
 	done     chan struct{}
 }
 
-func newRunner(opts Options) *runner {
-	return &runner{timeout: opts.timeout(), onlyReject: opts.OnlyReject}
+func newRunner(opts Options, deaths *deathLog) *runner {
+	return &runner{timeout: opts.timeout(), onlyReject: opts.OnlyReject, deaths: deaths}
 }
 
 func worker(work chan *batch) {
@@ -187,7 +190,7 @@ func (r *runner) checkAll(g validator.Gate, cases []corpus.Case) ([]validator.Ve
 		for i := range cases {
 			args[i] = cases[i].Args
 		}
-		return bg.CheckBatch(context.Background(), args), mutated
+		return r.blame(g, args, bg.CheckBatch(context.Background(), args)), mutated
 	}
 	out := make([]validator.Verdict, len(cases))
 	if _, ok := g.(validator.Bounded); ok {
@@ -243,6 +246,79 @@ func (r *runner) checkAll(g validator.Gate, cases []corpus.Case) ([]validator.Ve
 		mutated[i] = !bytes.Equal(given[i], cases[i].Args)
 	}
 	return out, mutated
+}
+
+// blame runs every call that got a Crash again, alone (validator.Isolator, else Check on its
+// own): when a process dies, every call in flight gets a Crash, but only the call that kills it
+// crashes alone. The others get the verdicts they get alone; a death that no call reproduces is
+// counted in r.unreproduced.
+func (r *runner) blame(g validator.Gate, args [][]byte, vs []validator.Verdict) []validator.Verdict {
+	var crashed []int
+	for i, v := range vs {
+		if v.Fault == validator.Crash {
+			crashed = append(crashed, i)
+		}
+	}
+	if len(crashed) == 0 {
+		return vs
+	}
+	alone := g.Check
+	if iso, ok := g.(validator.Isolator); ok {
+		alone = iso.CheckAlone
+	}
+	for _, i := range crashed {
+		death := vs[i].Detail
+		v := alone(context.Background(), args[i])
+		reproduced := v.Fault == validator.Crash
+		if reproduced {
+			v.Detail = strings.TrimSpace(deathMark.ReplaceAllString(v.Detail, "") + "\n(the call crashed the validator again when run alone)")
+		}
+		r.deaths.record(death, reproduced)
+		vs[i] = v
+	}
+	return vs
+}
+
+// deathMark is how a client tells one process death from another in a Crash detail (stdio's
+// "(process death #N)"); it is left out of findings, whose text must not depend on timing.
+var deathMark = regexp.MustCompile(`\n?\(process death #[0-9]+\)`)
+
+// deathLog records, for each process death (told apart by its detail), whether some call that
+// was in flight crashed the validator again when run alone. Shared by the tools of a run.
+type deathLog struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+func (d *deathLog) record(detail string, reproduced bool) {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.m == nil {
+		d.m = map[string]bool{}
+	}
+	d.m[detail] = d.m[detail] || reproduced
+}
+
+// unreproduced says how many deaths no call reproduced, with one of their details.
+func (d *deathLog) unreproduced() (int, string) {
+	if d == nil {
+		return 0, ""
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n, sample := 0, ""
+	for detail, ok := range d.m {
+		if !ok {
+			n++
+			if sample == "" || detail < sample {
+				sample = detail
+			}
+		}
+	}
+	return n, sample
 }
 
 func (r *runner) close() {

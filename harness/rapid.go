@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 )
 
 // This file is the one seam between toolproof's options and rapid. rapid reads its settings
@@ -23,6 +24,7 @@ type rapidConfig struct {
 	checks     int
 	seed       uint64
 	noFailFile bool
+	shrinkTime time.Duration
 }
 
 type rapidSeam struct {
@@ -59,13 +61,20 @@ func (s *rapidSeam) resolve(o Options, noFailFile bool) rapidConfig {
 	s.mu.Lock()
 	if s.original == nil {
 		s.original = map[string]string{}
-		for _, n := range []string{"rapid.checks", "rapid.seed", "rapid.nofailfile"} {
+		for _, n := range []string{"rapid.checks", "rapid.seed", "rapid.nofailfile", "rapid.shrinktime"} {
 			s.original[n] = rapidFlag(n)
 		}
 	}
 	orig := s.original
 	s.mu.Unlock()
-	c := rapidConfig{checks: o.Checks, seed: o.Seed, noFailFile: noFailFile || orig["rapid.nofailfile"] == "true"}
+	c := rapidConfig{checks: o.Checks, seed: o.Seed, noFailFile: noFailFile || orig["rapid.nofailfile"] == "true",
+		shrinkTime: o.ShrinkTime}
+	if c.shrinkTime <= 0 {
+		c.shrinkTime, _ = time.ParseDuration(orig["rapid.shrinktime"])
+		if c.shrinkTime <= 0 {
+			c.shrinkTime = 30 * time.Second
+		}
+	}
 	if c.checks <= 0 {
 		c.checks, _ = strconv.Atoi(orig["rapid.checks"])
 		if c.checks <= 0 {
@@ -94,6 +103,7 @@ func (s *rapidSeam) acquire(c rapidConfig) (release func()) {
 		_ = flag.Set("rapid.checks", strconv.Itoa(c.checks))
 		_ = flag.Set("rapid.seed", strconv.FormatUint(c.seed, 10))
 		_ = flag.Set("rapid.nofailfile", strconv.FormatBool(c.noFailFile))
+		_ = flag.Set("rapid.shrinktime", c.shrinkTime.String())
 	}
 	s.active++
 	s.mu.Unlock()

@@ -60,7 +60,7 @@ func Replay(cases []corpus.Case, tools []tool.Tool, v validator.Validator, opts 
 			run = append(run, c)
 			originals = append(originals, orig)
 		}
-		r := newRunner(opts)
+		r := newRunner(opts, nil)
 		verdicts, mutated := r.check(p.gate, run)
 		r.close()
 		for i := range run {

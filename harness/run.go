@@ -54,7 +54,8 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	sh := newShrinkSet()
+	shared := newRunShared(saved)
+	sh := shared.shrink
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -67,7 +68,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 				p, skip := prepareOne(tools[i], v, opts, sib)
 				var tr *toolResult
 				if p != nil {
-					tr = checkTool(p, i, saved, opts, sh, nil)
+					tr = checkTool(p, i, shared, opts, nil)
 				} else {
 					sh.scored(i, nil)
 				}
@@ -96,6 +97,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	wg.Wait()
 	rep.Tools = checked
 	rep.Seed = cfg.seed
+	rep.Notes = append(rep.Notes, shared.notes()...)
 	for _, s := range skips {
 		if s != nil {
 			rep.Skipped = append(rep.Skipped, *s)
@@ -112,6 +114,27 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 		}
 	}
 	return rep, nil
+}
+
+// runShared is what the tools of one run share: the saved cases, who shrinks what, and the
+// process deaths of an external validator.
+type runShared struct {
+	saved  []corpus.Case
+	shrink *shrinkSet
+	deaths *deathLog
+}
+
+func newRunShared(saved []corpus.Case) *runShared {
+	return &runShared{saved: saved, shrink: newShrinkSet(), deaths: &deathLog{}}
+}
+
+// notes are the run-level notes: process deaths that no call reproduced.
+func (s *runShared) notes() []string {
+	n, sample := s.deaths.unreproduced()
+	if n == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("the validator's process died %d times with calls in flight, none of which crashed it again when run alone (not counted as findings); one of them: %s", n, sample)}
 }
 
 // toolResult is what checking one tool found.
@@ -142,9 +165,10 @@ type logger func(format string, args ...any)
 
 // checkTool replays the saved cases of p, draws new ones for the scorecard (rapid's number of
 // checks), then shrinks the findings.
-func checkTool(p *prepared, idx int, saved []corpus.Case, opts Options, sh *shrinkSet, log logger) *toolResult {
+func checkTool(p *prepared, idx int, run *runShared, opts Options, log logger) *toolResult {
 	tr := &toolResult{tool: p.tool.Name}
-	r := newRunner(opts)
+	saved, sh := run.saved, run.shrink
+	r := newRunner(opts, run.deaths)
 	defer r.close()
 	known := map[string]bool{}
 
@@ -218,13 +242,14 @@ func checkTool(p *prepared, idx int, saved []corpus.Case, opts Options, sh *shri
 	if r.hung >= maxHangs {
 		tr.notes = append(tr.notes, fmt.Sprintf("stopped after the gate hung %d times", r.hung))
 	}
+
 	for c, st := range replayStats {
 		statsFor(stats, c).merge(st)
 	}
 	tr.classes = stats
 	groups := map[string]bool{}
 	for _, g := range order {
-		if f := first[g]; f.Blocking && f.Kind != Timeout {
+		if f := first[g]; f.Blocking && f.Kind != Timeout && f.Kind != Crash {
 			groups[shrinkKey(f.Class, f.Kind)] = true
 		}
 	}
@@ -235,8 +260,9 @@ func checkTool(p *prepared, idx int, saved []corpus.Case, opts Options, sh *shri
 	// fails, and lets rapid minimise it.
 	for _, g := range order {
 		f := first[g]
-		// A hang is not shrunk: every try would cost the timeout.
-		if f.Blocking && f.Kind != Timeout && sh.claim(idx, f.Class, f.Kind) {
+		// A hang is not shrunk: every try would cost the timeout; nor a crash: every try would
+		// cost a restart of the validator (the case kept has crashed it twice, once alone).
+		if f.Blocking && f.Kind != Timeout && f.Kind != Crash && sh.claim(idx, f.Class, f.Kind) {
 			var last *Finding
 			only := classOnly(ms, f.Class)
 			prop := func(t *rapid.T) {

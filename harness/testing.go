@@ -40,11 +40,16 @@ func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options)
 	if len(ps) == 0 {
 		t.Fatalf("toolproof: none of the %d tools can be checked against %s", len(tools), v.Name())
 	}
-	sh := newShrinkSet()
+	shared := newRunShared(saved)
+	defer func() {
+		for _, n := range shared.notes() {
+			t.Logf("toolproof: %s", n)
+		}
+	}()
 	for i, p := range ps {
 		i, p := i, p
 		t.Run(p.tool.Name, func(t *testing.T) {
-			tr := checkTool(p, i, saved, opts, sh, t.Logf)
+			tr := checkTool(p, i, shared, opts, t.Logf)
 			if tr.noValue() {
 				t.Errorf("toolproof: %s", tr.noValueReason())
 			}

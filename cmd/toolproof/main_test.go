@@ -67,7 +67,7 @@ var (
 )
 
 // adapter builds testdata/coerce (once) and returns the path of the binary.
-func adapter(t *testing.T) string {
+func adapter(t testing.TB) string {
 	t.Helper()
 	adapterOnce.Do(func() {
 		goBin, err := exec.LookPath("go")

@@ -229,7 +229,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if seed == 0 {
 		seed = randomSeed()
 	}
-	opts.Checks, opts.Seed = f.checks, seed
+	opts.Checks, opts.Seed, opts.ShrinkTime = f.checks, seed, 10*time.Second
 	if f.cpuprofile != "" {
 		pf, err := os.Create(f.cpuprofile)
 		if err != nil {

@@ -39,7 +39,8 @@ type child struct {
 	dead        bool   // takes no more messages; its requests are handled
 	closing     bool   // the sender closes stdin once the queue is empty
 	toolWaiters []*toolWaiter
-	deathDetail string // set before deadCh is closed
+	registered  map[string]bool // tools sent to this child (a restarted child gets them as needed)
+	deathDetail string          // set before deadCh is closed
 
 	deadCh     chan struct{}       // closed when dead is set
 	hello      chan map[string]any // the hello answer
@@ -102,6 +103,7 @@ func (c *Client) spawn(p *proc) (*child, error) {
 
 	c.mu.Lock()
 	ch := &child{
+		registered: map[string]bool{},
 		c:          c,
 		p:          p,
 		cmd:        cmd,
