@@ -36,7 +36,20 @@ func probes(g *group, s sample, loc []string) []probe {
 	}
 	path := jsonvalue.Pointer(loc)
 	var out []probe
+	// An array item changed into a copy of another item breaks uniqueItems by chance, not as
+	// the class means: such a change is not tried.
+	var siblings []any
+	if len(loc) > 0 {
+		if a, ok := jsonvalue.Get(s.value, jsonvalue.Pointer(loc[:len(loc)-1])); ok {
+			siblings, _ = a.([]any)
+		}
+	}
 	put := func(variant string, nv any, format string, args ...any) {
+		for i, e := range siblings {
+			if strconv.Itoa(i) != loc[len(loc)-1] && jsonvalue.Equal(e, nv) {
+				return
+			}
+		}
 		out = append(out, probe{args: jsonvalue.MustMarshal(replaced(s.value, loc, nv)), path: path,
 			variant: variant, reason: fmt.Sprintf(format, args...)})
 	}
