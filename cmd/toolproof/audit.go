@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/audit"
 	"github.com/toolproof/toolproof/mutators"
@@ -156,7 +157,11 @@ func printWitness(w io.Writer, wt *audit.Witness) {
 	}
 	args := wt.Args
 	if len(args) > 200 {
-		args = args[:200] + "... (cut; --format json has it whole)"
+		cut := 200
+		for cut > 0 && !utf8.RuneStart(args[cut]) {
+			cut--
+		}
+		args = args[:cut] + "... (cut; --format json has it whole)"
 	}
 	verdict := "accepted"
 	if wt.Issue != "" {
