@@ -127,6 +127,8 @@ func Tool(gk *validator.Gatekeeper, opts Options) Report {
 		}
 	}
 	rep.Drawn = len(samples)
+	// Short values first, so the witnesses shown are short.
+	sort.SliceStable(samples, func(a, b int) bool { return len(samples[a].text) < len(samples[b].text) })
 	j := newJudge(gk)
 	for _, grp := range groups(analyse(gk.Schema())) {
 		rep.Places = append(rep.Places, j.decide(grp, samples))
