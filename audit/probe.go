@@ -200,11 +200,15 @@ func rangeProbes(x any, path string, put func(variant string, nv any, format str
 		if !ok {
 			return
 		}
+		// A billion, or |x| where that is more: a step binary64 still sees at any magnitude.
 		far := big.NewRat(1000000000, 1)
+		if abs := new(big.Rat).Abs(r); abs.Cmp(far) > 0 {
+			far = abs
+		}
 		up := jsonvalue.RatText(new(big.Rat).Add(r, far))
 		down := jsonvalue.RatText(new(big.Rat).Sub(r, far))
-		put("far-above", json.Number(up), "%s at %s, a billion above %s", up, path, v)
-		put("far-below", json.Number(down), "%s at %s, a billion below %s", down, path, v)
+		put("far-above", json.Number(up), "%s at %s, far above %s", up, path, v)
+		put("far-below", json.Number(down), "%s at %s, far below %s", down, path, v)
 		// A fraction binary64 still tells from an integer.
 		if r.IsInt() && new(big.Rat).Abs(r).Cmp(big.NewRat(1<<40, 1)) < 0 {
 			f := jsonvalue.RatText(new(big.Rat).Add(r, big.NewRat(1, 2)))
