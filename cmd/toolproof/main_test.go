@@ -1105,6 +1105,9 @@ func TestAudit(t *testing.T) {
 			t.Errorf("the audit does not say why %s passes (%q):\n%s", tc.class, tc.why, text)
 		}
 	}
+	if !regexp.MustCompile(`(?m)^      passes  the root is an open object.*\n              witness at /\w+: \{.*\}\n              accepted$`).MatchString(text) {
+		t.Errorf("the audit does not show the witness of a pass:\n%s", text)
+	}
 	if !regexp.MustCompile(`(?m)^  missing_required\s+caught at all`).MatchString(text) {
 		t.Errorf("the audit does not say missing_required is caught:\n%s", text)
 	}
@@ -1117,10 +1120,13 @@ func TestAudit(t *testing.T) {
 		Tools []struct {
 			Tool   string `json:"tool"`
 			Places []struct {
-				Class  string `json:"class"`
-				Path   string `json:"path"`
-				Passes bool   `json:"passes"`
-				Why    string `json:"why"`
+				Class   string `json:"class"`
+				Path    string `json:"path"`
+				Verdict string `json:"verdict"`
+				Why     string `json:"why"`
+				Witness *struct {
+					Args string `json:"args"`
+				} `json:"witness"`
 			} `json:"places"`
 		} `json:"tools"`
 		Skipped []tool.Skipped `json:"skipped"`
@@ -1133,12 +1139,45 @@ func TestAudit(t *testing.T) {
 	}
 	passes := map[string]string{}
 	for _, p := range js.Tools[0].Places {
-		if p.Passes {
+		if p.Verdict == "passes" {
 			passes[p.Class] = p.Path
 		}
+		if p.Verdict != "not_determined" && (p.Witness == nil || p.Witness.Args == "") {
+			t.Errorf("audit json: %s at %q is %s without a witness", p.Class, p.Path, p.Verdict)
+		}
 	}
-	if d := cmp.Diff(map[string]string{"hallucinated_key": "", "stringified_type": "/id", "out_of_range_enum": "/note"}, passes); d != "" {
+	// wrong_type passes at /id too: a number in place of a string is allowed by [integer, string].
+	if d := cmp.Diff(map[string]string{"hallucinated_key": "", "stringified_type": "/id", "out_of_range_enum": "/note", "wrong_type": "/id"}, passes); d != "" {
 		t.Errorf("audit json: classes that pass, and where (-want +got):\n%s", d)
+	}
+}
+
+// An unsatisfiable tool is said to be one, with its reason, and listed among the tools that
+// cannot be used; --all shows what the oracle rejected for a caught place.
+func TestAuditUnsatisfiable(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "tools.json", `[{"name":"never","parameters":{"type":"object","properties":{"a":{"type":"string","minLength":5,"maxLength":2}},"required":["a"]}},
+		{"name":"fine","parameters":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false}}]`)
+	text := must(t, 0, "audit", "--tools", f, "--all").stdout
+	for _, want := range []string{"never\n  UNSATISFIABLE: /a: ", "cannot be used (1):\n  never (", "rejected: /a: must be integer"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("audit --all does not say %q:\n%s", want, text)
+		}
+	}
+	var js struct {
+		Tools []struct {
+			Tool          string `json:"tool"`
+			Unsatisfiable string `json:"unsatisfiable"`
+		} `json:"tools"`
+		Skipped []tool.Skipped `json:"skipped"`
+	}
+	if err := json.Unmarshal([]byte(must(t, 0, "audit", "--tools", f, "--format", "json").stdout), &js); err != nil {
+		t.Fatal(err)
+	}
+	if len(js.Tools) != 2 || js.Tools[0].Unsatisfiable == "" || js.Tools[1].Unsatisfiable != "" {
+		t.Errorf("audit json tools: %+v", js.Tools)
+	}
+	if len(js.Skipped) != 1 || js.Skipped[0].Tool != "never" || !strings.Contains(js.Skipped[0].Reason, "unsatisfiable") {
+		t.Errorf("audit json skipped: %+v", js.Skipped)
 	}
 }
 
