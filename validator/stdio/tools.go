@@ -112,7 +112,7 @@ func parseToolList(line []byte, from string) ([]tool.Tool, error) {
 		Error *string            `json:"error"`
 	}
 	if err := json.Unmarshal(line, &ans); err != nil {
-		return nil, fmt.Errorf("the tools answer is not valid JSON: %v", err)
+		return nil, fmt.Errorf(`the tools answer is not {"op":"tools","tools":[...]}: %v`, err)
 	}
 	if ans.Error != nil {
 		return nil, fmt.Errorf("the validator could not list its tools: %s", *ans.Error)

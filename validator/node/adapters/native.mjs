@@ -120,13 +120,14 @@ async function jsonSchemaGate(schema) {
     const p = parseJSON(text);
     if (p.rejected) return p.rejected;
     if (validator.Check(p.value)) return { valid: true };
-    const issues = [];
+    const issues = new Map(); // "path\0message" -> issue: TypeBox may say the same twice
+    const add = (path, message) => issues.set(`${path}\0${message}`, { path, message });
     for (const e of validator.Errors(p.value)) {
       const names = e.keyword === "required" ? e.params?.requiredProperties : e.keyword === "additionalProperties" ? e.params?.additionalProperties : undefined;
-      if (Array.isArray(names)) for (const n of names) issues.push({ path: `${e.instancePath}/${escapeToken(n)}`, message: e.message });
-      else issues.push({ path: e.instancePath ?? "", message: e.message });
+      if (Array.isArray(names)) for (const n of names) add(`${e.instancePath}/${escapeToken(n)}`, e.message);
+      else add(e.instancePath ?? "", e.message);
     }
-    return { valid: false, issues: issues.length ? issues : [{ path: "", message: "arguments do not satisfy the tool schema" }] };
+    return { valid: false, issues: issues.size ? [...issues.values()] : [{ path: "", message: "arguments do not satisfy the tool schema" }] };
   };
 }
 
