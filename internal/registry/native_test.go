@@ -185,31 +185,41 @@ func TestSeedZodRepair(t *testing.T) {
 	}
 }
 
-// The seed gates as the harness sees them: the zod gatekeeper lets coerced values, a default and
-// leaks through; the TypeBox gate holds (its objects are open, so hallucinated keys do not apply).
+// The seed gates as the harness sees them: the zod gatekeeper fails (coerced values, a default
+// filled in, values repeated in its correction prompt: each shown on a case of its own), the
+// TypeBox gate holds (its objects are open, so hallucinated keys do not apply).
 func TestSeedGates(t *testing.T) {
 	requireExamples(t)
 	v, ts := served(t, "seed-zod")
-	rep := run(t, v, ts, harness.Options{})
-	for _, w := range []struct {
-		class string
-		kind  harness.Kind
-	}{
-		{"stringified_type", harness.Missed}, {"valid", harness.SilentChange}, {"wrong_type", harness.Leak},
-	} {
-		if !has(rep, "execute_code", w.class, w.kind, "") {
-			t.Errorf("seed-zod: no %s %s finding; findings: %v", w.class, w.kind, rep.Findings)
-		}
+	if rep := run(t, v, ts, harness.Options{}); rep.Passed {
+		t.Error("seed-zod passed")
 	}
+	leak := reject("execute_code", "wrong_type", "/environmentVariables",
+		`{"code":"x","environmentVariables":"tpc-00000042","language":"shell"}`, `{"code":"x","language":"shell"}`)
+	leak.Canary = "tpc-00000042"
+	valid := corpus.Case{Tool: "execute_code", Expect: "accept", Class: "valid", Args: []byte(`{"code":"x","language":"shell"}`)}
+	if got := replayKinds(t, v, ts, harness.Strict, leak, valid); got["wrong_type"] != harness.Leak || got["valid"] != harness.SilentChange {
+		t.Errorf("seed-zod: findings %v, want a leak (the correction prompt repeats the value) and a silent_change (timeoutSeconds: 10 filled in)", got)
+	}
+
 	v, ts = served(t, "seed-typebox")
 	if len(ts) != 1 || ts[0].Name != "read" {
 		t.Fatalf("seed-typebox serves %v, want the read tool", ts)
 	}
-	rep = run(t, v, ts, harness.Options{})
+	rep := run(t, v, ts, harness.Options{})
 	if fs := blocking(rep); len(fs) > 0 {
 		t.Errorf("seed-typebox: %d blocking findings; first: %v", len(fs), fs)
 	}
 	if st := rep.Classes["stringified_type"]; st == nil || st.Cases == 0 {
 		t.Error("seed-typebox: no stringified_type case was sent")
+	}
+	// The seed's own example: "20" for limit rejected at /limit, a missing path at /path.
+	cases := []corpus.Case{
+		reject("read", "stringified_type", "/limit", `{"limit":"20","options":{"labels":[]},"path":"README.md"}`, `{"limit":20,"options":{"labels":[]},"path":"README.md"}`),
+		reject("read", "missing_required", "/path", `{"limit":20,"options":{"labels":[]}}`, `{"limit":20,"options":{"labels":[]},"path":"README.md"}`),
+	}
+	rep, err := harness.Replay(cases, ts, v, harness.Options{RequireLocation: true})
+	if err != nil || len(rep.Findings) > 0 || rep.Cases != 2 {
+		t.Errorf("seed-typebox on the seed's examples: %d cases, findings %v, %v", rep.Cases, rep.Findings, err)
 	}
 }
