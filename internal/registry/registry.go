@@ -179,7 +179,7 @@ func (o *Opener) nativeModule(path string) (validator.Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--validator node:%s needs Node.js (node is not on PATH)", path)
 	}
-	return o.start([]string{node, filepath.Join(root, "validator", "node", "adapters", "native.mjs"), abs})
+	return o.start([]string{node, filepath.Join(root, "validator", "node", "adapters", "native.mjs"), abs, path})
 }
 
 // seed runs one of the seed gates: examples/NAME/toolproof.mjs.

@@ -30,8 +30,9 @@ const log = (text) => process.stderr.write(`toolproof native: ${text}\n`);
 const errorText = (e) => (e instanceof Error ? e.message : String(e));
 
 const modulePath = process.argv[2];
+const shownName = process.argv[3] ?? modulePath; // the path as the user wrote it, for reports
 if (!modulePath) {
-  log("usage: node native.mjs PATH-TO-TOOL-MODULE");
+  log("usage: node native.mjs PATH-TO-TOOL-MODULE [NAME-IN-REPORTS]");
   process.exit(2);
 }
 const absolute = resolve(process.cwd(), modulePath);
@@ -225,7 +226,7 @@ for (const [name, def] of entries) {
 }
 
 serve({
-  name: `native ${modulePath}`,
+  name: `native ${shownName}`,
   version: "",
   raw: true,
   tools: [...prepared.values()].map(({ name, description, parameters }) => ({ name, description, parameters })),
