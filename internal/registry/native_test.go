@@ -144,6 +144,12 @@ func TestNativeAISDKModule(t *testing.T) {
 	if got := replayKinds(t, v, ts, harness.Strict, cases...); got["hallucinated_key"] != harness.Missed {
 		t.Errorf("ai-sdk.mjs, strict: findings %v, want the invented key missed", got)
 	}
+	// The error the SDK sends back to the model repeats the whole input.
+	leak := reject("list_events", "wrong_type", "/max", `{"day":"2026-12-01","max":"tpc-00000077"}`, `{"day":"2026-12-01","max":7}`)
+	leak.Canary = "tpc-00000077"
+	if got := replayKinds(t, v, ts, harness.Strict, leak); got["wrong_type"] != harness.Leak {
+		t.Errorf("ai-sdk.mjs: findings %v, want a leak: InvalidToolInputError repeats the input", got)
+	}
 }
 
 // reject is a must-reject case of class at path, distorted from original.

@@ -17,7 +17,7 @@
 // throws; no check of the root), then the schema. The value passed on is the schema's output. An
 // AI SDK tool is parsed as the SDK's parseToolCall does (empty text -> {}, secure JSON parse,
 // asSchema(inputSchema) and its validate), with the `@ai-sdk/provider-utils` that the module's
-// `ai` package uses.
+// `ai` package uses; its issues carry the text the SDK sends the model back (InvalidToolInputError).
 
 import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
@@ -154,6 +154,7 @@ async function shownSchema(schema) {
 // ---- the Vercel AI SDK
 
 let aiUtils; // @ai-sdk/provider-utils as the module's `ai` uses it
+let aiPackage; // the module's `ai`, for the error the model is sent back
 
 async function aiSDK() {
   if (aiUtils) return aiUtils;
@@ -168,7 +169,19 @@ async function aiSDK() {
   if (!aiUtils?.asSchema || !aiUtils?.safeParseJSON || !aiUtils?.safeValidateTypes) {
     throw new Error("an AI SDK tool set needs the `ai` package (and its @ai-sdk/provider-utils) installed where the module can resolve it");
   }
+  aiPackage = aiEntry ? await import(pathToFileURL(aiEntry).href) : undefined;
   return aiUtils;
+}
+
+/**
+ * The text the model gets back for an invalid call: the message of the SDK's
+ * InvalidToolInputError (its tool-error result is getErrorMessage of it).
+ */
+function aiErrorText(toolName, toolInput, cause) {
+  if (typeof aiPackage?.InvalidToolInputError === "function") {
+    return new aiPackage.InvalidToolInputError({ toolName, toolInput, cause }).message;
+  }
+  return `Invalid input for tool ${toolName}: ${errorText(cause)}`;
 }
 
 /** Issues found on the cause chain of an AI SDK error (zod issues or Standard Schema issues). */
@@ -180,14 +193,19 @@ function aiIssues(error) {
   return [{ path: "", message: errorText(error) }];
 }
 
-/** Gate and shown schema of an AI SDK tool, as its parseToolCall does it. */
-async function aiTool(def) {
+/**
+ * Gate and shown schema of an AI SDK tool, as its parseToolCall does it. A rejection's issues are
+ * at the paths of the schema's issues; their message is the text the model is sent back.
+ */
+async function aiTool(name, def) {
   const { asSchema, safeParseJSON, safeValidateTypes } = await aiSDK();
   const schema = asSchema(def.inputSchema);
   const parameters = def.parameters ?? (await schema.jsonSchema);
   const gate = async (text) => {
     const r = text.trim() === "" ? await safeValidateTypes({ value: {}, schema }) : await safeParseJSON({ text, schema });
-    return r.success ? { valid: true, value: r.value } : { valid: false, issues: aiIssues(r.error) };
+    if (r.success) return { valid: true, value: r.value };
+    const message = aiErrorText(name, text, r.error);
+    return { valid: false, issues: aiIssues(r.error).map(({ path }) => ({ path, message })) };
   };
   return { parameters, gate };
 }
@@ -198,7 +216,7 @@ async function prepare(name, def) {
   if (typeof name !== "string" || name === "") throw new Error("a tool has no name");
   if (def === null || typeof def !== "object") throw new Error("not an object");
   const description = typeof def.description === "string" ? def.description : "";
-  if (def.schema === undefined && def.inputSchema !== undefined) return { name, description, ...(await aiTool(def)) };
+  if (def.schema === undefined && def.inputSchema !== undefined) return { name, description, ...(await aiTool(name, def)) };
   const schema = def.schema;
   if (!isStandard(schema) && !isPlainSchema(schema)) throw new Error("`schema` is neither a Standard Schema nor a JSON Schema object");
   // A plain JSON Schema travels as JSON (TypeBox 0.x marks its types with symbols).
