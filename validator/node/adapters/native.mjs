@@ -61,12 +61,12 @@ async function importFrom(specifier, ...requires) {
 
 const mod = await import(pathToFileURL(absolute).href);
 
-/** The tools the module exports, as [name, definition] pairs. */
+/** The tools the module exports, as [name, definition, where] triples. */
 function exported(m) {
   let set = m.tools ?? m.default;
   if (set && !Array.isArray(set) && set.tools !== undefined && m.tools === undefined) set = set.tools; // module.exports = { tools }
-  if (Array.isArray(set)) return set.map((t, i) => [t?.name ?? `tools[${i}]`, t]);
-  if (set && typeof set === "object") return Object.entries(set).map(([k, t]) => [t?.name ?? k, t]);
+  if (Array.isArray(set)) return set.map((t, i) => [t?.name, t, `tools[${i}]`]);
+  if (set && typeof set === "object") return Object.entries(set).map(([k, t]) => [t?.name ?? k, t, JSON.stringify(k)]);
   throw new Error("the module exports no `tools` (nor a default export) that is an array or an object of tools");
 }
 
@@ -234,12 +234,13 @@ try {
   process.exit(2);
 }
 const prepared = new Map();
-for (const [name, def] of entries) {
+for (const [name, def, where] of entries) {
   try {
+    if (prepared.has(name)) throw new Error(`another tool is named ${JSON.stringify(name)} already`);
     const t = await prepare(name, def);
     prepared.set(t.name, t);
   } catch (e) {
-    log(`${absolute}: tool ${JSON.stringify(name)} left out: ${errorText(e)}`);
+    log(`${absolute}: tool ${where} (${JSON.stringify(name ?? null)}) left out: ${errorText(e)}`);
   }
 }
 
