@@ -101,7 +101,7 @@ type runFlags struct {
 
 func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.Var(&f.tools, "tools", "tool file or directory (repeatable; default: the embedded corpus)")
-	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME or exec:COMMAND (repeatable: a comparison)")
+	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND or node:PATH (repeatable: a comparison)")
 	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
 	fs.BoolVar(&f.close, "close", false, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 	fs.StringVar(&f.format, "format", "text", "report format: text, json, junit or markdown")
@@ -364,5 +364,6 @@ func cmdValidators(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%-20s %s\n", "builtin:NAME", "a built-in Go validator by name (builtin:reference)")
 	fmt.Fprintf(stdout, "%-20s %s\n", "exec:COMMAND ARGS", "any program speaking toolproof/1 on stdin/stdout (validator/stdio/PROTOCOL.md)")
+	fmt.Fprintf(stdout, "%-20s %s\n", "node:PATH", "a module of native tools (zod, valibot, TypeBox, AI SDK tool set), gated by its own schemas; serves its tools")
 	return nil
 }

@@ -1,6 +1,7 @@
 // Package registry maps the validator names the command line accepts to validators: the
-// built-in reference, the node adapters (ajv, typebox, zod) and the Go zoo (a nested module run
-// out of process), and exec: for any program speaking toolproof/1.
+// built-in reference, the node adapters (ajv, typebox, zod), the Go zoo (a nested module run
+// out of process), the seed gates in examples/, exec: for any program speaking toolproof/1 and
+// node: for a module of native tools.
 package registry
 
 import (
@@ -19,7 +20,7 @@ import (
 type Entry struct {
 	Name     string
 	Describe string
-	Kind     string // builtin, node, go-zoo
+	Kind     string // builtin, node, go-zoo, seed
 }
 
 // Entries lists every named validator, in display order.
@@ -37,6 +38,8 @@ func Entries() []Entry {
 		{"kaptinlin", "go zoo: github.com/kaptinlin/jsonschema v0.9.8", "go-zoo"},
 		{"json-struct", "go zoo: encoding/json into a struct built from the schema", "go-zoo"},
 		{"json-struct-strict", "go zoo: the same with DisallowUnknownFields", "go-zoo"},
+		{"seed-typebox", "seed gate: TypeBox parseToolArguments, tool read (examples/seed-typebox; serves its tools)", "seed"},
+		{"seed-zod", "seed gate: zod ToolValidationGatekeeper, tool execute_code (examples/seed-zod; serves its tools)", "seed"},
 	}
 }
 
@@ -50,9 +53,12 @@ type Opener struct {
 	zooErr  error
 }
 
-// Open returns the validator SPEC names: an entry name, builtin:NAME, or exec:COMMAND ARGS.
-// The caller closes it (Close) when it is a process.
+// Open returns the validator SPEC names: an entry name, builtin:NAME, exec:COMMAND ARGS, or
+// node:PATH (a module of native tools). The caller closes it (Close) when it is a process.
 func (o *Opener) Open(spec string) (validator.Validator, error) {
+	if path, ok := strings.CutPrefix(spec, "node:"); ok {
+		return o.nativeModule(path)
+	}
 	if cmd, ok := strings.CutPrefix(spec, "exec:"); ok {
 		argv, err := stdio.ParseCommand(cmd)
 		if err != nil {
@@ -72,6 +78,8 @@ func (o *Opener) Open(spec string) (validator.Validator, error) {
 			return o.node(name)
 		case "go-zoo":
 			return o.zoo(name)
+		case "seed":
+			return o.seed(name)
 		}
 	}
 	return nil, fmt.Errorf("unknown validator %q: `toolproof validators` lists the names; exec:COMMAND runs any toolproof/1 program", spec)
@@ -150,7 +158,49 @@ func (o *Opener) zoo(name string) (validator.Validator, error) {
 	return o.start([]string{o.zooBin, name})
 }
 
+// nativeModule runs validator/node/adapters/native.mjs on the module at path (relative to the
+// working directory): the module's tools, gated by their own schemas.
+func (o *Opener) nativeModule(path string) (validator.Validator, error) {
+	if path == "" {
+		return nil, fmt.Errorf("--validator node:PATH: no module path given")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("--validator node:%s: %v", path, err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("--validator node:%s: %v", path, err)
+	}
+	root, err := o.root()
+	if err != nil {
+		return nil, err
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, fmt.Errorf("--validator node:%s needs Node.js (node is not on PATH)", path)
+	}
+	return o.start([]string{node, filepath.Join(root, "validator", "node", "adapters", "native.mjs"), abs, path})
+}
+
+// seed runs one of the seed gates: examples/NAME/toolproof.mjs.
+func (o *Opener) seed(name string) (validator.Validator, error) {
+	root, err := o.root()
+	if err != nil {
+		return nil, err
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, fmt.Errorf("validator %s needs Node.js (node is not on PATH)", name)
+	}
+	dir := filepath.Join(root, "examples")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
+		return nil, fmt.Errorf("validator %s: its packages are not installed: run `npm ci` in %s", name, dir)
+	}
+	return o.start([]string{node, filepath.Join(dir, name, "toolproof.mjs")})
+}
+
 // start runs argv as a toolproof/1 child; its name comes from its hello (name and version).
+// A child that serves tools of its own is a validator.ToolSource (stdio.ToolServer).
 func (o *Opener) start(argv []string) (validator.Validator, error) {
 	opts := o.Options
 	opts.Command = argv
@@ -158,5 +208,5 @@ func (o *Opener) start(argv []string) (validator.Validator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c, nil
+	return c.Validator(), nil
 }

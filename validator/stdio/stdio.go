@@ -90,6 +90,7 @@ type Client struct {
 	opts     Options
 	command  string // the command line, for messages
 	helloOf  string // "NAME VERSION" from the first hello
+	serves   bool   // the first hello said "tools": true (tools.go)
 	stderr   *lockedWriter
 	procs    []*proc // fixed at Start
 	capacity int     // window slots in all: Window × Processes
@@ -217,6 +218,7 @@ func Start(opts Options) (*Client, error) {
 		return nil, fmt.Errorf("validator %s: %w", c.command, err)
 	}
 	c.helloOf = hellos[0]
+	c.serves = children[0].servesTools
 	c.mu.Lock()
 	for i, p := range c.procs {
 		p.cur = children[i]
@@ -413,6 +415,7 @@ func (c *Client) launch(p *proc) (*child, string, error) {
 		}
 		return fail(fmt.Errorf("answered hello with %s, but toolproof speaks %q", what, Protocol))
 	}
+	ch.servesTools = m["tools"] == true
 	name, _ := m["name"].(string)
 	version, _ := m["version"].(string)
 	if name == "" {
