@@ -124,6 +124,12 @@ func brokenValidators() []broken {
 				return e
 			})
 		}), "missed/stringified_type", harness.Options{}},
+		{"copies the arguments with Object.assign (__proto__ is lost, the prototype changed)", wrapRef("object-assign", nil, func(v any) any {
+			return dropKeys(v, "__proto__")
+		}), "missed/hallucinated_key", harness.Options{}},
+		{"checks keys with `in` on a plain object (inherited names pass)", wrapRef("key-in-object", nil, func(v any) any {
+			return dropKeys(v, "constructor", "toString", "hasOwnProperty", "valueOf", "__proto__")
+		}), "missed/hallucinated_key", harness.Options{}},
 		{"drops unknown keys", validator.Func("drop-unknown", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -279,4 +285,23 @@ func brokenValidators() []broken {
 			}, nil
 		}), "imprecise_location/out_of_range_enum", harness.Options{RequireLocation: true}},
 	}
+}
+
+// dropKeys removes the named keys from every object in v, the way a JavaScript copy through
+// [[Set]] loses __proto__, or a check with `in` lets inherited names through.
+func dropKeys(v any, names ...string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, n := range names {
+			delete(x, n)
+		}
+		for _, e := range x {
+			dropKeys(e, names...)
+		}
+	case []any:
+		for _, e := range x {
+			dropKeys(e, names...)
+		}
+	}
+	return v
 }

@@ -1,8 +1,10 @@
 package mutators
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -180,6 +182,9 @@ func (hallucinated) Class() Class { return HallucinatedKey }
 var inventedKeys = []string{"verbose", "force", "timeout", "recursive", "format", "dry_run", "confirm",
 	"options", "debug", "max_retries", "reason", "metadata", "user_id", "encoding", "callback_url", "limit"}
 
+// jsSpecialKeys are names every JavaScript object has or treats specially.
+var jsSpecialKeys = []string{"__proto__", "__proto__", "constructor", "prototype", "toString", "hasOwnProperty"}
+
 // nearMissKeys are the spellings a model uses for a real key: snake_case for camelCase and back,
 // another case, plural or singular, a dropped letter, hyphens.
 func nearMissKeys(k string) []string {
@@ -258,10 +263,14 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 		c := canary(t)
 		var out []candidate
 		addKey := func(variant, k string, v any, reason func() string) {
+			cn := ""
+			if bytes.Contains(jsonvalue.MustMarshal(v), []byte(c)) {
+				cn = c
+			}
 			out = append(out, candidate{
 				build: func() any { return editedObject(tg.Value, s.toks, func(m map[string]any) { m[k] = v }) },
 				path:  s.path + "/" + jsonvalue.EscapeToken(k), variant: variant, keywords: keywords,
-				reason: reason, canary: c,
+				reason: reason, canary: cn,
 			})
 		}
 		for _, k := range inventedKeys {
@@ -279,6 +288,16 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 				}
 			}
 		}
+		// A key JavaScript treats specially: a gate that copies the arguments with Object.assign
+		// or any [[Set]] before validating never sees __proto__ (and its prototype changes), and
+		// inherited names such as constructor slip past checks written with `in`.
+		if k := jsSpecialKeys[draw.Int(t, 0, len(jsSpecialKeys)-1, "jsKey")]; free(k) {
+			var v any = c
+			if k == "__proto__" {
+				v = map[string]any{"polluted": c, "isAdmin": true}
+			}
+			addKey("js-special-key", k, v, because("the key %q, which JavaScript objects treat specially, added to %s", k, describe(s)))
+		}
 		// A near miss of one declared key, drawn: the first of its spellings that is free.
 		if names := sortedKeys(declared); len(names) > 0 {
 			real := names[draw.Int(t, 0, len(names)-1, "nearMissOf")]
@@ -286,7 +305,7 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 				if !free(k) {
 					continue
 				}
-				if v, present := obj[real]; present {
+				if v, present := obj[real]; present && !slices.Contains(s.requiredNames(), real) {
 					k := k
 					out = append(out, candidate{
 						build: func() any {
@@ -295,6 +314,10 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 						path: s.path + "/" + jsonvalue.EscapeToken(k), variant: "near-miss", keywords: keywords,
 						reason: because("the key %q written as %q in %s", real, k, describe(s)),
 					})
+				} else if present {
+					// A required key renamed would also be missing: the case would test required,
+					// not unknown keys. The near miss goes beside it.
+					addKey("near-miss", k, v, because("the key %q also written as %q in %s", real, k, describe(s)))
 				} else {
 					addKey("near-miss", k, c, because("the key %q added as %q to %s", real, k, describe(s)))
 				}
