@@ -44,6 +44,7 @@ type Case struct {
 	Class      string `json:"class"`             // "valid" or a mutator class
 	Variant    string `json:"variant,omitempty"` // the form of the class
 	Path       string `json:"path,omitempty"`    // JSON Pointer the mutation touched
+	Scope      string `json:"scope,omitempty"`   // the highest place an issue may point at and still locate it
 	Keyword    string `json:"keyword,omitempty"` // schema keyword it breaks
 	Reason     string `json:"reason,omitempty"`  // one line
 	Canary     string `json:"canary,omitempty"`  // planted string no message may repeat

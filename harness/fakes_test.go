@@ -284,6 +284,18 @@ func brokenValidators() []broken {
 				return nil, nil
 			}, nil
 		}), "imprecise_location/out_of_range_enum", harness.Options{RequireLocation: true}},
+		{"answers every rejection with one issue at the root", validator.Func("root-pointer", func(t tool.Tool) (func([]byte) (any, error), error) {
+			gk, err := validator.Compile(t)
+			if err != nil {
+				return nil, err
+			}
+			return func(args []byte) (any, error) {
+				if _, err := gk.Parse(args); err != nil {
+					return nil, &validator.Error{Tool: t.Name, Issues: []validator.Issue{{Path: "", Message: "invalid arguments"}}}
+				}
+				return nil, nil
+			}, nil
+		}), "imprecise_location/stringified_type", harness.Options{RequireLocation: true}},
 	}
 }
 

@@ -12,9 +12,14 @@ import (
 
 func TestReferencePassesOnTheCorpus(t *testing.T) {
 	start := time.Now()
-	rep, err := harness.Run(corpus.Tools().Tools, validator.Reference{}, harness.Options{})
+	rep, err := harness.Run(corpus.Tools().Tools, validator.Reference{}, harness.Options{RequireLocation: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for c, st := range rep.Classes {
+		if st.Located != st.Rejected {
+			t.Errorf("%s: the reference located %d of the %d cases it rejected; it reports every issue where it is", c, st.Located, st.Rejected)
+		}
 	}
 	if !rep.Passed || len(rep.Findings) > 0 {
 		rep.WriteText(os.Stderr)

@@ -76,18 +76,20 @@ func judge(c *corpus.Case, original any, v validator.Verdict, profile Profile, r
 				detail = "passed on: " + string(jsonvalue.MustMarshal(v.Value))
 			}
 			add(Missed, got, detail, true)
-		case !locates(v.Issues, c.Path):
-			add(ImpreciseLocation, got, fmt.Sprintf("no issue at %q, above it or inside it; issues: %s", c.Path, issuesText(v.Issues)), requireLocation)
+		case !locates(v.Issues, c.Path, c.Scope):
+			add(ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q; issues: %s", c.Path, c.Scope, issuesText(v.Issues)), requireLocation)
 		}
 	}
 	return out
 }
 
-// locates reports whether some issue points at the distorted place: at path, at an ancestor
-// of it, or inside the distorted value (a duplicate item of an array, a key of a wrapper).
-func locates(issues []validator.Issue, path string) bool {
+// locates reports whether some issue points at the distorted place: at path, inside the
+// distorted value (a duplicate item of an array, a key of a wrapper), or above it no higher
+// than scope (the object that lacks a key, the anyOf that no branch fits). The root locates
+// only what is at the root, or whose scope reaches it.
+func locates(issues []validator.Issue, path, scope string) bool {
 	for _, is := range issues {
-		if jsonvalue.IsPrefix(is.Path, path) || jsonvalue.IsPrefix(path, is.Path) {
+		if jsonvalue.IsPrefix(path, is.Path) || (jsonvalue.IsPrefix(is.Path, path) && jsonvalue.IsPrefix(scope, is.Path)) {
 			return true
 		}
 	}

@@ -420,7 +420,7 @@ func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any,
 
 func caseOf(t tool.Tool, hash string, m mutators.Mutation, original []byte) corpus.Case {
 	return corpus.Case{Tool: t.Name, SchemaHash: hash, Args: m.Args, Expect: string(m.Expect),
-		Class: string(m.Class), Variant: m.Variant, Path: m.Path, Keyword: m.Keyword, Reason: m.Reason,
+		Class: string(m.Class), Variant: m.Variant, Path: m.Path, Scope: m.Scope, Keyword: m.Keyword, Reason: m.Reason,
 		Canary: m.Canary, Original: original, Provenance: "generated"}
 }
 
@@ -549,6 +549,10 @@ type ClassStats struct {
 	// (validator.Verdict.Unclear); never failed. Samples keeps a few of them.
 	Unclear int      `json:"unclear,omitempty"`
 	Samples []string `json:"unclear_samples,omitempty"`
+	// Rejected counts the must-reject cases rejected; Located those of them with an issue where
+	// the change is (at its place, inside it, or above it as far as the schema lets a gate know).
+	Rejected int `json:"rejected,omitempty"`
+	Located  int `json:"located,omitempty"`
 }
 
 // maxSamples is how many unclear answers a class keeps as samples.
@@ -570,6 +574,8 @@ func (s *ClassStats) merge(o *ClassStats) {
 	s.Either += o.Either
 	s.EitherAccepted += o.EitherAccepted
 	s.Unclear += o.Unclear
+	s.Rejected += o.Rejected
+	s.Located += o.Located
 	for _, x := range o.Samples {
 		if len(s.Samples) < maxSamples {
 			s.Samples = append(s.Samples, x)
@@ -598,6 +604,11 @@ func count(m map[string]*ClassStats, c *corpus.Case, v validator.Verdict, fs []F
 		st.Either++
 		if v.Valid {
 			st.EitherAccepted++
+		}
+	case c.Expect == "reject" && !v.Valid:
+		st.Rejected++
+		if locates(v.Issues, c.Path, c.Scope) {
+			st.Located++
 		}
 	}
 	blocking := false

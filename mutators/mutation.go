@@ -59,6 +59,10 @@ type Mutation struct {
 	Class   Class
 	Variant string // which form of the class, e.g. "comma-joined"
 	Path    string // JSON Pointer of the place touched ("" is the root)
+	// Scope is the highest place a gate's issue may point at and still locate the change: the
+	// place itself, the object that lacks a required key or holds an extra one, or the anyOf,
+	// oneOf, not or if whose branches the change fails.
+	Scope   string
 	Keyword string // the schema keyword the change breaks ("json" for grammar, "type" at the root)
 	Reason  string // one line: what was done and why it is invalid
 	Expect  Expect
@@ -288,7 +292,8 @@ func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
 				return Mutation{}, false // invalid only where format is asserted
 			}
 			m := Mutation{Args: jsonvalue.MustMarshal(value), Class: class, Variant: c.variant, Path: c.path,
-				Keyword: is.Keyword, Reason: c.reason(), Expect: Reject, Canary: c.canary}
+				Scope: scopeOf(c.path, is.Path, issues), Keyword: is.Keyword, Reason: c.reason(), Expect: Reject,
+				Canary: c.canary}
 			if tg.ctx.doubles.differ(value, issues) {
 				tg.ctx.binary64Only.Add(1)
 				m.Expect = Either
@@ -303,6 +308,25 @@ func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
 		tg.ctx.offMu.Unlock()
 	}
 	return Mutation{}, false
+}
+
+// scopeOf is the Scope of a change at path that the oracle reports at at: the higher of the two
+// (the object, for a key it lacks or should not have), raised to any anyOf, oneOf, not, if or
+// dependentSchemas above it that failed (a gate may only know that no branch fits).
+func scopeOf(path, at string, issues []validator.Issue) string {
+	scope := path
+	if jsonvalue.IsPrefix(at, path) {
+		scope = at
+	}
+	for _, o := range issues {
+		switch o.Keyword {
+		case "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "contains", "unevaluatedProperties", "unevaluatedItems":
+			if jsonvalue.IsPrefix(o.Path, scope) {
+				scope = o.Path
+			}
+		}
+	}
+	return scope
 }
 
 // FormatOnly counts candidates that were invalid only where format is asserted; they are not
