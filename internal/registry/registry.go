@@ -1,6 +1,6 @@
 // Package registry maps the validator names the command line accepts to validators: the
 // built-in reference, the node adapters (ajv, typebox, zod) and the Go zoo (a nested module run
-// out of process), and exec: for any program speaking toolproof/1.
+// out of process), exec: for any program speaking toolproof/1, and mcp: for an MCP server.
 package registry
 
 import (
@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/stdio"
 )
 
@@ -44,15 +45,36 @@ func Entries() []Entry {
 type Opener struct {
 	Root    string        // the repository checkout (holds validator/node and zoo); "" finds it
 	Options stdio.Options // window, timeout and stderr for child processes
+	// MCP holds the settings of mcp: servers (patterns, tool filters); its Command is set by
+	// Open, and a zero Window, Timeout or Stderr is taken from Options.
+	MCP mcp.Options
 
 	zooOnce sync.Once
 	zooBin  string
 	zooErr  error
 }
 
-// Open returns the validator SPEC names: an entry name, builtin:NAME, or exec:COMMAND ARGS.
-// The caller closes it (Close) when it is a process.
+// Open returns the validator SPEC names: an entry name, builtin:NAME, exec:COMMAND ARGS, or
+// mcp:COMMAND ARGS (an MCP server over stdio). The caller closes it (Close) when it is a process.
 func (o *Opener) Open(spec string) (validator.Validator, error) {
+	if cmd, ok := strings.CutPrefix(spec, "mcp:"); ok {
+		argv, err := stdio.ParseCommand(cmd)
+		if err != nil {
+			return nil, fmt.Errorf("--validator %s: %v", spec, err)
+		}
+		opts := o.MCP
+		opts.Command = argv
+		if opts.Window == 0 {
+			opts.Window = o.Options.Window
+		}
+		if opts.Timeout == 0 {
+			opts.Timeout = o.Options.Timeout
+		}
+		if opts.Stderr == nil {
+			opts.Stderr = o.Options.Stderr
+		}
+		return mcp.Start(opts)
+	}
 	if cmd, ok := strings.CutPrefix(spec, "exec:"); ok {
 		argv, err := stdio.ParseCommand(cmd)
 		if err != nil {
@@ -74,7 +96,7 @@ func (o *Opener) Open(spec string) (validator.Validator, error) {
 			return o.zoo(name)
 		}
 	}
-	return nil, fmt.Errorf("unknown validator %q: `toolproof validators` lists the names; exec:COMMAND runs any toolproof/1 program", spec)
+	return nil, fmt.Errorf("unknown validator %q: `toolproof validators` lists the names; exec:COMMAND runs any toolproof/1 program, mcp:COMMAND an MCP server", spec)
 }
 
 // Close stops v if it is a process.

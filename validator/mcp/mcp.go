@@ -406,7 +406,7 @@ func (c *Client) Notes() []string {
 				unclear += forms[k]
 			}
 		}
-		notes = append(notes, "answers by form: "+strings.Join(parts, ", "))
+		notes = append(notes, "tools/call answers by form (shrinking included): "+strings.Join(parts, ", "))
 		if unclear > 0 {
 			notes = append(notes, fmt.Sprintf("%d answers were unclear (neither a validation error in a known wording nor a result): classify the server's own wording with --reject-pattern REGEX or --ran-pattern REGEX", unclear))
 		}
