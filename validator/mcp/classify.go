@@ -43,12 +43,22 @@ func SDKForms() []SDKForm {
 // The forms a verdict is counted under (Client.Forms).
 const (
 	FormRPCInvalidParams = "rejected: JSON-RPC -32602"
+	// FormRPCInvalidRequest: the server refused the request before dispatching it (mcp-go
+	// answers so when the arguments do not decode into its request type).
+	FormRPCInvalidRequest = "rejected: JSON-RPC -32600"
+	// FormRPCRequestSchema: the TypeScript SDK's Protocol parses each request with its zod
+	// schema before any handler runs; a failure comes back as -32603 with the zod issues, here
+	// at params.arguments (an arguments value that is not an object).
+	FormRPCRequestSchema = "rejected: JSON-RPC -32603, TypeScript SDK request schema"
 	FormRejectPattern    = "rejected: isError matching --reject-pattern"
 	FormRan              = "ran: plain result"
 	FormRanPattern       = "ran: isError matching --ran-pattern"
 	FormUnclearIsError   = "unclear: isError in another wording"
 	FormProtocolError    = "protocol error"
 )
+
+// zodAtArguments finds a zod issue list whose path starts at params.arguments.
+var zodAtArguments = regexp.MustCompile(`"path":\s*\[\s*"params",\s*"arguments"`)
 
 func formSDK(sdk string) string { return "rejected: isError, " + sdk + " wording" }
 
@@ -75,6 +85,10 @@ func (c *classifier) classify(r response) (validator.Verdict, string) {
 			return validator.Reject(issuesFrom(text)...), FormRejectPattern
 		case e.Code == -32602:
 			return validator.Reject(issuesFrom(text)...), FormRPCInvalidParams
+		case e.Code == -32600:
+			return validator.Reject(issuesFrom(text)...), FormRPCInvalidRequest
+		case e.Code == -32603 && zodAtArguments.MatchString(text):
+			return validator.Reject(issuesFrom(text)...), FormRPCRequestSchema
 		}
 		v := validator.Unclear(fmt.Sprintf("JSON-RPC error %d: %s", e.Code, clip(text, 300)))
 		v.Issues = []validator.Issue{{Message: text}}

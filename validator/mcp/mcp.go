@@ -77,6 +77,8 @@ type Client struct {
 	tools    []tool.Tool
 	listed   map[string]tool.Tool
 	hidden   []string // listed tools left out by Only or Skip
+	// unsupported: listed tools toolproof cannot call, with the reason
+	unsupported map[string]string
 
 	sem     chan struct{}
 	isolate sync.RWMutex // exclusive: a call retried alone after a crash
@@ -207,6 +209,7 @@ const maxPages = 1000
 func (c *Client) list(s *session) error {
 	var all []tool.Tool
 	seen := map[string]bool{}
+	c.unsupported = map[string]string{}
 	cursor := ""
 	for page := 0; ; page++ {
 		if page == maxPages {
@@ -233,6 +236,9 @@ func (c *Client) list(s *session) error {
 				Name        string          `json:"name"`
 				Description string          `json:"description"`
 				InputSchema json.RawMessage `json:"inputSchema"`
+				Execution   struct {
+					TaskSupport string `json:"taskSupport"`
+				} `json:"execution"`
 			} `json:"tools"`
 			NextCursor *string `json:"nextCursor"`
 		}
@@ -248,6 +254,9 @@ func (c *Client) list(s *session) error {
 				continue
 			}
 			seen[t.Name] = true
+			if t.Execution.TaskSupport == "required" {
+				c.unsupported[t.Name] = "needs task augmentation (execution.taskSupport: required), which toolproof does not send"
+			}
 			schema := t.InputSchema
 			if len(schema) == 0 || string(schema) == "null" {
 				schema = json.RawMessage(`{"type":"object"}`)
@@ -272,6 +281,9 @@ func (c *Client) list(s *session) error {
 		c.listed[t.Name] = t
 		if why := c.leftOut(t.Name); why != "" {
 			c.hidden = append(c.hidden, t.Name)
+			if u := c.unsupported[t.Name]; u != "" && why == u {
+				c.note(fmt.Sprintf("tool %q left out: it %s", t.Name, u))
+			}
 			continue
 		}
 		c.tools = append(c.tools, t)
@@ -304,6 +316,9 @@ func names(ts []tool.Tool) []string {
 
 // leftOut says why a tool is not tested ("" when it is).
 func (c *Client) leftOut(name string) string {
+	if u := c.unsupported[name]; u != "" {
+		return u
+	}
 	if slices.Contains(c.opts.Skip, name) {
 		return "left out by --skip-tool"
 	}
@@ -331,7 +346,7 @@ func (c *Client) Compile(t tool.Tool) (validator.Gate, error) {
 		return nil, fmt.Errorf("the server does not list tool %q", t.Name)
 	}
 	if why := c.leftOut(t.Name); why != "" {
-		return nil, fmt.Errorf("tool %q %s", t.Name, why)
+		return nil, fmt.Errorf("tool %q: %s", t.Name, why)
 	}
 	if !sameSchema(lt.Parameters, t.Parameters) {
 		c.note(fmt.Sprintf("tool %q: the schema the cases come from (%s) differs from the one the server lists; its gate is checked against the given one", t.Name, t.Where()))

@@ -22,7 +22,8 @@ import (
 )
 
 // The test binary is also the fake server: with TOOLPROOF_FAKE_MCP=MODE it serves MCP on
-// stdin and stdout instead of running the tests.
+// stdin and stdout instead of running the tests. rapid runs a fifth of -rapid.checks under
+// -short, hence 50 (10 under -short).
 func TestMain(m *testing.M) {
 	if mode := os.Getenv("TOOLPROOF_FAKE_MCP"); mode != "" {
 		err := fakeserver.Serve(mode, os.Stdin, os.Stdout)
@@ -38,7 +39,7 @@ func TestMain(m *testing.M) {
 	flag.Parse()
 	given := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	for name, value := range map[string]string{"rapid.checks": "15", "rapid.seed": "1", "rapid.shrinktime": "1s", "rapid.nofailfile": "true"} {
+	for name, value := range map[string]string{"rapid.checks": "50", "rapid.seed": "1", "rapid.shrinktime": "1s", "rapid.nofailfile": "true"} {
 		if !given[name] {
 			if err := flag.Set(name, value); err != nil {
 				panic(err)
