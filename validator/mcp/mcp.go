@@ -37,7 +37,6 @@ const (
 	DefaultWindow       = 16               // tools/call requests in flight
 	DefaultTimeout      = 10 * time.Second // per tools/call
 	DefaultStartTimeout = 30 * time.Second // start-up, initialize and each tools/list page
-	DefaultMaxRestarts  = 100              // sessions started after the first
 )
 
 // Options says how to reach an MCP server and how to read its answers.
@@ -52,9 +51,12 @@ type Options struct {
 	Window       int           // tools/call requests in flight; 0 means DefaultWindow
 	Timeout      time.Duration // how long one tools/call may go unanswered; 0 means DefaultTimeout
 	StartTimeout time.Duration // start-up, initialize, each tools/list page; 0 means DefaultStartTimeout
-	MaxRestarts  int           // sessions restarted after crashes before giving up; 0 means DefaultMaxRestarts
-	Stderr       io.Writer     // gets the server's stderr and the client's notes; nil means os.Stderr
-	Name         string        // the validator's name in reports; "" is "mcp:SERVER VERSION"
+	// MaxRestarts caps the sessions started after crashes (0: no cap). Either way a session
+	// that cannot be started again (start-up or initialize fails) ends the run: every call
+	// after it is a crash with the reason.
+	MaxRestarts int
+	Stderr      io.Writer // gets the server's stderr and the client's notes; nil means os.Stderr
+	Name        string    // the validator's name in reports; "" is "mcp:SERVER VERSION"
 
 	// RejectPattern: an isError text or JSON-RPC error message it matches is a rejection (a
 	// server's own wording for invalid arguments). RanPattern: an isError text it matches
@@ -107,9 +109,6 @@ func Start(opts Options) (*Client, error) {
 	}
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = DefaultStartTimeout
-	}
-	if opts.MaxRestarts <= 0 {
-		opts.MaxRestarts = DefaultMaxRestarts
 	}
 	if opts.Stderr == nil {
 		opts.Stderr = os.Stderr
@@ -429,8 +428,13 @@ func (c *Client) Notes() []string {
 	if restarts > 0 {
 		notes = append(notes, fmt.Sprintf("the server was restarted %d times", restarts))
 	}
-	if len(c.hidden) > 0 {
-		notes = append(notes, "tools left out: "+strings.Join(c.hidden, ", "))
+	if n := len(c.hidden); n > 0 {
+		shown := c.hidden[:min(n, 6)]
+		more := ""
+		if n > len(shown) {
+			more = fmt.Sprintf(" and %d more", n-len(shown))
+		}
+		notes = append(notes, fmt.Sprintf("%d listed tools not tested (--tool, --skip-tool, unsupported): %s%s", n, strings.Join(shown, ", "), more))
 	}
 	return notes
 }
@@ -462,7 +466,7 @@ func (c *Client) session() (*session, error) {
 	if c.cur != nil && !c.cur.dead() {
 		return c.cur, nil
 	}
-	if c.restarts >= c.opts.MaxRestarts {
+	if c.opts.MaxRestarts > 0 && c.restarts >= c.opts.MaxRestarts {
 		c.broken = fmt.Errorf("mcp: %s: the server was restarted %d times; giving up", c.where(), c.restarts)
 		return nil, c.broken
 	}
