@@ -162,7 +162,7 @@ func TestToolFilters(t *testing.T) {
 	if _, err := c.Compile(other); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(strings.Join(c.Notes(), "\n"), `tool "set_alarm": the schema the cases come from`) {
+	if !strings.Contains(strings.Join(c.Notes(), "\n"), `the schema the cases come from differs`) {
 		t.Fatalf("no note on the differing schema: %q", c.Notes())
 	}
 	opts = fakeOptions(t, "correct")
