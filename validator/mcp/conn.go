@@ -138,12 +138,13 @@ func (s *session) dispatch(line []byte) {
 		if len(m.ID) > 0 && string(m.ID) != "null" {
 			// A request from the server (roots, sampling, elicitation, ping): toolproof offers
 			// no client capabilities; a ping gets its empty result.
-			if m.Method == "ping" {
-				s.send([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}`))
-			} else {
+			// Answered from another goroutine: the reader must not wait behind a long write.
+			reply := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}`
+			if m.Method != "ping" {
 				msg, _ := json.Marshal("toolproof does not offer " + m.Method)
-				s.send([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32601,"message":` + string(msg) + `}}`))
+				reply = `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32601,"message":` + string(msg) + `}}`
 			}
+			go s.send([]byte(reply))
 		}
 		return // a notification (log message, list changed, progress): ignored
 	}
