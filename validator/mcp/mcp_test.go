@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -26,6 +27,14 @@ import (
 // -short, hence 50 (10 under -short).
 func TestMain(m *testing.M) {
 	if mode := os.Getenv("TOOLPROOF_FAKE_MCP"); mode != "" {
+		if once := os.Getenv("TOOLPROOF_FAKE_MCP_ONCE"); once != "" {
+			// Serve only the first time: a server that cannot be started again.
+			if _, err := os.Stat(once); err == nil {
+				fmt.Fprintln(os.Stderr, "fake: refusing to start again")
+				os.Exit(1)
+			}
+			os.WriteFile(once, nil, 0o600)
+		}
 		err := fakeserver.Serve(mode, os.Stdin, os.Stdout)
 		if errors.Is(err, fakeserver.ErrCrash) {
 			os.Exit(3)
@@ -385,5 +394,38 @@ func TestHarnessUnclear(t *testing.T) {
 	}
 	if f := c2.Forms(); f[mcp.FormRanPattern] == 0 || f[mcp.FormUnclearIsError] != 0 {
 		t.Fatalf("with --ran-pattern: forms %v", f)
+	}
+}
+
+// TestRestartFails: when the server crashes and cannot be started again, every call still gets
+// a verdict at once: a crash that says why.
+func TestRestartFails(t *testing.T) {
+	opts := fakeOptions(t, "crash")
+	opts.Env = append(opts.Env, "TOOLPROOF_FAKE_MCP_ONCE="+filepath.Join(t.TempDir(), "started"))
+	c := start(t, opts)
+	g, err := c.Compile(fakeserver.Tools[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := [][]byte{[]byte(`{"hour":1,"label":"boom"}`)}
+	for i := 0; i < 20; i++ {
+		args = append(args, []byte(`{"hour":2}`))
+	}
+	begin := time.Now()
+	vs := g.(validator.BatchGate).CheckBatch(context.Background(), args)
+	if d := time.Since(begin); d > 10*time.Second {
+		t.Fatalf("the batch took %v", d)
+	}
+	restartFailures := 0
+	for i, v := range vs {
+		if v.Fault == "" && !v.Valid {
+			t.Errorf("call %d: %+v", i, v)
+		}
+		if v.Fault == validator.Crash && strings.Contains(v.Detail, "refusing to start again") {
+			restartFailures++
+		}
+	}
+	if vs[0].Fault != validator.Crash || restartFailures == 0 {
+		t.Fatalf("verdicts %+v: want crashes that say the restart failed", vs)
 	}
 }
