@@ -150,10 +150,11 @@ type toolResult struct {
 }
 
 // noValue reports that the generator reached no valid value for the tool, so nothing was
-// checked.
+// checked. Valid cases kept back (Options.OnlyReject, a gate that could not be given them) count
+// as reached.
 func (tr *toolResult) noValue() bool {
 	st := tr.classes["valid"]
-	return st == nil || st.Cases == 0
+	return st == nil || st.Cases+st.NotApplicable == 0
 }
 
 func (tr *toolResult) noValueReason() string {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/stdio"
 )
 
@@ -97,11 +99,54 @@ type runFlags struct {
 	processes  int
 	cpuprofile string
 	gen        bool // the flags of run (which draws new cases) were registered
+	mcp        mcpFlags
+}
+
+// mcpFlags are the flags for mcp: servers (and --only-reject, which any gate honours).
+type mcpFlags struct {
+	rejectPattern, ranPattern string
+	onlyReject                bool
+	only, skip                multiFlag
+	opts                      mcp.Options // the patterns compiled (options)
+}
+
+func (m *mcpFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&m.rejectPattern, "reject-pattern", "", "mcp: an isError text or JSON-RPC error matching this regexp is a rejection (the server's own wording)")
+	fs.StringVar(&m.ranPattern, "ran-pattern", "", "mcp: an isError text matching this regexp means the tool ran, then failed")
+	fs.BoolVar(&m.onlyReject, "only-reject", false, "send only the must-reject cases (a correct gate runs none of them; for servers whose tools have effects)")
+	fs.Var(&m.only, "tool", "mcp: test only this tool of the server (repeatable)")
+	fs.Var(&m.skip, "skip-tool", "mcp: leave this tool of the server out (repeatable)")
+}
+
+func (m *mcpFlags) compile() error {
+	for _, p := range []struct {
+		flag, text string
+		dst        **regexp.Regexp
+	}{{"--reject-pattern", m.rejectPattern, &m.opts.RejectPattern}, {"--ran-pattern", m.ranPattern, &m.opts.RanPattern}} {
+		if p.text == "" {
+			continue
+		}
+		re, err := regexp.Compile(p.text)
+		if err != nil {
+			return usagef("%s: %v", p.flag, err)
+		}
+		*p.dst = re
+	}
+	m.opts.Only, m.opts.Skip = m.only, m.skip
+	return nil
+}
+
+// notesOf are the notes a validator has for its report (an MCP server: the forms it answered in).
+func notesOf(v validator.Validator) []string {
+	if n, ok := v.(interface{ Notes() []string }); ok {
+		return n.Notes()
+	}
+	return nil
 }
 
 func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.Var(&f.tools, "tools", "tool file or directory (repeatable; default: the embedded corpus)")
-	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND or node:PATH (repeatable: a comparison)")
+	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH or mcp:COMMAND (repeatable: a comparison)")
 	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
 	fs.BoolVar(&f.close, "close", false, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 	fs.StringVar(&f.format, "format", "text", "report format: text, json, junit or markdown")
@@ -109,6 +154,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
 	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to each process of an external validator")
 	fs.IntVar(&f.processes, "processes", 1, "processes of an external validator run side by side")
+	f.mcp.register(fs)
 	f.gen = gen
 	if gen {
 		fs.IntVar(&f.checks, "checks", 100, "valid values drawn per tool (each with one distortion per class)")
@@ -123,7 +169,10 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 
 func (f *runFlags) options() (harness.Options, error) {
 	opts := harness.Options{Close: f.close, RequireLocation: f.requireLoc, Timeout: f.timeout, Jobs: f.jobs,
-		CorpusDir: f.save}
+		CorpusDir: f.save, OnlyReject: f.mcp.onlyReject}
+	if err := f.mcp.compile(); err != nil {
+		return opts, err
+	}
 	switch f.profile {
 	case "strict":
 		opts.Profile = harness.Strict
@@ -163,7 +212,8 @@ func (f *runFlags) options() (harness.Options, error) {
 }
 
 func (f *runFlags) opener(stderr io.Writer) *registry.Opener {
-	return &registry.Opener{Options: stdio.Options{Window: f.window, Timeout: f.timeout, Stderr: stderr, Processes: f.processes}}
+	return &registry.Opener{Options: stdio.Options{Window: f.window, Timeout: f.timeout, Stderr: stderr, Processes: f.processes},
+		MCP: f.mcp.opts}
 }
 
 // openAll opens every --validator (default: reference).
@@ -256,6 +306,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
+		rep.Notes = append(rep.Notes, notesOf(v)...)
 		reports = append(reports, rep)
 	}
 	return writeReports(reports, f.format, stdout, stderr)
@@ -350,6 +401,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		rep.Notes = append(rep.Notes, notesOf(v)...)
 		reports = append(reports, rep)
 	}
 	return writeReports(reports, f.format, stdout, stderr)
@@ -365,5 +417,6 @@ func cmdValidators(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%-20s %s\n", "builtin:NAME", "a built-in Go validator by name (builtin:reference)")
 	fmt.Fprintf(stdout, "%-20s %s\n", "exec:COMMAND ARGS", "any program speaking toolproof/1 on stdin/stdout (validator/stdio/PROTOCOL.md)")
 	fmt.Fprintf(stdout, "%-20s %s\n", "node:PATH", "a module of native tools (zod, valibot, TypeBox, AI SDK tool set), gated by its own schemas; serves its tools")
+	fmt.Fprintf(stdout, "%-20s %s\n", "mcp:COMMAND ARGS", "an MCP server over stdio; every case is a tools/call, so its tools run: sandbox it")
 	return nil
 }

@@ -1,7 +1,7 @@
 // Package registry maps the validator names the command line accepts to validators: the
 // built-in reference, the node adapters (ajv, typebox, zod), the Go zoo (a nested module run
-// out of process), the seed gates in examples/, exec: for any program speaking toolproof/1 and
-// node: for a module of native tools.
+// out of process), the seed gates in examples/, exec: for any program speaking toolproof/1,
+// node: for a module of native tools and mcp: for an MCP server.
 package registry
 
 import (
@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/stdio"
 )
 
@@ -47,6 +48,9 @@ func Entries() []Entry {
 type Opener struct {
 	Root    string        // the repository checkout (holds validator/node and zoo); "" finds it
 	Options stdio.Options // window, timeout and stderr for child processes
+	// MCP holds the settings of mcp: servers (patterns, tool filters); its Command is set by
+	// Open, and a zero Window, Timeout or Stderr is taken from Options.
+	MCP mcp.Options
 
 	zooOnce sync.Once
 	zooBin  string
@@ -54,10 +58,29 @@ type Opener struct {
 }
 
 // Open returns the validator SPEC names: an entry name, builtin:NAME, exec:COMMAND ARGS, or
-// node:PATH (a module of native tools). The caller closes it (Close) when it is a process.
+// node:PATH (a module of native tools) or mcp:COMMAND ARGS (an MCP server over stdio). The
+// caller closes it (Close) when it is a process.
 func (o *Opener) Open(spec string) (validator.Validator, error) {
 	if path, ok := strings.CutPrefix(spec, "node:"); ok {
 		return o.nativeModule(path)
+	}
+	if cmd, ok := strings.CutPrefix(spec, "mcp:"); ok {
+		argv, err := stdio.ParseCommand(cmd)
+		if err != nil {
+			return nil, fmt.Errorf("--validator %s: %v", spec, err)
+		}
+		opts := o.MCP
+		opts.Command = argv
+		if opts.Window == 0 {
+			opts.Window = o.Options.Window
+		}
+		if opts.Timeout == 0 {
+			opts.Timeout = o.Options.Timeout
+		}
+		if opts.Stderr == nil {
+			opts.Stderr = o.Options.Stderr
+		}
+		return mcp.Start(opts)
 	}
 	if cmd, ok := strings.CutPrefix(spec, "exec:"); ok {
 		argv, err := stdio.ParseCommand(cmd)
@@ -82,7 +105,7 @@ func (o *Opener) Open(spec string) (validator.Validator, error) {
 			return o.seed(name)
 		}
 	}
-	return nil, fmt.Errorf("unknown validator %q: `toolproof validators` lists the names; exec:COMMAND runs any toolproof/1 program", spec)
+	return nil, fmt.Errorf("unknown validator %q: `toolproof validators` lists the names; exec:COMMAND runs any toolproof/1 program, mcp:COMMAND an MCP server", spec)
 }
 
 // Close stops v if it is a process.
