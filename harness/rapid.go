@@ -28,11 +28,12 @@ type rapidConfig struct {
 }
 
 type rapidSeam struct {
-	mu       sync.Mutex
-	cond     *sync.Cond
-	active   int
-	current  rapidConfig
-	original map[string]string
+	mu         sync.Mutex
+	cond       *sync.Cond
+	active     int
+	current    rapidConfig
+	original   map[string]string
+	randomSeed uint64 // the seed of runs that give none, drawn once
 }
 
 var seam = func() *rapidSeam { s := &rapidSeam{}; s.cond = sync.NewCond(&s.mu); return s }()
@@ -55,7 +56,7 @@ func rapidFlag(name string) string {
 }
 
 // resolve fills in what o leaves open: checks from rapid's -rapid.checks (100 by default), the
-// seed from -rapid.seed, else a random one (the report says which).
+// seed from -rapid.seed, else one random seed for the whole process (the report says which).
 func (s *rapidSeam) resolve(o Options, noFailFile bool) rapidConfig {
 	initTesting()
 	s.mu.Lock()
@@ -84,10 +85,17 @@ func (s *rapidSeam) resolve(o Options, noFailFile bool) rapidConfig {
 	if c.seed == 0 {
 		c.seed, _ = strconv.ParseUint(orig["rapid.seed"], 10, 64)
 	}
-	for c.seed == 0 {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		c.seed = binary.LittleEndian.Uint64(b[:]) >> 1
+	if c.seed == 0 {
+		// One random seed for the process, so that runs that leave the seed open share rapid's
+		// flags and go on side by side.
+		s.mu.Lock()
+		for s.randomSeed == 0 {
+			var b [8]byte
+			_, _ = rand.Read(b[:])
+			s.randomSeed = binary.LittleEndian.Uint64(b[:]) >> 1
+		}
+		c.seed = s.randomSeed
+		s.mu.Unlock()
 	}
 	return c
 }
