@@ -22,16 +22,28 @@ type GenOptions struct {
 
 // Generate makes cases for every tool without a validator under test: valid values and their
 // distortions, each confirmed by the oracle. Value i of a tool is drawn from seed Seed*N+i, so
-// output is deterministic.
+// output is deterministic. It holds every case; GenerateEach streams them.
 func Generate(tools []tool.Tool, opts GenOptions) ([]corpus.Case, []tool.Skipped) {
+	var out []corpus.Case
+	skipped, _ := GenerateEach(tools, opts, func(c corpus.Case) error {
+		out = append(out, c)
+		return nil
+	})
+	return out, skipped
+}
+
+// GenerateEach is Generate that hands each case to emit as it is made, one tool at a time, so
+// memory does not grow with the number of tools; an error from emit stops it.
+func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(corpus.Case) error) ([]tool.Skipped, error) {
 	var skipped []tool.Skipped
-	type entry struct {
-		t  tool.Tool
-		gk *validator.Gatekeeper
-		g  *generate.Generator
+	ms := opts.Mutators
+	if ms == nil {
+		ms = mutators.All()
 	}
-	var es []entry
-	var gks []*validator.Gatekeeper
+	if !opts.Mutated {
+		ms = []mutators.Mutator{}
+	}
+	sib := mutators.SiblingsOf(tools)
 	for _, t := range tools {
 		if opts.Close {
 			t = tool.Close(t)
@@ -41,25 +53,12 @@ func Generate(tools []tool.Tool, opts GenOptions) ([]corpus.Case, []tool.Skipped
 			skipped = append(skipped, tool.Skipped{Tool: t.Name, Source: t.Source, Reason: unwrapConfig(err)})
 			continue
 		}
-		gks = append(gks, gk)
 		g, err := generate.New(gk)
 		if err != nil {
 			skipped = append(skipped, tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()})
 			continue
 		}
-		es = append(es, entry{t, gk, g})
-	}
-	ms := opts.Mutators
-	if ms == nil {
-		ms = mutators.All()
-	}
-	if !opts.Mutated {
-		ms = []mutators.Mutator{}
-	}
-	sib := mutators.SiblingsOf(tools)
-	var out []corpus.Case
-	for _, e := range es {
-		p := &prepared{tool: e.t, hash: e.t.SchemaHash(), oracle: e.gk, gen: e.g, mctx: mutators.NewContext(e.gk, sib)}
+		p := &prepared{tool: t, hash: t.SchemaHash(), oracle: gk, gen: g, mctx: mutators.NewContext(gk, sib)}
 		bundle := rapid.Custom(func(t *rapid.T) []corpus.Case {
 			cases, _, _, ok := draw(t, p, ms)
 			if !ok {
@@ -68,15 +67,16 @@ func Generate(tools []tool.Tool, opts GenOptions) ([]corpus.Case, []tool.Skipped
 			return cases
 		})
 		for i := 0; i < opts.N; i++ {
-			cases := bundle.Example(opts.Seed*opts.N + i)
-			for _, c := range cases {
+			for _, c := range bundle.Example(opts.Seed*opts.N + i) {
 				if c.Class == "valid" && !opts.Valid {
 					continue
 				}
 				c.Provenance = ""
-				out = append(out, c.Seal())
+				if err := emit(c.Seal()); err != nil {
+					return skipped, err
+				}
 			}
 		}
 	}
-	return out, skipped
+	return skipped, nil
 }

@@ -97,8 +97,26 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		ts = loaded
 	}
 	wantValid := *valid || !*mutated
-	cases, skipped := harness.Generate(ts, harness.GenOptions{N: *n, Seed: *seed, Valid: wantValid,
-		Mutated: *mutated, Mutators: ms, Close: *closeObjects})
+	gopts := harness.GenOptions{N: *n, Seed: *seed, Valid: wantValid, Mutated: *mutated, Mutators: ms, Close: *closeObjects}
+	if *format == "jsonl" {
+		// One line a case as it is made: memory does not grow with the tools.
+		w := bufio.NewWriter(stdout)
+		defer w.Flush()
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		skipped, err := harness.GenerateEach(ts, gopts, func(c corpus.Case) error { return enc.Encode(genLineOf(c)) })
+		if err != nil {
+			return err
+		}
+		for _, s := range skipped {
+			fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
+		}
+		if len(ts) == len(skipped) {
+			return usagef("no tool could be used (%d skipped)", len(skipped))
+		}
+		return nil
+	}
+	cases, skipped := harness.Generate(ts, gopts)
 	for _, s := range skipped {
 		fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
 	}
@@ -121,25 +139,23 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	if *format == "test-suite" {
 		return writeTestSuite(w, ts, cases, *closeObjects, stderr)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, c := range cases {
-		line := genLine{Tool: c.Tool, Expect: c.Expect, Class: c.Class, Variant: c.Variant,
-			Keyword: c.Keyword, Reason: c.Reason, Canary: c.Canary, ID: c.ID}
-		if c.Class != "valid" {
-			path := c.Path
-			line.Path = &path
-		}
-		if utf8.Valid(c.Args) {
-			line.Args = string(c.Args)
-		} else {
-			line.ArgsBase64 = base64.StdEncoding.EncodeToString(c.Args)
-		}
-		if err := enc.Encode(line); err != nil {
-			return err
-		}
+	return usagef("--format %q: want jsonl, test-suite or go-fuzz", *format)
+}
+
+// genLineOf is the jsonl line of one case.
+func genLineOf(c corpus.Case) genLine {
+	line := genLine{Tool: c.Tool, Expect: c.Expect, Class: c.Class, Variant: c.Variant,
+		Keyword: c.Keyword, Reason: c.Reason, Canary: c.Canary, ID: c.ID}
+	if c.Class != "valid" {
+		path := c.Path
+		line.Path = &path
 	}
-	return nil
+	if utf8.Valid(c.Args) {
+		line.Args = string(c.Args)
+	} else {
+		line.ArgsBase64 = base64.StdEncoding.EncodeToString(c.Args)
+	}
+	return line
 }
 
 // writeTestSuite writes one JSON-Schema-Test-Suite file (an array of groups, one per tool), so
