@@ -40,7 +40,8 @@ func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options)
 	for _, p := range ps {
 		p := p
 		t.Run(p.tool.Name, func(t *testing.T) {
-			tr := checkTool(p, saved, opts, sh, t.Logf)
+			// No logger: reportTool prints each finding once, in full.
+			tr := checkTool(p, saved, opts, sh, nil)
 			if tr.noValue() {
 				t.Errorf("toolproof: %s", tr.noValueReason())
 			}

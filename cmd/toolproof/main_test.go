@@ -139,6 +139,7 @@ func writeFile(t *testing.T, dir, name, content string) string {
 // jsonReport is the shape of `run --format json`.
 type jsonReport struct {
 	Passed    bool   `json:"passed"`
+	Seed      uint64 `json:"seed"`
 	Validator string `json:"validator"`
 	Tools     int    `json:"tools"`
 	Cases     int    `json:"cases"`
@@ -159,13 +160,27 @@ type jsonReport struct {
 	Skipped []tool.Skipped `json:"skipped"`
 }
 
+// decodeReport reads the JSON of a run of one validator: a document with one report.
 func decodeReport(t *testing.T, s string) jsonReport {
 	t.Helper()
-	var r jsonReport
-	if err := json.Unmarshal([]byte(s), &r); err != nil {
+	var doc jsonDocument
+	if err := json.Unmarshal([]byte(s), &doc); err != nil {
 		t.Fatalf("the JSON report does not parse: %v\n%s", err, clip(s))
 	}
-	return r
+	if len(doc.Reports) != 1 {
+		t.Fatalf("the JSON document holds %d reports, want 1\n%s", len(doc.Reports), clip(s))
+	}
+	if doc.Passed != doc.Reports[0].Passed || doc.Seed != doc.Reports[0].Seed {
+		t.Errorf("document passed %v seed %d, its report %v %d", doc.Passed, doc.Seed, doc.Reports[0].Passed, doc.Reports[0].Seed)
+	}
+	return doc.Reports[0]
+}
+
+// jsonDocument is the one JSON shape of run and replay, whatever the number of validators.
+type jsonDocument struct {
+	Passed  bool         `json:"passed"`
+	Seed    uint64       `json:"seed"`
+	Reports []jsonReport `json:"reports"`
 }
 
 // checkNoLostCases: every draw gives one valid case, and for every class either a case or a
@@ -212,7 +227,7 @@ func TestUsage(t *testing.T) {
 func TestRunEmbeddedCorpusText(t *testing.T) {
 	args := []string{"run", "--checks", "10", "--seed", "7"}
 	r := must(t, 0, args...)
-	if !strings.HasPrefix(r.stdout, fmt.Sprintf("PASS  validator reference, profile strict: %d tools,", corpusSize)) {
+	if !strings.HasPrefix(r.stdout, fmt.Sprintf("PASS  validator reference, profile strict, seed 7: %d tools,", corpusSize)) {
 		t.Errorf("first line: got %q", strings.SplitN(r.stdout, "\n", 2)[0])
 	}
 	for _, c := range append([]mutators.Class{"valid"}, mutators.Classes()...) {
@@ -232,11 +247,19 @@ func TestRunJSONShapeAndDeterminism(t *testing.T) {
 	args := []string{"run", "--checks", "5", "--seed", "5", "--format", "json"}
 	first := must(t, 0, args...)
 
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(first.stdout), &raw); err != nil {
+	var doc struct {
+		Passed  *bool                        `json:"passed"`
+		Seed    uint64                       `json:"seed"`
+		Reports []map[string]json.RawMessage `json:"reports"`
+	}
+	if err := json.Unmarshal([]byte(first.stdout), &doc); err != nil {
 		t.Fatalf("--format json does not parse: %v", err)
 	}
-	for _, k := range []string{"passed", "validator", "classes", "findings", "skipped"} {
+	if doc.Passed == nil || doc.Seed != 5 || len(doc.Reports) != 1 {
+		t.Fatalf("the JSON document: passed %v, seed %d, %d reports; want passed, seed 5, one report", doc.Passed, doc.Seed, len(doc.Reports))
+	}
+	raw := doc.Reports[0]
+	for _, k := range []string{"passed", "validator", "classes", "findings", "skipped", "seed"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("the JSON report has no %q", k)
 		}
@@ -285,11 +308,13 @@ func TestRunCloseKeepsEveryToolSatisfiable(t *testing.T) {
 	rep := decodeReport(t, out)
 	if rep.Tools != corpusSize || rep.Classes["valid"].Cases != corpusSize*5 {
 		var raw struct {
-			Notes []string `json:"notes"`
+			Reports []struct {
+				Notes []string `json:"notes"`
+			} `json:"reports"`
 		}
 		_ = json.Unmarshal([]byte(out), &raw)
 		t.Errorf("--close: %d tools, %d valid cases; want %d tools, 5 valid cases each; notes:\n%s",
-			rep.Tools, rep.Classes["valid"].Cases, corpusSize, strings.Join(raw.Notes, "\n"))
+			rep.Tools, rep.Classes["valid"].Cases, corpusSize, strings.Join(raw.Reports[0].Notes, "\n"))
 	}
 }
 
@@ -994,20 +1019,30 @@ func TestComparisonTable(t *testing.T) {
 		t.Errorf("stringified_type: reference %s/%s, coerce %s/%s; want the reference to catch all, coerce to miss some", row[1], row[2], row[3], row[4])
 	}
 
-	var cmpJSON struct {
-		Passed  bool                       `json:"passed"`
-		Matrix  map[string]json.RawMessage `json:"matrix"`
-		Reports []jsonReport               `json:"reports"`
+	// The table lists every finding of the coercing validator, with its id.
+	if !regexp.MustCompile(`(?m)^findings of coerce 0 \(\d+;`).MatchString(text) || !regexp.MustCompile(`(?m)^  FAIL read: stringified_type missed`).MatchString(text) ||
+		!regexp.MustCompile(`(?m)^       args .* id [0-9a-f]{20}$`).MatchString(text) {
+		t.Errorf("the comparison does not list the findings:\n%s", text)
 	}
+	if !strings.Contains(text, "\nseed 2\n") {
+		t.Errorf("the comparison does not give the seed:\n%s", text)
+	}
+
+	// The same JSON shape as one validator's: a document with a report each.
+	var cmpJSON jsonDocument
 	if err := json.Unmarshal([]byte(must(t, 1, append(base, "--format", "json")...).stdout), &cmpJSON); err != nil {
 		t.Fatal(err)
 	}
-	if cmpJSON.Passed || len(cmpJSON.Reports) != 2 || cmpJSON.Matrix["reference"] == nil || cmpJSON.Matrix["coerce 0"] == nil {
-		t.Errorf("comparison JSON: passed %v, %d reports, matrix keys %v", cmpJSON.Passed, len(cmpJSON.Reports), keys(cmpJSON.Matrix))
+	if cmpJSON.Passed || cmpJSON.Seed != 2 || len(cmpJSON.Reports) != 2 || cmpJSON.Reports[0].Validator != "reference" ||
+		cmpJSON.Reports[1].Validator != "coerce 0" || len(cmpJSON.Reports[1].Findings) == 0 {
+		t.Errorf("comparison JSON: passed %v, seed %d, %d reports", cmpJSON.Passed, cmpJSON.Seed, len(cmpJSON.Reports))
 	}
 	md := must(t, 1, append(base, "--format", "markdown")...).stdout
 	if !strings.HasPrefix(md, "| class | reference | coerce 0 |") {
 		t.Errorf("markdown comparison header: %q", strings.SplitN(md, "\n", 2)[0])
+	}
+	if !strings.Contains(md, "\nSeed 2.\n") || !strings.Contains(md, "<details><summary>coerce 0: ") || !strings.Contains(md, "| read | stringified_type | missed | ") {
+		t.Errorf("markdown comparison: no seed or no findings:\n%s", md)
 	}
 }
 
@@ -1023,13 +1058,15 @@ func TestComparisonJUnitIsOneDocument(t *testing.T) {
 func TestMarkdownFindingRowsStayOneLine(t *testing.T) {
 	r := must(t, 1, "run", "--tools", corpusTool("read"), "--checks", "10", "--seed", "1", "--mutators", "malformed_json",
 		"--format", "markdown", "--validator", execSpec(t, "-fence"))
-	_, findings, ok := strings.Cut(r.stdout, "| tool | class | kind | args |\n|---|---|---|---|\n")
+	_, findings, ok := strings.Cut(r.stdout, "| tool | class | kind | args | path | blocking | id |\n|---|---|---|---|---|---|---|\n")
 	if !ok {
 		t.Fatalf("no findings table:\n%s", r.stdout)
 	}
+	findings, _, _ = strings.Cut(findings, "\n\n")
 	rows := strings.Split(strings.TrimRight(findings, "\n"), "\n")
+	end := regexp.MustCompile(` \| (yes|no) \| [0-9a-f]{20} \|$`)
 	for _, row := range rows {
-		if !strings.HasPrefix(row, "| read | malformed_json | missed | ") || !strings.HasSuffix(row, " |") {
+		if !strings.HasPrefix(row, "| read | malformed_json | missed | ") || !end.MatchString(row) {
 			t.Errorf("a findings table row is broken: %q\nthe table:\n%s", row, findings)
 		}
 	}
@@ -1058,9 +1095,7 @@ func TestComparisonKeepsEachValidatorsSkippedTools(t *testing.T) {
 		{"name":"tb","parameters":{"type":"object","properties":{"s":{"type":"string"}}}}]`)
 	args = append(args, "--tools", ab, "--checks", "3", "--seed", "1", "--format", "json",
 		"--validator", execSpec(t, "-name", "v1", "-refuse", "ta"), "--validator", execSpec(t, "-name", "v2", "-refuse", "tb"))
-	var out struct {
-		Reports []jsonReport `json:"reports"`
-	}
+	var out jsonDocument
 	if err := json.Unmarshal([]byte(must(t, 0, append([]string{"run"}, args...)...).stdout), &out); err != nil {
 		t.Fatal(err)
 	}

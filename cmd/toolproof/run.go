@@ -285,21 +285,17 @@ func writeReports(reports []*harness.Report, format string, stdout, stderr io.Wr
 	for _, r := range reports {
 		passed = passed && r.Passed
 	}
+	var err error
 	if len(reports) == 1 {
-		if err := reports[0].Write(stdout, format); err != nil {
-			return err
-		}
-		if format == "text" && reports[0].Seed != 0 {
-			fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
-		}
+		err = reports[0].Write(stdout, format)
 	} else {
-		cmp := &harness.Comparison{Reports: reports}
-		if err := cmp.Write(stdout, format); err != nil {
-			return err
-		}
-		if format == "text" && reports[0].Seed != 0 {
-			fmt.Fprintf(stdout, "\nseed %d\n", reports[0].Seed)
-		}
+		err = (&harness.Comparison{Reports: reports}).Write(stdout, format)
+	}
+	if err != nil {
+		return err
+	}
+	if format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
+		fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
 	}
 	if !passed {
 		return errFindings
