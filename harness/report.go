@@ -535,7 +535,7 @@ type junitProperty struct {
 type junitFailure struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr,omitempty"`
-	Text    string `xml:",chardata"`
+	Text    string `xml:",cdata"`
 }
 
 type junitSkipped struct {
@@ -547,7 +547,26 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
+	SystemOut *junitText    `xml:"system-out,omitempty"`
+}
+
+type junitText struct {
+	Text string `xml:",cdata"`
+}
+
+// xmlSafe replaces what XML 1.0 cannot hold (control characters, lone surrogates, invalid
+// UTF-8) with U+FFFD, for text written as CDATA.
+func xmlSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r',
+			r >= 0x20 && r <= 0xD7FF && r != utf8.RuneError,
+			r >= 0xE000 && r <= 0xFFFD,
+			r >= 0x10000 && r <= 0x10FFFF:
+			return r
+		}
+		return '\uFFFD'
+	}, s)
 }
 
 type junitSuite struct {
@@ -612,10 +631,12 @@ func (r *Report) junitSuites(withValidator bool) []junitSuite {
 				if len(fail) > 1 {
 					msg += fmt.Sprintf(" (and %d more)", len(fail)-1)
 				}
-				jc.Failure = &junitFailure{Message: msg, Type: string(first.Kind), Text: strings.Join(fail, "\n")}
+				jc.Failure = &junitFailure{Message: msg, Type: string(first.Kind), Text: xmlSafe(strings.Join(fail, "\n"))}
 				s.Failures++
 			}
-			jc.SystemOut = strings.Join(note, "\n")
+			if len(note) > 0 {
+				jc.SystemOut = &junitText{xmlSafe(strings.Join(note, "\n"))}
+			}
 			s.Tests++
 			s.Cases = append(s.Cases, jc)
 		}
