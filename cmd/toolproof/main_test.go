@@ -405,6 +405,47 @@ func TestRunShardsPartitionTheTools(t *testing.T) {
 
 // ---- usage errors: exit 2 with a message naming the problem
 
+// One rule for what cannot be used inside a path given: a broken file of a directory is skipped
+// with its reason, as a broken entry of a file is, and the run goes on; --max-skipped lets CI
+// fail on skipped tools (exit 2, after the report); with no usable tool at all, the reasons are
+// the message.
+func TestSkippedFilesAndEntries(t *testing.T) {
+	dir := t.TempDir()
+	read, err := os.ReadFile(corpusTool("read"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "a_read.json", string(read))
+	writeFile(t, dir, "b_broken.json", "{\"name\": \"x\",\n  \"parameters\": {]}\n")
+	writeFile(t, dir, "c_entries.json", `[{"description":"no name"}, 7]`)
+	base := []string{"run", "--tools", dir, "--checks", "3", "--seed", "1"}
+	r := must(t, 0, base...)
+	for _, want := range []string{"skipped tools (3):", "b_broken.json): the file is skipped: " + filepath.Join(dir, "b_broken.json") + ":2:18: not JSON",
+		`c_entries.json#0): no "name"`, "c_entries.json#1): a tool definition must be a JSON object, found number"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the report lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if !strings.HasPrefix(r.stdout, "PASS ") || !strings.Contains(r.stdout, ": 1 tools,") {
+		t.Errorf("want the one usable tool checked:\n%s", r.stdout)
+	}
+	r = must(t, 2, append(base, "--max-skipped", "0", "--format", "json")...)
+	if rep := decodeReport(t, r.stdout); len(rep.Skipped) != 3 || !rep.Passed {
+		t.Errorf("--max-skipped 0: the report is written all the same; got %d skipped", len(rep.Skipped))
+	}
+	if !strings.Contains(r.stderr, "3 tools skipped, more than --max-skipped 0 allows") {
+		t.Errorf("--max-skipped 0: stderr %q", r.stderr)
+	}
+	must(t, 0, append(base, "--max-skipped", "3")...)
+
+	// Nothing usable: the reasons are the message.
+	os.Remove(filepath.Join(dir, "a_read.json"))
+	r = must(t, 2, base...)
+	if !strings.Contains(r.stderr, "no usable tool in "+dir+"; 3 skipped:\n  (unnamed) ("+filepath.Join(dir, "b_broken.json")+"): the file is skipped") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	notJSON := writeFile(t, dir, "notjson.json", "this is not json\n")
@@ -425,8 +466,9 @@ func TestUsageErrors(t *testing.T) {
 		want string // in stderr
 	}{
 		{[]string{"run", "--tools", filepath.Join(dir, "missing.json")}, "missing.json"},
-		{[]string{"run", "--tools", notJSON}, "notjson.json"},
-		{[]string{"run", "--tools", badLines}, "tools.jsonl:2"},
+		{[]string{"run", "--tools", notJSON}, "notjson.json:1:2: not JSON: invalid character 'h'"},
+		{[]string{"run", "--tools", badLines}, "tools.jsonl:2:14: not JSON"},
+		{[]string{"run", "--tools", schema}, "no usable tool in " + schema + "; 1 skipped:\n  (unnamed) (" + schema + `): no "name": this is a JSON Schema, not a tool definition; give it to toolproof gen --schema FILE`},
 		{[]string{"audit", "--tools", badLines}, "tools.jsonl:2"},
 		{[]string{"gen", "--tools", notJSON}, "notjson.json"},
 		{[]string{"run", "--profile", "wrong"}, `--profile "wrong"`},
