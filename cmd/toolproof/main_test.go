@@ -10,6 +10,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/xml"
@@ -238,8 +239,51 @@ func TestRunEmbeddedCorpusText(t *testing.T) {
 	if !strings.Contains(r.stdout, "seed 7 (toolproof run --seed 7 repeats these cases)") {
 		t.Errorf("the text report does not give the seed:\n%s", r.stdout)
 	}
-	if strings.Contains(r.stdout, "findings (") {
+	report, demo, ok := strings.Cut(r.stdout, "\nThe reference validator is toolproof's own oracle")
+	if strings.Contains(report, "findings (") {
 		t.Errorf("the reference has findings on its own corpus:\n%s", r.stdout)
+	}
+	// The main job shows what toolproof is for: a coercing gate's findings, then what to run next;
+	// the exit status is the reference's.
+	if !ok || !regexp.MustCompile(`(?m)^  FAIL \w+: (stringified_type|wrong_type|null_value) missed: `).MatchString(demo) ||
+		!strings.Contains(demo, "       passed on: {") || !strings.Contains(demo, "What next:\n  toolproof run --validator ajv-coerce") {
+		t.Errorf("no demonstration after the reference's report:\n%s", r.stdout)
+	}
+	// Not when a validator is named, nor in other formats (the JSON stays one document).
+	if r := must(t, 0, "run", "--checks", "5", "--seed", "7", "--validator", "reference"); strings.Contains(r.stdout, "What next") {
+		t.Errorf("a demonstration with --validator:\n%s", r.stdout)
+	}
+}
+
+// The demonstration's gate coerces at the place the reference names, as Ajv's coerceTypes does.
+func TestCoercingGate(t *testing.T) {
+	read, ok := corpus.Tools().Lookup("read")
+	if !ok {
+		t.Fatal("no read tool")
+	}
+	g, err := coercingGate().Compile(read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args, passed string // passed "": rejected
+	}{
+		{`{"path":"/a","limit":"20"}`, `{"limit":20,"path":"/a"}`},
+		{`{"path":"/a","limit":" 7"}`, `{"limit":7,"path":"/a"}`},
+		{`{"path":42}`, `{"path":"42"}`},
+		{`{"path":null}`, ""}, // "" is too short for path: still rejected
+		{`{"path":"/a","limit":"twenty"}`, ""},
+		{`{"path":"/a","limit":5}`, `{"limit":5,"path":"/a"}`},
+		{`{"path":"/a",}`, ""},
+	} {
+		v := g.Check(context.Background(), []byte(c.args))
+		got := ""
+		if v.Valid {
+			got = string(jsonvalue.MustMarshal(v.Value))
+		}
+		if got != c.passed {
+			t.Errorf("%s: passed on %q, want %q (issues %v)", c.args, got, c.passed, v.Issues)
+		}
 	}
 }
 

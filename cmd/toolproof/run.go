@@ -3,6 +3,7 @@ package main
 import (
 	crand "crypto/rand"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -297,7 +298,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		rep.Seed = seed
 		reports = append(reports, rep)
 	}
-	return writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
+	err = writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
+	if len(f.validators) == 0 && f.format == "text" && (err == nil || errors.Is(err, errFindings)) {
+		// The reference alone proves nothing to a newcomer: show what a finding looks like.
+		if derr := writeDemo(stdout, tools, opts); derr != nil {
+			return derr
+		}
+	}
+	return err
 }
 
 // writeReports writes the report (one validator) or the comparison (several), then says how the
