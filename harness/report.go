@@ -378,9 +378,6 @@ func showArgs(s string) string {
 	return q
 }
 
-// quoteArgs is showArgs, kept for the go test messages.
-func quoteArgs(s string) string { return showArgs(s) }
-
 // Document is the one JSON shape of every run, with one validator or several: whether all
 // passed, the seed, and the report of each validator.
 type Document struct {

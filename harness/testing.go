@@ -100,7 +100,7 @@ func formatFinding(f Finding) string {
 	}
 	fmt.Fprintf(&b, "%s %s: %s\n", f.Class, f.Kind, reason)
 	fmt.Fprintf(&b, "  expect %s, got %s\n", f.Expect, f.Got)
-	fmt.Fprintf(&b, "  args: %s\n", quoteArgs(f.Args))
+	fmt.Fprintf(&b, "  args: %s\n", showArgs(f.Args))
 	if f.Path != "" || f.Keyword != "" {
 		fmt.Fprintf(&b, "  path: %s  keyword: %s\n", f.Path, f.Keyword)
 	}
