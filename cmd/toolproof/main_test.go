@@ -50,6 +50,14 @@ var binDir string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// The command line's tests pin counts from --checks; rapid divides its checks by 5 when
+	// testing.Short() is true, which inside this test binary would turn --checks 5 into 1. So
+	// they run whole under -short too (about 6 s).
+	if testing.Short() {
+		if err := flag.Set("test.short", "false"); err != nil {
+			panic(err)
+		}
+	}
 	dir, err := os.MkdirTemp("", "toolproof-cmd-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
