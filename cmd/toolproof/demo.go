@@ -158,13 +158,22 @@ func writeDemo(w io.Writer, tools []tool.Tool, opts harness.Options) error {
 	fmt.Fprintf(w, "\nThe reference validator is toolproof's own oracle: it passes by construction. What toolproof\n")
 	fmt.Fprintf(w, "finds in a gate that is not strict shows on a built-in one that coerces types as Ajv's coerceTypes\n")
 	fmt.Fprintf(w, "does, on %d of these tools (a demonstration; it does not count in the exit status):\n", len(tools))
-	shown := map[string]bool{}
-	for _, f := range rep.Findings {
+	// One finding of each class and kind: the one rapid shrank (one per class and kind in a run)
+	// when there is one, else the first.
+	pick := map[string]int{}
+	var order []string
+	for i, f := range rep.Findings {
 		key := f.Class + "/" + string(f.Kind)
-		if shown[key] {
-			continue
+		j, seen := pick[key]
+		if !seen {
+			order = append(order, key)
 		}
-		shown[key] = true
+		if !seen || (f.Shrunk && !rep.Findings[j].Shrunk) {
+			pick[key] = i
+		}
+	}
+	for _, key := range order {
+		f := rep.Findings[pick[key]]
 		fmt.Fprintf(w, "\n  FAIL %s\n       args:      %s\n", f.String(), truncateRunes(f.Args, 160))
 		if f.Detail != "" {
 			fmt.Fprintf(w, "       %s\n", strings.ReplaceAll(strings.TrimRight(f.Detail, "\n"), "\n", "\n       "))
@@ -173,7 +182,7 @@ func writeDemo(w io.Writer, tools []tool.Tool, opts harness.Options) error {
 	if len(rep.Findings) == 0 {
 		fmt.Fprintf(w, "\n  (no finding: these tools have no number, boolean or null to coerce)\n")
 	} else {
-		fmt.Fprintf(w, "\n  %d findings in all (one minimal case per tool, class and kind); these are the first of each kind.\n", len(rep.Findings))
+		fmt.Fprintf(w, "\n  %d findings in all (one minimal case per tool, class and kind); one of each kind is shown.\n", len(rep.Findings))
 	}
 	fmt.Fprint(w, `
 What next:
