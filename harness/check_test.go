@@ -83,6 +83,10 @@ func TestCheckShrinksSavesAndReplays(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// Each finding is printed once, in full.
+	if n := strings.Count(out, "stringified_type missed"); n != 1 {
+		t.Errorf("the stringified_type finding is printed %d times, want once:\n%s", n, out)
+	}
 	// The coercing gate has two bugs: it accepts "1" for an integer, and it turns a valid path
 	// "0" into the number 0 and then rejects it. Both are found, shrunk to the smallest case
 	// and saved.

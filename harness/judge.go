@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
@@ -60,7 +59,7 @@ func judge(c *corpus.Case, original any, v validator.Verdict, profile Profile, r
 		if !v.Valid {
 			add(FalseReject, got, "", true)
 		} else if v.HasValue && !jsonvalue.Equal(original, v.Value) {
-			add(SilentChange, got, "value passed on (-sent +passed on):\n"+cmp.Diff(original, v.Value), true)
+			add(SilentChange, got, "value passed on (-sent +passed on):\n"+jsonDiff(original, v.Value), true)
 		}
 	case "reject":
 		switch {
@@ -68,7 +67,7 @@ func judge(c *corpus.Case, original any, v validator.Verdict, profile Profile, r
 			if !v.HasValue {
 				add(WrongRepair, got, "accepted without saying what it passes on: the distorted value goes through", true)
 			} else if !jsonvalue.Equal(original, v.Value) {
-				add(WrongRepair, got, "value passed on (-original +passed on):\n"+cmp.Diff(original, v.Value), true)
+				add(WrongRepair, got, "value passed on (-original +passed on):\n"+jsonDiff(original, v.Value), true)
 			}
 		case v.Valid:
 			detail := ""

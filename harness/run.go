@@ -68,7 +68,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 				p, skip := prepareOne(tools[i], v, opts, sib)
 				var tr *toolResult
 				if p != nil {
-					tr = checkTool(p, i, shared, opts, nil)
+					tr = checkTool(p, i, shared, opts)
 				} else {
 					sh.scored(i, nil)
 				}
@@ -161,12 +161,9 @@ func (tr *toolResult) noValueReason() string {
 	return fmt.Sprintf("the generator reached no valid value (%d draws found none): nothing could be checked", tr.unreach)
 }
 
-// logger receives progress notes (a *testing.T's Logf in go test).
-type logger func(format string, args ...any)
-
 // checkTool replays the saved cases of p, draws new ones for the scorecard (rapid's number of
 // checks), then shrinks the findings.
-func checkTool(p *prepared, idx int, run *runShared, opts Options, log logger) *toolResult {
+func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 	tr := &toolResult{tool: p.tool.Name}
 	saved, sh := run.saved, run.shrink
 	r := newRunner(opts, run.deaths)
@@ -293,9 +290,6 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options, log logger) *
 			}
 		}
 		tr.findings = append(tr.findings, f)
-		if log != nil {
-			log("finding: %s", f.String())
-		}
 	}
 	// Counts of each finding's group, from the final pass.
 	for i := range tr.findings {

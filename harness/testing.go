@@ -49,7 +49,8 @@ func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options)
 	for i, p := range ps {
 		i, p := i, p
 		t.Run(p.tool.Name, func(t *testing.T) {
-			tr := checkTool(p, i, shared, opts, t.Logf)
+			// No logger: reportTool prints each finding once, in full.
+			tr := checkTool(p, i, shared, opts)
 			if tr.noValue() {
 				t.Errorf("toolproof: %s", tr.noValueReason())
 			}
@@ -108,7 +109,7 @@ func formatFinding(f Finding) string {
 	}
 	fmt.Fprintf(&b, "%s %s: %s\n", f.Class, f.Kind, reason)
 	fmt.Fprintf(&b, "  expect %s, got %s\n", f.Expect, f.Got)
-	fmt.Fprintf(&b, "  args: %s\n", quoteArgs(f.Args))
+	fmt.Fprintf(&b, "  args: %s\n", showArgs(f.Args))
 	if f.Path != "" || f.Keyword != "" {
 		fmt.Fprintf(&b, "  path: %s  keyword: %s\n", f.Path, f.Keyword)
 	}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -81,8 +83,24 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return usageError{err.Error()}
 		}
-		if _, err := jsonvalue.Parse(data); err != nil {
+		v, err := jsonvalue.Parse(data)
+		if err != nil {
+			var se *jsonvalue.SyntaxError
+			if errors.As(err, &se) {
+				line, col := lineCol(data, se.Offset)
+				return usagef("--schema %s:%d:%d: not JSON: %s", *schemaFile, line, col, se.Msg)
+			}
 			return usagef("--schema %s: %v", *schemaFile, err)
+		}
+		if m, ok := v.(map[string]any); ok {
+			_, named := m["name"].(string)
+			_, fn := m["function"].(map[string]any)
+			_, p1 := m["parameters"]
+			_, p2 := m["input_schema"]
+			_, p3 := m["inputSchema"]
+			if fn || (named && (p1 || p2 || p3)) {
+				return usagef("--schema %s: this is a tool definition, not a JSON Schema: give it with --tools", *schemaFile)
+			}
 		}
 		name := strings.TrimSuffix(filepath.Base(*schemaFile), filepath.Ext(*schemaFile))
 		ts = []tool.Tool{{Name: name, Parameters: data, Source: *schemaFile}}
@@ -239,4 +257,11 @@ func writeTestSuite(w io.Writer, ts []tool.Tool, cases []corpus.Case, closeObjec
 // marshalIndentExact indents JSON that may hold json.Number values without changing them.
 func marshalIndentExact(v any) ([]byte, error) {
 	return json.MarshalIndent(v, "", "  ")
+}
+
+// lineCol is the line and column (1-based, in bytes) of offset in data.
+func lineCol(data []byte, offset int) (line, col int) {
+	offset = min(max(offset, 0), len(data))
+	before := data[:offset]
+	return bytes.Count(before, []byte("\n")) + 1, offset - (bytes.LastIndexByte(before, '\n') + 1) + 1
 }

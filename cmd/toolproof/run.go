@@ -3,6 +3,7 @@ package main
 import (
 	crand "crypto/rand"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -41,9 +42,27 @@ func loadTools(paths []string, stderr io.Writer) ([]tool.Tool, []tool.Skipped, e
 		fmt.Fprintf(stderr, "toolproof: note: %d tools share a name with another tool and were renamed NAME__2, NAME__3, ... (first: %s)\n", n, all.Renamed[0])
 	}
 	if len(all.Tools) == 0 {
-		return nil, nil, usagef("--tools: no usable tool in %s (%d skipped)", strings.Join(paths, ", "), len(all.Skipped))
+		return nil, nil, usagef("--tools: no usable tool in %s%s", strings.Join(paths, ", "), skippedText(all.Skipped))
 	}
 	return all.Tools, all.Skipped, nil
+}
+
+// skippedText lists skipped definitions with their reasons, for a message.
+func skippedText(skipped []tool.Skipped) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	const most = 20
+	var b strings.Builder
+	fmt.Fprintf(&b, "; %d skipped:", len(skipped))
+	for i, s := range skipped {
+		if i == most {
+			fmt.Fprintf(&b, "\n  ... and %d more", len(skipped)-most)
+			break
+		}
+		fmt.Fprintf(&b, "\n  %s", strings.ReplaceAll(s.String(), "\n", "\n    "))
+	}
+	return b.String()
 }
 
 // toolsFor is loadTools, except that with no --tools a validator that serves tools of its own
@@ -97,6 +116,7 @@ type runFlags struct {
 	timeout    time.Duration
 	window     int
 	processes  int
+	maxSkipped int
 	cpuprofile string
 	gen        bool // the flags of run (which draws new cases) were registered
 	mcp        mcpFlags
@@ -155,6 +175,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to each process of an external validator")
 	fs.IntVar(&f.processes, "processes", 1, "processes of an external validator run side by side")
 	f.mcp.register(fs)
+	fs.IntVar(&f.maxSkipped, "max-skipped", -1, "exit with status 2 after the report when more than this many tools are skipped (0: any skipped tool; -1: no limit)")
 	f.gen = gen
 	if gen {
 		fs.IntVar(&f.checks, "checks", 100, "valid values drawn per tool (each with one distortion per class)")
@@ -309,28 +330,41 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		reports = append(reports, rep)
 	}
-	return writeReports(reports, f.format, stdout, stderr)
+	err = writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
+	if len(f.validators) == 0 && f.format == "text" && (err == nil || errors.Is(err, errFindings)) {
+		// The reference alone proves nothing to a newcomer: show what a finding looks like.
+		if derr := writeDemo(stdout, tools, opts); derr != nil {
+			return derr
+		}
+	}
+	return err
 }
 
-func writeReports(reports []*harness.Report, format string, stdout, stderr io.Writer) error {
+// writeReports writes the report (one validator) or the comparison (several), then says how the
+// run ended: more skipped tools than maxSkipped (when it is not negative) is bad input, exit 2,
+// whatever the findings; else a finding is exit 1.
+func writeReports(reports []*harness.Report, format string, maxSkipped int, stdout, stderr io.Writer) error {
 	passed := true
 	for _, r := range reports {
 		passed = passed && r.Passed
 	}
+	var err error
 	if len(reports) == 1 {
-		if err := reports[0].Write(stdout, format); err != nil {
-			return err
-		}
-		if format == "text" && reports[0].Seed != 0 {
-			fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
-		}
+		err = reports[0].Write(stdout, format)
 	} else {
-		cmp := &harness.Comparison{Reports: reports}
-		if err := cmp.Write(stdout, format); err != nil {
-			return err
-		}
-		if format == "text" && reports[0].Seed != 0 {
-			fmt.Fprintf(stdout, "\nseed %d\n", reports[0].Seed)
+		err = (&harness.Comparison{Reports: reports}).Write(stdout, format)
+	}
+	if err != nil {
+		return err
+	}
+	if format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
+		fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
+	}
+	if maxSkipped >= 0 {
+		for _, r := range reports {
+			if len(r.Skipped) > maxSkipped {
+				return usagef("%s: %d tools skipped, more than --max-skipped %d allows (the report lists them with their reasons)", r.Validator, len(r.Skipped), maxSkipped)
+			}
 		}
 	}
 	if !passed {
@@ -404,7 +438,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		reports = append(reports, rep)
 	}
-	return writeReports(reports, f.format, stdout, stderr)
+	return writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
 }
 
 func cmdValidators(args []string, stdout, stderr io.Writer) error {
