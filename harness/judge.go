@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/validator"
