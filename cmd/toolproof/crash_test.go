@@ -28,10 +28,11 @@ func TestCrashIsBlamedOnTheCallThatCausesIt(t *testing.T) {
 		if r.code != 1 {
 			t.Fatalf("--jobs %s: exit %d, want 1 (crash findings)\n%s", jobs, r.code, r.stderr)
 		}
-		var rep crashReport
-		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		var doc struct{ Reports []crashReport }
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Reports) != 1 {
 			t.Fatalf("--jobs %s: %v\n%s", jobs, err, r.stdout)
 		}
+		rep := doc.Reports[0]
 		crashes := 0
 		for _, f := range rep.Findings {
 			if !f.Blocking {
@@ -112,13 +113,15 @@ func BenchmarkCrashingValidator(b *testing.B) {
 				if code > 1 {
 					b.Fatalf("exit %d: %s", code, errOut.String())
 				}
-				var rep struct {
-					Cases int `json:"cases"`
+				var doc struct {
+					Reports []struct {
+						Cases int `json:"cases"`
+					}
 				}
-				if err := json.Unmarshal([]byte(out.String()), &rep); err != nil {
+				if err := json.Unmarshal([]byte(out.String()), &doc); err != nil || len(doc.Reports) != 1 {
 					b.Fatal(err)
 				}
-				cases = rep.Cases
+				cases = doc.Reports[0].Cases
 			}
 			b.ReportMetric(float64(cases), "cases/run")
 		})

@@ -30,10 +30,10 @@ func TestRunMCP(t *testing.T) {
 	if !found["stringified_type missed"] || !found["hallucinated_key missed"] || r.Tools != 2 {
 		t.Errorf("the lenient server's report: %d tools, findings %v", r.Tools, r.Findings)
 	}
-	var notes struct{ Notes []string }
-	json.Unmarshal([]byte(cli(t, args...).stdout), &notes)
-	if !strings.Contains(strings.Join(notes.Notes, "\n"), "answers by form") {
-		t.Errorf("no note on the forms of the answers: %q", notes.Notes)
+	var doc struct{ Reports []struct{ Notes []string } }
+	json.Unmarshal([]byte(cli(t, args...).stdout), &doc)
+	if len(doc.Reports) != 1 || !strings.Contains(strings.Join(doc.Reports[0].Notes, "\n"), "answers by form") {
+		t.Errorf("no note on the forms of the answers: %+v", doc.Reports)
 	}
 	must(t, 0, "run", "--validator", fakeMCP(t, "correct"), "--checks", "10", "--seed", "1", "--tool", "set_alarm")
 	if r := must(t, 2, "run", "--validator", fakeMCP(t, "correct"), "--reject-pattern", "("); !strings.Contains(r.stderr, "--reject-pattern") {

@@ -41,11 +41,11 @@ func TestRunServedTools(t *testing.T) {
 		} `json:"classes"`
 	}
 	parse := func(out string) report {
-		var r report
-		if err := json.Unmarshal([]byte(out), &r); err != nil {
-			t.Fatalf("report is not JSON: %v\n%s", err, clip(out))
+		var doc struct{ Reports []report }
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Reports) != 1 {
+			t.Fatalf("report is not a JSON document of one report: %v\n%s", err, clip(out))
 		}
-		return r
+		return doc.Reports[0]
 	}
 	module := filepath.Join("..", "..", "examples", "native")
 	common := []string{"--checks", "5", "--seed", "1", "--format", "json"}
