@@ -27,7 +27,7 @@ run() { # name, then toolproof run arguments
 		(cd "$scratch/fs" && "$out/bin/toolproof" run --checks 20 --seed 1 --format json $close "$@" >"$f" 2>"$f.stderr") || true
 		python3 - "$f" "$name${close:+ --close}" <<'PY'
 import json, sys
-r = json.load(open(sys.argv[1]))
+r = json.load(open(sys.argv[1]))["reports"][0]
 missed, other, leaks = {}, {}, 0
 for f in r["findings"]:
     if f["kind"] == "missed":
