@@ -77,8 +77,8 @@ func TestBrokenValidatorsAreCaught(t *testing.T) {
 			found := false
 			var got []string
 			for _, f := range rep.Findings {
-				got = append(got, string(f.Kind)+"/"+f.Class)
-				if string(f.Kind) == b.want || string(f.Kind)+"/"+f.Class == b.want {
+				got = append(got, string(f.Kind)+"/"+string(f.Class))
+				if string(f.Kind) == b.want || string(f.Kind)+"/"+string(f.Class) == b.want {
 					found = true
 				}
 			}

@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"runtime"
 	"sort"
 	"strings"
@@ -10,7 +11,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
@@ -41,7 +41,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 		}
 		tools = mine
 	}
-	saved, err := corpus.Load(opts.CorpusDir)
+	saved, err := cases.Load(opts.CorpusDir)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	if opts.CorpusDir != "" {
 		for _, f := range rep.Findings {
 			if f.Blocking && f.Case.ID != "" {
-				if _, err := corpus.Save(opts.CorpusDir, f.Case); err != nil {
+				if _, err := cases.Save(opts.CorpusDir, f.Case); err != nil {
 					return rep, err
 				}
 			}
@@ -119,12 +119,12 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 // runShared is what the tools of one run share: the saved cases, who shrinks what, and the
 // process deaths of an external validator.
 type runShared struct {
-	saved  []corpus.Case
+	saved  []cases.Case
 	shrink *shrinkSet
 	deaths *deathLog
 }
 
-func newRunShared(saved []corpus.Case) *runShared {
+func newRunShared(saved []cases.Case) *runShared {
 	return &runShared{saved: saved, shrink: newShrinkSet(), deaths: &deathLog{}}
 }
 
@@ -153,7 +153,7 @@ type toolResult struct {
 // checked. Valid cases kept back (Options.OnlyReject, a gate that could not be given them) count
 // as reached.
 func (tr *toolResult) noValue() bool {
-	st := tr.classes["valid"]
+	st := tr.classes[string(cases.Valid)]
 	return st == nil || st.Cases+st.NotApplicable == 0
 }
 
@@ -171,7 +171,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 	known := map[string]bool{}
 
 	// 1. The regression corpus first.
-	var replay []corpus.Case
+	var replay []cases.Case
 	var originals []any
 	for _, c := range saved {
 		if c.Tool != p.tool.Name {
@@ -185,7 +185,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 		var orig any
 		if len(c.Original) > 0 {
 			orig, _ = jsonvalue.Parse(c.Original)
-		} else if c.Expect == "accept" {
+		} else if c.Expect == cases.Accept {
 			orig, _ = jsonvalue.Parse(c.Args)
 		}
 		originals = append(originals, orig)
@@ -215,17 +215,17 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 		if r.hung >= maxHangs {
 			t.Skip("the gate hangs")
 		}
-		cases, originals, na, ok := draw(t, p, ms)
+		cs, originals, na, ok := draw(t, p, ms)
 		if !ok {
 			t.Skip("the generator found no valid value in this draw")
 		}
 		for _, c := range na {
-			statsFor(stats, string(c)).NotApplicable++
+			statsFor(stats, c).NotApplicable++
 		}
-		verdicts, mutated := r.check(p.gate, cases)
-		for i := range cases {
-			fs := judgeAll(&cases[i], originals[i], verdicts[i], mutated[i], opts)
-			count(stats, &cases[i], verdicts[i], fs)
+		verdicts, mutated := r.check(p.gate, cs)
+		for i := range cs {
+			fs := judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts)
+			count(stats, &cs[i], verdicts[i], fs)
 			for _, f := range fs {
 				if _, seen := first[f.group()]; !seen && !known[f.group()] {
 					first[f.group()] = f
@@ -242,7 +242,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 	}
 
 	for c, st := range replayStats {
-		statsFor(stats, c).merge(st)
+		statsFor(stats, cases.Class(c)).merge(st)
 	}
 	tr.classes = stats
 	groups := map[string]bool{}
@@ -267,13 +267,13 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 				if r.hung >= maxHangs {
 					t.Skip("the gate hangs")
 				}
-				cases, originals, _, ok := draw(t, p, only)
+				cs, originals, _, ok := draw(t, p, only)
 				if !ok {
 					t.Skip("the generator found no valid value in this draw")
 				}
-				verdicts, mutated := r.check(p.gate, cases)
-				for i := range cases {
-					for _, h := range judgeAll(&cases[i], originals[i], verdicts[i], mutated[i], opts) {
+				verdicts, mutated := r.check(p.gate, cs)
+				for i := range cs {
+					for _, h := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
 						if h.group() == g {
 							h := h
 							last = &h
@@ -284,7 +284,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 			}
 			// Named after the group, so that rapid's fail file (in go test) is replayed only by
 			// the shrink of the same tool, class and kind.
-			if runCheck(p.tool.Name+"/"+f.Class+"/"+string(f.Kind), prop) != nil && last != nil {
+			if runCheck(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop) != nil && last != nil {
 				f = *last
 				f.Shrunk = true
 			}
@@ -294,7 +294,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 	// Counts of each finding's group, from the final pass.
 	for i := range tr.findings {
 		f := &tr.findings[i]
-		if st := tr.classes[f.Class]; st != nil {
+		if st := tr.classes[string(f.Class)]; st != nil {
 			f.Count = st.ByKind[f.Kind]
 		}
 	}
@@ -332,27 +332,26 @@ func fail(t *rapid.T, f Finding) {
 
 // reconfirm checks that the oracle still agrees with a saved case's expectation (the schema
 // may have changed since it was saved).
-func reconfirm(p *prepared, c corpus.Case) (bool, string) {
+func reconfirm(p *prepared, c cases.Case) (bool, string) {
 	_, err := p.oracle.Parse(c.Args)
 	switch {
-	case c.Expect == "accept" && err != nil:
+	case c.Expect == cases.Accept && err != nil:
 		return false, "saved as valid, but the schema now rejects it"
-	case c.Expect == "reject" && err == nil:
+	case c.Expect == cases.Reject && err == nil:
 		return false, "saved as invalid, but the schema now accepts it"
 	}
 	return true, ""
 }
 
 // judgeAll is judge plus the mutated-input check.
-func judgeAll(c *corpus.Case, original any, v validator.Verdict, mutated bool, opts Options) []Finding {
+func judgeAll(c *cases.Case, original any, v validator.Verdict, mutated bool, opts Options) []Finding {
 	fs := judge(c, original, v, opts.profile(), opts.RequireLocation)
 	if mutated {
 		if c.ID == "" {
 			*c = c.Seal()
 		}
-		fs = append(fs, Finding{Tool: c.Tool, Class: c.Class, Variant: c.Variant, Kind: MutatedInput,
-			Expect: c.Expect, Got: "changed its input", Path: c.Path, Reason: c.Reason, Args: string(c.Args),
-			ID: c.ID, Detail: "the gate wrote into the argument bytes it was given", Blocking: true, Case: *c})
+		fs = append(fs, Finding{Case: *c, Kind: MutatedInput, Got: "changed its input",
+			Detail: "the gate wrote into the argument bytes it was given", Blocking: true})
 	}
 	return fs
 }
@@ -362,9 +361,9 @@ func judgeAll(c *corpus.Case, original any, v validator.Verdict, mutated bool, o
 const maxHangs = 2
 
 // classOnly returns the mutators of class c (none for "valid").
-func classOnly(ms []mutators.Mutator, c string) []mutators.Mutator {
+func classOnly(ms []mutators.Mutator, c cases.Class) []mutators.Mutator {
 	for _, m := range ms {
-		if string(m.Class()) == c {
+		if m.Class() == c {
 			return []mutators.Mutator{m}
 		}
 	}
@@ -373,50 +372,46 @@ func classOnly(ms []mutators.Mutator, c string) []mutators.Mutator {
 
 // draw draws one valid value and its distortions, as cases. Their ids (a hash) are computed
 // only for the cases that end up in a finding or an output.
-func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any, []mutators.Class, bool) {
+func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]cases.Case, []any, []cases.Class, bool) {
 	v, ok := p.gen.Draw(t)
 	if !ok {
 		return nil, nil, nil, false
 	}
 	// The binary64 rule: a value that is valid exactly but not when its numbers are read as
 	// doubles owes no verdict. Draw again (twice at most) for one that holds either way.
-	expect := "accept"
+	expect := cases.Accept
 	for try := 0; p.mctx.DoublesDiffer(v, true); try++ {
 		if try == 2 {
-			expect = "either"
+			expect = cases.Either
 			break
 		}
 		w, ok := p.gen.Draw(t)
 		if !ok {
-			expect = "either"
+			expect = cases.Either
 			break
 		}
 		v = w
 	}
 	tg := p.mctx.Target(v)
 	hash := p.hash
-	cases := make([]corpus.Case, 0, len(ms)+1)
+	cs := make([]cases.Case, 0, len(ms)+1)
 	originals := make([]any, 0, len(ms)+1)
-	cases = append(cases, corpus.Case{Tool: p.tool.Name, SchemaHash: hash, Args: tg.Text, Expect: expect,
-		Class: "valid", Provenance: "generated"})
+	cs = append(cs, cases.Case{Tool: p.tool.Name, SchemaHash: hash, Args: tg.Text, Expect: expect,
+		Class: cases.Valid, Provenance: "generated"})
 	originals = append(originals, v)
-	var na []mutators.Class
+	var na []cases.Class
 	for _, m := range ms {
 		mu, ok := m.Mutate(t, tg)
 		if !ok {
 			na = append(na, m.Class())
 			continue
 		}
-		cases = append(cases, caseOf(p.tool, hash, mu, tg.Text))
+		// The mutation is the case; it gets its tool and where it came from here.
+		mu.Tool, mu.SchemaHash, mu.Original, mu.Provenance = p.tool.Name, hash, tg.Text, "generated"
+		cs = append(cs, mu)
 		originals = append(originals, v)
 	}
-	return cases, originals, na, true
-}
-
-func caseOf(t tool.Tool, hash string, m mutators.Mutation, original []byte) corpus.Case {
-	return corpus.Case{Tool: t.Name, SchemaHash: hash, Args: m.Args, Expect: string(m.Expect),
-		Class: string(m.Class), Variant: m.Variant, Path: m.Path, Scope: m.Scope, Keyword: m.Keyword, Reason: m.Reason,
-		Canary: m.Canary, Original: original, Provenance: "generated"}
+	return cs, originals, na, true
 }
 
 // ---- running rapid.Check without *testing.T
@@ -495,7 +490,7 @@ func newShrinkSet() *shrinkSet {
 	return s
 }
 
-func shrinkKey(class string, kind Kind) string { return class + "\x00" + string(kind) }
+func shrinkKey(class cases.Class, kind Kind) string { return string(class) + "\x00" + string(kind) }
 
 // scored records what tool i's scorecard found (nil: nothing, or the tool was skipped).
 func (s *shrinkSet) scored(i int, groups map[string]bool) {
@@ -513,7 +508,7 @@ func (s *shrinkSet) scored(i int, groups map[string]bool) {
 
 // claim reports whether tool i shrinks class and kind: no tool before it found them. It waits
 // until every tool before i has been scored.
-func (s *shrinkSet) claim(i int, class string, kind Kind) bool {
+func (s *shrinkSet) claim(i int, class cases.Class, kind Kind) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for s.frontier < i {
@@ -553,11 +548,11 @@ type ClassStats struct {
 // maxSamples is how many unclear answers a class keeps as samples.
 const maxSamples = 3
 
-func statsFor(m map[string]*ClassStats, class string) *ClassStats {
-	st := m[class]
+func statsFor(m map[string]*ClassStats, class cases.Class) *ClassStats {
+	st := m[string(class)]
 	if st == nil {
 		st = &ClassStats{ByKind: map[Kind]int{}}
-		m[class] = st
+		m[string(class)] = st
 	}
 	return st
 }
@@ -581,7 +576,7 @@ func (s *ClassStats) merge(o *ClassStats) {
 	}
 }
 
-func count(m map[string]*ClassStats, c *corpus.Case, v validator.Verdict, fs []Finding) {
+func count(m map[string]*ClassStats, c *cases.Case, v validator.Verdict, fs []Finding) {
 	st := statsFor(m, c.Class)
 	if v.NotSent {
 		st.NotApplicable++
@@ -595,12 +590,12 @@ func count(m map[string]*ClassStats, c *corpus.Case, v validator.Verdict, fs []F
 		if len(st.Samples) < maxSamples {
 			st.Samples = append(st.Samples, fmt.Sprintf("%s %s: %s", c.Tool, truncate(string(c.Args), 120), truncate(v.Detail, 200)))
 		}
-	case c.Expect == "either":
+	case c.Expect == cases.Either:
 		st.Either++
 		if v.Valid {
 			st.EitherAccepted++
 		}
-	case c.Expect == "reject" && !v.Valid:
+	case c.Expect == cases.Reject && !v.Valid:
 		st.Rejected++
 		if locates(v.Issues, c.Path, c.Scope) {
 			st.Located++

@@ -2,11 +2,11 @@ package harness
 
 import (
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -25,7 +25,7 @@ func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options)
 	} else if opts.CorpusDir == "-" {
 		opts.CorpusDir = ""
 	}
-	saved, err := corpus.Load(opts.CorpusDir)
+	saved, err := cases.Load(opts.CorpusDir)
 	if err != nil {
 		t.Fatalf("toolproof: regression corpus: %v", err)
 	}
@@ -81,7 +81,7 @@ func reportTool(t *testing.T, tr *toolResult, opts Options) {
 			continue
 		}
 		if opts.CorpusDir != "" && f.Case.ID != "" {
-			if path, err := corpus.Save(opts.CorpusDir, f.Case); err != nil {
+			if path, err := cases.Save(opts.CorpusDir, f.Case); err != nil {
 				t.Logf("toolproof: could not save the case: %v", err)
 			} else {
 				msg += "\n  saved: " + path
@@ -104,12 +104,12 @@ func reportTool(t *testing.T, tr *toolResult, opts Options) {
 func formatFinding(f Finding) string {
 	var b strings.Builder
 	reason := f.Reason
-	if reason == "" && f.Class == "valid" {
+	if reason == "" && f.Class == cases.Valid {
 		reason = "a valid call"
 	}
 	fmt.Fprintf(&b, "%s %s: %s\n", f.Class, f.Kind, reason)
 	fmt.Fprintf(&b, "  expect %s, got %s\n", f.Expect, f.Got)
-	fmt.Fprintf(&b, "  args: %s\n", showArgs(f.Args))
+	fmt.Fprintf(&b, "  args: %s\n", showArgs(string(f.Args)))
 	if f.Path != "" || f.Keyword != "" {
 		fmt.Fprintf(&b, "  path: %s  keyword: %s\n", f.Path, f.Keyword)
 	}
