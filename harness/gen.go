@@ -4,10 +4,8 @@ import (
 	"github.com/toolproof/toolproof/cases"
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/generate"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
 )
 
 // GenOptions say which cases Generate makes.
@@ -45,20 +43,11 @@ func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(cases.Case) erro
 	}
 	sib := mutators.SiblingsOf(tools)
 	for _, t := range tools {
-		if opts.Close {
-			t = tool.Close(t)
-		}
-		gk, err := validator.Compile(t)
-		if err != nil {
-			skipped = append(skipped, tool.Skipped{Tool: t.Name, Source: t.Source, Reason: unwrapConfig(err)})
+		p, skip := prepareOracle(t, opts.Close, sib)
+		if skip != nil {
+			skipped = append(skipped, *skip)
 			continue
 		}
-		g, err := generate.New(gk)
-		if err != nil {
-			skipped = append(skipped, tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()})
-			continue
-		}
-		p := &prepared{tool: t, hash: t.SchemaHash(), oracle: gk, gen: g, mctx: mutators.NewContext(gk, sib)}
 		bundle := rapid.Custom(func(t *rapid.T) []cases.Case {
 			cs, _, _, ok := draw(t, p, ms)
 			if !ok {

@@ -10,9 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/toolproof/toolproof/cases"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -195,7 +192,24 @@ func siblingsFor(tools []tool.Tool, opts Options) *mutators.Siblings {
 // prepareOne compiles one tool for the oracle, the generator and the validator under test; a
 // tool any of them cannot use is skipped with its reason.
 func prepareOne(t tool.Tool, v validator.Validator, opts Options, sib *mutators.Siblings) (*prepared, *tool.Skipped) {
-	if opts.Close {
+	p, skip := prepareOracle(t, opts.Close, sib)
+	if skip != nil {
+		return nil, skip
+	}
+	gate, err := compileGate(v, p.tool)
+	if err != nil {
+		return nil, &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source,
+			Reason: fmt.Sprintf("validator %s refused the tool: %v", v.Name(), err)}
+	}
+	p.gate = gate
+	return p, nil
+}
+
+// prepareOracle is the one way a tool is made ready to draw cases for: closed when asked,
+// compiled for the oracle and the generator, with the mutators' context; a tool they cannot use
+// is skipped with its reason. The gate is left for the caller.
+func prepareOracle(t tool.Tool, close bool, sib *mutators.Siblings) (*prepared, *tool.Skipped) {
+	if close {
 		t = tool.Close(t)
 	}
 	gk, err := validator.Compile(t)
@@ -206,53 +220,7 @@ func prepareOne(t tool.Tool, v validator.Validator, opts Options, sib *mutators.
 	if err != nil {
 		return nil, &tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()}
 	}
-	gate, err := compileGate(v, t)
-	if err != nil {
-		return nil, &tool.Skipped{Tool: t.Name, Source: t.Source,
-			Reason: fmt.Sprintf("validator %s refused the tool: %v", v.Name(), err)}
-	}
-	return &prepared{tool: t, hash: t.SchemaHash(), oracle: gk, gen: g, gate: gate,
-		mctx: mutators.NewContext(gk, sib)}, nil
-}
-
-// prepare is prepareOne for every tool, in parallel, keeping the tools' order.
-func prepare(tools []tool.Tool, v validator.Validator, opts Options) ([]*prepared, []tool.Skipped) {
-	sib := siblingsFor(tools, opts)
-	ps := make([]*prepared, len(tools))
-	skips := make([]*tool.Skipped, len(tools))
-	parallel(len(tools), func(i int) { ps[i], skips[i] = prepareOne(tools[i], v, opts, sib) })
-	var out []*prepared
-	var skipped []tool.Skipped
-	for i := range tools {
-		if skips[i] != nil {
-			skipped = append(skipped, *skips[i])
-		}
-		if ps[i] != nil {
-			out = append(out, ps[i])
-		}
-	}
-	return out, skipped
-}
-
-// parallel calls fn(0..n-1) on GOMAXPROCS goroutines.
-func parallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
+	return &prepared{tool: t, hash: t.SchemaHash(), oracle: gk, gen: g, mctx: mutators.NewContext(gk, sib)}, nil
 }
 
 // compileGate calls v.Compile, turning a panic into an error.

@@ -36,8 +36,16 @@ func Replay(cs []cases.Case, tools []tool.Tool, v validator.Validator, opts Opti
 				Reason: fmt.Sprintf("%d saved cases name this tool, but no tool file given defines it", len(byTool[n]))})
 		}
 	}
-	ps, skipped := prepare(need, v, opts)
-	rep.Skipped = append(rep.Skipped, skipped...)
+	sib := siblingsFor(need, opts)
+	var ps []*prepared
+	for _, t := range need {
+		p, skip := prepareOne(t, v, opts, sib)
+		if skip != nil {
+			rep.Skipped = append(rep.Skipped, *skip)
+			continue
+		}
+		ps = append(ps, p)
+	}
 	rep.Tools = len(ps)
 	for _, p := range ps {
 		tr := &toolResult{tool: p.tool.Name, classes: map[string]*ClassStats{}}

@@ -45,56 +45,21 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	if err != nil {
 		return nil, err
 	}
-	// Each tool is prepared by the worker that checks it and dropped after: a run over thousands
-	// of tools holds only the tools in progress.
-	sib := siblingsFor(tools, opts)
 	rep := newReport(v.Name(), opts)
 	skips := make([]*tool.Skipped, len(tools))
-	jobs := opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
 	shared := newRunShared(saved)
-	sh := shared.shrink
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	next := make(chan int)
 	done, checked := 0, 0
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				p, skip := prepareOne(tools[i], v, opts, sib)
-				var tr *toolResult
-				if p != nil {
-					tr = checkTool(p, i, shared, opts)
-				} else {
-					sh.scored(i, nil)
-				}
-				if tr != nil && tr.noValue() {
-					skip = &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: tr.noValueReason()}
-					tr = nil
-				}
-				mu.Lock()
-				skips[i] = skip
-				if tr != nil {
-					rep.add(tr)
-					checked++
-				}
-				done++
-				if opts.Progress != nil {
-					opts.Progress(done, len(tools))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range tools {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	pipeline(tools, v, opts, shared, func(i int, tr *toolResult, skip *tool.Skipped) {
+		skips[i] = skip
+		if tr != nil {
+			rep.add(tr)
+			checked++
+		}
+		done++
+		if opts.Progress != nil {
+			opts.Progress(done, len(tools))
+		}
+	})
 	rep.Tools = checked
 	rep.Seed = cfg.seed
 	rep.Notes = append(rep.Notes, shared.notes()...)
@@ -114,6 +79,48 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 		}
 	}
 	return rep, nil
+}
+
+// pipeline is the one way tools are checked, by Run and Check alike: opts.Jobs workers (0:
+// GOMAXPROCS) each prepare a tool, check it and drop it, so a run over thousands of tools holds
+// only the tools in progress. done gets each tool's result (nil when skipped, with the reason),
+// one call at a time, in the order the tools finish.
+func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *runShared, done func(i int, tr *toolResult, skip *tool.Skipped)) {
+	sib := siblingsFor(tools, opts)
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				p, skip := prepareOne(tools[i], v, opts, sib)
+				var tr *toolResult
+				if p != nil {
+					tr = checkTool(p, i, shared, opts)
+				} else {
+					shared.shrink.scored(i, nil)
+				}
+				if tr != nil && tr.noValue() {
+					skip = &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: tr.noValueReason()}
+					tr = nil
+				}
+				mu.Lock()
+				done(i, tr, skip)
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range tools {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // runShared is what the tools of one run share: the saved cases, who shrinks what, and the
