@@ -72,26 +72,7 @@ func (a *auditor) addObject(c cases.Class, path string, passes bool, why string,
 
 // conj expands $ref and allOf.
 func conj(s *jsonschema.Schema) []*jsonschema.Schema {
-	var out []*jsonschema.Schema
-	seen := map[*jsonschema.Schema]bool{}
-	var add func(s *jsonschema.Schema)
-	add = func(s *jsonschema.Schema) {
-		if s == nil || seen[s] {
-			return
-		}
-		seen[s] = true
-		out = append(out, s)
-		add(s.Ref)
-		if s.DynamicRef != nil {
-			add(s.DynamicRef.Ref)
-		}
-		add(s.RecursiveRef)
-		for _, x := range s.AllOf {
-			add(x)
-		}
-	}
-	add(s)
-	return out
+	return schemawalk.Conjunction([]*jsonschema.Schema{s}, nil)
 }
 
 // types returns the JSON types allowed by the conjunction (nil: any), counting enum and const.
