@@ -172,12 +172,44 @@ func (tr *toolResult) noValueReason() string {
 // checks), then shrinks the findings.
 func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 	tr := &toolResult{tool: p.tool.Name}
-	saved, sh := run.saved, run.shrink
 	r := newRunner(opts, run.deaths)
 	defer r.close()
-	known := map[string]bool{}
+	// 1. The regression corpus first; 2. the scorecard; 3. one minimal case per finding.
+	known, replayStats := replaySaved(p, run.saved, r, opts, tr)
+	first, order := scorecard(p, r, opts, known, tr)
+	for c, st := range replayStats {
+		statsFor(tr.classes, cases.Class(c)).merge(st)
+	}
+	groups := map[string]bool{}
+	for _, g := range order {
+		if f := first[g]; shrinkable(f) {
+			groups[shrinkKey(f.Class, f.Kind)] = true
+		}
+	}
+	run.shrink.scored(idx, groups)
+	for _, g := range order {
+		f := first[g]
+		if shrinkable(f) && run.shrink.claim(idx, f.Class, f.Kind) {
+			f = minimal(p, r, opts, f)
+		}
+		tr.findings = append(tr.findings, f)
+	}
+	// Counts of each finding's group, from the final pass.
+	for i := range tr.findings {
+		f := &tr.findings[i]
+		if st := tr.classes[string(f.Class)]; st != nil {
+			f.Count = st.ByKind[f.Kind]
+		}
+	}
+	st := p.gen.Stats()
+	tr.bugs, tr.bugText, tr.unreach = st.Bugs, st.LastBug, st.Unreachable
+	return tr
+}
 
-	// 1. The regression corpus first.
+// replaySaved sends the saved cases of p's tool that the oracle still confirms to the gate and
+// keeps the first blocking finding of each class and kind (known); stale cases are noted in tr.
+func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *toolResult) (known map[string]bool, stats map[string]*ClassStats) {
+	known, stats = map[string]bool{}, map[string]*ClassStats{}
 	var replay []cases.Case
 	var originals []any
 	for _, c := range saved {
@@ -197,28 +229,33 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 		}
 		originals = append(originals, orig)
 	}
-	replayStats := map[string]*ClassStats{}
-	if len(replay) > 0 {
-		verdicts, mutated := r.check(p.gate, replay)
-		for i := range replay {
-			fs := judgeAll(&replay[i], originals[i], verdicts[i], mutated[i], opts)
-			count(replayStats, &replay[i], verdicts[i], fs)
-			for _, f := range fs {
-				if f.Blocking && !known[f.group()] {
-					known[f.group()] = true
-					f.Detail = strings.TrimSpace(f.Detail + "\n(replayed from the regression corpus)")
-					tr.findings = append(tr.findings, f)
-				}
+	if len(replay) == 0 {
+		return known, stats
+	}
+	verdicts, mutated := r.check(p.gate, replay)
+	for i := range replay {
+		fs := judgeAll(&replay[i], originals[i], verdicts[i], mutated[i], opts)
+		count(stats, &replay[i], verdicts[i], fs)
+		for _, f := range fs {
+			if f.Blocking && !known[f.group()] {
+				known[f.group()] = true
+				f.Detail = strings.TrimSpace(f.Detail + "\n(replayed from the regression corpus)")
+				tr.findings = append(tr.findings, f)
 			}
 		}
 	}
+	return known, stats
+}
 
-	// 2. The scorecard: every draw judged, the first case of every tool, class and kind kept.
+// scorecard draws Options.Checks values of p's tool, each with one distortion per class, judges
+// every case (nothing stops early) and counts them in tr.classes. It returns the first finding of
+// each class and kind not already known, and the order they came in.
+func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *toolResult) (map[string]Finding, []string) {
 	ms := opts.mutators()
 	stats := map[string]*ClassStats{}
 	first := map[string]Finding{}
 	var order []string
-	scorecard := func(t *rapid.T) {
+	prop := func(t *rapid.T) {
 		if r.hung >= maxHangs {
 			t.Skip("the gate hangs")
 		}
@@ -241,73 +278,53 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 			}
 		}
 	}
-	if err := runCheck(p.tool.Name+"/scorecard", scorecard); err != nil && r.hung < maxHangs {
+	if err := runCheck(p.tool.Name+"/scorecard", prop); err != nil && r.hung < maxHangs {
 		tr.notes = append(tr.notes, "rapid: "+err.Error())
 	}
 	if r.hung >= maxHangs {
 		tr.notes = append(tr.notes, fmt.Sprintf("stopped after the gate hung %d times", r.hung))
 	}
-
-	for c, st := range replayStats {
-		statsFor(stats, cases.Class(c)).merge(st)
-	}
 	tr.classes = stats
-	groups := map[string]bool{}
-	for _, g := range order {
-		if f := first[g]; f.Blocking && f.Kind != Timeout && f.Kind != Crash {
-			groups[shrinkKey(f.Class, f.Kind)] = true
-		}
-	}
-	sh.scored(idx, groups)
+	return first, order
+}
 
-	// 3. Shrink: one minimal case per class and kind for the whole run (sh decides), the first
-	// case seen for the others. Shrinking draws again until the same tool, class and kind
-	// fails, and lets rapid minimise it.
-	for _, g := range order {
-		f := first[g]
-		// A hang is not shrunk: every try would cost the timeout; nor a crash: every try would
-		// cost a restart of the validator (the case kept has crashed it twice, once alone).
-		if f.Blocking && f.Kind != Timeout && f.Kind != Crash && sh.claim(idx, f.Class, f.Kind) {
-			var last *Finding
-			only := classOnly(ms, f.Class)
-			prop := func(t *rapid.T) {
-				if r.hung >= maxHangs {
-					t.Skip("the gate hangs")
-				}
-				cs, originals, _, ok := draw(t, p, only)
-				if !ok {
-					t.Skip("the generator found no valid value in this draw")
-				}
-				verdicts, mutated := r.check(p.gate, cs)
-				for i := range cs {
-					for _, h := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
-						if h.group() == g {
-							h := h
-							last = &h
-							fail(t, h)
-						}
-					}
+// shrinkable reports whether f is worth a minimal case. A hang is not shrunk: every try would
+// cost the timeout; nor a crash: every try would cost a restart of the validator (the case kept
+// has crashed it twice, once alone).
+func shrinkable(f Finding) bool { return f.Blocking && f.Kind != Timeout && f.Kind != Crash }
+
+// minimal draws again, only f's class, until a case of the same class and kind fails, and lets
+// rapid minimise it; f itself when no draw fails again.
+func minimal(p *prepared, r *runner, opts Options, f Finding) Finding {
+	g := f.group()
+	var last *Finding
+	only := classOnly(opts.mutators(), f.Class)
+	prop := func(t *rapid.T) {
+		if r.hung >= maxHangs {
+			t.Skip("the gate hangs")
+		}
+		cs, originals, _, ok := draw(t, p, only)
+		if !ok {
+			t.Skip("the generator found no valid value in this draw")
+		}
+		verdicts, mutated := r.check(p.gate, cs)
+		for i := range cs {
+			for _, h := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
+				if h.group() == g {
+					h := h
+					last = &h
+					fail(t, h)
 				}
 			}
-			// Named after the group, so that rapid's fail file (in go test) is replayed only by
-			// the shrink of the same tool, class and kind.
-			if runCheck(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop) != nil && last != nil {
-				f = *last
-				f.Shrunk = true
-			}
-		}
-		tr.findings = append(tr.findings, f)
-	}
-	// Counts of each finding's group, from the final pass.
-	for i := range tr.findings {
-		f := &tr.findings[i]
-		if st := tr.classes[string(f.Class)]; st != nil {
-			f.Count = st.ByKind[f.Kind]
 		}
 	}
-	st := p.gen.Stats()
-	tr.bugs, tr.bugText, tr.unreach = st.Bugs, st.LastBug, st.Unreachable
-	return tr
+	// Named after the group, so that rapid's fail file (in go test) is replayed only by the
+	// shrink of the same tool, class and kind.
+	if runCheck(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop) != nil && last != nil {
+		f = *last
+		f.Shrunk = true
+	}
+	return f
 }
 
 // fail stops the property at a line of its own for each kind: rapid shrinks a failure only to
