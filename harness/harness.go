@@ -73,6 +73,8 @@ type Options struct {
 	Shard, Shards   int                // Run: check only tools whose index % Shards == Shard
 	Siblings        []tool.Tool        // tools to borrow keys and enum values from (default: the tools checked)
 	Progress        func(done, total int)
+
+	observe func(tool string, cs []cases.Case) // tests: sees the cases of every scorecard draw
 }
 
 func (o Options) profile() Profile {

@@ -266,6 +266,9 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 		for _, c := range na {
 			statsFor(stats, c).NotApplicable++
 		}
+		if opts.observe != nil {
+			opts.observe(p.tool.Name, cs)
+		}
 		verdicts, mutated := r.check(p.gate, cs)
 		for i := range cs {
 			fs := judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts)

@@ -25,6 +25,11 @@ type doubles struct {
 	oracle    *validator.Gatekeeper // the schema with its numbers rounded to doubles (nil: none or unroundable)
 	broken    bool                  // the schema holds a number beyond every double
 	multiples []*big.Rat            // every multipleOf of the schema
+	// round reads a number as a double: its shortest decimal where numbers are only compared
+	// (cheap, and most numbers are written so already), its exact value where multipleOf
+	// divides them.
+	round func(json.Number) (json.Number, bool)
+	exact bool // the schema reads the same as doubles: only the arguments' numbers matter
 }
 
 func newDoubles(gk *validator.Gatekeeper) *doubles {
@@ -48,15 +53,20 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 	if !d.sensitive {
 		return d
 	}
+	d.round = jsonvalue.Shortest64
+	if len(d.multiples) > 0 {
+		d.round = jsonvalue.Binary64
+	}
 	doc, err := jsonvalue.Parse(gk.Tool().Parameters)
 	if err != nil {
 		return d
 	}
-	rounded, ok := jsonvalue.RoundBinary64(doc)
+	rounded, changed, ok := jsonvalue.Round(doc, d.round)
 	if !ok {
 		d.broken = true
 		return d
 	}
+	d.exact = !changed
 	t := gk.Tool()
 	t = tool.Tool{Name: t.Name, Description: t.Description, Parameters: jsonvalue.MustMarshal(rounded), Source: t.Source}
 	if o, err := validator.Compile(t); err == nil {
@@ -81,12 +91,13 @@ func (d *doubles) differ(v any, issues []validator.Issue) bool {
 	if d.broken {
 		return true
 	}
-	rounded, ok := jsonvalue.RoundBinary64(v)
+	rounded, changed, ok := jsonvalue.Round(v, d.round)
 	if !ok {
 		return true // a number beyond every double
 	}
 	valid := len(issues) == 0
-	if d.oracle != nil && d.oracle.Valid(rounded) != valid {
+	// When neither the schema nor the arguments read otherwise as doubles, nothing can change.
+	if (changed || !d.exact) && d.oracle != nil && d.oracle.Valid(rounded) != valid {
 		return true
 	}
 	if len(d.multiples) == 0 || (!valid && !mayTurnOnMultiple(issues)) {
