@@ -198,6 +198,11 @@ func prepareOne(t tool.Tool, v validator.Validator, opts Options, sib *mutators.
 	if skip != nil {
 		return nil, skip
 	}
+	// The reference gate is the oracle compiled again: take the oracle.
+	if _, ok := v.(validator.Reference); ok {
+		p.gate = p.oracle
+		return p, nil
+	}
 	gate, err := compileGate(v, p.tool)
 	if err != nil {
 		return nil, &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source,

@@ -14,12 +14,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/internal/schemawalk"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -142,7 +140,8 @@ func SiblingsOf(tools []tool.Tool) *Siblings {
 // other tools of the same file) declare, for borrowed keys and enum values.
 type Context struct {
 	oracle      *validator.Gatekeeper
-	lax         *validator.Gatekeeper // the oracle with format as an annotation (nil: no formats)
+	lax         *validator.Gatekeeper // the oracle with format as an annotation (laxOracle)
+	laxOnce     sync.Once
 	doubles     *doubles              // the binary64 reading of the schema
 	siblingKeys []string              // property names tools of the file declare
 	siblingEnum []string              // string enum values they declare
@@ -164,14 +163,19 @@ func NewContext(gk *validator.Gatekeeper, sib *Siblings) *Context {
 	// Draft 2020-12 makes format an annotation by default and lets validators assert it. A
 	// distortion is kept only if it is invalid either way, so no validator is blamed for that
 	// choice: with formats in the schema, a second oracle reads them as annotations.
-	hasFormat := false
-	schemawalk.Each(gk.Schema(), func(s *jsonschema.Schema) { hasFormat = hasFormat || s.Format != nil })
-	if hasFormat {
-		if lax, err := validator.Compile(gk.Tool(), validator.FormatsAsAnnotations()); err == nil {
+	// It is compiled when a distortion first fails on a format.
+	return c
+}
+
+// laxOracle is the oracle with format as an annotation, compiled on first need (nil when it
+// cannot be).
+func (c *Context) laxOracle() *validator.Gatekeeper {
+	c.laxOnce.Do(func() {
+		if lax, err := validator.Compile(c.oracle.Tool(), validator.FormatsAsAnnotations()); err == nil {
 			c.lax = lax
 		}
-	}
-	return c
+	})
+	return c.lax
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -260,7 +264,8 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 			continue
 		}
 		if is.Path == c.path || (c.path != "" && is.Path == parent) || (c.below && jsonvalue.IsPrefix(c.path, is.Path)) {
-			if tg.ctx.lax != nil && tg.ctx.lax.Valid(value) {
+			// Only a format issue can vanish when format is an annotation.
+			if hasKeyword(issues, "format") && tg.ctx.laxOracle() != nil && tg.ctx.laxOracle().Valid(value) {
 				tg.ctx.formatOnly.Add(1)
 				return cases.Case{}, false // invalid only where format is asserted
 			}
@@ -281,6 +286,16 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 		tg.ctx.offMu.Unlock()
 	}
 	return cases.Case{}, false
+}
+
+// hasKeyword reports whether some issue is of keyword k.
+func hasKeyword(issues []validator.Issue, k string) bool {
+	for _, is := range issues {
+		if is.Keyword == k {
+			return true
+		}
+	}
+	return false
 }
 
 // scopeOf is the Scope of a change at path that the oracle reports at at: the higher of the two
