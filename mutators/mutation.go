@@ -142,9 +142,9 @@ type Context struct {
 	oracle      *validator.Gatekeeper
 	lax         *validator.Gatekeeper // the oracle with format as an annotation (laxOracle)
 	laxOnce     sync.Once
-	doubles     *doubles              // the binary64 reading of the schema
-	siblingKeys []string              // property names tools of the file declare
-	siblingEnum []string              // string enum values they declare
+	doubles     *doubles // the binary64 reading of the schema
+	siblingKeys []string // property names tools of the file declare
+	siblingEnum []string // string enum values they declare
 
 	offTarget    atomic.Int64 // candidates the oracle rejected for another reason than the one meant
 	formatOnly   atomic.Int64 // candidates invalid only where format is asserted
