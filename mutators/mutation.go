@@ -238,7 +238,7 @@ type candidate struct {
 
 // at builds candidates that replace the value at s by v.
 func at(tg *Target, s *site, v any) func() any {
-	return func() any { return replaced(tg.Value, s.toks, v) }
+	return func() any { return jsonvalue.Replaced(tg.Value, s.toks, v) }
 }
 
 // because makes a lazy reason.
