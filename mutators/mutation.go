@@ -270,7 +270,7 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 				return cases.Case{}, false // invalid only where format is asserted
 			}
 			m := cases.Case{Args: jsonvalue.MustMarshal(value), Class: class, Variant: c.variant, Path: c.path,
-				Scope: scopeOf(c.path, is.Path, issues), Keyword: is.Keyword, Reason: c.reason(), Expect: cases.Reject,
+				Scope: scopeOf(c.path, is.Path, is.Keyword, issues), Keyword: is.Keyword, Reason: c.reason(), Expect: cases.Reject,
 				Canary: c.canary}
 			if tg.ctx.doubles.differ(value, issues) {
 				tg.ctx.binary64Only.Add(1)
@@ -298,13 +298,21 @@ func hasKeyword(issues []validator.Issue, k string) bool {
 	return false
 }
 
-// scopeOf is the Scope of a change at path that the oracle reports at at: the higher of the two
-// (the object, for a key it lacks or should not have), raised to any anyOf, oneOf, not, if or
-// dependentSchemas above it that failed (a gate may only know that no branch fits).
-func scopeOf(path, at string, issues []validator.Issue) string {
+// scopeOf is the Scope of a change at path that the oracle reports at at for keyword: the higher
+// of the two, the object for a key it lacks or should not have, raised to any anyOf, oneOf, not,
+// if or dependentSchemas above it that failed (a gate may only know that no branch fits).
+func scopeOf(path, at, keyword string, issues []validator.Issue) string {
 	scope := path
 	if jsonvalue.IsPrefix(at, path) {
 		scope = at
+	}
+	switch keyword {
+	case "additionalProperties", "unevaluatedProperties", "propertyNames", "required", "dependentRequired", "false":
+		// A key that should not be there, or is not: the object that holds it (or lacks it)
+		// is where a gate knows it.
+		if path != "" && jsonvalue.IsPrefix(jsonvalue.Parent(path), scope) {
+			scope = jsonvalue.Parent(path)
+		}
 	}
 	for _, o := range issues {
 		switch o.Keyword {

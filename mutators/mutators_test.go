@@ -322,3 +322,42 @@ func TestNoCaseDependsOnFormatAssertion(t *testing.T) {
 	}
 	fails.report(t)
 }
+
+// A key that should not be there is located by an issue at its object: the scope of a
+// hallucinated key or a missing required one reaches its parent.
+func TestScopeOfKeys(t *testing.T) {
+	f := fixtureFor(t, `{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}},"required":["o"],"additionalProperties":false}`)
+	for _, m := range []mutators.Mutator{mutators.All()[2], mutators.All()[4]} { // hallucinated_key, missing_required
+		found := false
+		for seed := 0; seed < 30 && !found; seed++ {
+			c, ok := drawMutation(f, m, seed)
+			if !ok || c.Expect != cases.Reject || !strings.HasPrefix(c.Path, "/o/") {
+				continue
+			}
+			found = true
+			if c.Scope != "/o" {
+				t.Errorf("%s at %s: scope %q, want the object /o", c.Class, c.Path, c.Scope)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no case inside /o in 30 draws", m.Class())
+		}
+	}
+}
+
+// drawMutation draws one valid value of f and one distortion of it by m, from seed.
+func drawMutation(f fixture, m mutators.Mutator, seed int) (cases.Case, bool) {
+	type out struct {
+		c  cases.Case
+		ok bool
+	}
+	r := rapid.Custom(func(rt *rapid.T) out {
+		v, ok := f.gen.Draw(rt)
+		if !ok {
+			return out{}
+		}
+		c, ok := m.Mutate(rt, f.ctx.Target(v))
+		return out{c, ok}
+	}).Example(seed)
+	return r.c, r.ok
+}
