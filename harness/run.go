@@ -26,7 +26,9 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	cfg := seam.resolve(opts, true)
 	release := seam.acquire(cfg)
 	defer release()
+	var all []tool.Tool // the whole list, when this is a shard of it
 	if opts.Shards > 0 {
+		all = tools
 		if opts.Shard < 0 || opts.Shard >= opts.Shards {
 			return nil, fmt.Errorf("shard %d/%d: want 0 <= shard < shards", opts.Shard, opts.Shards)
 		}
@@ -49,6 +51,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	// of tools holds only the tools in progress.
 	sib := siblingsFor(tools, opts)
 	rep := newReport(v.Name(), opts)
+	rep.Shard = newShardInfo(opts, all)
 	skips := make([]*tool.Skipped, len(tools))
 	jobs := opts.Jobs
 	if jobs <= 0 {
@@ -80,6 +83,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 				skips[i] = skip
 				if tr != nil {
 					rep.add(tr)
+					rep.Shard.addShrinks(i, tr.firsts)
 					checked++
 				}
 				done++
@@ -98,12 +102,14 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	rep.Tools = checked
 	rep.Seed = cfg.seed
 	rep.Notes = append(rep.Notes, shared.notes()...)
-	for _, s := range skips {
+	for i, s := range skips {
 		if s != nil {
 			rep.Skipped = append(rep.Skipped, *s)
+			rep.Shard.skipped(i)
 		}
 	}
 	rep.finish()
+	rep.Shard.finish(rep)
 	if opts.CorpusDir != "" {
 		for _, f := range rep.Findings {
 			if f.Blocking && f.Case.ID != "" {
@@ -147,6 +153,7 @@ type toolResult struct {
 	unreach  int64
 	stale    []string // saved cases whose expectation the oracle no longer confirms
 	notes    []string
+	firsts   []Finding // the first case of each finding this tool shrank, as it was before
 }
 
 // noValue reports that the generator reached no valid value for the tool, so nothing was
@@ -252,6 +259,9 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 		}
 	}
 	sh.scored(idx, groups)
+	// The generator's counts are the scorecard's: how many findings a tool shrinks depends on
+	// the tools before it (and on the shard), its report line must not.
+	gst := p.gen.Stats()
 
 	// 3. Shrink: one minimal case per class and kind for the whole run (sh decides), the first
 	// case seen for the others. Shrinking draws again until the same tool, class and kind
@@ -261,6 +271,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 		// A hang is not shrunk: every try would cost the timeout; nor a crash: every try would
 		// cost a restart of the validator (the case kept has crashed it twice, once alone).
 		if f.Blocking && f.Kind != Timeout && f.Kind != Crash && sh.claim(idx, f.Class, f.Kind) {
+			tr.firsts = append(tr.firsts, f)
 			var last *Finding
 			only := classOnly(ms, f.Class)
 			prop := func(t *rapid.T) {
@@ -298,8 +309,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 			f.Count = st.ByKind[f.Kind]
 		}
 	}
-	st := p.gen.Stats()
-	tr.bugs, tr.bugText, tr.unreach = st.Bugs, st.LastBug, st.Unreachable
+	tr.bugs, tr.bugText, tr.unreach = gst.Bugs, gst.LastBug, gst.Unreachable
 	return tr
 }
 
@@ -571,10 +581,11 @@ func (s *ClassStats) merge(o *ClassStats) {
 	s.Unclear += o.Unclear
 	s.Rejected += o.Rejected
 	s.Located += o.Located
-	for _, x := range o.Samples {
-		if len(s.Samples) < maxSamples {
-			s.Samples = append(s.Samples, x)
-		}
+	// The first samples in text order, whatever order the tools finish in (or the shards merge).
+	s.Samples = append(s.Samples, o.Samples...)
+	sort.Strings(s.Samples)
+	if len(s.Samples) > maxSamples {
+		s.Samples = s.Samples[:maxSamples]
 	}
 	for k, n := range o.ByKind {
 		s.ByKind[k] += n
