@@ -55,7 +55,7 @@ func jsonErr(data []byte, err error) string {
 	var off int64 = -1
 	switch e := err.(type) {
 	case *json.SyntaxError:
-		off = e.Offset
+		off = e.Offset - 1 // the offset is after the byte that is wrong
 	case *json.UnmarshalTypeError:
 		off = e.Offset
 	}
