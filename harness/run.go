@@ -604,7 +604,8 @@ func count(m map[string]*ClassStats, c *corpus.Case, v validator.Verdict, fs []F
 	case v.Unclear:
 		st.Unclear++
 		if len(st.Samples) < maxSamples {
-			st.Samples = append(st.Samples, fmt.Sprintf("%s %s: %s", c.Tool, truncate(string(c.Args), 120), truncate(v.Detail, 200)))
+			// Valid UTF-8, so that the JSON report (and a merge of shards) holds the sample as shown.
+			st.Samples = append(st.Samples, strings.ToValidUTF8(fmt.Sprintf("%s %s: %s", c.Tool, truncate(string(c.Args), 120), truncate(v.Detail, 200)), "\uFFFD"))
 		}
 	case c.Expect == "either":
 		st.Either++
