@@ -21,7 +21,7 @@ type ShardInfo struct {
 	Index int    `json:"index"` // this shard: tools whose index % Of == Index
 	Of    int    `json:"of"`    // the number of shards
 	Tools int    `json:"tools"` // tools in the whole list
-	List  string `json:"list"`  // a hash of the names in the whole list, so shards of other lists are refused
+	List  string `json:"list"`  // a hash of the names and schemas of the whole list, so shards of other lists are refused
 	Run   string `json:"run"`   // the options that decide the cases (checks, mutators, ...), the same in every shard
 	// Checked is Report.Checked (not in the JSON of a whole run).
 	Checked map[string][]string `json:"checked"`
@@ -52,6 +52,8 @@ func newShardInfo(opts Options, all []tool.Tool) *ShardInfo {
 	h := sha256.New()
 	for _, t := range all {
 		h.Write([]byte(t.Name))
+		h.Write([]byte{0})
+		h.Write(t.Parameters)
 		h.Write([]byte{0})
 	}
 	var classes []string

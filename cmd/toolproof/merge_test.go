@@ -95,6 +95,21 @@ func TestMergeEqualsTheUnshardedRun(t *testing.T) {
 	}
 }
 
+// A comparison (several validators) merges report by report.
+func TestMergeComparison(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"run", "--tools", corpusTool("read"), "--tools", corpusTool("grep"), "--tools", corpusTool("bash"),
+		"--validator", "reference", "--validator", execSpec(t), "--checks", "5", "--seed", "4"}
+	files := shardFiles(t, dir, 2, base...)
+	for _, format := range []string{"json", "text"} {
+		want := must(t, 1, append(base, "--format", format)...).stdout
+		got := must(t, 1, "merge", "--format", format, files[1], files[0]).stdout
+		if got != want {
+			t.Errorf("--format %s: the merged shards differ from the unsharded comparison:\n%s", format, firstDiff(want, got))
+		}
+	}
+}
+
 // Tools skipped before the run (a broken file) and by it (unusable schemas) come back in the
 // unsharded order, the former once.
 func TestMergeKeepsTheSkippedOrder(t *testing.T) {
@@ -145,8 +160,9 @@ func firstDiff(want, got string) string {
 func TestMergeRefuses(t *testing.T) {
 	dir := t.TempDir()
 	base := []string{"run", "--tools", corpusTool("read"), "--validator", execSpec(t), "--checks", "2"}
-	s1 := shardFiles(t, filepath.Join(mkdir(t, dir, "seed1")), 2, append(base, "--seed", "1")...)
-	s2 := shardFiles(t, filepath.Join(mkdir(t, dir, "seed2")), 2, append(base, "--seed", "2")...)
+	s1 := shardFiles(t, mkdir(t, dir, "seed1"), 2, append(base, "--seed", "1")...)
+	s2 := shardFiles(t, mkdir(t, dir, "seed2"), 2, append(base, "--seed", "2")...)
+	other := shardFiles(t, mkdir(t, dir, "grep"), 2, "run", "--tools", corpusTool("grep"), "--validator", execSpec(t), "--checks", "2", "--seed", "1")
 	whole := writeFile(t, dir, "whole.json", must(t, 1, append(base, "--seed", "1", "--format", "json")...).stdout)
 	notJSON := writeFile(t, dir, "notes.txt", "{\"passed\": true,\n  oops}\n")
 	for _, c := range []struct {
@@ -154,6 +170,7 @@ func TestMergeRefuses(t *testing.T) {
 		want  string
 	}{
 		{[]string{s1[0], s2[1]}, s2[1] + ": report 1 has seed 2, but " + s1[0] + " has seed 1: not shards of one run"},
+		{[]string{s1[0], other[1]}, other[1] + ": report 1 has tool list 1 tools, hash "},
 		{[]string{s1[0], s1[0]}, s1[0] + ": shard 0/2, given twice (" + s1[0] + " is that shard too)"},
 		{[]string{s1[1]}, "shard 0/2 missing (given: 1 of 2 shards)"},
 		{[]string{s1[0], whole}, whole + ": report 1 (validator coerce 0) is not the report of a shard of a run"},
