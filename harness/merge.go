@@ -24,7 +24,7 @@ type ShardInfo struct {
 	List  string `json:"list"`  // a hash of the names and schemas of the whole list, so shards of other lists are refused
 	Run   string `json:"run"`   // the options that decide the cases (checks, mutators, ...), the same in every shard
 	// Checked is Report.Checked (not in the JSON of a whole run).
-	Checked map[string][]string `json:"checked"`
+	Checked ShardChecked `json:"checked"`
 	// SkippedAt is, for each tool the run skipped, its index in the whole list: they are the last
 	// len(SkippedAt) entries of Report.Skipped. Entries before them were skipped before the run
 	// (by whoever loaded the tools) and are the same in every shard.
@@ -42,6 +42,63 @@ type ShardInfo struct {
 type ShardShrink struct {
 	At    int     `json:"at"`    // the tool's index in the whole list
 	First Finding `json:"first"` // the finding as it was before shrinking
+}
+
+// ShardChecked is Report.Checked, compact: most tools are checked in most classes.
+type ShardChecked struct {
+	Tools []string `json:"tools"` // the tools checked in any class, sorted
+	// Except has every class of Report.Checked, with the indices in Tools of the tools not
+	// checked in it.
+	Except map[string][]int `json:"except"`
+}
+
+func packChecked(m map[string][]string) ShardChecked {
+	c := ShardChecked{Tools: []string{}, Except: map[string][]int{}}
+	seen := map[string]bool{}
+	for _, tools := range m {
+		for _, t := range tools {
+			if !seen[t] {
+				seen[t] = true
+				c.Tools = append(c.Tools, t)
+			}
+		}
+	}
+	sort.Strings(c.Tools)
+	for class, tools := range m {
+		in := map[string]bool{}
+		for _, t := range tools {
+			in[t] = true
+		}
+		except := []int{}
+		for i, t := range c.Tools {
+			if !in[t] {
+				except = append(except, i)
+			}
+		}
+		c.Except[class] = except
+	}
+	return c
+}
+
+func (c ShardChecked) unpack() (map[string][]string, error) {
+	m := map[string][]string{}
+	for class, except := range c.Except {
+		out := map[int]bool{}
+		for _, i := range except {
+			if i < 0 || i >= len(c.Tools) {
+				return nil, fmt.Errorf("checked tools of class %s: index %d out of range", class, i)
+			}
+			out[i] = true
+		}
+		tools := []string{}
+		for i, t := range c.Tools {
+			if !out[i] {
+				tools = append(tools, t)
+			}
+		}
+		m[class] = tools
+	}
+	return m, nil
 }
 
 // newShardInfo is the ShardInfo of a shard of all (nil when the run is not sharded).
@@ -63,7 +120,7 @@ func newShardInfo(opts Options, all []tool.Tool) *ShardInfo {
 	run := fmt.Sprintf("checks %d; mutators %s; require-location %v; only-reject %v; shrink-time %s",
 		opts.Checks, strings.Join(classes, ","), opts.RequireLocation, opts.OnlyReject, opts.ShrinkTime)
 	return &ShardInfo{Index: opts.Shard, Of: opts.Shards, Tools: len(all), List: hex.EncodeToString(h.Sum(nil))[:16],
-		Run: run, Checked: map[string][]string{}, SkippedAt: []int{}, Shrinks: []ShardShrink{}}
+		Run: run, SkippedAt: []int{}, Shrinks: []ShardShrink{}}
 }
 
 // at is the index in the whole list of the shard's i-th tool.
@@ -89,9 +146,7 @@ func (s *ShardInfo) finish(r *Report) {
 	if s == nil {
 		return
 	}
-	for c, tools := range r.Checked {
-		s.Checked[c] = tools
-	}
+	s.Checked = packChecked(r.Checked)
 	s.Notes = len(r.Notes)
 	sort.Slice(s.Shrinks, func(i, j int) bool {
 		a, b := s.Shrinks[i], s.Shrinks[j]
@@ -231,7 +286,11 @@ func mergeReports(rs []*Report, name func(int) string) (*Report, error) {
 				statsFor(m.Classes, c).merge(st)
 			}
 		}
-		for c, tools := range sh.Checked {
+		checked, err := sh.Checked.unpack()
+		if err != nil {
+			return nil, fmt.Errorf("%s: report of %s: %v", name(i), r.Validator, err)
+		}
+		for c, tools := range checked {
 			m.Checked[c] = append(m.Checked[c], tools...)
 		}
 		shrunk := map[string]ShardShrink{}
