@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"sort"
 	"strings"
 
@@ -15,7 +16,7 @@ import (
 // hypothesis is what the schema's keywords suggest at one place: the class is caught there or
 // passes, and why. The witnesses decide (see Tool); a hypothesis is never reported unchecked.
 type hypothesis struct {
-	Class    mutators.Class
+	Class    cases.Class
 	Path     string // a JSON Pointer where "*" stands for any array index or map key
 	Passes   bool
 	Why      string
@@ -39,7 +40,7 @@ func analyse(root *jsonschema.Schema) []hypothesis {
 	return a.out
 }
 
-func classIndex(c mutators.Class) int {
+func classIndex(c cases.Class) int {
 	for i, x := range mutators.Classes() {
 		if x == c {
 			return i
@@ -53,12 +54,12 @@ type auditor struct {
 	out  []hypothesis
 }
 
-func (a *auditor) add(c mutators.Class, path string, passes bool, why string) {
+func (a *auditor) add(c cases.Class, path string, passes bool, why string) {
 	a.addObject(c, path, passes, why, nil, nil)
 }
 
 // addObject is add with the names an object place requires and declares.
-func (a *auditor) addObject(c mutators.Class, path string, passes bool, why string, required, declared []string) {
+func (a *auditor) addObject(c cases.Class, path string, passes bool, why string, required, declared []string) {
 	for i, p := range a.out {
 		if p.Class == c && p.Path == path && p.Passes == passes && p.Why == why {
 			a.out[i].required = dedupe(append(a.out[i].required, required...))
@@ -71,26 +72,7 @@ func (a *auditor) addObject(c mutators.Class, path string, passes bool, why stri
 
 // conj expands $ref and allOf.
 func conj(s *jsonschema.Schema) []*jsonschema.Schema {
-	var out []*jsonschema.Schema
-	seen := map[*jsonschema.Schema]bool{}
-	var add func(s *jsonschema.Schema)
-	add = func(s *jsonschema.Schema) {
-		if s == nil || seen[s] {
-			return
-		}
-		seen[s] = true
-		out = append(out, s)
-		add(s.Ref)
-		if s.DynamicRef != nil {
-			add(s.DynamicRef.Ref)
-		}
-		add(s.RecursiveRef)
-		for _, x := range s.AllOf {
-			add(x)
-		}
-	}
-	add(s)
-	return out
+	return schemawalk.Conjunction([]*jsonschema.Schema{s}, nil)
 }
 
 // types returns the JSON types allowed by the conjunction (nil: any), counting enum and const.

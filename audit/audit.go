@@ -13,6 +13,7 @@ package audit
 import (
 	"errors"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -49,10 +50,10 @@ type Witness struct {
 // Place is one verdict of the audit: at Path (a JSON Pointer where "*" stands for any array
 // index or map key) the class passes, is caught, or was not determined, why, and the witness.
 type Place struct {
-	Class   mutators.Class `json:"class"`
-	Path    string         `json:"path"`
-	Verdict Verdict        `json:"verdict"`
-	Why     string         `json:"why"`
+	Class   cases.Class `json:"class"`
+	Path    string      `json:"path"`
+	Verdict Verdict     `json:"verdict"`
+	Why     string      `json:"why"`
 	// Witness backs the verdict: accepted for passes, rejected for caught, nil otherwise.
 	Witness *Witness `json:"witness,omitempty"`
 	// Rejected is, for a place that passes, a distortion of the class there that is rejected
@@ -82,7 +83,7 @@ type Options struct {
 type sample struct {
 	value any
 	text  []byte
-	muts  []mutators.Mutation
+	muts  []cases.Case
 }
 
 // Tool audits the tool compiled in gk. The same tool and options give the same report.
@@ -113,7 +114,7 @@ func Tool(gk *validator.Gatekeeper, opts Options) Report {
 		// A mutator picks its place by drawing: a few tries per value reach more places.
 		for _, m := range ms {
 			for try := 0; try < 3; try++ {
-				if mu, ok := m.Mutate(t, tg); ok && mu.Expect == mutators.Reject {
+				if mu, ok := m.Mutate(t, tg); ok && mu.Expect == cases.Reject {
 					s.muts = append(s.muts, mu)
 				}
 			}
@@ -147,7 +148,7 @@ func unsatReason(err error) string {
 
 // group is the hypotheses about one class at one place (alternatives may give several).
 type group struct {
-	class    mutators.Class
+	class    cases.Class
 	path     string
 	toks     []string
 	hyps     []hypothesis
@@ -438,7 +439,7 @@ func (g *group) why(passes bool, fallback string) string {
 
 // mutationPlace is the place of the analysis a mutation belongs to: the object, for a key added
 // or left out.
-func mutationPlace(mu mutators.Mutation) string {
+func mutationPlace(mu cases.Case) string {
 	switch mu.Class {
 	case mutators.HallucinatedKey, mutators.MissingRequired:
 		return jsonvalue.Parent(mu.Path)

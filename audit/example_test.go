@@ -9,8 +9,9 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// The audit reads a schema and says where it lets a distortion through: here an open object
-// lets invented keys pass, and a field typed [integer, string] lets a stringified number pass.
+// The audit says where a schema lets a distortion through, each claim backed by arguments the
+// oracle accepts: here an open object lets invented keys pass, and a field typed [integer,
+// string] lets a stringified number pass.
 func ExampleTool() {
 	search := tool.Tool{Name: "search", Parameters: json.RawMessage(`{
 		"type": "object",
@@ -25,13 +26,15 @@ func ExampleTool() {
 	if err != nil {
 		panic(err)
 	}
-	for _, p := range audit.Tool(gk.Schema()) {
-		if p.Passes {
-			fmt.Printf("%s passes at %q: %s\n", p.Class, p.Path, p.Why)
+	rep := audit.Tool(gk, audit.Options{})
+	for _, p := range rep.Places {
+		if p.Verdict == audit.Passes {
+			fmt.Printf("%s passes at %q, e.g. %s\n", p.Class, p.Path, p.Witness.Args)
 		}
 	}
 	// Output:
-	// stringified_type passes at "/limit": /limit is typed [integer, string]: a number or boolean written as a string passes
-	// hallucinated_key passes at "": the root is an open object: invented keys pass
-	// out_of_range_enum passes at "/query": /query is a free string: no enum, pattern or length to leave
+	// stringified_type passes at "/limit", e.g. {"limit":"506","query":""}
+	// hallucinated_key passes at "", e.g. {"query":"6","verbose":"tpc-audit"}
+	// out_of_range_enum passes at "/query", e.g. {"query":"6s"}
+	// wrong_type passes at "/limit", e.g. {"limit":"tpc-audit","query":""}
 }

@@ -190,7 +190,7 @@ func (cmp *Comparison) WriteText(w io.Writer) error {
 			if !f.Blocking {
 				mark = "note"
 			}
-			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark, f.String(), showArgs(truncate(f.Args, 160)), f.ID)
+			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark, f.String(), showArgs(truncate(string(f.Args), 160)), f.ID)
 		}
 	}
 	for _, r := range cmp.Reports {

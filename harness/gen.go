@@ -1,13 +1,11 @@
 package harness
 
 import (
+	"github.com/toolproof/toolproof/cases"
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/generate"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
 )
 
 // GenOptions say which cases Generate makes.
@@ -23,9 +21,9 @@ type GenOptions struct {
 // Generate makes cases for every tool without a validator under test: valid values and their
 // distortions, each confirmed by the oracle. Value i of a tool is drawn from seed Seed*N+i, so
 // output is deterministic. It holds every case; GenerateEach streams them.
-func Generate(tools []tool.Tool, opts GenOptions) ([]corpus.Case, []tool.Skipped) {
-	var out []corpus.Case
-	skipped, _ := GenerateEach(tools, opts, func(c corpus.Case) error {
+func Generate(tools []tool.Tool, opts GenOptions) ([]cases.Case, []tool.Skipped) {
+	var out []cases.Case
+	skipped, _ := GenerateEach(tools, opts, func(c cases.Case) error {
 		out = append(out, c)
 		return nil
 	})
@@ -34,7 +32,7 @@ func Generate(tools []tool.Tool, opts GenOptions) ([]corpus.Case, []tool.Skipped
 
 // GenerateEach is Generate that hands each case to emit as it is made, one tool at a time, so
 // memory does not grow with the number of tools; an error from emit stops it.
-func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(corpus.Case) error) ([]tool.Skipped, error) {
+func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(cases.Case) error) ([]tool.Skipped, error) {
 	var skipped []tool.Skipped
 	ms := opts.Mutators
 	if ms == nil {
@@ -45,30 +43,21 @@ func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(corpus.Case) err
 	}
 	sib := mutators.SiblingsOf(tools)
 	for _, t := range tools {
-		if opts.Close {
-			t = tool.Close(t)
-		}
-		gk, err := validator.Compile(t)
-		if err != nil {
-			skipped = append(skipped, tool.Skipped{Tool: t.Name, Source: t.Source, Reason: unwrapConfig(err)})
+		p, skip := prepareOracle(t, opts.Close, sib)
+		if skip != nil {
+			skipped = append(skipped, *skip)
 			continue
 		}
-		g, err := generate.New(gk)
-		if err != nil {
-			skipped = append(skipped, tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()})
-			continue
-		}
-		p := &prepared{tool: t, hash: t.SchemaHash(), oracle: gk, gen: g, mctx: mutators.NewContext(gk, sib)}
-		bundle := rapid.Custom(func(t *rapid.T) []corpus.Case {
-			cases, _, _, ok := draw(t, p, ms)
+		bundle := rapid.Custom(func(t *rapid.T) []cases.Case {
+			cs, _, _, ok := draw(t, p, ms)
 			if !ok {
 				return nil
 			}
-			return cases
+			return cs
 		})
 		for i := 0; i < opts.N; i++ {
 			for _, c := range bundle.Example(opts.Seed*opts.N + i) {
-				if c.Class == "valid" && !opts.Valid {
+				if c.Class == cases.Valid && !opts.Valid {
 					continue
 				}
 				c.Provenance = ""

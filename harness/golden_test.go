@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,19 +52,11 @@ func goldenReport() *Report {
 			"implementation_defined": {"grep", "read"},
 		},
 		Findings: []Finding{
-			{Tool: "grep", Class: "hallucinated_key", Kind: ImpreciseLocation, Expect: "reject", Got: "rejected",
-				Path: "/Pattern", Keyword: "additionalProperties", Reason: `a key "Pattern" the schema does not allow`,
-				Args: `{"Pattern":"x","pattern":"x"}`, ID: "0123456789abcdef0123",
-				Issues: []validator.Issue{{Path: "", Keyword: "additionalProperties", Message: "unknown key"}},
-				Detail: `no issue at "/Pattern", above it or inside it; issues: (root): unknown key`, Count: 4},
-			{Tool: "read", Class: "stringified_type", Kind: Missed, Expect: "reject", Got: "accepted", Path: "/limit",
-				Keyword: "type", Reason: `the number at /limit written as the string "20"`, Args: `{"limit":"20","path":"a"}`,
-				ID: "fedcba9876543210fedc", Detail: `passed on: {"limit":20,"path":"a"}`, Count: 5, Blocking: true, Shrunk: true},
-			{Tool: "read", Class: "valid", Kind: SilentChange, Expect: "accept", Got: "accepted",
-				Args: "{\"path\":\"a\\u0000b\",\n\"tags\":[\"x\"]}", ID: "00000000000000000001", Count: 1, Blocking: true,
-				Detail: "value passed on (-sent +passed on):\n" + jsonDiff(
-					map[string]any{"path": "a\x00b", "tags": []any{"x"}},
-					map[string]any{"path": "a\x00b", "tags": []any{"x"}, "limit": 2000})},
+			{Case: cases.Case{Tool: "grep", Class: "hallucinated_key", Expect: "reject", Path: "/Pattern", Keyword: "additionalProperties", Reason: `a key "Pattern" the schema does not allow`, Args: []byte(`{"Pattern":"x","pattern":"x"}`), ID: "0123456789abcdef0123"}, Kind: ImpreciseLocation, Got: "rejected", Issues: []validator.Issue{{Path: "", Keyword: "additionalProperties", Message: "unknown key"}}, Detail: `no issue at "/Pattern", above it or inside it; issues: (root): unknown key`, Count: 4},
+			{Case: cases.Case{Tool: "read", Class: "stringified_type", Expect: "reject", Path: "/limit", Keyword: "type", Reason: `the number at /limit written as the string "20"`, Args: []byte(`{"limit":"20","path":"a"}`), ID: "fedcba9876543210fedc"}, Kind: Missed, Got: "accepted", Detail: `passed on: {"limit":20,"path":"a"}`, Count: 5, Blocking: true, Shrunk: true},
+			{Case: cases.Case{Tool: "read", Class: "valid", Expect: "accept", Args: []byte("{\"path\":\"a\\u0000b\",\n\"tags\":[\"x\"]}"), ID: "00000000000000000001"}, Kind: SilentChange, Got: "accepted", Count: 1, Blocking: true, Detail: "value passed on (-sent +passed on):\n" + jsonDiff(
+				map[string]any{"path": "a\x00b", "tags": []any{"x"}},
+				map[string]any{"path": "a\x00b", "tags": []any{"x"}, "limit": 2000})},
 		},
 		Skipped: []tool.Skipped{{Tool: "deploy", Source: "tools.json#2", Reason: "unusable schema: remote $ref https://example.com/s.json"}},
 		Stale:   []string{"abcdefabcdefabcdefab: saved as invalid, but the schema now accepts it"},

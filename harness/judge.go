@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -11,21 +12,18 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/validator"
 )
 
 // judge turns one verdict into findings under the verdict rules.
-func judge(c *corpus.Case, original any, v validator.Verdict, profile Profile, requireLocation bool) []Finding {
+func judge(c *cases.Case, original any, v validator.Verdict, profile Profile, requireLocation bool) []Finding {
 	var out []Finding
 	add := func(k Kind, got, detail string, blocking bool) {
 		if c.ID == "" {
 			*c = c.Seal()
 		}
-		out = append(out, Finding{Tool: c.Tool, Class: c.Class, Variant: c.Variant, Kind: k, Expect: c.Expect,
-			Got: got, Path: c.Path, Keyword: c.Keyword, Reason: c.Reason, Args: string(c.Args), ID: c.ID,
-			Detail: detail, Issues: v.Issues, Blocking: blocking, Case: *c})
+		out = append(out, Finding{Case: *c, Kind: k, Got: got, Detail: detail, Issues: v.Issues, Blocking: blocking})
 	}
 	if v.NotSent {
 		return nil
@@ -54,13 +52,13 @@ func judge(c *corpus.Case, original any, v validator.Verdict, profile Profile, r
 		return out // counted apart, never a finding (but a leak is still a leak)
 	}
 	switch c.Expect {
-	case "accept":
+	case cases.Accept:
 		if !v.Valid {
 			add(FalseReject, got, "", true)
 		} else if v.HasValue && !jsonvalue.Equal(original, v.Value) {
 			add(SilentChange, got, "value passed on (-sent +passed on):\n"+jsonDiff(original, v.Value), true)
 		}
-	case "reject":
+	case cases.Reject:
 		switch {
 		case v.Valid && profile == Repair:
 			if !v.HasValue {
@@ -157,18 +155,18 @@ func trimStack(s []byte) string {
 
 // check runs every case through the gate and returns one verdict per case, plus, per case,
 // whether the gate changed the bytes it was given.
-func (r *runner) check(g validator.Gate, cases []corpus.Case) ([]validator.Verdict, []bool) {
+func (r *runner) check(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
 	if !r.onlyReject {
-		return r.checkAll(g, cases)
+		return r.checkAll(g, cs)
 	}
 	// Only the must-reject cases go to the gate; the others are not sent.
-	out := make([]validator.Verdict, len(cases))
-	mutated := make([]bool, len(cases))
-	var send []corpus.Case
+	out := make([]validator.Verdict, len(cs))
+	mutated := make([]bool, len(cs))
+	var send []cases.Case
 	var at []int
-	for i := range cases {
-		if cases[i].Expect == "reject" {
-			send = append(send, cases[i])
+	for i := range cs {
+		if cs[i].Expect == cases.Reject {
+			send = append(send, cs[i])
 			at = append(at, i)
 		} else {
 			out[i] = validator.NotSent("--only-reject: only must-reject cases are sent")
@@ -183,35 +181,35 @@ func (r *runner) check(g validator.Gate, cases []corpus.Case) ([]validator.Verdi
 	return out, mutated
 }
 
-func (r *runner) checkAll(g validator.Gate, cases []corpus.Case) ([]validator.Verdict, []bool) {
-	mutated := make([]bool, len(cases))
+func (r *runner) checkAll(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
+	mutated := make([]bool, len(cs))
 	if bg, ok := g.(validator.BatchGate); ok {
-		args := make([][]byte, len(cases))
-		for i := range cases {
-			args[i] = cases[i].Args
+		args := make([][]byte, len(cs))
+		for i := range cs {
+			args[i] = cs[i].Args
 		}
 		return r.blame(g, args, bg.CheckBatch(context.Background(), args)), mutated
 	}
-	out := make([]validator.Verdict, len(cases))
+	out := make([]validator.Verdict, len(cs))
 	if _, ok := g.(validator.Bounded); ok {
 		// A gate of toolproof's own: no hang to guard against, no copy to compare. Called
 		// here; a panic is still a crash.
-		for i := range cases {
-			out[i] = safeCheck(g, cases[i].Args)
+		for i := range cs {
+			out[i] = safeCheck(g, cs[i].Args)
 		}
 		return out, mutated
 	}
-	given := make([][]byte, len(cases))
-	for i := range cases {
-		given[i] = bytes.Clone(cases[i].Args)
+	given := make([][]byte, len(cs))
+	for i := range cs {
+		given[i] = bytes.Clone(cs[i].Args)
 	}
-	for from := 0; from < len(cases); {
+	for from := 0; from < len(cs); {
 		if r.work == nil {
 			r.work = make(chan *batch)
 			go worker(r.work)
 		}
 		// The batch has its own verdicts: an abandoned worker that wakes up writes only there.
-		b := &batch{gate: g, args: given[from:], out: make([]validator.Verdict, len(cases)-from), done: make(chan struct{})}
+		b := &batch{gate: g, args: given[from:], out: make([]validator.Verdict, len(cs)-from), done: make(chan struct{})}
 		r.work <- b
 		timer := time.NewTimer(r.timeout)
 		seen := int64(0)
@@ -221,7 +219,7 @@ func (r *runner) checkAll(g validator.Gate, cases []corpus.Case) ([]validator.Ve
 			case <-b.done:
 				timer.Stop()
 				copy(out[from:], b.out)
-				from = len(cases)
+				from = len(cs)
 				break wait
 			case <-timer.C:
 				now := b.progress.Load()
@@ -242,8 +240,8 @@ func (r *runner) checkAll(g validator.Gate, cases []corpus.Case) ([]validator.Ve
 			}
 		}
 	}
-	for i := range cases {
-		mutated[i] = !bytes.Equal(given[i], cases[i].Args)
+	for i := range cs {
+		mutated[i] = !bytes.Equal(given[i], cs[i].Args)
 	}
 	return out, mutated
 }

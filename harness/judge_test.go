@@ -3,10 +3,10 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -41,8 +41,8 @@ const judgeCanary = "tpc-5eed"
 
 var judgeOriginal = map[string]any{"path": "a", "limit": json.Number("20")}
 
-func (r judgeRow) inputs() (corpus.Case, validator.Verdict) {
-	c := corpus.Case{Tool: "read", Class: "stringified_type", Expect: r.expect, Path: "/limit", Keyword: "type",
+func (r judgeRow) inputs() (cases.Case, validator.Verdict) {
+	c := cases.Case{Tool: "read", Class: "stringified_type", Expect: cases.Expect(r.expect), Path: "/limit", Keyword: "type",
 		Args: []byte(`{"path":"a","limit":"20"}`), Reason: "the number at /limit written as a string"}
 	if r.canary != "" {
 		c.Canary = judgeCanary
@@ -138,7 +138,7 @@ func allJudgeRows() []judgeRow {
 	return rows
 }
 
-func runJudge(r judgeRow) ([]Finding, corpus.Case) {
+func runJudge(r judgeRow) ([]Finding, cases.Case) {
 	c, v := r.inputs()
 	sealed := c.Seal()
 	return judge(&c, judgeOriginal, v, r.profile, r.reqLoc), sealed
@@ -156,7 +156,7 @@ func TestJudgeRules(t *testing.T) {
 			got = append(got, outcome{f.Kind, f.Got, f.Blocking})
 			// Every finding carries its case, sealed with its id.
 			if f.ID == "" || f.ID != sealed.ID || f.Case.ID != sealed.ID || f.Tool != "read" || f.Class != "stringified_type" ||
-				f.Expect != r.expect || f.Path != "/limit" || f.Args != string(sealed.Args) {
+				string(f.Expect) != r.expect || f.Path != "/limit" || string(f.Args) != string(sealed.Args) {
 				t.Errorf("%s: finding %s does not carry its case: %+v", r, f.Kind, f)
 			}
 		}

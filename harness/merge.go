@@ -1,17 +1,14 @@
 package harness
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/tool"
 )
 
@@ -283,7 +280,7 @@ func mergeReports(rs []*Report, name func(int) string) (*Report, error) {
 		m.Stale = append(m.Stale, r.Stale...)
 		for c, st := range r.Classes {
 			if st != nil {
-				statsFor(m.Classes, c).merge(st)
+				statsFor(m.Classes, cases.Class(c)).merge(st)
 			}
 		}
 		checked, err := sh.Checked.unpack()
@@ -339,46 +336,4 @@ func mergeReports(rs []*Report, name func(int) string) (*Report, error) {
 		m.Notes = append(m.Notes, outsideNotes...)
 	}
 	return m, nil
-}
-
-// MarshalJSON writes a finding with its fields, and args_base64 when the argument text is not
-// UTF-8: a JSON string cannot hold such bytes ("args" has U+FFFD in their place), and merging the
-// shards of a run, or any reader, needs the text as sent.
-func (f Finding) MarshalJSON() ([]byte, error) {
-	type plain Finding // the fields, without these methods
-	v := struct {
-		plain
-		ArgsBase64 string `json:"args_base64,omitempty"`
-	}{plain: plain(f)}
-	if !utf8.ValidString(f.Args) {
-		v.ArgsBase64 = base64.StdEncoding.EncodeToString([]byte(f.Args))
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
-
-// UnmarshalJSON reads what MarshalJSON writes: args_base64, when present, is the argument text.
-func (f *Finding) UnmarshalJSON(data []byte) error {
-	type plain Finding
-	var v struct {
-		plain
-		ArgsBase64 string `json:"args_base64"`
-	}
-	if err := json.Unmarshal(data, &v); err != nil {
-		return err
-	}
-	*f = Finding(v.plain)
-	if v.ArgsBase64 != "" {
-		raw, err := base64.StdEncoding.DecodeString(v.ArgsBase64)
-		if err != nil {
-			return fmt.Errorf("finding %s %s %s: args_base64: %v", f.Tool, f.Class, f.Kind, err)
-		}
-		f.Args = string(raw)
-	}
-	return nil
 }

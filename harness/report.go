@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"io"
 	"sort"
 	"strconv"
@@ -50,7 +51,7 @@ func newReport(name string, opts Options) *Report {
 
 func (r *Report) add(tr *toolResult) {
 	for c, st := range tr.classes {
-		statsFor(r.Classes, c).merge(st)
+		statsFor(r.Classes, cases.Class(c)).merge(st)
 		if st.Cases > 0 {
 			if r.Checked == nil {
 				r.Checked = map[string][]string{}
@@ -91,8 +92,8 @@ func (r *Report) finish() {
 
 // classOrder is "valid", then the mutator classes in their order, then anything else.
 func (r *Report) classOrder() []string {
-	out := []string{"valid"}
-	seen := map[string]bool{"valid": true}
+	out := []string{string(cases.Valid)}
+	seen := map[string]bool{string(cases.Valid): true}
 	for _, c := range mutators.Classes() {
 		out = append(out, string(c))
 		seen[string(c)] = true
@@ -196,7 +197,7 @@ func (r *Report) checks() []classChecks {
 		}
 	}
 	for _, f := range r.Findings {
-		tc := at(f.Class, f.Tool)
+		tc := at(string(f.Class), f.Tool)
 		tc.findings = append(tc.findings, f)
 	}
 	order := r.classOrder()
@@ -317,7 +318,7 @@ func (r *Report) WriteText(w io.Writer) error {
 				mark = "note"
 			}
 			fmt.Fprintf(w, "\n%s %s\n", mark, f.String())
-			fmt.Fprintf(w, "     args:   %s\n", showArgs(f.Args))
+			fmt.Fprintf(w, "     args:   %s\n", showArgs(string(f.Args)))
 			if f.Path != "" {
 				fmt.Fprintf(w, "     path:   %s  keyword: %s\n", f.Path, f.Keyword)
 			}
@@ -492,7 +493,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 func writeMarkdownFindings(w io.Writer, fs []Finding) {
 	fmt.Fprintf(w, "| tool | class | kind | args | path | blocking | id |\n|---|---|---|---|---|---|---|\n")
 	for _, f := range fs {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, mdCode(truncate(f.Args, 120)),
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, mdCode(truncate(string(f.Args), 120)),
 			mdCell(f.Path), map[bool]string{true: "yes", false: "no"}[f.Blocking], f.ID)
 	}
 }
@@ -580,7 +581,7 @@ type junitSuite struct {
 
 // junitFinding is the text of one finding in a JUnit failure or output.
 func junitFinding(f Finding) string {
-	s := fmt.Sprintf("%s\nargs: %s\n", f.String(), showArgs(f.Args))
+	s := fmt.Sprintf("%s\nargs: %s\n", f.String(), showArgs(string(f.Args)))
 	if f.Path != "" {
 		s += fmt.Sprintf("path: %s  keyword: %s\n", f.Path, f.Keyword)
 	}

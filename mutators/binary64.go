@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -25,6 +26,14 @@ type doubles struct {
 	oracle    *validator.Gatekeeper // the schema with its numbers rounded to doubles (nil: none or unroundable)
 	broken    bool                  // the schema holds a number beyond every double
 	multiples []*big.Rat            // every multipleOf of the schema
+	// round reads a number as a double: its shortest decimal where numbers are only compared
+	// (cheap, and most numbers are written so already), its exact value where multipleOf
+	// divides them.
+	round func(json.Number) (json.Number, bool)
+	exact bool // the schema reads the same as doubles: only the arguments' numbers matter
+
+	rounded tool.Tool // the tool with its schema read as doubles, when that differs
+	once    sync.Once // compiles rounded into oracle
 }
 
 func newDoubles(gk *validator.Gatekeeper) *doubles {
@@ -48,23 +57,44 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 	if !d.sensitive {
 		return d
 	}
+	d.round = jsonvalue.Shortest64
+	if len(d.multiples) > 0 {
+		d.round = jsonvalue.Binary64
+	}
 	doc, err := jsonvalue.Parse(gk.Tool().Parameters)
 	if err != nil {
 		return d
 	}
-	rounded, ok := jsonvalue.RoundBinary64(doc)
+	rounded, changed, ok := jsonvalue.Round(doc, d.round)
 	if !ok {
 		d.broken = true
 		return d
 	}
-	t := gk.Tool()
-	t = tool.Tool{Name: t.Name, Description: t.Description, Parameters: jsonvalue.MustMarshal(rounded), Source: t.Source}
-	if o, err := validator.Compile(t); err == nil {
-		d.oracle = o
-	} else {
-		d.broken = true // rounding made the schema unusable (a multipleOf of 0, say)
+	d.exact = !changed
+	if d.exact {
+		d.oracle = gk // the schema reads the same as doubles: the oracle itself
+		return d
 	}
+	t := gk.Tool()
+	d.rounded = tool.Tool{Name: t.Name, Description: t.Description, Parameters: jsonvalue.MustMarshal(rounded), Source: t.Source}
 	return d
+}
+
+// roundedOracle is the oracle of the schema read as doubles, compiled on first need (most
+// values never need it); nil, with broken set, when rounding made the schema unusable (a
+// multipleOf of 0, say).
+func (d *doubles) roundedOracle() *validator.Gatekeeper {
+	d.once.Do(func() {
+		if d.oracle != nil {
+			return
+		}
+		if o, err := validator.Compile(d.rounded); err == nil {
+			d.oracle = o
+		} else {
+			d.broken = true
+		}
+	})
+	return d.oracle
 }
 
 // differ reports whether the verdict on v changes in the binary64 reading; issues are what the
@@ -81,13 +111,20 @@ func (d *doubles) differ(v any, issues []validator.Issue) bool {
 	if d.broken {
 		return true
 	}
-	rounded, ok := jsonvalue.RoundBinary64(v)
+	rounded, changed, ok := jsonvalue.Round(v, d.round)
 	if !ok {
 		return true // a number beyond every double
 	}
 	valid := len(issues) == 0
-	if d.oracle != nil && d.oracle.Valid(rounded) != valid {
-		return true
+	// When neither the schema nor the arguments read otherwise as doubles, nothing can change.
+	if changed || !d.exact {
+		o := d.roundedOracle()
+		if o == nil {
+			return true // the schema read as doubles is unusable: no verdict holds
+		}
+		if o.Valid(rounded) != valid {
+			return true
+		}
 	}
 	if len(d.multiples) == 0 || (!valid && !mayTurnOnMultiple(issues)) {
 		return false

@@ -3,7 +3,7 @@ package mutators
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"slices"
 	"strings"
 	"unicode"
@@ -36,7 +36,7 @@ func describe(s *site) string {
 
 type stringified struct{}
 
-func (stringified) Class() Class { return StringifiedType }
+func (stringified) Class() cases.Class { return StringifiedType }
 
 var numberWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
 	"eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"}
@@ -66,7 +66,7 @@ func stringForms(v any) [][2]string {
 	return nil
 }
 
-func (stringified) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (stringified) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool { return stringForms(s.value) != nil && !s.mayBe("string") })
 	return firstConfirmed(t, tg, StringifiedType, places, func(t *rapid.T, s *site) []candidate {
 		var out []candidate
@@ -85,13 +85,13 @@ func (stringified) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 
 type flattened struct{}
 
-func (flattened) Class() Class { return FlattenedArray }
+func (flattened) Class() cases.Class { return FlattenedArray }
 
 var structuralKeywords = []string{"type", "required", "additionalProperties", "unevaluatedProperties",
 	"propertyNames", "enum", "const", "pattern", "minProperties", "maxProperties", "minLength", "maxLength",
 	"format", "false", "dependentRequired", "minItems", "items", "prefixItems"}
 
-func (flattened) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (flattened) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool {
 		switch v := s.value.(type) {
 		case []any:
@@ -109,7 +109,7 @@ func (flattened) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 		}
 		switch v := s.value.(type) {
 		case []any:
-			if parts, ok := scalarTexts(v); ok {
+			if parts, ok := jsonvalue.ScalarTexts(v); ok {
 				add("comma-joined", strings.Join(parts, ","), because("the array at %s joined into one comma-separated string", s.path))
 				if len(parts) > 1 {
 					add("comma-space", strings.Join(parts, ", "), because("the array at %s joined with \", \" into one string", s.path))
@@ -142,23 +142,6 @@ func allStrings(m map[string]any) bool {
 	return true
 }
 
-func scalarTexts(a []any) ([]string, bool) {
-	var out []string
-	for _, e := range a {
-		switch e := e.(type) {
-		case string:
-			out = append(out, e)
-		case json.Number:
-			out = append(out, string(e))
-		case bool:
-			out = append(out, fmt.Sprint(e))
-		default:
-			return nil, false
-		}
-	}
-	return out, true
-}
-
 func mergeObjects(a []any) (map[string]any, bool) {
 	out := map[string]any{}
 	for _, e := range a {
@@ -177,7 +160,7 @@ func mergeObjects(a []any) (map[string]any, bool) {
 
 type hallucinated struct{}
 
-func (hallucinated) Class() Class { return HallucinatedKey }
+func (hallucinated) Class() cases.Class { return HallucinatedKey }
 
 var inventedKeys = []string{"verbose", "force", "timeout", "recursive", "format", "dry_run", "confirm",
 	"options", "debug", "max_retries", "reason", "metadata", "user_id", "encoding", "callback_url", "limit"}
@@ -246,7 +229,7 @@ func dedupe(in []string) []string {
 	return out
 }
 
-func (hallucinated) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (hallucinated) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	// Objects that restrict their keys; an open object lets any key through, so it is no place
 	// for this class (the oracle would say the same, at the price of a validation per try).
 	var places []*site

@@ -106,7 +106,7 @@ func BenchmarkCrashingValidator(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			spec := "exec:'" + adapter(b) + "' " + bc.flags
-			cases := 0
+			cs := 0
 			for i := 0; i < b.N; i++ {
 				var out, errOut strings.Builder
 				code := run([]string{"run", "--validator", spec, "--checks", "20", "--seed", "1", "--format", "json"}, &out, &errOut)
@@ -121,9 +121,9 @@ func BenchmarkCrashingValidator(b *testing.B) {
 				if err := json.Unmarshal([]byte(out.String()), &doc); err != nil || len(doc.Reports) != 1 {
 					b.Fatal(err)
 				}
-				cases = doc.Reports[0].Cases
+				cs = doc.Reports[0].Cases
 			}
-			b.ReportMetric(float64(cases), "cases/run")
+			b.ReportMetric(float64(cs), "cases/run")
 		})
 	}
 }

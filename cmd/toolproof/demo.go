@@ -163,7 +163,7 @@ func writeDemo(w io.Writer, tools []tool.Tool, opts harness.Options) error {
 	pick := map[string]int{}
 	var order []string
 	for i, f := range rep.Findings {
-		key := f.Class + "/" + string(f.Kind)
+		key := string(f.Class) + "/" + string(f.Kind)
 		j, seen := pick[key]
 		if !seen {
 			order = append(order, key)
@@ -174,7 +174,7 @@ func writeDemo(w io.Writer, tools []tool.Tool, opts harness.Options) error {
 	}
 	for _, key := range order {
 		f := rep.Findings[pick[key]]
-		fmt.Fprintf(w, "\n  FAIL %s\n       args:      %s\n", f.String(), truncateRunes(f.Args, 160))
+		fmt.Fprintf(w, "\n  FAIL %s\n       args:      %s\n", f.String(), truncateRunes(string(f.Args), 160))
 		if f.Detail != "" {
 			fmt.Fprintf(w, "       %s\n", strings.ReplaceAll(strings.TrimRight(f.Detail, "\n"), "\n", "\n       "))
 		}

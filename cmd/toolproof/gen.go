@@ -3,39 +3,22 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
-
-// genLine is one JSONL line of `toolproof gen`.
-type genLine struct {
-	Tool       string  `json:"tool"`
-	Args       string  `json:"args,omitempty"`
-	ArgsBase64 string  `json:"args_base64,omitempty"` // when the raw text is not UTF-8
-	Expect     string  `json:"expect"`
-	Class      string  `json:"class"`
-	Variant    string  `json:"variant,omitempty"`
-	Path       *string `json:"path,omitempty"` // the root is "", so present for every distortion
-	Keyword    string  `json:"keyword,omitempty"`
-	Reason     string  `json:"reason,omitempty"`
-	Canary     string  `json:"canary,omitempty"`
-	ID         string  `json:"id"`
-}
 
 func cmdGen(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("toolproof gen", flag.ContinueOnError)
@@ -122,7 +105,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		defer w.Flush()
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
-		skipped, err := harness.GenerateEach(ts, gopts, func(c corpus.Case) error { return enc.Encode(genLineOf(c)) })
+		skipped, err := harness.GenerateEach(ts, gopts, func(c cases.Case) error { return enc.Encode(c) })
 		if err != nil {
 			return err
 		}
@@ -134,7 +117,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	cases, skipped := harness.Generate(ts, gopts)
+	cs, skipped := harness.Generate(ts, gopts)
 	for _, s := range skipped {
 		fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
 	}
@@ -143,7 +126,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	}
 	if *format == "go-fuzz" {
 		var args [][]byte
-		for _, c := range cases {
+		for _, c := range cs {
 			args = append(args, c.Args)
 		}
 		if err := harness.WriteFuzzCorpus(*out, *fuzzName, args); err != nil {
@@ -155,25 +138,9 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	if *format == "test-suite" {
-		return writeTestSuite(w, ts, cases, *closeObjects, stderr)
+		return writeTestSuite(w, ts, cs, *closeObjects, stderr)
 	}
 	return usagef("--format %q: want jsonl, test-suite or go-fuzz", *format)
-}
-
-// genLineOf is the jsonl line of one case.
-func genLineOf(c corpus.Case) genLine {
-	line := genLine{Tool: c.Tool, Expect: c.Expect, Class: c.Class, Variant: c.Variant,
-		Keyword: c.Keyword, Reason: c.Reason, Canary: c.Canary, ID: c.ID}
-	if c.Class != "valid" {
-		path := c.Path
-		line.Path = &path
-	}
-	if utf8.Valid(c.Args) {
-		line.Args = string(c.Args)
-	} else {
-		line.ArgsBase64 = base64.StdEncoding.EncodeToString(c.Args)
-	}
-	return line
 }
 
 // writeTestSuite writes one JSON-Schema-Test-Suite file (an array of groups, one per tool), so
@@ -181,7 +148,7 @@ func genLineOf(c corpus.Case) genLine {
 // alone there: text that is not JSON, implementation-defined input, values only the gate
 // contract rejects (a root that is not an object, where the schema itself allows it), and values
 // whose verdict changes when format is an annotation are left out, and counted on stderr.
-func writeTestSuite(w io.Writer, ts []tool.Tool, cases []corpus.Case, closeObjects bool, stderr io.Writer) error {
+func writeTestSuite(w io.Writer, ts []tool.Tool, cs []cases.Case, closeObjects bool, stderr io.Writer) error {
 	type test struct {
 		Description string `json:"description"`
 		Data        any    `json:"data"`
@@ -212,24 +179,24 @@ func writeTestSuite(w io.Writer, ts []tool.Tool, cases []corpus.Case, closeObjec
 		order = append(order, t.Name)
 	}
 	left := 0
-	for _, c := range cases {
+	for _, c := range cs {
 		g := byTool[c.Tool]
 		if g == nil {
 			continue
 		}
 		v, err := jsonvalue.Parse(c.Args)
-		if err != nil || c.Expect == "either" {
+		if err != nil || c.Expect == cases.Either {
 			left++
 			continue
 		}
 		// Keep a case only if its verdict holds whether format is asserted or not: suite runners
 		// treat format as an annotation unless told otherwise.
 		schemaValid := oracles[c.Tool].Valid(v)
-		if schemaValid != (c.Expect == "accept") || lax[c.Tool] == nil || lax[c.Tool].Valid(v) != schemaValid {
+		if schemaValid != (c.Expect == cases.Accept) || lax[c.Tool] == nil || lax[c.Tool].Valid(v) != schemaValid {
 			left++
 			continue
 		}
-		desc := c.Class
+		desc := string(c.Class)
 		if c.Reason != "" {
 			desc += ": " + c.Reason
 		}

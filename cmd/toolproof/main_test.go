@@ -17,6 +17,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"io"
 	"os"
 	"os/exec"
@@ -239,7 +240,7 @@ func TestRunEmbeddedCorpusText(t *testing.T) {
 	if !strings.HasPrefix(r.stdout, fmt.Sprintf("PASS  validator reference, profile strict, seed 7: %d tools,", corpusSize)) {
 		t.Errorf("first line: got %q", strings.SplitN(r.stdout, "\n", 2)[0])
 	}
-	for _, c := range append([]mutators.Class{"valid"}, mutators.Classes()...) {
+	for _, c := range append([]cases.Class{"valid"}, mutators.Classes()...) {
 		if !regexp.MustCompile(`(?m)^\s*` + string(c) + `\s+\d+`).MatchString(r.stdout) {
 			t.Errorf("no row for class %s in the text report:\n%s", c, r.stdout)
 		}
@@ -325,7 +326,7 @@ func TestRunJSONShapeAndDeterminism(t *testing.T) {
 	if err := json.Unmarshal(raw["classes"], &classes); err != nil {
 		t.Fatalf("classes: %v", err)
 	}
-	for _, c := range append([]mutators.Class{"valid"}, mutators.Classes()...) {
+	for _, c := range append([]cases.Class{"valid"}, mutators.Classes()...) {
 		st, ok := classes[string(c)]
 		if !ok {
 			t.Errorf("classes has no %s", c)
@@ -617,6 +618,9 @@ type genOut struct {
 	Reason     *string `json:"reason"`
 	Canary     string  `json:"canary"`
 	ID         *string `json:"id"`
+	SchemaHash string  `json:"schema_hash"`
+	Scope      string  `json:"scope"`
+	Original   string  `json:"original"`
 }
 
 func parseGen(t *testing.T, out string) []genOut {
@@ -698,7 +702,7 @@ func TestGenDeterministicAndComplete(t *testing.T) {
 		raw := l.raw(t)
 		tl, class, expect, id := *l.Tool, *l.Class, *l.Expect, *l.ID
 		classes[class] = true
-		if want := corpus.ComputeID(tl, class, expect, raw); id != want {
+		if want := cases.ComputeID(tl, cases.Class(class), cases.Expect(expect), raw); id != want {
 			t.Errorf("line %d: id %s, want the content hash %s", i+1, id, want)
 		}
 		content := tl + "\x00" + class + "\x00" + expect + "\x00" + string(raw)
@@ -1061,9 +1065,9 @@ func TestExecAdapterFindingsSaveReplay(t *testing.T) {
 // pass: a mistyped --tools in CI would hide every saved regression.
 func TestReplayOfNoCaseIsAnError(t *testing.T) {
 	dir := t.TempDir()
-	c := corpus.Case{Tool: "read", Args: []byte(`{"path":"a","limit":"20"}`), Expect: "reject", Class: "stringified_type",
+	c := cases.Case{Tool: "read", Args: []byte(`{"path":"a","limit":"20"}`), Expect: "reject", Class: "stringified_type",
 		Path: "/limit", Keyword: "type", Original: []byte(`{"path":"a","limit":20}`)}.Seal()
-	if _, err := corpus.Save(dir, c); err != nil {
+	if _, err := cases.Save(dir, c); err != nil {
 		t.Fatal(err)
 	}
 	must(t, 0, "replay", dir) // the embedded corpus defines read

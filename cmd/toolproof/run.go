@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"io"
 	"os"
 	"regexp"
@@ -396,11 +397,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil || !info.IsDir() {
 		return usagef("replay %s: not a directory", pos[0])
 	}
-	cases, err := corpus.Load(pos[0])
+	cs, err := cases.Load(pos[0])
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	if len(cases) == 0 {
+	if len(cs) == 0 {
 		return usagef("replay %s: no saved cases", pos[0])
 	}
 	tools, _, err := loadTools(f.tools, stderr)
@@ -417,7 +418,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		known[t.Name] = true
 	}
 	matched := 0
-	for _, c := range cases {
+	for _, c := range cs {
 		if known[c.Tool] {
 			matched++
 		}
@@ -425,17 +426,17 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if matched == 0 {
 		var names []string
 		seen := map[string]bool{}
-		for _, c := range cases {
+		for _, c := range cs {
 			if !seen[c.Tool] {
 				seen[c.Tool] = true
 				names = append(names, c.Tool)
 			}
 		}
-		return usagef("replay %s: its %d saved cases name the tools %s, none of which is in the given tools (use --tools with the tool files they were made from)", pos[0], len(cases), strings.Join(names, ", "))
+		return usagef("replay %s: its %d saved cases name the tools %s, none of which is in the given tools (use --tools with the tool files they were made from)", pos[0], len(cs), strings.Join(names, ", "))
 	}
 	var reports []*harness.Report
 	for _, v := range vs {
-		rep, err := harness.Replay(cases, tools, v, opts)
+		rep, err := harness.Replay(cs, tools, v, opts)
 		if err != nil {
 			return err
 		}

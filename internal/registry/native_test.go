@@ -5,13 +5,13 @@ package registry_test
 // examples): skipped without them, a failure under TOOLPROOF_REQUIRE_NODE=1.
 
 import (
+	"github.com/toolproof/toolproof/cases"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -56,7 +56,7 @@ func module(t *testing.T, name string) string {
 // has reports whether rep holds a blocking finding of kind on tool in class at path ("" any).
 func has(rep *harness.Report, toolName, class string, kind harness.Kind, path string) bool {
 	for _, f := range rep.Findings {
-		if f.Tool == toolName && f.Class == class && f.Kind == kind && f.Blocking && (path == "" || f.Path == path) {
+		if f.Tool == toolName && string(f.Class) == class && f.Kind == kind && f.Blocking && (path == "" || f.Path == path) {
 			return true
 		}
 	}
@@ -134,14 +134,14 @@ func TestNativeAISDKModule(t *testing.T) {
 		t.Errorf("list_events (.strict()): a hallucinated key got through")
 	}
 	// Stripping an invented key gives the original back; stripping a misspelt one loses its value.
-	cases := []corpus.Case{
+	cs := []cases.Case{
 		reject("get_weather", "hallucinated_key", "/verbose", `{"city":"Oslo","verbose":true}`, `{"city":"Oslo"}`),
 		reject("get_weather", "out_of_range_enum", "/Unit", `{"Unit":"celsius","city":"Oslo"}`, `{"city":"Oslo","unit":"celsius"}`),
 	}
-	if got := replayKinds(t, v, ts, harness.Repair, cases...); got["hallucinated_key"] != "" || got["out_of_range_enum"] != harness.WrongRepair {
+	if got := replayKinds(t, v, ts, harness.Repair, cs...); got["hallucinated_key"] != "" || got["out_of_range_enum"] != harness.WrongRepair {
 		t.Errorf("ai-sdk.mjs, repair: findings %v, want none for an invented key and wrong_repair for a misspelt one", got)
 	}
-	if got := replayKinds(t, v, ts, harness.Strict, cases...); got["hallucinated_key"] != harness.Missed {
+	if got := replayKinds(t, v, ts, harness.Strict, cs...); got["hallucinated_key"] != harness.Missed {
 		t.Errorf("ai-sdk.mjs, strict: findings %v, want the invented key missed", got)
 	}
 	// The error the SDK sends back to the model repeats the whole input.
@@ -153,23 +153,23 @@ func TestNativeAISDKModule(t *testing.T) {
 }
 
 // reject is a must-reject case of class at path, distorted from original.
-func reject(toolName, class, path, args, original string) corpus.Case {
-	return corpus.Case{Tool: toolName, Expect: "reject", Class: class, Path: path, Args: []byte(args), Original: []byte(original)}
+func reject(toolName, class, path, args, original string) cases.Case {
+	return cases.Case{Tool: toolName, Expect: "reject", Class: cases.Class(class), Path: path, Args: []byte(args), Original: []byte(original)}
 }
 
 // replayKinds replays cases (one per class) and returns the finding kind of each class.
-func replayKinds(t *testing.T, v validator.Validator, ts []tool.Tool, profile harness.Profile, cases ...corpus.Case) map[string]harness.Kind {
+func replayKinds(t *testing.T, v validator.Validator, ts []tool.Tool, profile harness.Profile, cs ...cases.Case) map[string]harness.Kind {
 	t.Helper()
-	rep, err := harness.Replay(cases, ts, v, harness.Options{Profile: profile})
+	rep, err := harness.Replay(cs, ts, v, harness.Options{Profile: profile})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Cases != len(cases) {
-		t.Fatalf("replayed %d cases of %d (stale: the oracle no longer rejects them?)", rep.Cases, len(cases))
+	if rep.Cases != len(cs) {
+		t.Fatalf("replayed %d cases of %d (stale: the oracle no longer rejects them?)", rep.Cases, len(cs))
 	}
 	out := map[string]harness.Kind{}
 	for _, f := range rep.Findings {
-		out[f.Class] = f.Kind
+		out[string(f.Class)] = f.Kind
 	}
 	return out
 }
@@ -179,14 +179,14 @@ func TestSeedZodRepair(t *testing.T) {
 	requireExamples(t)
 	v, ts := served(t, "seed-zod")
 	original := `{"code":"print(1)","language":"python","timeoutSeconds":20}`
-	cases := []corpus.Case{
+	cs := []cases.Case{
 		reject("execute_code", "stringified_type", "/timeoutSeconds", `{"code":"print(1)","language":"python","timeoutSeconds":"20"}`, original),
 		reject("execute_code", "wrong_type", "/timeoutSeconds", `{"code":"print(1)","language":"python","timeoutSeconds":true}`, original),
 	}
-	if got := replayKinds(t, v, ts, harness.Repair, cases...); got["stringified_type"] != "" || got["wrong_type"] != harness.WrongRepair {
+	if got := replayKinds(t, v, ts, harness.Repair, cs...); got["stringified_type"] != "" || got["wrong_type"] != harness.WrongRepair {
 		t.Errorf("repair: findings by class %v, want none for \"20\" -> 20 and wrong_repair for true -> 1", got)
 	}
-	if got := replayKinds(t, v, ts, harness.Strict, cases...); got["stringified_type"] != harness.Missed || got["wrong_type"] != harness.Missed {
+	if got := replayKinds(t, v, ts, harness.Strict, cs...); got["stringified_type"] != harness.Missed || got["wrong_type"] != harness.Missed {
 		t.Errorf("strict: findings by class %v, want missed for both", got)
 	}
 }
@@ -203,7 +203,7 @@ func TestSeedGates(t *testing.T) {
 	leak := reject("execute_code", "wrong_type", "/environmentVariables",
 		`{"code":"x","environmentVariables":"tpc-00000042","language":"shell"}`, `{"code":"x","language":"shell"}`)
 	leak.Canary = "tpc-00000042"
-	valid := corpus.Case{Tool: "execute_code", Expect: "accept", Class: "valid", Args: []byte(`{"code":"x","language":"shell"}`)}
+	valid := cases.Case{Tool: "execute_code", Expect: "accept", Class: "valid", Args: []byte(`{"code":"x","language":"shell"}`)}
 	if got := replayKinds(t, v, ts, harness.Strict, leak, valid); got["wrong_type"] != harness.Leak || got["valid"] != harness.SilentChange {
 		t.Errorf("seed-zod: findings %v, want a leak (the correction prompt repeats the value) and a silent_change (timeoutSeconds: 10 filled in)", got)
 	}
@@ -220,11 +220,11 @@ func TestSeedGates(t *testing.T) {
 		t.Error("seed-typebox: no stringified_type case was sent")
 	}
 	// The seed's own example: "20" for limit rejected at /limit, a missing path at /path.
-	cases := []corpus.Case{
+	cs := []cases.Case{
 		reject("read", "stringified_type", "/limit", `{"limit":"20","options":{"labels":[]},"path":"README.md"}`, `{"limit":20,"options":{"labels":[]},"path":"README.md"}`),
 		reject("read", "missing_required", "/path", `{"limit":20,"options":{"labels":[]}}`, `{"limit":20,"options":{"labels":[]},"path":"README.md"}`),
 	}
-	rep, err := harness.Replay(cases, ts, v, harness.Options{RequireLocation: true})
+	rep, err := harness.Replay(cs, ts, v, harness.Options{RequireLocation: true})
 	if err != nil || len(rep.Findings) > 0 || rep.Cases != 2 {
 		t.Errorf("seed-typebox on the seed's examples: %d cases, findings %v, %v", rep.Cases, rep.Findings, err)
 	}

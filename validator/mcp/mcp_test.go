@@ -318,7 +318,7 @@ func TestHarnessCatchesLenientServer(t *testing.T) {
 	}
 	found := map[string]bool{}
 	for _, f := range rep.Findings {
-		found[f.Class+" "+string(f.Kind)] = true
+		found[string(f.Class)+" "+string(f.Kind)] = true
 	}
 	for _, want := range []string{"stringified_type missed", "hallucinated_key missed"} {
 		if !found[want] {

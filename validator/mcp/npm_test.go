@@ -51,7 +51,7 @@ func TestServerMemory(t *testing.T) {
 		missed := map[string]bool{}
 		for _, f := range rep.Findings {
 			if f.Kind == harness.Missed {
-				missed[f.Class] = true
+				missed[string(f.Class)] = true
 			}
 			if !closed && f.Blocking {
 				t.Errorf("open schemas: finding %v %s", f, f.Detail)

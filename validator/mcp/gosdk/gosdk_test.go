@@ -44,7 +44,7 @@ func run(t *testing.T, c *mcp.Client) (*harness.Report, map[string]bool) {
 	}
 	found := map[string]bool{}
 	for _, f := range rep.Findings {
-		found[f.Class+" "+string(f.Kind)] = true
+		found[string(f.Class)+" "+string(f.Kind)] = true
 		found[string(f.Kind)] = true
 	}
 	return rep, found
