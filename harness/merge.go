@@ -224,7 +224,11 @@ func Merge(docs []Document, names []string) (Document, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return Document{}, fmt.Errorf("shard %s missing (given: %d of %d shards)", strings.Join(missing, ", "), len(docs), n)
+		what := "shard"
+		if len(missing) > 1 {
+			what = "shards"
+		}
+		return Document{}, fmt.Errorf("%s %s missing (given: %d of %d shards)", what, strings.Join(missing, ", "), len(docs), n)
 	}
 	var out []*Report
 	for j := range docs[0].Reports {
