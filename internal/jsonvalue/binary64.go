@@ -73,7 +73,16 @@ func Shortest64(n json.Number) (json.Number, bool) {
 	if (err != nil && !isRangeUnderflow(f, err)) || math.IsInf(f, 0) {
 		return "", false
 	}
-	return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), true
+	short := strconv.FormatFloat(f, 'g', -1, 64)
+	if short != s {
+		// Another spelling of the same value (1.0 for 1, 1e2 for 100) reads the same.
+		a, okA := new(big.Rat).SetString(s)
+		b, okB := new(big.Rat).SetString(short)
+		if okA && okB && a.Cmp(b) == 0 {
+			return n, true
+		}
+	}
+	return json.Number(short), true
 }
 
 // RoundBinary64 returns v with every number replaced by Binary64 of it (v itself, shared, when
