@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"os"
+	"runtime"
 	"testing"
 	"time"
 
@@ -121,5 +122,33 @@ func TestKeysLocatedAtTheirObject(t *testing.T) {
 	}
 	for _, f := range rep.Findings {
 		t.Errorf("finding against a gate that reports keys at their object: %s\n  args %s\n  %s", f, f.Args, f.Detail)
+	}
+}
+
+// A Go gate that ends its goroutine (t.Fatal from a gate does) stops its tool, not the run.
+func TestGoexitInAGateStopsOnlyItsTool(t *testing.T) {
+	tools := corpus.Tools().Tools[:6]
+	stops := validator.Func("goexit", func(tl tool.Tool) (func([]byte) (any, error), error) {
+		if tl.Name == tools[1].Name {
+			runtime.Goexit()
+		}
+		gk, err := validator.Compile(tl)
+		if err != nil {
+			return nil, err
+		}
+		return func(args []byte) (any, error) { _, err := gk.Parse(args); return nil, err }, nil
+	})
+	done := make(chan *harness.Report, 1)
+	go func() {
+		rep, _ := harness.Run(tools, stops, harness.Options{Jobs: 2, Checks: 5, Seed: 1})
+		done <- rep
+	}()
+	select {
+	case rep := <-done:
+		if rep.Tools != len(tools)-1 || len(rep.Skipped) != 1 || rep.Skipped[0].Tool != tools[1].Name {
+			t.Errorf("tools %d, skipped %v; want %d tools and %s skipped", rep.Tools, rep.Skipped, len(tools)-1, tools[1].Name)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the run hangs after a gate ended its goroutine")
 	}
 }

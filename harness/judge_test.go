@@ -240,3 +240,18 @@ func TestLocates(t *testing.T) {
 		t.Error("no issue locates a distortion")
 	}
 }
+
+// A gate that parses numbers into doubles and passes on what it parsed changes nothing that
+// RFC 8259 promises: 10000000000000000001 passed on as 1e19 is the same value.
+func TestSameValueAsDoubles(t *testing.T) {
+	c := cases.Case{Tool: "t", Class: cases.Valid, Expect: cases.Accept, Args: []byte(`{"x":10000000000000000001}`)}
+	original := map[string]any{"x": json.Number("10000000000000000001")}
+	v := validator.AcceptValue(map[string]any{"x": json.Number("10000000000000000000")})
+	if fs := judge(&c, original, v, Strict, false); len(fs) != 0 {
+		t.Errorf("findings for a value equal as doubles: %v", fs)
+	}
+	v = validator.AcceptValue(map[string]any{"x": json.Number("10000000000000002048")})
+	if fs := judge(&c, original, v, Strict, false); len(fs) != 1 || fs[0].Kind != SilentChange {
+		t.Errorf("a value that differs as doubles too: %v, want silent_change", fs)
+	}
+}

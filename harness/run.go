@@ -100,27 +100,49 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	next := make(chan int)
+	// one checks tool i. A gate that ends its goroutine (t.Fatal from a Go gate calls
+	// runtime.Goexit) must not leave the others waiting for this tool: the tool is recorded as
+	// skipped, marked scored, and another worker takes this one's place.
+	var worker func()
+	one := func(i int) {
+		finished := false
+		defer func() {
+			if finished {
+				return
+			}
+			shared.shrink.scored(i, nil)
+			mu.Lock()
+			defer mu.Unlock()
+			done(i, nil, &tool.Skipped{Tool: tools[i].Name, Source: tools[i].Source,
+				Reason: "the check of this tool stopped: the gate ended its goroutine (runtime.Goexit, as t.Fatal does) or panicked"})
+			wg.Add(1)
+			go worker()
+		}()
+		p, skip := prepareOne(tools[i], v, opts, sib)
+		var tr *toolResult
+		if p != nil {
+			tr = checkTool(p, i, shared, opts)
+		} else {
+			shared.shrink.scored(i, nil)
+		}
+		if tr != nil && tr.noValue() {
+			skip = &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: tr.noValueReason()}
+			tr = nil
+		}
+		finished = true
+		mu.Lock()
+		defer mu.Unlock()
+		done(i, tr, skip)
+	}
+	worker = func() {
+		defer wg.Done()
+		for i := range next {
+			one(i)
+		}
+	}
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				p, skip := prepareOne(tools[i], v, opts, sib)
-				var tr *toolResult
-				if p != nil {
-					tr = checkTool(p, i, shared, opts)
-				} else {
-					shared.shrink.scored(i, nil)
-				}
-				if tr != nil && tr.noValue() {
-					skip = &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: tr.noValueReason()}
-					tr = nil
-				}
-				mu.Lock()
-				done(i, tr, skip)
-				mu.Unlock()
-			}
-		}()
+		go worker()
 	}
 	for i := range tools {
 		next <- i
@@ -533,6 +555,9 @@ func shrinkKey(class cases.Class, kind Kind) string { return string(class) + "\x
 func (s *shrinkSet) scored(i int, groups map[string]bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if _, seen := s.found[i]; seen {
+		return // once per tool (a tool whose check stopped is marked again on its way out)
+	}
 	if groups == nil {
 		groups = map[string]bool{}
 	}

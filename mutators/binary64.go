@@ -199,12 +199,12 @@ func (d *doubles) differ(v any, issues []validator.Issue) bool {
 	if len(d.multiples) == 0 || (!valid && !mayTurnOnMultiple(issues)) {
 		return false
 	}
-	// Floating-point division can only make a valid value fail multipleOf, or make one that
-	// failed only through multipleOf pass.
+	// Floating-point division can change a multipleOf verdict either way (and, under not or in
+	// a branch, the value's); a value that fails for another keyword only stays invalid.
 	differs := false
 	jsonvalue.Numbers(v, func(n json.Number) {
 		if !differs {
-			differs = quotientDiffers(n, d.multiples, valid)
+			differs = quotientDiffers(n, d.multiples)
 		}
 	})
 	return differs
@@ -225,11 +225,10 @@ func mayTurnOnMultiple(issues []validator.Issue) bool {
 	return false
 }
 
-// quotientDiffers reports whether n / m is an integer exactly but not in floating point (when
-// valid), or the other way round (when not), for some m: a gate that checks multipleOf by
-// dividing doubles reads it so. Every number is tried against every multipleOf of the schema,
+// quotientDiffers reports whether n / m is an integer exactly but not in floating point, or the
+// other way round, for some m: a gate that checks multipleOf by dividing doubles reads it so. Every number is tried against every multipleOf of the schema,
 // which may mark more cases than needed, never fewer.
-func quotientDiffers(n json.Number, ms []*big.Rat, valid bool) bool {
+func quotientDiffers(n json.Number, ms []*big.Rat) bool {
 	x, ok := jsonvalue.Rat(n)
 	if !ok {
 		return true
@@ -240,7 +239,9 @@ func quotientDiffers(n json.Number, ms []*big.Rat, valid bool) bool {
 		fm, _ := m.Float64()
 		q := fx / fm
 		float := !math.IsInf(q, 0) && !math.IsNaN(q) && q == math.Trunc(q)
-		if exact == valid && float != exact {
+		// Either way round: a multipleOf under not, or in a branch, turns a difference in any
+		// direction into another verdict.
+		if float != exact {
 			return true
 		}
 	}

@@ -379,6 +379,8 @@ func TestDoublesDiffer(t *testing.T) {
 		{`{"type":"object","properties":{"a":{"type":"number","multipleOf":0.01}}}`, `{"a":0.07}`, true, true},
 		{`{"type":"object","properties":{"a":{"type":"number","multipleOf":0.01}}}`, `{"a":0.5}`, true, true},
 		{`{"type":"object","properties":{"a":{"type":"number","multipleOf":0.5}}}`, `{"a":2.5}`, true, false},
+		// Under not: 1e19 is no multiple of 3 exactly, but 1e19/3 is a whole double.
+		{`{"type":"object","properties":{"x":{"type":"integer","not":{"multipleOf":3}}}}`, `{"x":10000000000000000000}`, true, true},
 		// A fraction a double keeps, and one it loses.
 		{`{"type":"object","properties":{"k":{"type":"integer"}}}`, `{"k":20.5}`, false, false},
 		{`{"type":"object","properties":{"k":{"type":"integer"}}}`, `{"k":10000000000000000000.5}`, false, true},

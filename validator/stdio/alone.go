@@ -35,7 +35,7 @@ func (c *Client) checkAlone(ctx context.Context, name string, args []byte) valid
 		iso.gates = map[string]validator.Gate{}
 	}
 	if iso.err != nil {
-		return validator.Failed(validator.Crash, fmt.Sprintf("could not start a process to run the call alone: %v", iso.err))
+		return validator.Unclear(fmt.Sprintf("could not start a process to run the call alone (so it cannot be told whether it crashed the validator): %v", iso.err))
 	}
 	g := iso.gates[name]
 	if g == nil {
@@ -45,7 +45,7 @@ func (c *Client) checkAlone(ctx context.Context, name string, args []byte) valid
 		}
 		var err error
 		if g, err = iso.client.Compile(t); err != nil {
-			return validator.Failed(validator.Crash, fmt.Sprintf("registering tool %q on a process of its own: %v", name, err))
+			return validator.Unclear(fmt.Sprintf("could not register tool %q on a process of its own (so it cannot be told whether the call crashed the validator): %v", name, err))
 		}
 		iso.gates[name] = g
 	}

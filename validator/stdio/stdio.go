@@ -481,17 +481,17 @@ func (c *Client) restart(p *proc) {
 	// The warm spare takes over when it is alive. Tools are registered again as their calls
 	// come (child.take), so a restart costs a start and a hello, whatever the number of tools;
 	// the tools of the calls held for the new child go first, as the protocol orders.
-	var ch *child
-	var err error
 	c.mu.Lock()
-	if sp := p.spare; sp != nil && !sp.dead {
-		ch = sp
+	if sp := p.spare; sp != nil && !sp.dead && !c.closed && c.broken == "" {
+		// Taken and installed under one lock: a spare cannot die in between unnoticed.
+		p.spare = nil
+		c.install(p, sp)
+		c.mu.Unlock()
+		return
 	}
 	p.spare = nil
 	c.mu.Unlock()
-	if ch == nil {
-		ch, _, err = c.launch(p)
-	}
+	ch, _, err := c.launch(p)
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -518,6 +518,12 @@ func (c *Client) restart(p *proc) {
 		c.ready.Broadcast()
 		return
 	}
+	c.install(p, ch)
+}
+
+// install makes ch the child of p and hands it p's waiting requests (their tools first), then
+// starts a warm spare. Called with c.mu held.
+func (c *Client) install(p *proc, ch *child) {
 	p.cur = ch
 	for _, r := range p.waiting {
 		ch.take(r)
