@@ -434,7 +434,6 @@ func appendASCII(dst, args []byte, extra int) []byte {
 	return dst
 }
 
-
 const hexDigits = "0123456789abcdef"
 
 // toolLine builds the tool message for t; its parameters go as given, compacted to one line.
