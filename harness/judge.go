@@ -276,7 +276,11 @@ func (r *runner) blame(g validator.Gate, args [][]byte, vs []validator.Verdict) 
 	if iso, ok := g.(validator.Isolator); ok {
 		alone = iso.CheckAlone
 	}
-	for _, i := range crashed {
+	// Latest first: a validator that reads its calls in order died on the earliest it had not
+	// answered, so the others run before it, and the restart that call causes overlaps the work
+	// that follows instead of holding up the rest.
+	for k := len(crashed) - 1; k >= 0; k-- {
+		i := crashed[k]
 		death := vs[i].Detail
 		v := alone(context.Background(), args[i])
 		reproduced := v.Fault == validator.Crash

@@ -23,8 +23,10 @@ type crashReport struct {
 func TestCrashIsBlamedOnTheCallThatCausesIt(t *testing.T) {
 	const key = "timeoutSeconds"
 	spec := execSpec(t, "-strict", "-die-on", key)
+	outputs := map[string]string{}
 	for _, jobs := range []string{"1", "2"} {
 		r := cli(t, "run", "--validator", spec, "--checks", "6", "--seed", "3", "--jobs", jobs, "--format", "json")
+		outputs[jobs] = r.stdout
 		if r.code != 1 {
 			t.Fatalf("--jobs %s: exit %d, want 1 (crash findings)\n%s", jobs, r.code, r.stderr)
 		}
@@ -50,6 +52,10 @@ func TestCrashIsBlamedOnTheCallThatCausesIt(t *testing.T) {
 		if crashes == 0 {
 			t.Errorf("--jobs %s: no crash found, though every execute_code call with %q kills the adapter", jobs, key)
 		}
+	}
+	// The same seed, the same report, crashes and all, whatever the number of jobs.
+	if a, b := timings.ReplaceAllString(outputs["1"], ""), timings.ReplaceAllString(outputs["2"], ""); a != b {
+		t.Errorf("--jobs 1 and --jobs 2 give different reports:\n%s", lineDiff(a, b))
 	}
 }
 

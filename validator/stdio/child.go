@@ -227,6 +227,12 @@ func (ch *child) read() {
 	var got []delivery
 	for {
 		line, long, err := readLine(r, &buf)
+		if err != nil && len(line) > 0 && line[len(line)-1] != '\n' {
+			// The last line was cut off when the process ended: not an answer (the requests it
+			// may have been for are cut short by the death, and judged as such).
+			c.stray("a line cut off when the process ended", line)
+			line = nil
+		}
 		if len(line) > 0 {
 			got = ch.handleLine(line, got)
 		}
