@@ -1,6 +1,6 @@
 // Package registry maps the validator names the command line accepts to validators: the
-// built-in reference, the node adapters (ajv, typebox, zod) and the Go zoo (a nested module run
-// out of process), and exec: for any program speaking toolproof/1.
+// built-in reference, the node adapters (ajv, typebox, zod), the Go zoo (a nested module run
+// out of process), python-jsonschema, and exec: for any program speaking toolproof/1.
 package registry
 
 import (
@@ -37,6 +37,7 @@ func Entries() []Entry {
 		{"kaptinlin", "go zoo: github.com/kaptinlin/jsonschema v0.9.8", "go-zoo"},
 		{"json-struct", "go zoo: encoding/json into a struct built from the schema", "go-zoo"},
 		{"json-struct-strict", "go zoo: the same with DisallowUnknownFields", "go-zoo"},
+		{"python-jsonschema", "python: python-jsonschema (the draft $schema names, formats asserted), json.loads numbers, strict parse gate", "python"},
 	}
 }
 
@@ -72,6 +73,8 @@ func (o *Opener) Open(spec string) (validator.Validator, error) {
 			return o.node(name)
 		case "go-zoo":
 			return o.zoo(name)
+		case "python":
+			return o.python(name)
 		}
 	}
 	return nil, fmt.Errorf("unknown validator %q: `toolproof validators` lists the names; exec:COMMAND runs any toolproof/1 program", spec)
@@ -122,6 +125,24 @@ func (o *Opener) node(name string) (validator.Validator, error) {
 		return nil, fmt.Errorf("validator %s: its packages are not installed: run `npm ci` in %s", name, dir)
 	}
 	return o.start([]string{node, filepath.Join(dir, "adapters", name+".mjs")})
+}
+
+// python starts validator/python/ADAPTER.py (python-jsonschema -> jsonschema_adapter.py) with
+// python3, which must have the jsonschema package.
+func (o *Opener) python(name string) (validator.Validator, error) {
+	root, err := o.root()
+	if err != nil {
+		return nil, err
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		return nil, fmt.Errorf("validator %s needs Python 3 (python3 is not on PATH)", name)
+	}
+	script := filepath.Join(root, "validator", "python", strings.TrimPrefix(name, "python-")+"_adapter.py")
+	if _, err := os.Stat(script); err != nil {
+		return nil, fmt.Errorf("validator %s: %v", name, err)
+	}
+	return o.start([]string{py, script})
 }
 
 func (o *Opener) zoo(name string) (validator.Validator, error) {
