@@ -5,6 +5,7 @@
 //	go run ./cmd/measure suite DIR   # DIR: JSON-Schema-Test-Suite tests/draft2020-12
 //	go run ./cmd/measure bfcl FILE   # FILE: a BFCL tools file (JSONL)
 //	go run ./cmd/measure mutators FILE...
+//	go run ./cmd/measure patterns -dump OUT [SOURCE...]  # strings for regex engines to check
 //	go run ./cmd/measure differential [-checks N] [-validators LIST] FILE...  # blocking findings of correct validators
 package main
 
@@ -44,6 +45,8 @@ func main() {
 		err = bfcl(flag.Args()[1:], *draws, *dump)
 	case "mutators":
 		err = mutators_(flag.Args()[1:], *draws)
+	case "patterns":
+		err = patterns(flag.Args()[1:], os.Stdout)
 	case "differential":
 		err = differential(flag.Args()[1:], os.Stdout)
 	default:
