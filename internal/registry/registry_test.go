@@ -325,7 +325,7 @@ func TestEntries(t *testing.T) {
 		}
 		seen[e.Name] = true
 		switch e.Kind {
-		case "builtin", "node", "go-zoo":
+		case "builtin", "node", "go-zoo", "python":
 		default:
 			t.Errorf("entry %s: kind %q", e.Name, e.Kind)
 		}
