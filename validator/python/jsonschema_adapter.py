@@ -4,13 +4,16 @@
 The validator class is the one the schema's $schema names (Draft 2020-12 when it names none),
 with its FORMAT_CHECKER (formats asserted, as the ajv adapter does). Arguments go through a
 strict JSON parse gate first: json.loads with its default number parsing (floats as Python
-floats, integers exact), the root must be an object, and repeated keys, NaN/Infinity, a byte
-order mark and invalid UTF-8 are rejected. Messages never repeat values: each issue says which
+floats, integers exact), the root must be an object, and repeated keys, NaN/Infinity, fractions
+beyond the range of a double (1e400, which json.loads would make inf), a byte order mark and
+invalid UTF-8 are rejected. Integers stay exact, as json.loads makes them: python-jsonschema's
+own failures on them (multipleOf with a float divisor raises OverflowError on 10**400) show. Messages never repeat values: each issue says which
 keyword failed, not what the value was. Needs only the `jsonschema` package.
 """
 import base64
 import importlib.metadata
 import json
+import math
 import os
 import re
 import sys
@@ -48,10 +51,18 @@ def no_constant(name):
     raise Rejected("%s is not JSON" % name)
 
 
+def finite_float(text):
+    f = float(text)
+    if math.isinf(f):
+        raise Rejected("a number beyond the range of a double")
+    return f
+
+
 def parse_arguments(text):
     """Raw text -> (data, None) or (None, rejection)."""
     try:
-        data = json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constant)
+        data = json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constant,
+                          parse_float=finite_float)
     except Rejected as e:
         return None, root_issue("arguments are not valid JSON: %s" % e, "json")
     except (ValueError, RecursionError) as e:
