@@ -54,10 +54,12 @@ func Kinds() []Kind {
 		Crash, Timeout, ProtocolError}
 }
 
-// Options configure a run. The zero value is a strict run of every mutator. How many values are
-// drawn per tool and from which seed come from rapid's flags (-rapid.checks, -rapid.seed) or
-// environment (RAPID_CHECKS, RAPID_SEED), as for any rapid test.
+// Options configure a run. The zero value is a strict run of every mutator, 100 values per
+// tool (or rapid's -rapid.checks) from a random seed (or rapid's -rapid.seed) that the report
+// gives.
 type Options struct {
+	Checks          int                // valid values drawn per tool, each with one distortion per class (0: 100, or -rapid.checks)
+	Seed            uint64             // the same seed gives the same cases and report (0: -rapid.seed, else random)
 	Mutators        []mutators.Mutator // nil: every mutator
 	Profile         Profile            // "" is Strict
 	Close           bool               // treat objects that do not say otherwise as closed (OpenAI strict)

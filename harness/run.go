@@ -2,13 +2,11 @@ package harness
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
-	"testing"
 
 	"pgregory.net/rapid"
 
@@ -19,9 +17,15 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// Run checks every tool against v and returns the report. It needs no *testing.T; rapid's
-// flags or environment set the number of values per tool and the seed.
+// Run checks every tool against v and returns the report. It needs no *testing.T and writes no
+// file unless Options.CorpusDir names a directory.
 func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error) {
+	if opts.CorpusDir == "-" {
+		opts.CorpusDir = ""
+	}
+	cfg := seam.resolve(opts, true)
+	release := seam.acquire(cfg)
+	defer release()
 	if opts.Shards > 0 {
 		if opts.Shard < 0 || opts.Shard >= opts.Shards {
 			return nil, fmt.Errorf("shard %d/%d: want 0 <= shard < shards", opts.Shard, opts.Shards)
@@ -50,7 +54,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	sh := &shrinkSet{}
+	sh := newShrinkSet()
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -63,7 +67,9 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 				p, skip := prepareOne(tools[i], v, opts, sib)
 				var tr *toolResult
 				if p != nil {
-					tr = checkTool(p, saved, opts, sh, nil)
+					tr = checkTool(p, i, saved, opts, sh, nil)
+				} else {
+					sh.scored(i, nil)
 				}
 				if tr != nil && tr.noValue() {
 					skip = &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: tr.noValueReason()}
@@ -89,6 +95,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	close(next)
 	wg.Wait()
 	rep.Tools = checked
+	rep.Seed = cfg.seed
 	for _, s := range skips {
 		if s != nil {
 			rep.Skipped = append(rep.Skipped, *s)
@@ -135,7 +142,7 @@ type logger func(format string, args ...any)
 
 // checkTool replays the saved cases of p, draws new ones for the scorecard (rapid's number of
 // checks), then shrinks the findings.
-func checkTool(p *prepared, saved []corpus.Case, opts Options, sh *shrinkSet, log logger) *toolResult {
+func checkTool(p *prepared, idx int, saved []corpus.Case, opts Options, sh *shrinkSet, log logger) *toolResult {
 	tr := &toolResult{tool: p.tool.Name}
 	r := newRunner(opts)
 	defer r.close()
@@ -215,6 +222,13 @@ func checkTool(p *prepared, saved []corpus.Case, opts Options, sh *shrinkSet, lo
 		statsFor(stats, c).merge(st)
 	}
 	tr.classes = stats
+	groups := map[string]bool{}
+	for _, g := range order {
+		if f := first[g]; f.Blocking && f.Kind != Timeout {
+			groups[shrinkKey(f.Class, f.Kind)] = true
+		}
+	}
+	sh.scored(idx, groups)
 
 	// 3. Shrink: one minimal case per class and kind for the whole run (sh decides), the first
 	// case seen for the others. Shrinking draws again until the same tool, class and kind
@@ -222,7 +236,7 @@ func checkTool(p *prepared, saved []corpus.Case, opts Options, sh *shrinkSet, lo
 	for _, g := range order {
 		f := first[g]
 		// A hang is not shrunk: every try would cost the timeout.
-		if f.Blocking && f.Kind != Timeout && sh.claim(f.Class, f.Kind) {
+		if f.Blocking && f.Kind != Timeout && sh.claim(idx, f.Class, f.Kind) {
 			var last *Finding
 			only := classOnly(ms, f.Class)
 			prop := func(t *rapid.T) {
@@ -343,11 +357,26 @@ func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any,
 	if !ok {
 		return nil, nil, nil, false
 	}
+	// The binary64 rule: a value that is valid exactly but not when its numbers are read as
+	// doubles owes no verdict. Draw again (twice at most) for one that holds either way.
+	expect := "accept"
+	for try := 0; p.mctx.DoublesDiffer(v, true); try++ {
+		if try == 2 {
+			expect = "either"
+			break
+		}
+		w, ok := p.gen.Draw(t)
+		if !ok {
+			expect = "either"
+			break
+		}
+		v = w
+	}
 	tg := p.mctx.Target(v)
 	hash := p.hash
 	cases := make([]corpus.Case, 0, len(ms)+1)
 	originals := make([]any, 0, len(ms)+1)
-	cases = append(cases, corpus.Case{Tool: p.tool.Name, SchemaHash: hash, Args: tg.Text, Expect: "accept",
+	cases = append(cases, corpus.Case{Tool: p.tool.Name, SchemaHash: hash, Args: tg.Text, Expect: expect,
 		Class: "valid", Provenance: "generated"})
 	originals = append(originals, v)
 	var na []mutators.Class
@@ -407,20 +436,8 @@ func (c *checkTB) fail(msg string) {
 	}
 }
 
-// initTesting makes rapid.Check usable outside go test: rapid asks testing.Short, which needs
-// the testing flags registered and the command line parsed (with no arguments, if nobody did).
-var initTesting = sync.OnceFunc(func() {
-	if flag.Lookup("test.short") == nil {
-		testing.Init()
-	}
-	if !flag.Parsed() {
-		_ = flag.CommandLine.Parse(nil)
-	}
-})
-
 // runCheck runs rapid.Check on prop and returns nil when it passed, else what rapid said.
 func runCheck(name string, prop func(*rapid.T)) (err error) {
-	initTesting()
 	tb := &checkTB{name: name}
 	func() {
 		defer func() {
@@ -440,24 +457,53 @@ func runCheck(name string, prop func(*rapid.T)) (err error) {
 	return errors.New(msg)
 }
 
-// shrinkSet remembers which class and kind already has a shrunk case in this run: shrinking
-// costs many draws, and one minimal case per class and kind shows the bug.
+// shrinkSet decides which tool shrinks a case for each class and kind: shrinking costs many
+// draws, and one minimal case per class and kind shows the bug. The first tool in the given
+// order that finds a class and kind shrinks it, whatever order the workers finish in, so the
+// same seed gives the same minimal cases for any number of jobs.
 type shrinkSet struct {
-	mu   sync.Mutex
-	done map[string]bool
+	mu       sync.Mutex
+	cond     *sync.Cond
+	found    map[int]map[string]bool // tool index: the class and kind groups its scorecard found
+	frontier int                     // every tool below this index has been scored
 }
 
-func (s *shrinkSet) claim(class string, kind Kind) bool {
+func newShrinkSet() *shrinkSet {
+	s := &shrinkSet{found: map[int]map[string]bool{}}
+	s.cond = sync.NewCond(&s.mu)
+	return s
+}
+
+func shrinkKey(class string, kind Kind) string { return class + "\x00" + string(kind) }
+
+// scored records what tool i's scorecard found (nil: nothing, or the tool was skipped).
+func (s *shrinkSet) scored(i int, groups map[string]bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.done == nil {
-		s.done = map[string]bool{}
+	if groups == nil {
+		groups = map[string]bool{}
 	}
-	k := class + "\x00" + string(kind)
-	if s.done[k] {
-		return false
+	s.found[i] = groups
+	for s.found[s.frontier] != nil {
+		s.frontier++
 	}
-	s.done[k] = true
+	s.cond.Broadcast()
+}
+
+// claim reports whether tool i shrinks class and kind: no tool before it found them. It waits
+// until every tool before i has been scored.
+func (s *shrinkSet) claim(i int, class string, kind Kind) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.frontier < i {
+		s.cond.Wait()
+	}
+	k := shrinkKey(class, kind)
+	for j := 0; j < i; j++ {
+		if s.found[j][k] {
+			return false
+		}
+	}
 	return true
 }
 

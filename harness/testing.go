@@ -29,6 +29,10 @@ func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options)
 	if err != nil {
 		t.Fatalf("toolproof: regression corpus: %v", err)
 	}
+	cfg := seam.resolve(opts, false)
+	release := seam.acquire(cfg)
+	defer release()
+	t.Logf("toolproof: %d checks per tool, seed %d (Options.Seed or -rapid.seed repeats them)", cfg.checks, cfg.seed)
 	ps, skipped := prepare(tools, v, opts)
 	for _, s := range skipped {
 		t.Logf("toolproof: skipped %s", s)
@@ -36,11 +40,11 @@ func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options)
 	if len(ps) == 0 {
 		t.Fatalf("toolproof: none of the %d tools can be checked against %s", len(tools), v.Name())
 	}
-	sh := &shrinkSet{}
-	for _, p := range ps {
-		p := p
+	sh := newShrinkSet()
+	for i, p := range ps {
+		i, p := i, p
 		t.Run(p.tool.Name, func(t *testing.T) {
-			tr := checkTool(p, saved, opts, sh, t.Logf)
+			tr := checkTool(p, i, saved, opts, sh, t.Logf)
 			if tr.noValue() {
 				t.Errorf("toolproof: %s", tr.noValueReason())
 			}

@@ -166,19 +166,21 @@ func SiblingsOf(tools []tool.Tool) *Siblings {
 type Context struct {
 	oracle      *validator.Gatekeeper
 	lax         *validator.Gatekeeper // the oracle with format as an annotation (nil: no formats)
+	doubles     *doubles              // the binary64 reading of the schema
 	siblingKeys []string              // property names tools of the file declare
 	siblingEnum []string              // string enum values they declare
 
-	offTarget  atomic.Int64 // candidates the oracle rejected for another reason than the one meant
-	formatOnly atomic.Int64 // candidates invalid only where format is asserted
-	offMu      sync.Mutex
-	offSample  []string
+	offTarget    atomic.Int64 // candidates the oracle rejected for another reason than the one meant
+	formatOnly   atomic.Int64 // candidates invalid only where format is asserted
+	binary64Only atomic.Int64 // candidates whose verdict changes in the binary64 reading
+	offMu        sync.Mutex
+	offSample    []string
 }
 
 // NewContext prepares the context of the tool compiled in gk; sib (nil for none) is what the
 // tools of its file declare.
 func NewContext(gk *validator.Gatekeeper, sib *Siblings) *Context {
-	c := &Context{oracle: gk}
+	c := &Context{oracle: gk, doubles: newDoubles(gk)}
 	if sib != nil {
 		c.siblingKeys, c.siblingEnum = sib.keys, sib.enums
 	}
@@ -203,6 +205,20 @@ func sortedKeys(m map[string]bool) []string {
 	sort.Strings(out)
 	return out
 }
+
+// DoublesDiffer reports whether the verdict on v (valid: what the oracle found) changes when
+// every number in v and in the schema is read as its nearest binary64 double: such a case owes
+// no verdict (Either), since RFC 8259 leaves that precision to implementations.
+func (c *Context) DoublesDiffer(v any, valid bool) bool {
+	if valid {
+		return c.doubles.differ(v, nil)
+	}
+	return c.doubles.differ(v, c.oracle.Locate(v))
+}
+
+// Binary64Only counts distortions that were invalid only where numbers are read exactly; a
+// better one was drawn, or the case was kept as Either.
+func (c *Context) Binary64Only() int64 { return c.binary64Only.Load() }
 
 // OffTarget counts candidates the oracle rejected, but not for the keyword at the place the
 // mutator meant; they are not kept as cases.
@@ -271,8 +287,14 @@ func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
 				tg.ctx.formatOnly.Add(1)
 				return Mutation{}, false // invalid only where format is asserted
 			}
-			return Mutation{Args: jsonvalue.MustMarshal(value), Class: class, Variant: c.variant, Path: c.path,
-				Keyword: is.Keyword, Reason: c.reason(), Expect: Reject, Canary: c.canary}, true
+			m := Mutation{Args: jsonvalue.MustMarshal(value), Class: class, Variant: c.variant, Path: c.path,
+				Keyword: is.Keyword, Reason: c.reason(), Expect: Reject, Canary: c.canary}
+			if tg.ctx.doubles.differ(value, issues) {
+				tg.ctx.binary64Only.Add(1)
+				m.Expect = Either
+				m.Reason += " (as doubles the verdict differs: implementation-defined)"
+			}
+			return m, true
 		}
 	}
 	if tg.ctx.offTarget.Add(1) <= 5 {
@@ -303,6 +325,8 @@ func firstConfirmed(t *rapid.T, tg *Target, class Class, places []*site, propose
 	}
 	start := draw.Int(t, 0, len(places)-1, "place")
 	tries := 0
+	var fallback Mutation
+	found := false
 	for i := 0; i < len(places) && tries < 24; i++ {
 		s := places[(start+i)%len(places)]
 		cands := propose(t, s)
@@ -313,11 +337,18 @@ func firstConfirmed(t *rapid.T, tg *Target, class Class, places []*site, propose
 		for j := 0; j < len(cands) && tries < 24; j++ {
 			tries++
 			if m, ok := tg.confirm(class, cands[(first+j)%len(cands)]); ok {
-				return m, true
+				if m.Expect != Either {
+					return m, true
+				}
+				// Invalid only where numbers are exact: look on for one that holds as doubles
+				// too, and keep this one as Either if none does.
+				if !found {
+					fallback, found = m, true
+				}
 			}
 		}
 	}
-	return Mutation{}, false
+	return fallback, found
 }
 
 // canary draws a canary string: unlikely in any schema, easy to find in a message.

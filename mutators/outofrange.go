@@ -138,11 +138,15 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, drawing bool) []candidate 
 		}
 		if n, ok := s.value.(json.Number); ok {
 			if r, ok := jsonvalue.Rat(n); ok {
-				for _, d := range []int64{1, -1} {
-					v := json.Number(jsonvalue.RatText(new(big.Rat).Add(r, big.NewRat(d, 1))))
-					if !inEnum(enum, v) {
+				// One more or one less, and small numbers a double tells apart from large members.
+				tries := []*big.Rat{new(big.Rat).Add(r, big.NewRat(1, 1)), new(big.Rat).Sub(r, big.NewRat(1, 1)),
+					big.NewRat(-1, 2), big.NewRat(7, 4)}
+				n := 0
+				for _, x := range tries {
+					v := json.Number(jsonvalue.RatText(x))
+					if !inEnum(enum, v) && n < 2 {
 						put(v, "enum-number", because("%s at %s, a number the enum does not list", v, s.path), "", "enum", "const")
-						break
+						n++
 					}
 				}
 			}
@@ -161,25 +165,35 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, drawing bool) []candidate 
 			step = m
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Minimum }, true); ok {
-			put(json.Number(jsonvalue.RatText(new(big.Rat).Sub(m, step))), "below-minimum", because("%s at %s, below the minimum %s", jsonvalue.RatText(new(big.Rat).Sub(m, step)), s.path, m.RatString()), "", "minimum")
+			for _, below := range []*big.Rat{new(big.Rat).Sub(m, step), farBelow(m, step)} {
+				put(json.Number(jsonvalue.RatText(below)), "below-minimum", because("%s at %s, below the minimum %s", jsonvalue.RatText(below), s.path, m.RatString()), "", "minimum")
+			}
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMinimum }, true); ok {
 			put(json.Number(jsonvalue.RatText(m)), "exclusive-minimum", because("%s at %s, equal to the exclusive minimum", m.RatString(), s.path), "", "exclusiveMinimum")
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Maximum }, false); ok {
-			put(json.Number(jsonvalue.RatText(new(big.Rat).Add(m, step))), "above-maximum", because("%s at %s, above the maximum %s", jsonvalue.RatText(new(big.Rat).Add(m, step)), s.path, m.RatString()), "", "maximum")
+			for _, above := range []*big.Rat{new(big.Rat).Add(m, step), farAbove(m, step)} {
+				put(json.Number(jsonvalue.RatText(above)), "above-maximum", because("%s at %s, above the maximum %s", jsonvalue.RatText(above), s.path, m.RatString()), "", "maximum")
+			}
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMaximum }, false); ok {
 			put(json.Number(jsonvalue.RatText(m)), "exclusive-maximum", because("%s at %s, equal to the exclusive maximum", m.RatString(), s.path), "", "exclusiveMaximum")
 		}
 		if integer {
-			f := new(big.Rat).Add(r, big.NewRat(1, 2))
-			put(json.Number(jsonvalue.RatText(f)), "float-for-integer", because("%s at %s, a fraction where an integer is required", jsonvalue.RatText(f), s.path), "", "type")
+			// The value plus a half, and, where a double cannot hold that half (|value| >= 2^52),
+			// a fraction small enough to survive as a double.
+			for _, f := range []*big.Rat{new(big.Rat).Add(r, big.NewRat(1, 2)), smallFraction(r)} {
+				put(json.Number(jsonvalue.RatText(f)), "float-for-integer", because("%s at %s, a fraction where an integer is required", jsonvalue.RatText(f), s.path), "", "type")
+			}
 		}
 		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.MultipleOf }, true); ok {
 			half := new(big.Rat).Quo(m, big.NewRat(2, 1))
-			off := new(big.Rat).Add(r, half)
-			put(json.Number(jsonvalue.RatText(off)), "not-multiple", because("%s at %s, not a multiple of %s", jsonvalue.RatText(off), s.path, m.RatString()), "", "multipleOf", "type")
+			// Off by half a step, from the value and, for values too large for doubles to see
+			// the half, from zero.
+			for _, off := range []*big.Rat{new(big.Rat).Add(r, half), new(big.Rat).Add(new(big.Rat).Mul(m, big.NewRat(3, 1)), half)} {
+				put(json.Number(jsonvalue.RatText(off)), "not-multiple", because("%s at %s, not a multiple of %s", jsonvalue.RatText(off), s.path, m.RatString()), "", "multipleOf", "type")
+			}
 		}
 	case string:
 		runes := []rune(v)
@@ -239,4 +253,26 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, drawing bool) []candidate 
 		}
 	}
 	return out
+}
+
+// two52 is 2^52: from there on a double holds no fraction.
+var two52 = new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 52))
+
+// farBelow is a number below m by a margin any double sees: m - |m| - step.
+func farBelow(m, step *big.Rat) *big.Rat {
+	return new(big.Rat).Sub(new(big.Rat).Sub(m, new(big.Rat).Abs(m)), step)
+}
+
+// farAbove is a number above m by a margin any double sees: m + |m| + step.
+func farAbove(m, step *big.Rat) *big.Rat {
+	return new(big.Rat).Add(new(big.Rat).Add(m, new(big.Rat).Abs(m)), step)
+}
+
+// smallFraction is a fraction near r that a double holds: r + 1/2 when |r| < 2^52, else 1/2
+// with r's sign.
+func smallFraction(r *big.Rat) *big.Rat {
+	if new(big.Rat).Abs(r).Cmp(two52) < 0 {
+		return new(big.Rat).Add(r, big.NewRat(1, 2))
+	}
+	return big.NewRat(int64(r.Sign()), 2)
 }

@@ -87,22 +87,6 @@ func toolsFor(paths []string, vs []validator.Validator, stderr io.Writer) ([]too
 	return loadTools(paths, stderr)
 }
 
-// setRapid points rapid's flags (it reads them for every check) at this run's values. The
-// command line owns its process, so setting them once before any check is safe.
-func setRapid(checks int, seed uint64) error {
-	for name, value := range map[string]string{
-		"rapid.checks":     strconv.Itoa(checks),
-		"rapid.seed":       strconv.FormatUint(seed, 10),
-		"rapid.nofailfile": "true",
-		"rapid.shrinktime": "10s",
-	} {
-		if err := flag.Set(name, value); err != nil {
-			return fmt.Errorf("setting %s: %v", name, err)
-		}
-	}
-	return nil
-}
-
 func randomSeed() uint64 {
 	var b [8]byte
 	if _, err := crand.Read(b[:]); err != nil {
@@ -261,9 +245,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if seed == 0 {
 		seed = randomSeed()
 	}
-	if err := setRapid(f.checks, seed); err != nil {
-		return err
-	}
+	opts.Checks, opts.Seed = f.checks, seed
 	if f.cpuprofile != "" {
 		pf, err := os.Create(f.cpuprofile)
 		if err != nil {
@@ -290,7 +272,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
-		rep.Seed = seed
 		reports = append(reports, rep)
 	}
 	return writeReports(reports, f.format, stdout, stderr)

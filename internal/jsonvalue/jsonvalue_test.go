@@ -159,3 +159,41 @@ func TestRatText(t *testing.T) {
 		}
 	}
 }
+
+func TestBinary64(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"20", "20"},
+		{"9007199254740993", "9007199254740992"},
+		{"10000000000000000000.5", "10000000000000000000"},
+		{"0.5", "0.5"},
+		{"0.1", "0.1000000000000000055511151231257827021181583404541015625"},
+		{"-0.07", "-0.070000000000000006661338147750939242541790008544921875"},
+		{"1e400", ""},
+		{"-1e400", ""},
+		{"1e-400", "0"},
+		{"-0", "-0"},
+	} {
+		got, ok := Binary64(json.Number(tc.in))
+		if tc.want == "" {
+			if ok {
+				t.Errorf("Binary64(%s) = %s, want beyond every double", tc.in, got)
+			}
+			continue
+		}
+		if !ok || string(got) != tc.want {
+			t.Errorf("Binary64(%s) = %s, %v; want %s", tc.in, got, ok, tc.want)
+		}
+	}
+	v := map[string]any{"a": json.Number("1"), "b": []any{json.Number("9007199254740993"), "x"}}
+	r, ok := RoundBinary64(v)
+	if !ok {
+		t.Fatal("RoundBinary64 failed")
+	}
+	want := map[string]any{"a": json.Number("1"), "b": []any{json.Number("9007199254740992"), "x"}}
+	if !Equal(r, want) || !Equal(v["b"].([]any)[0], json.Number("9007199254740993")) {
+		t.Errorf("RoundBinary64 = %v (input now %v)", r, v)
+	}
+	if _, ok := RoundBinary64([]any{json.Number("2e308")}); ok {
+		t.Error("RoundBinary64 accepted a number beyond every double")
+	}
+}

@@ -1,0 +1,152 @@
+package harness_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// doublesGate is a correct gate that reads every number as a double, as JSON.parse, Python's
+// json and Go's float64 do: the arguments and the schema go through encoding/json into float64,
+// then the reference judges the doubles' exact values. The binary64 rule says it must get no
+// finding.
+func doublesGate() validator.Validator {
+	return validator.Func("doubles", func(t tool.Tool) (func([]byte) (any, error), error) {
+		schema, err := viaDoubles(t.Parameters)
+		if err != nil {
+			return nil, err
+		}
+		gk, err := validator.Compile(tool.Tool{Name: t.Name, Parameters: schema})
+		if err != nil {
+			return nil, err
+		}
+		return func(args []byte) (any, error) {
+			if !utf8.Valid(args) || !json.Valid(args) {
+				return nil, errors.New("the arguments are not JSON")
+			}
+			d, err := viaDoubles(args)
+			if err != nil {
+				return nil, err
+			}
+			_, err = gk.Parse(d)
+			return nil, err
+		}, nil
+	})
+}
+
+// viaDoubles reads JSON text with encoding/json (numbers as float64) and writes it back with
+// every number as the exact decimal value of its double.
+func viaDoubles(text []byte) ([]byte, error) {
+	var v any
+	if err := json.Unmarshal(text, &v); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := writeExact(&b, v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func writeExact(b *bytes.Buffer, v any) error {
+	switch x := v.(type) {
+	case float64:
+		r := new(big.Rat).SetFloat64(x)
+		if r == nil {
+			return fmt.Errorf("not a finite number")
+		}
+		s := r.FloatString(1100)
+		s = trimZeros(s)
+		b.WriteString(s)
+	case map[string]any:
+		b.WriteByte('{')
+		first := true
+		for k, e := range x {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			kb, _ := json.Marshal(k)
+			b.Write(kb)
+			b.WriteByte(':')
+			if err := writeExact(b, e); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeExact(b, e); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	default:
+		eb, err := json.Marshal(x)
+		if err != nil {
+			return err
+		}
+		b.Write(eb)
+	}
+	return nil
+}
+
+func trimZeros(s string) string {
+	if !bytes.Contains([]byte(s), []byte(".")) {
+		return s
+	}
+	for s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	if s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// TestDoublesGateHasNoFinding: a gate that reads numbers as doubles and is otherwise correct is
+// never blamed (the binary64 rule), on the corpus and on tools made to tempt it: unbounded
+// integers, bounds past 2^53, decimal multipleOf, numeric enums and uniqueItems.
+func TestDoublesGateHasNoFinding(t *testing.T) {
+	set, err := tool.Load("testdata/numbers.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := append(set.Tools, corpus.Tools().Tools...)
+	checks := 30
+	if testing.Short() {
+		checks = 8
+	}
+	rep, err := harness.Run(tools, doublesGate(), harness.Options{Checks: checks, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if f.Blocking {
+			t.Errorf("finding against a correct double-based gate: %s\n  args %s", f, f.Args)
+		}
+	}
+	either := 0
+	for _, st := range rep.Classes {
+		either += st.Either
+	}
+	if either == 0 {
+		t.Errorf("no case was implementation-defined: the number tools should yield some")
+	}
+}

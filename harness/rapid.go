@@ -1,0 +1,108 @@
+package harness
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"flag"
+	"strconv"
+	"sync"
+	"testing"
+)
+
+// This file is the one seam between toolproof's options and rapid. rapid reads its settings
+// (checks, seed, fail files) from process-wide flags, and asks testing.Short, which panics
+// unless the testing flags are registered and parsed. So, and only here:
+//   - outside go test, the testing flags are registered (testing.Init) and the command line is
+//     marked parsed, once, with no arguments;
+//   - a run sets rapid's flags to its Options for as long as it runs. Runs with the same
+//     settings go on side by side; a run with other settings waits until they end.
+// Nothing else in toolproof reads or writes process flags.
+
+// rapidConfig is what a run asks of rapid.
+type rapidConfig struct {
+	checks     int
+	seed       uint64
+	noFailFile bool
+}
+
+type rapidSeam struct {
+	mu       sync.Mutex
+	cond     *sync.Cond
+	active   int
+	current  rapidConfig
+	original map[string]string
+}
+
+var seam = func() *rapidSeam { s := &rapidSeam{}; s.cond = sync.NewCond(&s.mu); return s }()
+
+var initTesting = sync.OnceFunc(func() {
+	if flag.Lookup("test.short") == nil {
+		testing.Init()
+	}
+	if !flag.Parsed() {
+		_ = flag.CommandLine.Parse(nil)
+	}
+})
+
+// rapidFlag reads the value of one of rapid's flags as the process has it.
+func rapidFlag(name string) string {
+	if f := flag.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}
+
+// resolve fills in what o leaves open: checks from rapid's -rapid.checks (100 by default), the
+// seed from -rapid.seed, else a random one (the report says which).
+func (s *rapidSeam) resolve(o Options, noFailFile bool) rapidConfig {
+	initTesting()
+	s.mu.Lock()
+	if s.original == nil {
+		s.original = map[string]string{}
+		for _, n := range []string{"rapid.checks", "rapid.seed", "rapid.nofailfile"} {
+			s.original[n] = rapidFlag(n)
+		}
+	}
+	orig := s.original
+	s.mu.Unlock()
+	c := rapidConfig{checks: o.Checks, seed: o.Seed, noFailFile: noFailFile || orig["rapid.nofailfile"] == "true"}
+	if c.checks <= 0 {
+		c.checks, _ = strconv.Atoi(orig["rapid.checks"])
+		if c.checks <= 0 {
+			c.checks = 100
+		}
+	}
+	if c.seed == 0 {
+		c.seed, _ = strconv.ParseUint(orig["rapid.seed"], 10, 64)
+	}
+	for c.seed == 0 {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		c.seed = binary.LittleEndian.Uint64(b[:]) >> 1
+	}
+	return c
+}
+
+// acquire sets rapid's flags to c and holds them until release is called.
+func (s *rapidSeam) acquire(c rapidConfig) (release func()) {
+	s.mu.Lock()
+	for s.active > 0 && s.current != c {
+		s.cond.Wait()
+	}
+	if s.active == 0 {
+		s.current = c
+		_ = flag.Set("rapid.checks", strconv.Itoa(c.checks))
+		_ = flag.Set("rapid.seed", strconv.FormatUint(c.seed, 10))
+		_ = flag.Set("rapid.nofailfile", strconv.FormatBool(c.noFailFile))
+	}
+	s.active++
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.active--
+		if s.active == 0 {
+			s.cond.Broadcast()
+		}
+		s.mu.Unlock()
+	}
+}

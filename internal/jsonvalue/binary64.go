@@ -1,0 +1,133 @@
+package jsonvalue
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"strconv"
+)
+
+// Binary64 returns the exact value of the IEEE binary64 number nearest to n, written as a JSON
+// number, as a gate that reads JSON numbers into doubles sees it. ok is false when n is beyond
+// every double (it would read as an infinity).
+func Binary64(n json.Number) (json.Number, bool) {
+	s := string(n)
+	if smallInteger(s) {
+		return n, true // |n| < 10^15: a double holds it exactly
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !isRangeUnderflow(f, err) {
+		return "", false
+	}
+	if math.IsInf(f, 0) {
+		return "", false
+	}
+	return json.Number(exactDouble(f)), true
+}
+
+// isRangeUnderflow tells a number too small for a double (read as 0 or a subnormal, a
+// well-defined double) from one too large.
+func isRangeUnderflow(f float64, err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange && !math.IsInf(f, 0)
+}
+
+// exactDouble writes the exact decimal value of f: a double is a dyadic rational, so its
+// expansion ends after as many digits as its denominator has factors of two.
+func exactDouble(f float64) string {
+	if f == 0 {
+		return "0"
+	}
+	r := new(big.Rat).SetFloat64(f)
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	return r.FloatString(r.Denom().BitLen() - 1)
+}
+
+func smallInteger(s string) bool {
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 15 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// RoundBinary64 returns v with every number replaced by Binary64 of it (v itself, shared, when
+// no number changes), and false when some number is beyond every double.
+func RoundBinary64(v any) (any, bool) {
+	r, _, ok := round64(v)
+	return r, ok
+}
+
+// round64 is RoundBinary64 that also says whether anything changed; unchanged parts are shared.
+func round64(v any) (any, bool, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		r, ok := Binary64(x)
+		return r, ok && r != x, ok
+	case map[string]any:
+		var out map[string]any
+		for k, e := range x {
+			r, changed, ok := round64(e)
+			if !ok {
+				return nil, false, false
+			}
+			if changed {
+				if out == nil {
+					out = make(map[string]any, len(x))
+					for k2, e2 := range x {
+						out[k2] = e2
+					}
+				}
+				out[k] = r
+			}
+		}
+		if out == nil {
+			return x, false, true
+		}
+		return out, true, true
+	case []any:
+		var out []any
+		for i, e := range x {
+			r, changed, ok := round64(e)
+			if !ok {
+				return nil, false, false
+			}
+			if changed && out == nil {
+				out = append(make([]any, 0, len(x)), x[:i]...)
+			}
+			if out != nil {
+				out = append(out, r)
+			}
+		}
+		if out == nil {
+			return x, false, true
+		}
+		return out, true, true
+	}
+	return v, false, true
+}
+
+// Numbers calls fn for every number in v.
+func Numbers(v any, fn func(json.Number)) {
+	switch x := v.(type) {
+	case json.Number:
+		fn(x)
+	case map[string]any:
+		for _, e := range x {
+			Numbers(e, fn)
+		}
+	case []any:
+		for _, e := range x {
+			Numbers(e, fn)
+		}
+	}
+}
