@@ -8,7 +8,6 @@ import (
 	"os"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -58,13 +57,10 @@ func differential(args []string, stdout io.Writer) error {
 	if fs.NArg() == 0 {
 		return fmt.Errorf("differential: give one or more tool files")
 	}
-	for name, value := range map[string]string{
-		"rapid.checks": strconv.Itoa(*checks), "rapid.seed": strconv.FormatUint(*seed, 10),
-		"rapid.nofailfile": "true", "rapid.shrinktime": shrink.String(),
-	} {
-		if err := flag.Set(name, value); err != nil {
-			return fmt.Errorf("setting %s: %v", name, err)
-		}
+	// The harness sets checks and seed (Options); how long rapid shrinks is its own flag, which
+	// this command, owning its process, sets once.
+	if err := flag.Set("rapid.shrinktime", shrink.String()); err != nil {
+		return fmt.Errorf("setting rapid.shrinktime: %v", err)
 	}
 	var out *json.Encoder
 	if *dump != "" {
@@ -91,7 +87,7 @@ func differential(args []string, stdout io.Writer) error {
 		for i, file := range fs.Args() {
 			row := diffRow{validator: name, file: file}
 			start := time.Now()
-			rep, err := runOne(opener, name, sets[i].Tools, harness.Options{Close: *closeFlag})
+			rep, err := runOne(opener, name, sets[i].Tools, harness.Options{Close: *closeFlag, Checks: *checks, Seed: *seed})
 			row.elapsed = time.Since(start)
 			if err != nil {
 				row.err = err
