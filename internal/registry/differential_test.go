@@ -2,6 +2,8 @@ package registry_test
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
 	"sort"
 	"strings"
 	"testing"
@@ -59,5 +61,60 @@ func TestDifferentialNoFalseAlarm(t *testing.T) {
 				t.Errorf("%s: %d blocking %s findings, e.g. %s at %s: %s\n  args %s", name, len(fs), k, f.Tool, f.Path, f.Reason, f.Args)
 			}
 		})
+	}
+}
+
+// The python-jsonschema adapter gives the verdicts a strict gate owes, with issues where the
+// protocol wants them. Skipped when python3 with the jsonschema package is missing (a failure
+// under TOOLPROOF_REQUIRE_PYTHON=1).
+func TestPythonAdapter(t *testing.T) {
+	why := ""
+	if _, err := exec.LookPath("python3"); err != nil {
+		why = "python3 is not on PATH"
+	} else if err := exec.Command("python3", "-c", "import jsonschema").Run(); err != nil {
+		why = "python3 has no jsonschema package"
+	}
+	if why != "" {
+		if os.Getenv("TOOLPROOF_REQUIRE_PYTHON") == "1" {
+			t.Fatalf("TOOLPROOF_REQUIRE_PYTHON=1, but the python adapter cannot run: %s", why)
+		}
+		t.Skipf("skipping the python adapter: %s (TOOLPROOF_REQUIRE_PYTHON=1 makes this a failure)", why)
+	}
+	v := open(t, newOpener(), "python-jsonschema")
+	if !strings.HasPrefix(v.Name(), "python-jsonschema ") {
+		t.Errorf("the adapter says it is %q", v.Name())
+	}
+	for _, c := range []struct {
+		args  string
+		valid bool
+		path  string // of the first issue
+	}{
+		{`{"name":"x","mode":"fast","count":3}`, true, ""},
+		{`{"name":"x","count":1.0}`, true, ""},
+		{`{"name":"x","count":1.5}`, false, "/count"},
+		{`{"name":"x","mode":"turbo"}`, false, "/mode"},
+		{`{"mode":"fast"}`, false, "/name"},
+		{`{"name":"x","extra":1}`, false, "/extra"},
+		{`{"name":"x","name":"y"}`, false, ""},
+		{`{"name":"x","count":NaN}`, false, ""},
+		{`{"name":"x","count":1e400}`, false, ""},
+		{`["name"]`, false, ""},
+		{`{"name":"x"} trailing`, false, ""},
+		{"\ufeff{\"name\":\"x\"}", false, ""},
+		{"{\"name\":\"\xff\"}", false, ""},
+	} {
+		vd := verdict(t, v, probe, c.args)
+		if vd.Valid != c.valid {
+			t.Errorf("%q: valid %v, want %v (%v)", c.args, vd.Valid, c.valid, vd.Issues)
+			continue
+		}
+		if !c.valid && (len(vd.Issues) == 0 || vd.Issues[0].Path != c.path) {
+			t.Errorf("%q: issues %v, want the first at %q", c.args, vd.Issues, c.path)
+		}
+		for _, is := range vd.Issues {
+			if strings.Contains(is.Message, "turbo") {
+				t.Errorf("%q: a message repeats the value: %q", c.args, is.Message)
+			}
+		}
 	}
 }
