@@ -39,6 +39,7 @@ func patterns(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("measure patterns", flag.ContinueOnError)
 	n := fs.Int("n", 50, "strings drawn per pattern and place")
 	dump := fs.String("dump", "", "JSONL file to write the strings to (required)")
+	toolsOut := fs.String("tools", "", "also write every pattern as a tool (a string property with the pattern, an object with it as patternProperties key) to this JSONL file, for `measure differential`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -109,9 +110,38 @@ func patterns(args []string, stdout io.Writer) error {
 		}
 		bySource[strings.SplitN(found[p], ":", 2)[0]]++
 	}
+	if *toolsOut != "" {
+		if err := writePatternTools(*toolsOut, list); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(stdout, "patterns: %d (%v), %d distinct strings written to %s, %d pattern/place pairs the oracle or generator could not use\n",
 		len(list), bySource, values, *dump, skipped)
 	return nil
+}
+
+// writePatternTools writes one tool per pattern: {"s": string with the pattern (required),
+// "k": object whose keys must match it}, closed.
+func writePatternTools(path string, list []string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	enc.SetEscapeHTML(false)
+	for i, p := range list {
+		params := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"s"},
+			"properties": map[string]any{
+				"s": map[string]any{"type": "string", "pattern": p},
+				"k": map[string]any{"type": "object", "additionalProperties": false,
+					"patternProperties": map[string]any{p: map[string]any{"type": "integer"}}},
+			}}
+		if err := enc.Encode(map[string]any{"name": fmt.Sprintf("pattern_%d", i), "description": "pattern " + p, "parameters": params}); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
 }
 
 // collectPatterns calls add for every "pattern" string and every patternProperties key in the
