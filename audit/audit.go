@@ -1,429 +1,450 @@
 // Package audit reads a tool's schema and says, for every distortion class and every place in
-// the arguments, whether the schema can catch the distortion there or lets it through, and why:
+// the arguments, whether the schema catches the distortion there or lets it through, and why:
 // an open object lets hallucinated keys pass, a field typed [integer, string] lets stringified
 // numbers pass, a free string has no enum to leave. It is the first thing to run on a tool file.
+//
+// Every claim is backed by a witness: a concrete distortion of a valid value the generator drew,
+// judged by the oracle (the reference gatekeeper). "passes" shows argument text the oracle
+// accepts, "caught" argument text it rejects; where no distortion of the class could be built
+// at a place, the verdict is "not_determined" and nothing is claimed. The schema's keywords only
+// say which classes to try where, and explain a verdict when they agree with it.
 package audit
 
 import (
+	"errors"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/generate"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/internal/schemawalk"
 	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/validator"
 )
 
+// Verdict is what the audit found for one class at one place.
+type Verdict string
+
+// The verdicts.
+const (
+	Passes        Verdict = "passes"         // a distortion of the class there is accepted by the oracle
+	Caught        Verdict = "caught"         // the distortions built there are rejected by the oracle
+	NotDetermined Verdict = "not_determined" // no distortion of the class could be built there
+)
+
+// Witness is one concrete distortion and the oracle's verdict on it.
+type Witness struct {
+	Args    string `json:"args"`              // the distorted argument text, as a gate would receive it
+	Path    string `json:"path"`              // the JSON Pointer of the place touched in Args
+	Variant string `json:"variant,omitempty"` // which form of the class
+	Reason  string `json:"reason"`            // what was changed
+	Keyword string `json:"keyword,omitempty"` // rejected: the keyword of the oracle's first issue
+	Issue   string `json:"issue,omitempty"`   // rejected: the oracle's first issue
+	From    string `json:"from"`              // "mutator" (a case run sends) or "probe" (built by the audit)
+}
+
 // Place is one verdict of the audit: at Path (a JSON Pointer where "*" stands for any array
-// index or map key), the class is caught by the schema or passes, and why.
+// index or map key) the class passes, is caught, or was not determined, why, and the witness.
 type Place struct {
-	Class  mutators.Class `json:"class"`
-	Path   string         `json:"path"`
-	Passes bool           `json:"passes"`
-	Why    string         `json:"why"`
+	Class   cases.Class `json:"class"`
+	Path    string      `json:"path"`
+	Verdict Verdict     `json:"verdict"`
+	Why     string      `json:"why"`
+	// Witness backs the verdict: accepted for passes, rejected for caught, nil otherwise.
+	Witness *Witness `json:"witness,omitempty"`
+	// Rejected is, for a place that passes, a distortion of the class there that is rejected
+	// all the same (the schema catches some forms, not all).
+	Rejected *Witness `json:"rejected,omitempty"`
 }
 
-// Tool audits one compiled schema and returns its places, sorted by class then path.
-func Tool(root *jsonschema.Schema) []Place {
-	a := &auditor{seen: map[*jsonschema.Schema]bool{}}
-	a.walk(root, "", true)
-	a.add(mutators.RootNotObject, "", false, "the parse gate requires a plain object, whatever the schema says")
-	a.add(mutators.MalformedJSON, "", false, "the parse gate requires JSON text (RFC 8259)")
-	sort.SliceStable(a.out, func(i, j int) bool {
-		ci, cj := classIndex(a.out[i].Class), classIndex(a.out[j].Class)
-		if ci != cj {
-			return ci < cj
+// Report is the audit of one tool.
+type Report struct {
+	Tool string `json:"tool"`
+	// Unsatisfiable says why no arguments can be valid (generate.New found it); the tool then
+	// has no places, since every call to it is rejected whatever it holds.
+	Unsatisfiable string `json:"unsatisfiable,omitempty"`
+	// Drawn is the number of valid values the witnesses were built from.
+	Drawn  int     `json:"drawn"`
+	Places []Place `json:"places"`
+}
+
+// Options tune an audit. The zero value is the default.
+type Options struct {
+	Values   int                // valid values drawn per tool (0: 12)
+	Seed     int                // the first value's seed; value i uses Seed+i
+	Siblings *mutators.Siblings // what the tools of the file declare (nil: nothing borrowed)
+}
+
+// sample is one drawn valid value and the mutators' confirmed distortions of it.
+type sample struct {
+	value any
+	text  []byte
+	muts  []cases.Case
+}
+
+// Tool audits the tool compiled in gk. The same tool and options give the same report.
+func Tool(gk *validator.Gatekeeper, opts Options) Report {
+	rep := Report{Tool: gk.Tool().Name, Places: []Place{}}
+	g, err := generate.New(gk)
+	if err != nil {
+		if errors.Is(err, generate.ErrUnsatisfiable) {
+			rep.Unsatisfiable = unsatReason(err)
+		} else {
+			rep.Unsatisfiable = err.Error()
 		}
-		return a.out[i].Path < a.out[j].Path
+		return rep
+	}
+	n := opts.Values
+	if n <= 0 {
+		n = 12
+	}
+	ctx := mutators.NewContext(gk, opts.Siblings)
+	ms := mutators.All()
+	draw := rapid.Custom(func(t *rapid.T) sample {
+		v, ok := g.Draw(t)
+		if !ok {
+			return sample{}
+		}
+		tg := ctx.Target(v)
+		s := sample{value: v, text: tg.Text}
+		// A mutator picks its place by drawing: a few tries per value reach more places.
+		for _, m := range ms {
+			for try := 0; try < 3; try++ {
+				if mu, ok := m.Mutate(t, tg); ok && mu.Expect == cases.Reject {
+					s.muts = append(s.muts, mu)
+				}
+			}
+		}
+		return s
 	})
-	return a.out
-}
-
-func classIndex(c mutators.Class) int {
-	for i, x := range mutators.Classes() {
-		if x == c {
-			return i
+	var samples []sample
+	for i := 0; i < n; i++ {
+		if s := draw.Example(opts.Seed + i); s.text != nil {
+			samples = append(samples, s)
 		}
 	}
-	return 99
-}
-
-type auditor struct {
-	seen map[*jsonschema.Schema]bool
-	out  []Place
-}
-
-func (a *auditor) add(c mutators.Class, path string, passes bool, why string) {
-	for _, p := range a.out {
-		if p.Class == c && p.Path == path && p.Passes == passes && p.Why == why {
-			return
-		}
+	rep.Drawn = len(samples)
+	// Short values first, so the witnesses shown are short.
+	sort.SliceStable(samples, func(a, b int) bool { return len(samples[a].text) < len(samples[b].text) })
+	j := newJudge(gk)
+	for _, grp := range groups(analyse(gk.Schema())) {
+		rep.Places = append(rep.Places, j.decide(grp, samples))
 	}
-	a.out = append(a.out, Place{Class: c, Path: path, Passes: passes, Why: why})
+	return rep
 }
 
-// conj expands $ref and allOf.
-func conj(s *jsonschema.Schema) []*jsonschema.Schema {
-	var out []*jsonschema.Schema
-	seen := map[*jsonschema.Schema]bool{}
-	var add func(s *jsonschema.Schema)
-	add = func(s *jsonschema.Schema) {
-		if s == nil || seen[s] {
-			return
-		}
-		seen[s] = true
-		out = append(out, s)
-		add(s.Ref)
-		if s.DynamicRef != nil {
-			add(s.DynamicRef.Ref)
-		}
-		add(s.RecursiveRef)
-		for _, x := range s.AllOf {
-			add(x)
-		}
+// unsatReason is generate's error without its "tool ...: schema is unsatisfiable: " prefix.
+func unsatReason(err error) string {
+	s := err.Error()
+	if i := strings.Index(s, generate.ErrUnsatisfiable.Error()); i >= 0 {
+		s = strings.TrimPrefix(s[i+len(generate.ErrUnsatisfiable.Error()):], ": ")
 	}
-	add(s)
-	return out
+	return s
 }
 
-// types returns the JSON types allowed by the conjunction (nil: any), counting enum and const.
-func types(cs []*jsonschema.Schema) map[string]bool {
-	var out map[string]bool
-	narrow := func(set map[string]bool) {
-		if out == nil {
-			out = set
-			return
-		}
-		for t := range out {
-			if !set[t] {
-				delete(out, t)
-			}
-		}
-	}
-	for _, s := range cs {
-		if s.Types != nil {
-			set := map[string]bool{}
-			for _, t := range s.Types.ToStrings() {
-				set[t] = true
-				if t == "number" {
-					set["integer"] = true
-				}
-			}
-			narrow(set)
-		}
-		var vals []any
-		if s.Enum != nil {
-			vals = s.Enum.Values
-		}
-		if s.Const != nil {
-			vals = []any{*s.Const}
-		}
-		if vals != nil {
-			set := map[string]bool{}
-			for _, v := range vals {
-				t := jsonvalue.TypeName(v)
-				set[t] = true
-				if t == "number" {
-					set["integer"] = true
-				}
-			}
-			narrow(set)
-		}
-	}
-	return out
+// group is the hypotheses about one class at one place (alternatives may give several).
+type group struct {
+	class    cases.Class
+	path     string
+	toks     []string
+	hyps     []hypothesis
+	required []string
+	declared []string
+	all      [][]string // the token lists of every place the analysis names, for literal matching
 }
 
-// effectiveTypes is types narrowed by the alternatives: a value must match some branch of
-// every anyOf and oneOf, so it has one of the types the branches allow.
-func effectiveTypes(cs []*jsonschema.Schema) map[string]bool {
-	ts := types(cs)
-	for _, x := range cs {
-		alts := append(append([]*jsonschema.Schema{}, x.AnyOf...), x.OneOf...)
-		if len(alts) == 0 {
+func groups(hs []hypothesis) []*group {
+	var out []*group
+	index := map[string]*group{}
+	var all [][]string
+	for _, h := range hs {
+		if h.Class == mutators.ImplementationDef {
 			continue
 		}
-		union := map[string]bool{}
-		for _, b := range alts {
-			bt := types(conj(b))
-			if bt == nil {
-				union = nil
+		key := string(h.Class) + "\x00" + h.Path
+		g := index[key]
+		if g == nil {
+			toks, _ := jsonvalue.SplitPointer(h.Path)
+			g = &group{class: h.Class, path: h.Path, toks: toks}
+			index[key] = g
+			out = append(out, g)
+			all = append(all, toks)
+		}
+		g.hyps = append(g.hyps, h)
+		g.required = dedupe(append(g.required, h.required...))
+		g.declared = dedupe(append(g.declared, h.declared...))
+	}
+	for _, g := range out {
+		g.all = all
+	}
+	return out
+}
+
+// locations returns the concrete places in v that the group's path names, in a fixed order. A
+// "*" stands for the keys and indices no other place of the analysis names literally there.
+func (g *group) locations(v any) [][]string {
+	var out [][]string
+	var walk func(v any, i int, at []string)
+	walk = func(v any, i int, at []string) {
+		if i == len(g.toks) {
+			out = append(out, append([]string(nil), at...))
+			return
+		}
+		tok := g.toks[i]
+		if tok != "*" {
+			if c, ok := child(v, tok); ok {
+				walk(c, i+1, append(at, tok))
+			}
+			return
+		}
+		for _, k := range childKeys(v) {
+			if g.literal(i, k) {
+				continue
+			}
+			c, _ := child(v, k)
+			walk(c, i+1, append(at, k))
+		}
+	}
+	walk(v, 0, nil)
+	return out
+}
+
+// literal reports whether another place of the analysis names key k literally where the group's
+// path has "*" at position i.
+func (g *group) literal(i int, k string) bool {
+	for _, t := range g.all {
+		if len(t) > i && t[i] == k && equalToks(t[:i], g.toks[:i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func equalToks(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func child(v any, tok string) (any, bool) {
+	return jsonvalue.Get(v, "/"+jsonvalue.EscapeToken(tok))
+}
+
+func childKeys(v any) []string {
+	switch c := v.(type) {
+	case map[string]any:
+		ks := make([]string, 0, len(c))
+		for k := range c {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		return ks
+	case []any:
+		ks := make([]string, len(c))
+		for i := range c {
+			ks[i] = fmt.Sprint(i)
+		}
+		return ks
+	}
+	return nil
+}
+
+// maxLocations bounds the concrete places tried per value and place of the analysis.
+const maxLocations = 3
+
+// judge asks the oracle about witnesses.
+type judge struct {
+	gk  *validator.Gatekeeper
+	lax *validator.Gatekeeper // the oracle with format as an annotation (nil: no formats)
+}
+
+func newJudge(gk *validator.Gatekeeper) *judge {
+	j := &judge{gk: gk}
+	if strings.Contains(string(gk.Tool().Parameters), `"format"`) {
+		if lax, err := validator.Compile(gk.Tool(), validator.FormatsAsAnnotations()); err == nil {
+			j.lax = lax
+		}
+	}
+	return j
+}
+
+// verdict parses and validates args as a gate would receive them, and says whether the
+// oracle rejects them at the place touched (path), at its parent (where a missing or extra key,
+// or an alternative, is reported) or inside it: accept, reject with that issue, or neither
+// (rejected for something else the change made; or only because format is asserted, which
+// draft 2020-12 leaves to the validator).
+func (j *judge) verdict(args []byte, path string) (v judgement, issue validator.Issue) {
+	_, err := j.gk.Parse(args)
+	if err == nil {
+		return judgedAccepted, validator.Issue{}
+	}
+	if j.lax != nil {
+		if _, lerr := j.lax.Parse(args); lerr == nil {
+			return formatOnly, validator.Issue{}
+		}
+	}
+	issues := validator.IssuesOf(err)
+	if is, ok := onTarget(issues, path); ok {
+		return judgedRejected, is
+	}
+	// Issues reports an alternative once, where it is; Explain has every branch's issues.
+	if val, perr := jsonvalue.Parse(args); perr == nil {
+		if is, ok := onTarget(j.gk.Explain(val), path); ok {
+			return judgedRejected, is
+		}
+	}
+	return offTarget, validator.Issue{}
+}
+
+type judgement int
+
+const (
+	judgedAccepted judgement = iota
+	judgedRejected
+	offTarget
+	formatOnly
+)
+
+// onTarget returns the first issue at path, inside it or at its parent.
+func onTarget(issues []validator.Issue, path string) (validator.Issue, bool) {
+	parent := jsonvalue.Parent(path)
+	for _, is := range issues {
+		if jsonvalue.IsPrefix(path, is.Path) || (path != "" && is.Path == parent) {
+			return is, true
+		}
+	}
+	return validator.Issue{}, false
+}
+
+// decide builds the group's witnesses and returns its place.
+func (j *judge) decide(g *group, samples []sample) Place {
+	pl := Place{Class: g.class, Path: g.path}
+	var accepted, rejected, rejectedProbe *Witness
+	built, reached, formats := 0, 0, 0
+	// The mutators' cases first: they are what run sends, and the oracle rejected them.
+	for _, s := range samples {
+		if rejected != nil {
+			break
+		}
+		locs := map[string]bool{}
+		for _, l := range g.locations(s.value) {
+			locs[jsonvalue.Pointer(l)] = true
+		}
+		for _, mu := range s.muts {
+			if mu.Class != g.class || !locs[mutationPlace(mu)] || !utf8.Valid(mu.Args) {
+				continue
+			}
+			if v, is := j.verdict(mu.Args, mu.Path); v == judgedRejected {
+				rejected = &Witness{Args: string(mu.Args), Path: mu.Path, Variant: mu.Variant, Reason: mu.Reason,
+					Keyword: is.Keyword, Issue: is.String(), From: "mutator"}
+				built++
 				break
 			}
-			for t := range bt {
-				union[t] = true
-			}
-		}
-		if union == nil {
-			continue
-		}
-		if ts == nil {
-			ts = union
-			continue
-		}
-		for t := range ts {
-			if !union[t] {
-				delete(ts, t)
-			}
 		}
 	}
-	return ts
-}
-
-func typeList(ts map[string]bool) string {
-	var l []string
-	for t := range ts {
-		if t == "integer" && ts["number"] {
-			continue
+	// Then the audit's own distortions, at places the mutators skip too (where the schema lets
+	// the class through, a mutator proposes nothing).
+	allAccepted := true
+search:
+	for _, s := range samples {
+		locs := g.locations(s.value)
+		reached += len(locs)
+		if len(locs) > maxLocations {
+			locs = locs[:maxLocations]
 		}
-		l = append(l, t)
-	}
-	sort.Strings(l)
-	if len(l) == 1 {
-		return l[0]
-	}
-	return "[" + strings.Join(l, ", ") + "]"
-}
-
-func (a *auditor) walk(s *jsonschema.Schema, path string, root bool) {
-	a.walkWith(s, nil, path, root)
-}
-
-// walkWith audits the place where a value must match s and every schema of with (the place's
-// own schemas, when s is one of its alternatives).
-func (a *auditor) walkWith(s *jsonschema.Schema, with []*jsonschema.Schema, path string, root bool) {
-	if s == nil || a.seen[s] {
-		return
-	}
-	a.seen[s] = true
-	defer delete(a.seen, s)
-	cs := append(conj(s), with...)
-	// Alternatives: audit each branch at the same place, together with the place's schemas.
-	alts := 0
-	for _, x := range conj(s) {
-		for _, b := range append(append([]*jsonschema.Schema{}, x.AnyOf...), x.OneOf...) {
-			alts++
-			a.walkWith(b, cs, path, root)
-		}
-		for _, b := range []*jsonschema.Schema{x.Then, x.Else} {
-			if b != nil {
-				alts++
-				a.walkWith(b, cs, path, root)
+		for _, loc := range locs {
+			for _, p := range probes(g, s, loc) {
+				v, is := j.verdict(p.args, p.path)
+				switch v {
+				case formatOnly:
+					formats++
+					continue
+				case offTarget:
+					continue
+				}
+				w := &Witness{Args: string(p.args), Path: p.path, Variant: p.variant, Reason: p.reason, From: "probe"}
+				if v == judgedAccepted {
+					// A required name left out and accepted was not required of this value
+					// (an if/then or a branch asks for it elsewhere): no distortion at all.
+					if g.class == mutators.MissingRequired && len(g.required) > 0 {
+						continue
+					}
+					built++
+					if accepted == nil {
+						accepted = w
+					}
+				} else {
+					built++
+					allAccepted = false
+					if rejectedProbe == nil {
+						w.Keyword, w.Issue = is.Keyword, is.String()
+						rejectedProbe = w
+					}
+				}
+				if accepted != nil && (rejected != nil || rejectedProbe != nil) && g.class != mutators.OutOfRangeEnum {
+					break search
+				}
 			}
 		}
 	}
-	if alts > 0 && with == nil {
-		// The branches, each with this place's schemas, say it all.
-		return
+	if rejected == nil {
+		rejected = rejectedProbe
 	}
-	ts := effectiveTypes(cs)
-	may := func(t string) bool { return ts == nil || ts[t] }
-	where := path
-	if where == "" {
-		where = "the root"
-	}
-	desc := "untyped"
-	if ts != nil {
-		desc = "typed " + typeList(ts)
-	}
-	if !root {
-		// Scalar distortions.
-		if ts != nil && (ts["number"] || ts["integer"] || ts["boolean"] || ts["null"]) {
-			if may("string") {
-				a.add(mutators.StringifiedType, path, true, fmt.Sprintf("%s is %s: a number or boolean written as a string passes", where, desc))
-			} else {
-				a.add(mutators.StringifiedType, path, false, fmt.Sprintf("%s is %s: a string there is rejected", where, desc))
-			}
-		}
-		if may("null") {
-			a.add(mutators.NullValue, path, true, fmt.Sprintf("%s is %s: null passes", where, desc))
-		} else {
-			a.add(mutators.NullValue, path, false, fmt.Sprintf("%s is %s: null is rejected", where, desc))
-		}
-		if ts == nil {
-			a.add(mutators.WrongType, path, true, where+" has no type: a value of any type passes")
-		} else {
-			a.add(mutators.WrongType, path, false, fmt.Sprintf("%s is %s: other types are rejected", where, desc))
-		}
-		if ts != nil && !ts["object"] && !ts["array"] {
-			if may("array") {
-				a.add(mutators.WrappedScalar, path, true, fmt.Sprintf("%s is %s: [x] passes", where, desc))
-			} else {
-				a.add(mutators.WrappedScalar, path, false, fmt.Sprintf("%s is %s: [x] is rejected", where, desc))
-			}
-		}
-		if ts != nil && (ts["object"] || ts["array"]) {
-			if may("string") {
-				a.add(mutators.JSONInString, path, true, fmt.Sprintf("%s is %s: JSON encoded into a string passes", where, desc))
-			} else {
-				a.add(mutators.JSONInString, path, false, fmt.Sprintf("%s is %s: a JSON-encoded string is rejected", where, desc))
-			}
-		}
-	}
-	a.constraints(cs, ts, path, where, desc, root)
-	if may("object") {
-		a.object(cs, path, where, root)
-	}
-	if may("array") {
-		a.array(cs, path, where)
-	}
-}
-
-// constraints audits out_of_range_enum at one place.
-func (a *auditor) constraints(cs []*jsonschema.Schema, ts map[string]bool, path, where, desc string, root bool) {
-	if root {
-		return
-	}
-	var kws []string
-	has := func(kw string, ok bool) {
-		if ok {
-			kws = append(kws, kw)
-		}
-	}
-	for _, s := range cs {
-		has("enum", s.Enum != nil)
-		has("const", s.Const != nil)
-		has("minimum", s.Minimum != nil)
-		has("maximum", s.Maximum != nil)
-		has("exclusiveMinimum", s.ExclusiveMinimum != nil)
-		has("exclusiveMaximum", s.ExclusiveMaximum != nil)
-		has("multipleOf", s.MultipleOf != nil)
-		has("minLength", s.MinLength != nil && *s.MinLength > 0)
-		has("maxLength", s.MaxLength != nil)
-		has("pattern", s.Pattern != nil)
-		has("format", s.Format != nil)
-		has("minItems", s.MinItems != nil && *s.MinItems > 0)
-		has("maxItems", s.MaxItems != nil)
-		has("uniqueItems", s.UniqueItems)
-	}
-	if ts != nil && ts["integer"] && !ts["number"] {
-		kws = append(kws, "integer")
+	// out_of_range_enum: a probe the oracle accepts only shows that it broke nothing; the class
+	// passes only where nothing built there was rejected. The other classes are transformations
+	// of the valid value: one that is accepted is a distortion the schema lets through.
+	passes := accepted != nil
+	if g.class == mutators.OutOfRangeEnum {
+		passes = accepted != nil && allAccepted && rejected == nil
 	}
 	switch {
-	case len(kws) > 0:
-		a.add(mutators.OutOfRangeEnum, path, false, fmt.Sprintf("%s has %s to break", where, strings.Join(dedupe(kws), ", ")))
-	case ts != nil && ts["string"] && len(ts) == 1:
-		a.add(mutators.OutOfRangeEnum, path, true, where+" is a free string: no enum, pattern or length to leave")
-	case ts != nil && (ts["number"] || ts["integer"]):
-		a.add(mutators.OutOfRangeEnum, path, true, fmt.Sprintf("%s is %s without bounds: any number passes", where, desc))
-	}
-}
-
-func dedupe(in []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func (a *auditor) object(cs []*jsonschema.Schema, path, where string, root bool) {
-	closed, mapOf, names := "", false, false
-	var required []string
-	declared := map[string]*jsonschema.Schema{}
-	for _, s := range cs {
-		switch ap := s.AdditionalProperties.(type) {
-		case bool:
-			if !ap {
-				closed = "additionalProperties: false"
-			}
-		case *jsonschema.Schema:
-			if ap.Bool != nil && !*ap.Bool {
-				closed = "additionalProperties: false"
-			} else {
-				mapOf = true
-			}
-		}
-		if s.UnevaluatedProperties != nil && s.UnevaluatedProperties.Bool != nil && !*s.UnevaluatedProperties.Bool && closed == "" {
-			closed = "unevaluatedProperties: false"
-		}
-		if s.PropertyNames != nil {
-			names = true
-		}
-		required = append(required, s.Required...)
-		for _, k := range schemawalk.PropertyNames(s) {
-			if declared[k] == nil {
-				declared[k] = s.Properties[k]
-			}
-		}
-	}
-	if len(declared) == 0 && len(required) == 0 && !mapOf && closed == "" && !root {
-		return // not an object place in practice
-	}
-	switch {
-	case closed != "":
-		a.add(mutators.HallucinatedKey, path, false, fmt.Sprintf("%s is closed (%s): unknown keys are rejected", where, closed))
-	case names:
-		a.add(mutators.HallucinatedKey, path, false, where+" restricts its keys with propertyNames")
-	case mapOf:
-		a.add(mutators.HallucinatedKey, path, true, where+" is a map (additionalProperties is a schema): any key with a valid value passes")
+	case passes:
+		pl.Verdict, pl.Witness, pl.Rejected = Passes, accepted, rejected
+		pl.Why = g.why(true, "the oracle accepts "+accepted.Reason)
+	case rejected != nil:
+		pl.Verdict, pl.Witness = Caught, rejected
+		pl.Why = g.why(false, fmt.Sprintf("the oracle rejects %s (%s)", rejected.Reason, rejected.Issue))
 	default:
-		a.add(mutators.HallucinatedKey, path, true, where+" is an open object: invented keys pass")
-	}
-	if len(required) > 0 {
-		a.add(mutators.MissingRequired, path, false, fmt.Sprintf("%s requires %s", where, strings.Join(dedupe(required), ", ")))
-	} else if len(declared) > 0 {
-		a.add(mutators.MissingRequired, path, true, where+" requires nothing: leaving properties out passes")
-	}
-	if root {
-		if closed != "" || len(required) > 0 {
-			a.add(mutators.WrapperNesting, "", false, `the root is closed or requires properties: {"arguments": {...}} is rejected`)
-		} else {
-			a.add(mutators.WrapperNesting, "", true, `the root is open and requires nothing: {"arguments": {...}} passes`)
+		pl.Verdict = NotDetermined
+		pl.Why = fmt.Sprintf("none of the %d valid values drawn has a value here", len(samples))
+		switch {
+		case formats > 0:
+			pl.Why = fmt.Sprintf("the %s distortions built here are invalid only where format is asserted, which draft 2020-12 leaves to the validator", g.class)
+		case reached > 0:
+			pl.Why = fmt.Sprintf("no %s distortion could be built here from the %d valid values drawn (none applies to their values, or the oracle rejected it for something else)", g.class, len(samples))
 		}
 	}
-	keys := make([]string, 0, len(declared))
-	for k := range declared {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		a.walk(declared[k], path+"/"+jsonvalue.EscapeToken(k), false)
-	}
-	for _, s := range cs {
-		for _, pp := range schemawalk.Patterns(s) {
-			a.walk(pp.Schema, path+"/*", false)
-		}
-		if ap, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
-			a.walk(ap, path+"/*", false)
-		}
-	}
+	return pl
 }
 
-func (a *auditor) array(cs []*jsonschema.Schema, path, where string) {
-	isArray := false
-	for _, s := range cs {
-		for i, p := range s.PrefixItems {
-			isArray = true
-			a.walk(p, fmt.Sprintf("%s/%d", path, i), false)
-		}
-		if s.Items2020 != nil {
-			isArray = true
-			a.walk(s.Items2020, path+"/*", false)
-		}
-		switch it := s.Items.(type) {
-		case *jsonschema.Schema:
-			isArray = true
-			a.walk(it, path+"/*", false)
-		case []*jsonschema.Schema:
-			isArray = true
-			for i, p := range it {
-				a.walk(p, fmt.Sprintf("%s/%d", path, i), false)
-			}
+// why is the reason of the first hypothesis that agrees with the verdict, else fallback.
+func (g *group) why(passes bool, fallback string) string {
+	for _, h := range g.hyps {
+		if h.Passes == passes {
+			return h.Why
 		}
 	}
-	if !isArray {
-		return
+	return fallback
+}
+
+// mutationPlace is the place of the analysis a mutation belongs to: the object, for a key added
+// or left out.
+func mutationPlace(mu cases.Case) string {
+	switch mu.Class {
+	case mutators.HallucinatedKey, mutators.MissingRequired:
+		return jsonvalue.Parent(mu.Path)
+	case mutators.WrapperNesting, mutators.RootNotObject, mutators.MalformedJSON:
+		return ""
 	}
-	ts := effectiveTypes(cs)
-	if ts == nil || ts["string"] || ts["object"] {
-		a.add(mutators.FlattenedArray, path, true, where+" also allows a string or an object: a flattened array may pass")
-	} else {
-		a.add(mutators.FlattenedArray, path, false, where+" is an array only: \"a,b\" or a lone item is rejected")
-	}
+	return mu.Path
 }

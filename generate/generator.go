@@ -235,33 +235,17 @@ func nodeKey(roots []*jsonschema.Schema, done map[choiceKey]bool) string {
 	return b.String()
 }
 
-// expand returns roots with $ref targets and allOf members added, each schema once.
+// expand returns roots with $ref targets and allOf members added, each schema once, and why
+// they cannot be satisfied when one of them is the schema false.
 func expand(roots []*jsonschema.Schema) (conj []*jsonschema.Schema, unsat string) {
-	seen := map[*jsonschema.Schema]bool{}
-	var walk func(s *jsonschema.Schema)
-	walk = func(s *jsonschema.Schema) {
-		if s == nil || seen[s] {
-			return
-		}
-		seen[s] = true
+	for _, s := range schemawalk.Conjunction(roots, nil) {
 		if s.Bool != nil {
-			if !*s.Bool {
+			if !*s.Bool && unsat == "" {
 				unsat = "the schema at " + s.Location + " is false"
 			}
-			return
+			continue
 		}
 		conj = append(conj, s)
-		walk(s.Ref)
-		walk(s.RecursiveRef)
-		if s.DynamicRef != nil {
-			walk(s.DynamicRef.Ref)
-		}
-		for _, a := range s.AllOf {
-			walk(a)
-		}
-	}
-	for _, r := range roots {
-		walk(r)
 	}
 	return conj, unsat
 }

@@ -26,21 +26,21 @@ func BenchmarkCase(b *testing.B) {
 			b.Fatal(skip)
 		}
 		ms := mutators.All()
-		r := newRunner(Options{})
+		r := newRunner(Options{}, nil)
 		var yardstick, drawn float64
 		b.Run(name+"/draw", func(b *testing.B) {
 			// The cases made and confirmed, without the gate: the generation of each case's
 			// value plus its one oracle validation.
 			b.ReportAllocs()
-			cases := 0
+			cs := 0
 			loopBundles(b, func(t *rapid.T) int {
 				cs, _, _, ok := draw(t, p, ms)
 				if !ok {
 					t.Fatal("no value")
 				}
 				return len(cs)
-			}, &cases)
-			drawn = float64(b.Elapsed().Nanoseconds()) / float64(cases)
+			}, &cs)
+			drawn = float64(b.Elapsed().Nanoseconds()) / float64(cs)
 			b.ReportMetric(drawn, "ns/case")
 		})
 		b.Run(name+"/gen+oracle", func(b *testing.B) {
@@ -54,7 +54,7 @@ func BenchmarkCase(b *testing.B) {
 		})
 		b.Run(name+"/case", func(b *testing.B) {
 			b.ReportAllocs()
-			cases := 0
+			cs := 0
 			loopBundles(b, func(t *rapid.T) int {
 				cs, originals, _, ok := draw(t, p, ms)
 				if !ok {
@@ -65,10 +65,10 @@ func BenchmarkCase(b *testing.B) {
 					judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], Options{})
 				}
 				return len(cs)
-			}, &cases)
-			perCase := float64(b.Elapsed().Nanoseconds()) / float64(cases)
+			}, &cs)
+			perCase := float64(b.Elapsed().Nanoseconds()) / float64(cs)
 			b.ReportMetric(perCase, "ns/case")
-			b.ReportMetric(float64(cases)/b.Elapsed().Seconds(), "cases/s")
+			b.ReportMetric(float64(cs)/b.Elapsed().Seconds(), "cases/s")
 			if yardstick > 0 {
 				b.ReportMetric(perCase/yardstick, "case/(gen+oracle)")
 			}
@@ -94,13 +94,13 @@ func loop(b *testing.B, body func(t *rapid.T)) {
 }
 
 // loopBundles runs body (which returns how many cases it made) until b.N bundles are done.
-func loopBundles(b *testing.B, body func(t *rapid.T) int, cases *int) {
+func loopBundles(b *testing.B, body func(t *rapid.T) int, cs *int) {
 	b.ResetTimer()
 	for done := 0; done < b.N; {
 		n := min(20, b.N-done)
 		runCheckOnce(func(t *rapid.T) {
 			for i := 0; i < n; i++ {
-				*cases += body(t)
+				*cs += body(t)
 			}
 		})
 		done += n

@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"encoding/json"
+	"github.com/toolproof/toolproof/cases"
 	"os"
 	"os/exec"
 	"sort"
@@ -83,16 +84,20 @@ func TestCheckShrinksSavesAndReplays(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// Each finding is printed once, in full.
+	if n := strings.Count(out, "stringified_type missed"); n != 1 {
+		t.Errorf("the stringified_type finding is printed %d times, want once:\n%s", n, out)
+	}
 	// The coercing gate has two bugs: it accepts "1" for an integer, and it turns a valid path
 	// "0" into the number 0 and then rejects it. Both are found, shrunk to the smallest case
 	// and saved.
-	cases, err := corpus.Load(dir)
+	cs, err := cases.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	for _, c := range cases {
-		got[c.Class+"/"+c.Expect] = string(c.Args)
+	for _, c := range cs {
+		got[string(c.Class)+"/"+string(c.Expect)] = string(c.Args)
 	}
 	if diff := cmp.Diff([]string{"stringified_type/reject", "valid/accept"}, sortedKeys(got)); diff != "" {
 		t.Fatalf("saved cases (-want +got):\n%s", diff)

@@ -1,9 +1,9 @@
 package harness
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 )
@@ -23,14 +23,19 @@ type Cell struct {
 	Silent      int `json:"silent_change"`
 	Crashes     int `json:"crashes"` // crash, timeout and protocol_error
 	Leaks       int `json:"leaks"`
+	Unclear     int `json:"unclear,omitempty"` // answers neither a rejection nor a call gone through
+	// Either counts the implementation-defined cases (never failed), EitherAccepted of them accepted.
+	Either         int `json:"either,omitempty"`
+	EitherAccepted int `json:"either_accepted,omitempty"`
 }
 
 // cell summarises one class of one report.
 func cell(st *ClassStats) Cell {
 	c := Cell{Cases: st.Cases, Missed: st.ByKind[Missed], FalseReject: st.ByKind[FalseReject],
 		WrongRepair: st.ByKind[WrongRepair], Silent: st.ByKind[SilentChange], Leaks: st.ByKind[Leak],
-		Crashes: st.ByKind[Crash] + st.ByKind[Timeout] + st.ByKind[ProtocolError]}
-	c.Caught = c.Cases - c.Missed - c.FalseReject - c.WrongRepair - c.Silent - c.Crashes
+		Crashes: st.ByKind[Crash] + st.ByKind[Timeout] + st.ByKind[ProtocolError],
+		Unclear: st.Unclear, Either: st.Either, EitherAccepted: st.EitherAccepted}
+	c.Caught = c.Cases - c.Missed - c.FalseReject - c.WrongRepair - c.Silent - c.Crashes - c.Unclear
 	return c
 }
 
@@ -48,6 +53,12 @@ func (c Cell) text() string {
 	}
 	if c.WrongRepair > 0 {
 		extra = append(extra, fmt.Sprintf("%d bad repair", c.WrongRepair))
+	}
+	if c.Unclear > 0 {
+		extra = append(extra, fmt.Sprintf("%d unclear", c.Unclear))
+	}
+	if c.Either > 0 {
+		extra = append(extra, fmt.Sprintf("%d either, %d accepted", c.Either, c.EitherAccepted))
 	}
 	if len(extra) > 0 {
 		s += " (" + strings.Join(extra, ", ") + ")"
@@ -81,12 +92,49 @@ func (cmp *Comparison) totals(r *Report) Cell {
 		t.Silent += c.Silent
 		t.Crashes += c.Crashes
 		t.Leaks += c.Leaks
+		t.Unclear += c.Unclear
+		t.Either += c.Either
+		t.EitherAccepted += c.EitherAccepted
 	}
 	return t
 }
 
+// totalRows are the rows under the classes: totals by outcome.
+var totalRows = []struct {
+	name string
+	get  func(Cell) int
+}{
+	{"missed", func(c Cell) int { return c.Missed }},
+	{"false rejects", func(c Cell) int { return c.FalseReject }},
+	{"wrong repairs", func(c Cell) int { return c.WrongRepair }},
+	{"silent changes", func(c Cell) int { return c.Silent }},
+	{"crashes/timeouts", func(c Cell) int { return c.Crashes }},
+	{"leaks", func(c Cell) int { return c.Leaks }},
+	{"unclear", func(c Cell) int { return c.Unclear }},
+}
+
+// seedText is "seed N" when every report has the same seed, else each validator's.
+func (cmp *Comparison) seedText() string {
+	seeds := map[uint64]bool{}
+	var each []string
+	for _, r := range cmp.Reports {
+		seeds[r.Seed] = true
+		each = append(each, fmt.Sprintf("%s %d", r.Validator, r.Seed))
+	}
+	if len(seeds) == 1 {
+		for s := range seeds {
+			if s == 0 {
+				return ""
+			}
+			return fmt.Sprintf("seed %d", s)
+		}
+	}
+	return "seeds: " + strings.Join(each, ", ")
+}
+
 // WriteText writes a table: one row per class, one column per validator, "caught/cases" in each
-// cell (for "valid": accepted unchanged/cases), then the totals by outcome.
+// cell (for "valid": accepted unchanged/cases), then the totals by outcome, the seed, and every
+// finding of every validator, one line each (the JSON form has them in full).
 func (cmp *Comparison) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "class\t")
@@ -105,36 +153,60 @@ func (cmp *Comparison) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	for _, row := range []struct {
-		name string
-		get  func(Cell) int
-	}{
-		{"missed", func(c Cell) int { return c.Missed }},
-		{"false rejects", func(c Cell) int { return c.FalseReject }},
-		{"wrong repairs", func(c Cell) int { return c.WrongRepair }},
-		{"silent changes", func(c Cell) int { return c.Silent }},
-		{"crashes/timeouts", func(c Cell) int { return c.Crashes }},
-		{"leaks", func(c Cell) int { return c.Leaks }},
-	} {
+	for _, row := range totalRows {
 		fmt.Fprintf(tw, "%s\t", row.name)
 		for _, r := range cmp.Reports {
 			fmt.Fprintf(tw, "%d\t", row.get(cmp.totals(r)))
 		}
 		fmt.Fprintln(tw)
 	}
-	fmt.Fprint(tw, "skipped tools\t")
-	for _, r := range cmp.Reports {
-		fmt.Fprintf(tw, "%d\t", len(r.Skipped))
+	for _, row := range []struct {
+		name string
+		get  func(r *Report) string
+	}{
+		{"findings", func(r *Report) string { return strconv.Itoa(len(r.Findings)) }},
+		{"failed checks", func(r *Report) string { t, f := r.checkCounts(); return fmt.Sprintf("%d/%d", f, t) }},
+		{"skipped tools", func(r *Report) string { return strconv.Itoa(len(r.Skipped)) }},
+	} {
+		fmt.Fprintf(tw, "%s\t", row.name)
+		for _, r := range cmp.Reports {
+			fmt.Fprintf(tw, "%s\t", row.get(r))
+		}
+		fmt.Fprintln(tw)
 	}
-	fmt.Fprintln(tw)
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if s := cmp.seedText(); s != "" {
+		fmt.Fprintf(w, "\n%s\n", s)
+	}
+	for _, r := range cmp.Reports {
+		if len(r.Findings) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\nfindings of %s (%d; in full: --format json, or a run of this validator alone):\n", r.Validator, len(r.Findings))
+		for _, f := range r.Findings {
+			mark := "FAIL"
+			if !f.Blocking {
+				mark = "note"
+			}
+			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark, f.String(), showArgs(truncate(string(f.Args), 160)), f.ID)
+		}
+	}
+	for _, r := range cmp.Reports {
+		for _, s := range r.Skipped {
+			fmt.Fprintf(w, "skipped by %s: %s\n", r.Validator, strings.ReplaceAll(s.String(), "\n", "\n    "))
+		}
+	}
+	return nil
 }
 
-// WriteMarkdown writes the same table in Markdown.
+// WriteMarkdown writes the same table in Markdown, the seed, then each validator's findings
+// as a table in a collapsed section.
 func (cmp *Comparison) WriteMarkdown(w io.Writer) error {
 	fmt.Fprint(w, "| class |")
 	for _, r := range cmp.Reports {
-		fmt.Fprintf(w, " %s |", r.Validator)
+		fmt.Fprintf(w, " %s |", mdCell(r.Validator))
 	}
 	fmt.Fprint(w, "\n|---|")
 	for range cmp.Reports {
@@ -152,57 +224,55 @@ func (cmp *Comparison) WriteMarkdown(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
-	for _, row := range []struct {
-		name string
-		get  func(Cell) int
-	}{
-		{"**missed**", func(c Cell) int { return c.Missed }},
-		{"**false rejects**", func(c Cell) int { return c.FalseReject }},
-		{"**wrong repairs**", func(c Cell) int { return c.WrongRepair }},
-		{"**silent changes**", func(c Cell) int { return c.Silent }},
-		{"**crashes/timeouts**", func(c Cell) int { return c.Crashes }},
-		{"**leaks**", func(c Cell) int { return c.Leaks }},
-	} {
-		fmt.Fprintf(w, "| %s |", row.name)
+	for _, row := range totalRows {
+		fmt.Fprintf(w, "| **%s** |", row.name)
 		for _, r := range cmp.Reports {
 			fmt.Fprintf(w, " %d |", row.get(cmp.totals(r)))
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprint(w, "| **skipped tools** |")
+	fmt.Fprint(w, "| **findings** |")
+	for _, r := range cmp.Reports {
+		fmt.Fprintf(w, " %d |", len(r.Findings))
+	}
+	fmt.Fprint(w, "\n| **failed checks** |")
+	for _, r := range cmp.Reports {
+		t, f := r.checkCounts()
+		fmt.Fprintf(w, " %d/%d |", f, t)
+	}
+	fmt.Fprint(w, "\n| **skipped tools** |")
 	for _, r := range cmp.Reports {
 		fmt.Fprintf(w, " %d |", len(r.Skipped))
 	}
 	fmt.Fprintln(w)
+	if s := cmp.seedText(); s != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.ToUpper(s[:1])+s[1:]+".")
+	}
+	for _, r := range cmp.Reports {
+		if len(r.Findings)+len(r.Skipped) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n<details><summary>%s: %d findings, %d skipped tools</summary>\n\n", mdCell(r.Validator), len(r.Findings), len(r.Skipped))
+		if len(r.Findings) > 0 {
+			writeMarkdownFindings(w, r.Findings)
+		}
+		if len(r.Skipped) > 0 {
+			if len(r.Findings) > 0 {
+				fmt.Fprintln(w)
+			}
+			for _, s := range r.Skipped {
+				fmt.Fprintf(w, "- skipped %s\n", mdCell(s.String()))
+			}
+		}
+		fmt.Fprintf(w, "\n</details>\n")
+	}
 	return nil
 }
 
-// WriteJSON writes the matrix (validator -> class -> cell) and the full reports.
+// WriteJSON writes the comparison as a Document: {"passed", "seed", "reports": [...]}, the
+// shape of a single report's JSON.
 func (cmp *Comparison) WriteJSON(w io.Writer) error {
-	matrix := map[string]map[string]Cell{}
-	for _, r := range cmp.Reports {
-		row := map[string]Cell{}
-		for c, st := range r.Classes {
-			row[c] = cell(st)
-		}
-		matrix[r.Validator] = row
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
-		Passed  bool                       `json:"passed"`
-		Matrix  map[string]map[string]Cell `json:"matrix"`
-		Reports []*Report                  `json:"reports"`
-	}{cmp.passed(), matrix, cmp.Reports})
-}
-
-func (cmp *Comparison) passed() bool {
-	for _, r := range cmp.Reports {
-		if !r.Passed {
-			return false
-		}
-	}
-	return true
+	return writeDocument(w, NewDocument(cmp.Reports...))
 }
 
 // Write writes the comparison in a format: text, json, markdown, or junit (one document, the
@@ -216,11 +286,17 @@ func (cmp *Comparison) Write(w io.Writer, format string) error {
 	case "markdown", "md":
 		return cmp.WriteMarkdown(w)
 	case "junit":
-		var suites []junitSuite
-		for _, r := range cmp.Reports {
-			suites = append(suites, r.junitSuites(true)...)
-		}
-		return writeJUnit(w, suites)
+		return cmp.WriteJUnit(w)
 	}
 	return fmt.Errorf("unknown format %q (want text, json, junit or markdown)", format)
+}
+
+// WriteJUnit writes one JUnit document with the suites of every validator (named
+// toolproof/VALIDATOR/CLASS).
+func (cmp *Comparison) WriteJUnit(w io.Writer) error {
+	var suites []junitSuite
+	for _, r := range cmp.Reports {
+		suites = append(suites, r.junitSuites(true)...)
+	}
+	return writeJUnit(w, suites)
 }

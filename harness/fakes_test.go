@@ -106,6 +106,9 @@ type broken struct {
 	v    validator.Validator
 	want string // a kind that must be found, optionally "kind/class"
 	opts harness.Options
+	// everyTool: the bug shows on every tool, so a few tools show it (the full corpus would only
+	// cost time: a hang costs the timeout on each tool)
+	everyTool bool
 }
 
 func brokenValidators() []broken {
@@ -123,7 +126,13 @@ func brokenValidators() []broken {
 				}
 				return e
 			})
-		}), "missed/stringified_type", harness.Options{}},
+		}), "missed/stringified_type", harness.Options{}, false},
+		{"copies the arguments with Object.assign (__proto__ is lost, the prototype changed)", wrapRef("object-assign", nil, func(v any) any {
+			return dropKeys(v, "__proto__")
+		}), "missed/hallucinated_key", harness.Options{}, false},
+		{"checks keys with `in` on a plain object (inherited names pass)", wrapRef("key-in-object", nil, func(v any) any {
+			return dropKeys(v, "constructor", "toString", "hasOwnProperty", "valueOf", "__proto__")
+		}), "missed/hallucinated_key", harness.Options{}, false},
 		{"drops unknown keys", validator.Func("drop-unknown", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -150,17 +159,17 @@ func brokenValidators() []broken {
 				}
 				return v, nil
 			}, nil
-		}), "missed/hallucinated_key", harness.Options{}},
+		}), "missed/hallucinated_key", harness.Options{}, false},
 		{"ignores nested enums", wrapRef("no-nested-enums", func(s map[string]any) {
 			if s["__depth"].(int) >= 2 {
 				delete(s, "enum")
 			}
-		}, nil), "missed/out_of_range_enum", harness.Options{}},
+		}, nil), "missed/out_of_range_enum", harness.Options{}, false},
 		{"ignores bounds", wrapRef("no-bounds", func(s map[string]any) {
 			for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
 				delete(s, k)
 			}
-		}, nil), "missed/out_of_range_enum", harness.Options{}},
+		}, nil), "missed/out_of_range_enum", harness.Options{}, false},
 		{"splits comma strings into arrays", wrapRef("split-commas", nil, func(v any) any {
 			return mapValues(v, func(e any) any {
 				if s, ok := e.(string); ok && strings.Contains(s, ",") {
@@ -172,7 +181,7 @@ func brokenValidators() []broken {
 				}
 				return e
 			})
-		}), "missed/flattened_array", harness.Options{}},
+		}), "missed/flattened_array", harness.Options{}, false},
 		{"rejects non-ASCII text", validator.Func("ascii-only", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -189,7 +198,7 @@ func brokenValidators() []broken {
 				}
 				return nil, nil
 			}, nil
-		}), "false_reject/valid", harness.Options{}},
+		}), "false_reject/valid", harness.Options{}, false},
 		{"leaks values into messages", validator.Func("leaky", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -205,7 +214,7 @@ func brokenValidators() []broken {
 				}
 				return nil, nil
 			}, nil
-		}), "leak", harness.Options{}},
+		}), "leak", harness.Options{}, false},
 		{"mutates its input", validator.Func("mutating", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -223,7 +232,7 @@ func brokenValidators() []broken {
 				}
 				return nil, err
 			}, nil
-		}), "mutated_input", harness.Options{}},
+		}), "mutated_input", harness.Options{}, true},
 		{"panics", validator.Func("panicky", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -240,7 +249,7 @@ func brokenValidators() []broken {
 				}
 				return nil, gk.Validate(v)
 			}, nil
-		}), "crash/root_not_object", harness.Options{}},
+		}), "crash/root_not_object", harness.Options{}, true},
 		{"hangs", validator.Func("hangs", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -253,7 +262,7 @@ func brokenValidators() []broken {
 				_, err := gk.Parse(args)
 				return nil, err
 			}, nil
-		}), "timeout/root_not_object", harness.Options{}},
+		}), "timeout/root_not_object", harness.Options{}, true},
 		{"accepts null for anything", wrapRef("null-ok", nil, func(v any) any {
 			return mapValues(v, func(e any) any {
 				if m, ok := e.(map[string]any); ok {
@@ -265,7 +274,7 @@ func brokenValidators() []broken {
 				}
 				return e
 			})
-		}), "missed/null_value", harness.Options{}},
+		}), "missed/null_value", harness.Options{}, false},
 		{"reports every issue at the root", validator.Func("root-only", func(t tool.Tool) (func([]byte) (any, error), error) {
 			gk, err := validator.Compile(t)
 			if err != nil {
@@ -277,6 +286,37 @@ func brokenValidators() []broken {
 				}
 				return nil, nil
 			}, nil
-		}), "imprecise_location/out_of_range_enum", harness.Options{RequireLocation: true}},
+		}), "imprecise_location/out_of_range_enum", harness.Options{RequireLocation: true}, false},
+		{"answers every rejection with one issue at the root", validator.Func("root-pointer", func(t tool.Tool) (func([]byte) (any, error), error) {
+			gk, err := validator.Compile(t)
+			if err != nil {
+				return nil, err
+			}
+			return func(args []byte) (any, error) {
+				if _, err := gk.Parse(args); err != nil {
+					return nil, &validator.Error{Tool: t.Name, Issues: []validator.Issue{{Path: "", Message: "invalid arguments"}}}
+				}
+				return nil, nil
+			}, nil
+		}), "imprecise_location/stringified_type", harness.Options{RequireLocation: true}, false},
 	}
+}
+
+// dropKeys removes the named keys from every object in v, the way a JavaScript copy through
+// [[Set]] loses __proto__, or a check with `in` lets inherited names through.
+func dropKeys(v any, names ...string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, n := range names {
+			delete(x, n)
+		}
+		for _, e := range x {
+			dropKeys(e, names...)
+		}
+	case []any:
+		for _, e := range x {
+			dropKeys(e, names...)
+		}
+	}
+	return v
 }

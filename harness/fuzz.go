@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -28,16 +28,16 @@ func Fuzz(t tool.Tool, v validator.Validator, opts Options) (func(*testing.T, []
 	if skip != nil {
 		return nil, errors.New(skip.String())
 	}
-	r := newRunner(opts)
+	r := newRunner(opts, nil)
 	ms := opts.mutators()
 	return rapid.MakeFuzz(func(rt *rapid.T) {
-		cases, originals, _, ok := draw(rt, p, ms)
+		cs, originals, _, ok := draw(rt, p, ms)
 		if !ok {
 			rt.Skip("no valid value in this draw")
 		}
-		verdicts, mutated := r.check(p.gate, cases)
-		for i := range cases {
-			for _, f := range judgeAll(&cases[i], originals[i], verdicts[i], mutated[i], opts) {
+		verdicts, mutated := r.check(p.gate, cs)
+		for i := range cs {
+			for _, f := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
 				if f.Blocking {
 					rt.Fatalf("%s", formatFinding(f))
 				}
@@ -56,7 +56,7 @@ func Differential(t tool.Tool, v validator.Validator, opts Options) (func(*testi
 	if skip != nil {
 		return nil, errors.New(skip.String())
 	}
-	check := differential(p, newRunner(opts), opts)
+	check := differential(p, newRunner(opts, nil), opts)
 	return func(tt *testing.T, args []byte) {
 		if implementationDefined(args) {
 			tt.Skip("implementation-defined input")
@@ -72,12 +72,12 @@ func differential(p *prepared, r *runner, opts Options) func(args []byte) error 
 	return func(args []byte) error {
 		_, oerr := p.oracle.Parse(args)
 		want := oerr == nil
-		c := corpus.Case{Tool: p.tool.Name, Args: args, Class: "fuzz", Expect: "reject"}
+		c := cases.Case{Tool: p.tool.Name, Args: args, Class: "fuzz", Expect: cases.Reject}
 		if want {
-			c.Expect = "accept"
+			c.Expect = cases.Accept
 		}
 		c = c.Seal()
-		verdicts, mutated := r.check(p.gate, []corpus.Case{c})
+		verdicts, mutated := r.check(p.gate, []cases.Case{c})
 		var original any
 		if want {
 			original, _ = jsonvalue.Parse(args)
@@ -144,12 +144,12 @@ func implementationDefined(args []byte) bool {
 // FuzzSeeds returns argument texts to seed a fuzz target for t: valid values and distortions
 // from the generator (seeds 0..n-1), and the saved cases of t in dir (if any).
 func FuzzSeeds(t tool.Tool, n int, dir string, opts Options) ([][]byte, error) {
-	cases, _ := Generate([]tool.Tool{t}, GenOptions{N: n, Valid: true, Mutated: true, Mutators: opts.Mutators, Close: opts.Close})
+	cs, _ := Generate([]tool.Tool{t}, GenOptions{N: n, Valid: true, Mutated: true, Mutators: opts.Mutators, Close: opts.Close})
 	var out [][]byte
-	for _, c := range cases {
+	for _, c := range cs {
 		out = append(out, c.Args)
 	}
-	saved, err := corpus.Load(dir)
+	saved, err := cases.Load(dir)
 	if err != nil {
 		return out, err
 	}
@@ -170,7 +170,7 @@ func WriteFuzzCorpus(dir, name string, args [][]byte) error {
 		return err
 	}
 	for _, a := range args {
-		id := corpus.ComputeID(name, "fuzz", "", a)
+		id := cases.ComputeID(name, "fuzz", "", a)
 		data := fmt.Sprintf("go test fuzz v1\n[]byte(%s)\n", strconv.Quote(string(a)))
 		tmp := filepath.Join(out, "."+id+".tmp")
 		if err := os.WriteFile(tmp, []byte(data), 0o644); err != nil {

@@ -1,13 +1,11 @@
 package harness
 
 import (
+	"github.com/toolproof/toolproof/cases"
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/generate"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
 )
 
 // GenOptions say which cases Generate makes.
@@ -22,33 +20,20 @@ type GenOptions struct {
 
 // Generate makes cases for every tool without a validator under test: valid values and their
 // distortions, each confirmed by the oracle. Value i of a tool is drawn from seed Seed*N+i, so
-// output is deterministic.
-func Generate(tools []tool.Tool, opts GenOptions) ([]corpus.Case, []tool.Skipped) {
+// output is deterministic. It holds every case; GenerateEach streams them.
+func Generate(tools []tool.Tool, opts GenOptions) ([]cases.Case, []tool.Skipped) {
+	var out []cases.Case
+	skipped, _ := GenerateEach(tools, opts, func(c cases.Case) error {
+		out = append(out, c)
+		return nil
+	})
+	return out, skipped
+}
+
+// GenerateEach is Generate that hands each case to emit as it is made, one tool at a time, so
+// memory does not grow with the number of tools; an error from emit stops it.
+func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(cases.Case) error) ([]tool.Skipped, error) {
 	var skipped []tool.Skipped
-	type entry struct {
-		t  tool.Tool
-		gk *validator.Gatekeeper
-		g  *generate.Generator
-	}
-	var es []entry
-	var gks []*validator.Gatekeeper
-	for _, t := range tools {
-		if opts.Close {
-			t = tool.Close(t)
-		}
-		gk, err := validator.Compile(t)
-		if err != nil {
-			skipped = append(skipped, tool.Skipped{Tool: t.Name, Source: t.Source, Reason: unwrapConfig(err)})
-			continue
-		}
-		gks = append(gks, gk)
-		g, err := generate.New(gk)
-		if err != nil {
-			skipped = append(skipped, tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()})
-			continue
-		}
-		es = append(es, entry{t, gk, g})
-	}
 	ms := opts.Mutators
 	if ms == nil {
 		ms = mutators.All()
@@ -57,26 +42,30 @@ func Generate(tools []tool.Tool, opts GenOptions) ([]corpus.Case, []tool.Skipped
 		ms = []mutators.Mutator{}
 	}
 	sib := mutators.SiblingsOf(tools)
-	var out []corpus.Case
-	for _, e := range es {
-		p := &prepared{tool: e.t, hash: e.t.SchemaHash(), oracle: e.gk, gen: e.g, mctx: mutators.NewContext(e.gk, sib)}
-		bundle := rapid.Custom(func(t *rapid.T) []corpus.Case {
-			cases, _, _, ok := draw(t, p, ms)
+	for _, t := range tools {
+		p, skip := prepareOracle(t, opts.Close, sib)
+		if skip != nil {
+			skipped = append(skipped, *skip)
+			continue
+		}
+		bundle := rapid.Custom(func(t *rapid.T) []cases.Case {
+			cs, _, _, ok := draw(t, p, ms)
 			if !ok {
 				return nil
 			}
-			return cases
+			return cs
 		})
 		for i := 0; i < opts.N; i++ {
-			cases := bundle.Example(opts.Seed*opts.N + i)
-			for _, c := range cases {
-				if c.Class == "valid" && !opts.Valid {
+			for _, c := range bundle.Example(opts.Seed*opts.N + i) {
+				if c.Class == cases.Valid && !opts.Valid {
 					continue
 				}
 				c.Provenance = ""
-				out = append(out, c.Seal())
+				if err := emit(c.Seal()); err != nil {
+					return skipped, err
+				}
 			}
 		}
 	}
-	return out, skipped
+	return skipped, nil
 }

@@ -6,13 +6,13 @@
 package harness
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
+	"github.com/toolproof/toolproof/cases"
 	"time"
+	"unicode/utf8"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/generate"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
@@ -43,9 +43,10 @@ const (
 	ImpreciseLocation Kind = "imprecise_location" // rejected, but no issue at the mutated place or above it
 	Leak              Kind = "leak"               // an error message repeats a planted canary
 	MutatedInput      Kind = "mutated_input"      // the gate changed the argument bytes it was given
-	Crash             Kind = "crash"              // the gate panicked or its process died
-	Timeout           Kind = "timeout"            // the gate did not answer in time
-	ProtocolError     Kind = "protocol_error"     // the gate answered nonsense
+	// A gate with no verdict: the kinds are the validator's faults.
+	Crash         = Kind(validator.Crash)
+	Timeout       = Kind(validator.Timeout)
+	ProtocolError = Kind(validator.ProtocolError)
 )
 
 // Kinds lists every kind, in report order.
@@ -60,6 +61,7 @@ func Kinds() []Kind {
 type Options struct {
 	Checks          int                // valid values drawn per tool, each with one distortion per class (0: 100, or -rapid.checks)
 	Seed            uint64             // the same seed gives the same cases and report (0: -rapid.seed, else random)
+	ShrinkTime      time.Duration      // the most time spent minimising one finding (0: -rapid.shrinktime, 30s)
 	Mutators        []mutators.Mutator // nil: every mutator
 	Profile         Profile            // "" is Strict
 	Close           bool               // treat objects that do not say otherwise as closed (OpenAI strict)
@@ -94,28 +96,72 @@ func (o Options) mutators() []mutators.Mutator {
 	return o.Mutators
 }
 
-// Finding is one wrong verdict, with the case that shows it.
+// Finding is one wrong verdict: the case that shows it (its tool, class, expectation, place,
+// reason, arguments and id) and what the gate did with it.
 type Finding struct {
-	Tool     string            `json:"tool"`
-	Class    string            `json:"class"`
-	Variant  string            `json:"variant,omitempty"`
-	Kind     Kind              `json:"kind"`
-	Expect   string            `json:"expect"`
-	Got      string            `json:"got"` // accepted, rejected, crash, timeout, protocol_error
-	Path     string            `json:"path"`
-	Keyword  string            `json:"keyword,omitempty"`
-	Reason   string            `json:"reason,omitempty"`
-	Args     string            `json:"args"`
-	ID       string            `json:"id"`
-	Detail   string            `json:"detail,omitempty"` // a -want +got diff, the leaked message, the crash
-	Issues   []validator.Issue `json:"issues,omitempty"`
-	Count    int               `json:"count"`    // cases with this tool, class and kind in the final pass
-	Blocking bool              `json:"blocking"` // fails the run (imprecise_location only with RequireLocation)
-	Shrunk   bool              `json:"shrunk"`   // minimised by rapid (else the first case seen)
-	Case     corpus.Case       `json:"-"`
+	cases.Case
+	Kind     Kind
+	Got      string            // accepted, rejected, unclear, crash, timeout, protocol_error
+	Detail   string            // a -want +got diff, the leaked message, the crash
+	Issues   []validator.Issue // what the gate said
+	Count    int               // cases with this tool, class and kind in the final pass
+	Blocking bool              // fails the run (imprecise_location only with RequireLocation)
+	Shrunk   bool              // minimised by rapid (else the first case seen)
 }
 
-func (f Finding) group() string { return f.Tool + "\x00" + f.Class + "\x00" + string(f.Kind) }
+// findingJSON is the JSON form of a Finding: the case's fields and the verdict's, flat.
+type findingJSON struct {
+	Tool       string            `json:"tool"`
+	Class      cases.Class       `json:"class"`
+	Variant    string            `json:"variant,omitempty"`
+	Kind       Kind              `json:"kind"`
+	Expect     cases.Expect      `json:"expect"`
+	Got        string            `json:"got"`
+	Path       string            `json:"path"`
+	Keyword    string            `json:"keyword,omitempty"`
+	Reason     string            `json:"reason,omitempty"`
+	Args       string            `json:"args"`
+	ArgsBase64 string            `json:"args_base64,omitempty"` // the exact text, when it is not UTF-8
+	ID         string            `json:"id"`
+	Detail     string            `json:"detail,omitempty"`
+	Issues     []validator.Issue `json:"issues,omitempty"`
+	Count      int               `json:"count"`
+	Blocking   bool              `json:"blocking"`
+	Shrunk     bool              `json:"shrunk"`
+}
+
+// MarshalJSON writes the finding flat: its case's fields beside the verdict's.
+func (f Finding) MarshalJSON() ([]byte, error) {
+	j := findingJSON{Tool: f.Tool, Class: f.Class, Variant: f.Variant, Kind: f.Kind, Expect: f.Expect, Got: f.Got,
+		Path: f.Path, Keyword: f.Keyword, Reason: f.Reason, Args: string(f.Args), ID: f.ID, Detail: f.Detail,
+		Issues: f.Issues, Count: f.Count, Blocking: f.Blocking, Shrunk: f.Shrunk}
+	if !utf8.Valid(f.Args) {
+		j.ArgsBase64 = base64.StdEncoding.EncodeToString(f.Args)
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (f *Finding) UnmarshalJSON(b []byte) error {
+	var j findingJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	args := []byte(j.Args)
+	if j.ArgsBase64 != "" {
+		raw, err := base64.StdEncoding.DecodeString(j.ArgsBase64)
+		if err != nil {
+			return fmt.Errorf("finding %s: args_base64: %v", j.ID, err)
+		}
+		args = raw
+	}
+	*f = Finding{Case: cases.Case{ID: j.ID, Tool: j.Tool, Args: args, Expect: j.Expect, Class: j.Class,
+		Variant: j.Variant, Path: j.Path, Keyword: j.Keyword, Reason: j.Reason},
+		Kind: j.Kind, Got: j.Got, Detail: j.Detail, Issues: j.Issues, Count: j.Count, Blocking: j.Blocking, Shrunk: j.Shrunk}
+	return nil
+}
+
+func (f Finding) group() string { return f.Tool + "\x00" + string(f.Class) + "\x00" + string(f.Kind) }
 
 func (f Finding) String() string {
 	s := fmt.Sprintf("%s: %s %s: %s (expect %s, got %s)", f.Tool, f.Class, f.Kind, f.Reason, f.Expect, f.Got)
@@ -146,7 +192,24 @@ func siblingsFor(tools []tool.Tool, opts Options) *mutators.Siblings {
 // prepareOne compiles one tool for the oracle, the generator and the validator under test; a
 // tool any of them cannot use is skipped with its reason.
 func prepareOne(t tool.Tool, v validator.Validator, opts Options, sib *mutators.Siblings) (*prepared, *tool.Skipped) {
-	if opts.Close {
+	p, skip := prepareOracle(t, opts.Close, sib)
+	if skip != nil {
+		return nil, skip
+	}
+	gate, err := compileGate(v, p.tool)
+	if err != nil {
+		return nil, &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source,
+			Reason: fmt.Sprintf("validator %s refused the tool: %v", v.Name(), err)}
+	}
+	p.gate = gate
+	return p, nil
+}
+
+// prepareOracle is the one way a tool is made ready to draw cases for: closed when asked,
+// compiled for the oracle and the generator, with the mutators' context; a tool they cannot use
+// is skipped with its reason. The gate is left for the caller.
+func prepareOracle(t tool.Tool, close bool, sib *mutators.Siblings) (*prepared, *tool.Skipped) {
+	if close {
 		t = tool.Close(t)
 	}
 	gk, err := validator.Compile(t)
@@ -157,53 +220,7 @@ func prepareOne(t tool.Tool, v validator.Validator, opts Options, sib *mutators.
 	if err != nil {
 		return nil, &tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()}
 	}
-	gate, err := compileGate(v, t)
-	if err != nil {
-		return nil, &tool.Skipped{Tool: t.Name, Source: t.Source,
-			Reason: fmt.Sprintf("validator %s refused the tool: %v", v.Name(), err)}
-	}
-	return &prepared{tool: t, hash: t.SchemaHash(), oracle: gk, gen: g, gate: gate,
-		mctx: mutators.NewContext(gk, sib)}, nil
-}
-
-// prepare is prepareOne for every tool, in parallel, keeping the tools' order.
-func prepare(tools []tool.Tool, v validator.Validator, opts Options) ([]*prepared, []tool.Skipped) {
-	sib := siblingsFor(tools, opts)
-	ps := make([]*prepared, len(tools))
-	skips := make([]*tool.Skipped, len(tools))
-	parallel(len(tools), func(i int) { ps[i], skips[i] = prepareOne(tools[i], v, opts, sib) })
-	var out []*prepared
-	var skipped []tool.Skipped
-	for i := range tools {
-		if skips[i] != nil {
-			skipped = append(skipped, *skips[i])
-		}
-		if ps[i] != nil {
-			out = append(out, ps[i])
-		}
-	}
-	return out, skipped
-}
-
-// parallel calls fn(0..n-1) on GOMAXPROCS goroutines.
-func parallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
+	return &prepared{tool: t, hash: t.SchemaHash(), oracle: gk, gen: g, mctx: mutators.NewContext(gk, sib)}, nil
 }
 
 // compileGate calls v.Compile, turning a panic into an error.

@@ -4,28 +4,26 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
+	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/validator"
 )
 
 // judge turns one verdict into findings under the verdict rules.
-func judge(c *corpus.Case, original any, v validator.Verdict, profile Profile, requireLocation bool) []Finding {
+func judge(c *cases.Case, original any, v validator.Verdict, profile Profile, requireLocation bool) []Finding {
 	var out []Finding
 	add := func(k Kind, got, detail string, blocking bool) {
 		if c.ID == "" {
 			*c = c.Seal()
 		}
-		out = append(out, Finding{Tool: c.Tool, Class: c.Class, Variant: c.Variant, Kind: k, Expect: c.Expect,
-			Got: got, Path: c.Path, Keyword: c.Keyword, Reason: c.Reason, Args: string(c.Args), ID: c.ID,
-			Detail: detail, Issues: v.Issues, Blocking: blocking, Case: *c})
+		out = append(out, Finding{Case: *c, Kind: k, Got: got, Detail: detail, Issues: v.Issues, Blocking: blocking})
 	}
 	if v.NotSent {
 		return nil
@@ -54,19 +52,19 @@ func judge(c *corpus.Case, original any, v validator.Verdict, profile Profile, r
 		return out // counted apart, never a finding (but a leak is still a leak)
 	}
 	switch c.Expect {
-	case "accept":
+	case cases.Accept:
 		if !v.Valid {
 			add(FalseReject, got, "", true)
 		} else if v.HasValue && !jsonvalue.Equal(original, v.Value) {
-			add(SilentChange, got, "value passed on (-sent +passed on):\n"+cmp.Diff(original, v.Value), true)
+			add(SilentChange, got, "value passed on (-sent +passed on):\n"+jsonDiff(original, v.Value), true)
 		}
-	case "reject":
+	case cases.Reject:
 		switch {
 		case v.Valid && profile == Repair:
 			if !v.HasValue {
 				add(WrongRepair, got, "accepted without saying what it passes on: the distorted value goes through", true)
 			} else if !jsonvalue.Equal(original, v.Value) {
-				add(WrongRepair, got, "value passed on (-original +passed on):\n"+cmp.Diff(original, v.Value), true)
+				add(WrongRepair, got, "value passed on (-original +passed on):\n"+jsonDiff(original, v.Value), true)
 			}
 		case v.Valid:
 			detail := ""
@@ -74,18 +72,20 @@ func judge(c *corpus.Case, original any, v validator.Verdict, profile Profile, r
 				detail = "passed on: " + string(jsonvalue.MustMarshal(v.Value))
 			}
 			add(Missed, got, detail, true)
-		case !locates(v.Issues, c.Path):
-			add(ImpreciseLocation, got, fmt.Sprintf("no issue at %q, above it or inside it; issues: %s", c.Path, issuesText(v.Issues)), requireLocation)
+		case !locates(v.Issues, c.Path, c.Scope):
+			add(ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q; issues: %s", c.Path, c.Scope, issuesText(v.Issues)), requireLocation)
 		}
 	}
 	return out
 }
 
-// locates reports whether some issue points at the distorted place: at path, at an ancestor
-// of it, or inside the distorted value (a duplicate item of an array, a key of a wrapper).
-func locates(issues []validator.Issue, path string) bool {
+// locates reports whether some issue points at the distorted place: at path, inside the
+// distorted value (a duplicate item of an array, a key of a wrapper), or above it no higher
+// than scope (the object that lacks a key, the anyOf that no branch fits). The root locates
+// only what is at the root, or whose scope reaches it.
+func locates(issues []validator.Issue, path, scope string) bool {
 	for _, is := range issues {
-		if jsonvalue.IsPrefix(is.Path, path) || jsonvalue.IsPrefix(path, is.Path) {
+		if jsonvalue.IsPrefix(path, is.Path) || (jsonvalue.IsPrefix(is.Path, path) && jsonvalue.IsPrefix(scope, is.Path)) {
 			return true
 		}
 	}
@@ -108,7 +108,8 @@ func issuesText(issues []validator.Issue) string {
 // The cases of one draw go to a worker goroutine in one hand-off.
 type runner struct {
 	timeout    time.Duration
-	onlyReject bool // send only must-reject cases (Options.OnlyReject)
+	onlyReject bool      // send only must-reject cases (Options.OnlyReject)
+	deaths     *deathLog // the process deaths seen, and whether some call reproduced each
 	work       chan *batch
 	hung       int // timeouts so far
 }
@@ -121,8 +122,8 @@ type batch struct {
 	done     chan struct{}
 }
 
-func newRunner(opts Options) *runner {
-	return &runner{timeout: opts.timeout(), onlyReject: opts.OnlyReject}
+func newRunner(opts Options, deaths *deathLog) *runner {
+	return &runner{timeout: opts.timeout(), onlyReject: opts.OnlyReject, deaths: deaths}
 }
 
 func worker(work chan *batch) {
@@ -154,18 +155,18 @@ func trimStack(s []byte) string {
 
 // check runs every case through the gate and returns one verdict per case, plus, per case,
 // whether the gate changed the bytes it was given.
-func (r *runner) check(g validator.Gate, cases []corpus.Case) ([]validator.Verdict, []bool) {
+func (r *runner) check(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
 	if !r.onlyReject {
-		return r.checkAll(g, cases)
+		return r.checkAll(g, cs)
 	}
 	// Only the must-reject cases go to the gate; the others are not sent.
-	out := make([]validator.Verdict, len(cases))
-	mutated := make([]bool, len(cases))
-	var send []corpus.Case
+	out := make([]validator.Verdict, len(cs))
+	mutated := make([]bool, len(cs))
+	var send []cases.Case
 	var at []int
-	for i := range cases {
-		if cases[i].Expect == "reject" {
-			send = append(send, cases[i])
+	for i := range cs {
+		if cs[i].Expect == cases.Reject {
+			send = append(send, cs[i])
 			at = append(at, i)
 		} else {
 			out[i] = validator.NotSent("--only-reject: only must-reject cases are sent")
@@ -180,35 +181,35 @@ func (r *runner) check(g validator.Gate, cases []corpus.Case) ([]validator.Verdi
 	return out, mutated
 }
 
-func (r *runner) checkAll(g validator.Gate, cases []corpus.Case) ([]validator.Verdict, []bool) {
-	mutated := make([]bool, len(cases))
+func (r *runner) checkAll(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
+	mutated := make([]bool, len(cs))
 	if bg, ok := g.(validator.BatchGate); ok {
-		args := make([][]byte, len(cases))
-		for i := range cases {
-			args[i] = cases[i].Args
+		args := make([][]byte, len(cs))
+		for i := range cs {
+			args[i] = cs[i].Args
 		}
-		return bg.CheckBatch(context.Background(), args), mutated
+		return r.blame(g, args, bg.CheckBatch(context.Background(), args)), mutated
 	}
-	out := make([]validator.Verdict, len(cases))
+	out := make([]validator.Verdict, len(cs))
 	if _, ok := g.(validator.Bounded); ok {
 		// A gate of toolproof's own: no hang to guard against, no copy to compare. Called
 		// here; a panic is still a crash.
-		for i := range cases {
-			out[i] = safeCheck(g, cases[i].Args)
+		for i := range cs {
+			out[i] = safeCheck(g, cs[i].Args)
 		}
 		return out, mutated
 	}
-	given := make([][]byte, len(cases))
-	for i := range cases {
-		given[i] = bytes.Clone(cases[i].Args)
+	given := make([][]byte, len(cs))
+	for i := range cs {
+		given[i] = bytes.Clone(cs[i].Args)
 	}
-	for from := 0; from < len(cases); {
+	for from := 0; from < len(cs); {
 		if r.work == nil {
 			r.work = make(chan *batch)
 			go worker(r.work)
 		}
 		// The batch has its own verdicts: an abandoned worker that wakes up writes only there.
-		b := &batch{gate: g, args: given[from:], out: make([]validator.Verdict, len(cases)-from), done: make(chan struct{})}
+		b := &batch{gate: g, args: given[from:], out: make([]validator.Verdict, len(cs)-from), done: make(chan struct{})}
 		r.work <- b
 		timer := time.NewTimer(r.timeout)
 		seen := int64(0)
@@ -218,7 +219,7 @@ func (r *runner) checkAll(g validator.Gate, cases []corpus.Case) ([]validator.Ve
 			case <-b.done:
 				timer.Stop()
 				copy(out[from:], b.out)
-				from = len(cases)
+				from = len(cs)
 				break wait
 			case <-timer.C:
 				now := b.progress.Load()
@@ -239,10 +240,83 @@ func (r *runner) checkAll(g validator.Gate, cases []corpus.Case) ([]validator.Ve
 			}
 		}
 	}
-	for i := range cases {
-		mutated[i] = !bytes.Equal(given[i], cases[i].Args)
+	for i := range cs {
+		mutated[i] = !bytes.Equal(given[i], cs[i].Args)
 	}
 	return out, mutated
+}
+
+// blame runs every call that got a Crash again, alone (validator.Isolator, else Check on its
+// own): when a process dies, every call in flight gets a Crash, but only the call that kills it
+// crashes alone. The others get the verdicts they get alone; a death that no call reproduces is
+// counted in r.unreproduced.
+func (r *runner) blame(g validator.Gate, args [][]byte, vs []validator.Verdict) []validator.Verdict {
+	var crashed []int
+	for i, v := range vs {
+		if v.Fault == validator.Crash {
+			crashed = append(crashed, i)
+		}
+	}
+	if len(crashed) == 0 {
+		return vs
+	}
+	alone := g.Check
+	if iso, ok := g.(validator.Isolator); ok {
+		alone = iso.CheckAlone
+	}
+	for _, i := range crashed {
+		death := vs[i].Detail
+		v := alone(context.Background(), args[i])
+		reproduced := v.Fault == validator.Crash
+		if reproduced {
+			v.Detail = strings.TrimSpace(deathMark.ReplaceAllString(v.Detail, "") + "\n(the call crashed the validator again when run alone)")
+		}
+		r.deaths.record(death, reproduced)
+		vs[i] = v
+	}
+	return vs
+}
+
+// deathMark is how a client tells one process death from another in a Crash detail (stdio's
+// "(process death #N)"); it is left out of findings, whose text must not depend on timing.
+var deathMark = regexp.MustCompile(`\n?\(process death #[0-9]+\)`)
+
+// deathLog records, for each process death (told apart by its detail), whether some call that
+// was in flight crashed the validator again when run alone. Shared by the tools of a run.
+type deathLog struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+func (d *deathLog) record(detail string, reproduced bool) {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.m == nil {
+		d.m = map[string]bool{}
+	}
+	d.m[detail] = d.m[detail] || reproduced
+}
+
+// unreproduced says how many deaths no call reproduced, with one of their details.
+func (d *deathLog) unreproduced() (int, string) {
+	if d == nil {
+		return 0, ""
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n, sample := 0, ""
+	for detail, ok := range d.m {
+		if !ok {
+			n++
+			if sample == "" || detail < sample {
+				sample = detail
+			}
+		}
+	}
+	return n, sample
 }
 
 func (r *runner) close() {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 )
 
 // This file is the one seam between toolproof's options and rapid. rapid reads its settings
@@ -23,14 +24,16 @@ type rapidConfig struct {
 	checks     int
 	seed       uint64
 	noFailFile bool
+	shrinkTime time.Duration
 }
 
 type rapidSeam struct {
-	mu       sync.Mutex
-	cond     *sync.Cond
-	active   int
-	current  rapidConfig
-	original map[string]string
+	mu         sync.Mutex
+	cond       *sync.Cond
+	active     int
+	current    rapidConfig
+	original   map[string]string
+	randomSeed uint64 // the seed of runs that give none, drawn once
 }
 
 var seam = func() *rapidSeam { s := &rapidSeam{}; s.cond = sync.NewCond(&s.mu); return s }()
@@ -53,19 +56,26 @@ func rapidFlag(name string) string {
 }
 
 // resolve fills in what o leaves open: checks from rapid's -rapid.checks (100 by default), the
-// seed from -rapid.seed, else a random one (the report says which).
+// seed from -rapid.seed, else one random seed for the whole process (the report says which).
 func (s *rapidSeam) resolve(o Options, noFailFile bool) rapidConfig {
 	initTesting()
 	s.mu.Lock()
 	if s.original == nil {
 		s.original = map[string]string{}
-		for _, n := range []string{"rapid.checks", "rapid.seed", "rapid.nofailfile"} {
+		for _, n := range []string{"rapid.checks", "rapid.seed", "rapid.nofailfile", "rapid.shrinktime"} {
 			s.original[n] = rapidFlag(n)
 		}
 	}
 	orig := s.original
 	s.mu.Unlock()
-	c := rapidConfig{checks: o.Checks, seed: o.Seed, noFailFile: noFailFile || orig["rapid.nofailfile"] == "true"}
+	c := rapidConfig{checks: o.Checks, seed: o.Seed, noFailFile: noFailFile || orig["rapid.nofailfile"] == "true",
+		shrinkTime: o.ShrinkTime}
+	if c.shrinkTime <= 0 {
+		c.shrinkTime, _ = time.ParseDuration(orig["rapid.shrinktime"])
+		if c.shrinkTime <= 0 {
+			c.shrinkTime = 30 * time.Second
+		}
+	}
 	if c.checks <= 0 {
 		c.checks, _ = strconv.Atoi(orig["rapid.checks"])
 		if c.checks <= 0 {
@@ -75,10 +85,17 @@ func (s *rapidSeam) resolve(o Options, noFailFile bool) rapidConfig {
 	if c.seed == 0 {
 		c.seed, _ = strconv.ParseUint(orig["rapid.seed"], 10, 64)
 	}
-	for c.seed == 0 {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		c.seed = binary.LittleEndian.Uint64(b[:]) >> 1
+	if c.seed == 0 {
+		// One random seed for the process, so that runs that leave the seed open share rapid's
+		// flags and go on side by side.
+		s.mu.Lock()
+		for s.randomSeed == 0 {
+			var b [8]byte
+			_, _ = rand.Read(b[:])
+			s.randomSeed = binary.LittleEndian.Uint64(b[:]) >> 1
+		}
+		c.seed = s.randomSeed
+		s.mu.Unlock()
 	}
 	return c
 }
@@ -94,6 +111,7 @@ func (s *rapidSeam) acquire(c rapidConfig) (release func()) {
 		_ = flag.Set("rapid.checks", strconv.Itoa(c.checks))
 		_ = flag.Set("rapid.seed", strconv.FormatUint(c.seed, 10))
 		_ = flag.Set("rapid.nofailfile", strconv.FormatBool(c.noFailFile))
+		_ = flag.Set("rapid.shrinktime", c.shrinkTime.String())
 	}
 	s.active++
 	s.mu.Unlock()

@@ -2,9 +2,9 @@ package harness
 
 import (
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"strings"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -12,10 +12,10 @@ import (
 
 // Replay checks saved cases against v: every case the oracle still confirms is sent to the gate
 // of its tool and judged; nothing new is generated. tools must hold the tools the cases name.
-func Replay(cases []corpus.Case, tools []tool.Tool, v validator.Validator, opts Options) (*Report, error) {
-	byTool := map[string][]corpus.Case{}
+func Replay(cs []cases.Case, tools []tool.Tool, v validator.Validator, opts Options) (*Report, error) {
+	byTool := map[string][]cases.Case{}
 	var names []string
-	for _, c := range cases {
+	for _, c := range cs {
 		if _, ok := byTool[c.Tool]; !ok {
 			names = append(names, c.Tool)
 		}
@@ -36,12 +36,20 @@ func Replay(cases []corpus.Case, tools []tool.Tool, v validator.Validator, opts 
 				Reason: fmt.Sprintf("%d saved cases name this tool, but no tool file given defines it", len(byTool[n]))})
 		}
 	}
-	ps, skipped := prepare(need, v, opts)
-	rep.Skipped = append(rep.Skipped, skipped...)
+	sib := siblingsFor(need, opts)
+	var ps []*prepared
+	for _, t := range need {
+		p, skip := prepareOne(t, v, opts, sib)
+		if skip != nil {
+			rep.Skipped = append(rep.Skipped, *skip)
+			continue
+		}
+		ps = append(ps, p)
+	}
 	rep.Tools = len(ps)
 	for _, p := range ps {
 		tr := &toolResult{tool: p.tool.Name, classes: map[string]*ClassStats{}}
-		var run []corpus.Case
+		var run []cases.Case
 		var originals []any
 		for _, c := range byTool[p.tool.Name] {
 			if c.SchemaHash != "" && c.SchemaHash != p.tool.SchemaHash() {
@@ -54,13 +62,13 @@ func Replay(cases []corpus.Case, tools []tool.Tool, v validator.Validator, opts 
 			var orig any
 			if len(c.Original) > 0 {
 				orig, _ = jsonvalue.Parse(c.Original)
-			} else if c.Expect == "accept" {
+			} else if c.Expect == cases.Accept {
 				orig, _ = jsonvalue.Parse(c.Args)
 			}
 			run = append(run, c)
 			originals = append(originals, orig)
 		}
-		r := newRunner(opts)
+		r := newRunner(opts, nil)
 		verdicts, mutated := r.check(p.gate, run)
 		r.close()
 		for i := range run {

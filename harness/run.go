@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"runtime"
 	"sort"
 	"strings"
@@ -10,7 +11,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
@@ -41,61 +41,28 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 		}
 		tools = mine
 	}
-	saved, err := corpus.Load(opts.CorpusDir)
+	saved, err := cases.Load(opts.CorpusDir)
 	if err != nil {
 		return nil, err
 	}
-	// Each tool is prepared by the worker that checks it and dropped after: a run over thousands
-	// of tools holds only the tools in progress.
-	sib := siblingsFor(tools, opts)
 	rep := newReport(v.Name(), opts)
 	skips := make([]*tool.Skipped, len(tools))
-	jobs := opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	sh := newShrinkSet()
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	next := make(chan int)
+	shared := newRunShared(saved)
 	done, checked := 0, 0
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				p, skip := prepareOne(tools[i], v, opts, sib)
-				var tr *toolResult
-				if p != nil {
-					tr = checkTool(p, i, saved, opts, sh, nil)
-				} else {
-					sh.scored(i, nil)
-				}
-				if tr != nil && tr.noValue() {
-					skip = &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: tr.noValueReason()}
-					tr = nil
-				}
-				mu.Lock()
-				skips[i] = skip
-				if tr != nil {
-					rep.add(tr)
-					checked++
-				}
-				done++
-				if opts.Progress != nil {
-					opts.Progress(done, len(tools))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range tools {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	pipeline(tools, v, opts, shared, func(i int, tr *toolResult, skip *tool.Skipped) {
+		skips[i] = skip
+		if tr != nil {
+			rep.add(tr)
+			checked++
+		}
+		done++
+		if opts.Progress != nil {
+			opts.Progress(done, len(tools))
+		}
+	})
 	rep.Tools = checked
 	rep.Seed = cfg.seed
+	rep.Notes = append(rep.Notes, shared.notes()...)
 	for _, s := range skips {
 		if s != nil {
 			rep.Skipped = append(rep.Skipped, *s)
@@ -105,13 +72,76 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	if opts.CorpusDir != "" {
 		for _, f := range rep.Findings {
 			if f.Blocking && f.Case.ID != "" {
-				if _, err := corpus.Save(opts.CorpusDir, f.Case); err != nil {
+				if _, err := cases.Save(opts.CorpusDir, f.Case); err != nil {
 					return rep, err
 				}
 			}
 		}
 	}
 	return rep, nil
+}
+
+// pipeline is the one way tools are checked, by Run and Check alike: opts.Jobs workers (0:
+// GOMAXPROCS) each prepare a tool, check it and drop it, so a run over thousands of tools holds
+// only the tools in progress. done gets each tool's result (nil when skipped, with the reason),
+// one call at a time, in the order the tools finish.
+func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *runShared, done func(i int, tr *toolResult, skip *tool.Skipped)) {
+	sib := siblingsFor(tools, opts)
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				p, skip := prepareOne(tools[i], v, opts, sib)
+				var tr *toolResult
+				if p != nil {
+					tr = checkTool(p, i, shared, opts)
+				} else {
+					shared.shrink.scored(i, nil)
+				}
+				if tr != nil && tr.noValue() {
+					skip = &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: tr.noValueReason()}
+					tr = nil
+				}
+				mu.Lock()
+				done(i, tr, skip)
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range tools {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// runShared is what the tools of one run share: the saved cases, who shrinks what, and the
+// process deaths of an external validator.
+type runShared struct {
+	saved  []cases.Case
+	shrink *shrinkSet
+	deaths *deathLog
+}
+
+func newRunShared(saved []cases.Case) *runShared {
+	return &runShared{saved: saved, shrink: newShrinkSet(), deaths: &deathLog{}}
+}
+
+// notes are the run-level notes: process deaths that no call reproduced.
+func (s *runShared) notes() []string {
+	n, sample := s.deaths.unreproduced()
+	if n == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("the validator's process died %d times with calls in flight, none of which crashed it again when run alone (not counted as findings); one of them: %s", n, sample)}
 }
 
 // toolResult is what checking one tool found.
@@ -127,29 +157,60 @@ type toolResult struct {
 }
 
 // noValue reports that the generator reached no valid value for the tool, so nothing was
-// checked.
+// checked. Valid cases kept back (Options.OnlyReject, a gate that could not be given them) count
+// as reached.
 func (tr *toolResult) noValue() bool {
-	st := tr.classes["valid"]
-	return st == nil || st.Cases == 0
+	st := tr.classes[string(cases.Valid)]
+	return st == nil || st.Cases+st.NotApplicable == 0
 }
 
 func (tr *toolResult) noValueReason() string {
 	return fmt.Sprintf("the generator reached no valid value (%d draws found none): nothing could be checked", tr.unreach)
 }
 
-// logger receives progress notes (a *testing.T's Logf in go test).
-type logger func(format string, args ...any)
-
 // checkTool replays the saved cases of p, draws new ones for the scorecard (rapid's number of
 // checks), then shrinks the findings.
-func checkTool(p *prepared, idx int, saved []corpus.Case, opts Options, sh *shrinkSet, log logger) *toolResult {
+func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 	tr := &toolResult{tool: p.tool.Name}
-	r := newRunner(opts)
+	r := newRunner(opts, run.deaths)
 	defer r.close()
-	known := map[string]bool{}
+	// 1. The regression corpus first; 2. the scorecard; 3. one minimal case per finding.
+	known, replayStats := replaySaved(p, run.saved, r, opts, tr)
+	first, order := scorecard(p, r, opts, known, tr)
+	for c, st := range replayStats {
+		statsFor(tr.classes, cases.Class(c)).merge(st)
+	}
+	groups := map[string]bool{}
+	for _, g := range order {
+		if f := first[g]; shrinkable(f) {
+			groups[shrinkKey(f.Class, f.Kind)] = true
+		}
+	}
+	run.shrink.scored(idx, groups)
+	for _, g := range order {
+		f := first[g]
+		if shrinkable(f) && run.shrink.claim(idx, f.Class, f.Kind) {
+			f = minimal(p, r, opts, f)
+		}
+		tr.findings = append(tr.findings, f)
+	}
+	// Counts of each finding's group, from the final pass.
+	for i := range tr.findings {
+		f := &tr.findings[i]
+		if st := tr.classes[string(f.Class)]; st != nil {
+			f.Count = st.ByKind[f.Kind]
+		}
+	}
+	st := p.gen.Stats()
+	tr.bugs, tr.bugText, tr.unreach = st.Bugs, st.LastBug, st.Unreachable
+	return tr
+}
 
-	// 1. The regression corpus first.
-	var replay []corpus.Case
+// replaySaved sends the saved cases of p's tool that the oracle still confirms to the gate and
+// keeps the first blocking finding of each class and kind (known); stale cases are noted in tr.
+func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *toolResult) (known map[string]bool, stats map[string]*ClassStats) {
+	known, stats = map[string]bool{}, map[string]*ClassStats{}
+	var replay []cases.Case
 	var originals []any
 	for _, c := range saved {
 		if c.Tool != p.tool.Name {
@@ -163,47 +224,52 @@ func checkTool(p *prepared, idx int, saved []corpus.Case, opts Options, sh *shri
 		var orig any
 		if len(c.Original) > 0 {
 			orig, _ = jsonvalue.Parse(c.Original)
-		} else if c.Expect == "accept" {
+		} else if c.Expect == cases.Accept {
 			orig, _ = jsonvalue.Parse(c.Args)
 		}
 		originals = append(originals, orig)
 	}
-	replayStats := map[string]*ClassStats{}
-	if len(replay) > 0 {
-		verdicts, mutated := r.check(p.gate, replay)
-		for i := range replay {
-			fs := judgeAll(&replay[i], originals[i], verdicts[i], mutated[i], opts)
-			count(replayStats, &replay[i], verdicts[i], fs)
-			for _, f := range fs {
-				if f.Blocking && !known[f.group()] {
-					known[f.group()] = true
-					f.Detail = strings.TrimSpace(f.Detail + "\n(replayed from the regression corpus)")
-					tr.findings = append(tr.findings, f)
-				}
+	if len(replay) == 0 {
+		return known, stats
+	}
+	verdicts, mutated := r.check(p.gate, replay)
+	for i := range replay {
+		fs := judgeAll(&replay[i], originals[i], verdicts[i], mutated[i], opts)
+		count(stats, &replay[i], verdicts[i], fs)
+		for _, f := range fs {
+			if f.Blocking && !known[f.group()] {
+				known[f.group()] = true
+				f.Detail = strings.TrimSpace(f.Detail + "\n(replayed from the regression corpus)")
+				tr.findings = append(tr.findings, f)
 			}
 		}
 	}
+	return known, stats
+}
 
-	// 2. The scorecard: every draw judged, the first case of every tool, class and kind kept.
+// scorecard draws Options.Checks values of p's tool, each with one distortion per class, judges
+// every case (nothing stops early) and counts them in tr.classes. It returns the first finding of
+// each class and kind not already known, and the order they came in.
+func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *toolResult) (map[string]Finding, []string) {
 	ms := opts.mutators()
 	stats := map[string]*ClassStats{}
 	first := map[string]Finding{}
 	var order []string
-	scorecard := func(t *rapid.T) {
+	prop := func(t *rapid.T) {
 		if r.hung >= maxHangs {
 			t.Skip("the gate hangs")
 		}
-		cases, originals, na, ok := draw(t, p, ms)
+		cs, originals, na, ok := draw(t, p, ms)
 		if !ok {
 			t.Skip("the generator found no valid value in this draw")
 		}
 		for _, c := range na {
-			statsFor(stats, string(c)).NotApplicable++
+			statsFor(stats, c).NotApplicable++
 		}
-		verdicts, mutated := r.check(p.gate, cases)
-		for i := range cases {
-			fs := judgeAll(&cases[i], originals[i], verdicts[i], mutated[i], opts)
-			count(stats, &cases[i], verdicts[i], fs)
+		verdicts, mutated := r.check(p.gate, cs)
+		for i := range cs {
+			fs := judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts)
+			count(stats, &cs[i], verdicts[i], fs)
 			for _, f := range fs {
 				if _, seen := first[f.group()]; !seen && !known[f.group()] {
 					first[f.group()] = f
@@ -212,74 +278,53 @@ func checkTool(p *prepared, idx int, saved []corpus.Case, opts Options, sh *shri
 			}
 		}
 	}
-	if err := runCheck(p.tool.Name+"/scorecard", scorecard); err != nil && r.hung < maxHangs {
+	if err := runCheck(p.tool.Name+"/scorecard", prop); err != nil && r.hung < maxHangs {
 		tr.notes = append(tr.notes, "rapid: "+err.Error())
 	}
 	if r.hung >= maxHangs {
 		tr.notes = append(tr.notes, fmt.Sprintf("stopped after the gate hung %d times", r.hung))
 	}
-	for c, st := range replayStats {
-		statsFor(stats, c).merge(st)
-	}
 	tr.classes = stats
-	groups := map[string]bool{}
-	for _, g := range order {
-		if f := first[g]; f.Blocking && f.Kind != Timeout {
-			groups[shrinkKey(f.Class, f.Kind)] = true
-		}
-	}
-	sh.scored(idx, groups)
+	return first, order
+}
 
-	// 3. Shrink: one minimal case per class and kind for the whole run (sh decides), the first
-	// case seen for the others. Shrinking draws again until the same tool, class and kind
-	// fails, and lets rapid minimise it.
-	for _, g := range order {
-		f := first[g]
-		// A hang is not shrunk: every try would cost the timeout.
-		if f.Blocking && f.Kind != Timeout && sh.claim(idx, f.Class, f.Kind) {
-			var last *Finding
-			only := classOnly(ms, f.Class)
-			prop := func(t *rapid.T) {
-				if r.hung >= maxHangs {
-					t.Skip("the gate hangs")
-				}
-				cases, originals, _, ok := draw(t, p, only)
-				if !ok {
-					t.Skip("the generator found no valid value in this draw")
-				}
-				verdicts, mutated := r.check(p.gate, cases)
-				for i := range cases {
-					for _, h := range judgeAll(&cases[i], originals[i], verdicts[i], mutated[i], opts) {
-						if h.group() == g {
-							h := h
-							last = &h
-							fail(t, h)
-						}
-					}
+// shrinkable reports whether f is worth a minimal case. A hang is not shrunk: every try would
+// cost the timeout; nor a crash: every try would cost a restart of the validator (the case kept
+// has crashed it twice, once alone).
+func shrinkable(f Finding) bool { return f.Blocking && f.Kind != Timeout && f.Kind != Crash }
+
+// minimal draws again, only f's class, until a case of the same class and kind fails, and lets
+// rapid minimise it; f itself when no draw fails again.
+func minimal(p *prepared, r *runner, opts Options, f Finding) Finding {
+	g := f.group()
+	var last *Finding
+	only := classOnly(opts.mutators(), f.Class)
+	prop := func(t *rapid.T) {
+		if r.hung >= maxHangs {
+			t.Skip("the gate hangs")
+		}
+		cs, originals, _, ok := draw(t, p, only)
+		if !ok {
+			t.Skip("the generator found no valid value in this draw")
+		}
+		verdicts, mutated := r.check(p.gate, cs)
+		for i := range cs {
+			for _, h := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
+				if h.group() == g {
+					h := h
+					last = &h
+					fail(t, h)
 				}
 			}
-			// Named after the group, so that rapid's fail file (in go test) is replayed only by
-			// the shrink of the same tool, class and kind.
-			if runCheck(p.tool.Name+"/"+f.Class+"/"+string(f.Kind), prop) != nil && last != nil {
-				f = *last
-				f.Shrunk = true
-			}
-		}
-		tr.findings = append(tr.findings, f)
-		if log != nil {
-			log("finding: %s", f.String())
 		}
 	}
-	// Counts of each finding's group, from the final pass.
-	for i := range tr.findings {
-		f := &tr.findings[i]
-		if st := tr.classes[f.Class]; st != nil {
-			f.Count = st.ByKind[f.Kind]
-		}
+	// Named after the group, so that rapid's fail file (in go test) is replayed only by the
+	// shrink of the same tool, class and kind.
+	if runCheck(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop) != nil && last != nil {
+		f = *last
+		f.Shrunk = true
 	}
-	st := p.gen.Stats()
-	tr.bugs, tr.bugText, tr.unreach = st.Bugs, st.LastBug, st.Unreachable
-	return tr
+	return f
 }
 
 // fail stops the property at a line of its own for each kind: rapid shrinks a failure only to
@@ -311,27 +356,26 @@ func fail(t *rapid.T, f Finding) {
 
 // reconfirm checks that the oracle still agrees with a saved case's expectation (the schema
 // may have changed since it was saved).
-func reconfirm(p *prepared, c corpus.Case) (bool, string) {
+func reconfirm(p *prepared, c cases.Case) (bool, string) {
 	_, err := p.oracle.Parse(c.Args)
 	switch {
-	case c.Expect == "accept" && err != nil:
+	case c.Expect == cases.Accept && err != nil:
 		return false, "saved as valid, but the schema now rejects it"
-	case c.Expect == "reject" && err == nil:
+	case c.Expect == cases.Reject && err == nil:
 		return false, "saved as invalid, but the schema now accepts it"
 	}
 	return true, ""
 }
 
 // judgeAll is judge plus the mutated-input check.
-func judgeAll(c *corpus.Case, original any, v validator.Verdict, mutated bool, opts Options) []Finding {
+func judgeAll(c *cases.Case, original any, v validator.Verdict, mutated bool, opts Options) []Finding {
 	fs := judge(c, original, v, opts.profile(), opts.RequireLocation)
 	if mutated {
 		if c.ID == "" {
 			*c = c.Seal()
 		}
-		fs = append(fs, Finding{Tool: c.Tool, Class: c.Class, Variant: c.Variant, Kind: MutatedInput,
-			Expect: c.Expect, Got: "changed its input", Path: c.Path, Reason: c.Reason, Args: string(c.Args),
-			ID: c.ID, Detail: "the gate wrote into the argument bytes it was given", Blocking: true, Case: *c})
+		fs = append(fs, Finding{Case: *c, Kind: MutatedInput, Got: "changed its input",
+			Detail: "the gate wrote into the argument bytes it was given", Blocking: true})
 	}
 	return fs
 }
@@ -341,9 +385,9 @@ func judgeAll(c *corpus.Case, original any, v validator.Verdict, mutated bool, o
 const maxHangs = 2
 
 // classOnly returns the mutators of class c (none for "valid").
-func classOnly(ms []mutators.Mutator, c string) []mutators.Mutator {
+func classOnly(ms []mutators.Mutator, c cases.Class) []mutators.Mutator {
 	for _, m := range ms {
-		if string(m.Class()) == c {
+		if m.Class() == c {
 			return []mutators.Mutator{m}
 		}
 	}
@@ -352,50 +396,46 @@ func classOnly(ms []mutators.Mutator, c string) []mutators.Mutator {
 
 // draw draws one valid value and its distortions, as cases. Their ids (a hash) are computed
 // only for the cases that end up in a finding or an output.
-func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any, []mutators.Class, bool) {
+func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]cases.Case, []any, []cases.Class, bool) {
 	v, ok := p.gen.Draw(t)
 	if !ok {
 		return nil, nil, nil, false
 	}
 	// The binary64 rule: a value that is valid exactly but not when its numbers are read as
 	// doubles owes no verdict. Draw again (twice at most) for one that holds either way.
-	expect := "accept"
+	expect := cases.Accept
 	for try := 0; p.mctx.DoublesDiffer(v, true); try++ {
 		if try == 2 {
-			expect = "either"
+			expect = cases.Either
 			break
 		}
 		w, ok := p.gen.Draw(t)
 		if !ok {
-			expect = "either"
+			expect = cases.Either
 			break
 		}
 		v = w
 	}
 	tg := p.mctx.Target(v)
 	hash := p.hash
-	cases := make([]corpus.Case, 0, len(ms)+1)
+	cs := make([]cases.Case, 0, len(ms)+1)
 	originals := make([]any, 0, len(ms)+1)
-	cases = append(cases, corpus.Case{Tool: p.tool.Name, SchemaHash: hash, Args: tg.Text, Expect: expect,
-		Class: "valid", Provenance: "generated"})
+	cs = append(cs, cases.Case{Tool: p.tool.Name, SchemaHash: hash, Args: tg.Text, Expect: expect,
+		Class: cases.Valid, Provenance: "generated"})
 	originals = append(originals, v)
-	var na []mutators.Class
+	var na []cases.Class
 	for _, m := range ms {
 		mu, ok := m.Mutate(t, tg)
 		if !ok {
 			na = append(na, m.Class())
 			continue
 		}
-		cases = append(cases, caseOf(p.tool, hash, mu, tg.Text))
+		// The mutation is the case; it gets its tool and where it came from here.
+		mu.Tool, mu.SchemaHash, mu.Original, mu.Provenance = p.tool.Name, hash, tg.Text, "generated"
+		cs = append(cs, mu)
 		originals = append(originals, v)
 	}
-	return cases, originals, na, true
-}
-
-func caseOf(t tool.Tool, hash string, m mutators.Mutation, original []byte) corpus.Case {
-	return corpus.Case{Tool: t.Name, SchemaHash: hash, Args: m.Args, Expect: string(m.Expect),
-		Class: string(m.Class), Variant: m.Variant, Path: m.Path, Keyword: m.Keyword, Reason: m.Reason,
-		Canary: m.Canary, Original: original, Provenance: "generated"}
+	return cs, originals, na, true
 }
 
 // ---- running rapid.Check without *testing.T
@@ -474,7 +514,7 @@ func newShrinkSet() *shrinkSet {
 	return s
 }
 
-func shrinkKey(class string, kind Kind) string { return class + "\x00" + string(kind) }
+func shrinkKey(class cases.Class, kind Kind) string { return string(class) + "\x00" + string(kind) }
 
 // scored records what tool i's scorecard found (nil: nothing, or the tool was skipped).
 func (s *shrinkSet) scored(i int, groups map[string]bool) {
@@ -492,7 +532,7 @@ func (s *shrinkSet) scored(i int, groups map[string]bool) {
 
 // claim reports whether tool i shrinks class and kind: no tool before it found them. It waits
 // until every tool before i has been scored.
-func (s *shrinkSet) claim(i int, class string, kind Kind) bool {
+func (s *shrinkSet) claim(i int, class cases.Class, kind Kind) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for s.frontier < i {
@@ -523,16 +563,20 @@ type ClassStats struct {
 	// (validator.Verdict.Unclear); never failed. Samples keeps a few of them.
 	Unclear int      `json:"unclear,omitempty"`
 	Samples []string `json:"unclear_samples,omitempty"`
+	// Rejected counts the must-reject cases rejected; Located those of them with an issue where
+	// the change is (at its place, inside it, or above it as far as the schema lets a gate know).
+	Rejected int `json:"rejected,omitempty"`
+	Located  int `json:"located,omitempty"`
 }
 
 // maxSamples is how many unclear answers a class keeps as samples.
 const maxSamples = 3
 
-func statsFor(m map[string]*ClassStats, class string) *ClassStats {
-	st := m[class]
+func statsFor(m map[string]*ClassStats, class cases.Class) *ClassStats {
+	st := m[string(class)]
 	if st == nil {
 		st = &ClassStats{ByKind: map[Kind]int{}}
-		m[class] = st
+		m[string(class)] = st
 	}
 	return st
 }
@@ -544,6 +588,8 @@ func (s *ClassStats) merge(o *ClassStats) {
 	s.Either += o.Either
 	s.EitherAccepted += o.EitherAccepted
 	s.Unclear += o.Unclear
+	s.Rejected += o.Rejected
+	s.Located += o.Located
 	for _, x := range o.Samples {
 		if len(s.Samples) < maxSamples {
 			s.Samples = append(s.Samples, x)
@@ -554,7 +600,7 @@ func (s *ClassStats) merge(o *ClassStats) {
 	}
 }
 
-func count(m map[string]*ClassStats, c *corpus.Case, v validator.Verdict, fs []Finding) {
+func count(m map[string]*ClassStats, c *cases.Case, v validator.Verdict, fs []Finding) {
 	st := statsFor(m, c.Class)
 	if v.NotSent {
 		st.NotApplicable++
@@ -568,10 +614,15 @@ func count(m map[string]*ClassStats, c *corpus.Case, v validator.Verdict, fs []F
 		if len(st.Samples) < maxSamples {
 			st.Samples = append(st.Samples, fmt.Sprintf("%s %s: %s", c.Tool, truncate(string(c.Args), 120), truncate(v.Detail, 200)))
 		}
-	case c.Expect == "either":
+	case c.Expect == cases.Either:
 		st.Either++
 		if v.Valid {
 			st.EitherAccepted++
+		}
+	case c.Expect == cases.Reject && !v.Valid:
+		st.Rejected++
+		if locates(v.Issues, c.Path, c.Scope) {
+			st.Located++
 		}
 	}
 	blocking := false

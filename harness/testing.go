@@ -2,11 +2,11 @@ package harness
 
 import (
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -25,7 +25,7 @@ func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options)
 	} else if opts.CorpusDir == "-" {
 		opts.CorpusDir = ""
 	}
-	saved, err := corpus.Load(opts.CorpusDir)
+	saved, err := cases.Load(opts.CorpusDir)
 	if err != nil {
 		t.Fatalf("toolproof: regression corpus: %v", err)
 	}
@@ -33,21 +33,33 @@ func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options)
 	release := seam.acquire(cfg)
 	defer release()
 	t.Logf("toolproof: %d checks per tool, seed %d (Options.Seed or -rapid.seed repeats them)", cfg.checks, cfg.seed)
-	ps, skipped := prepare(tools, v, opts)
-	for _, s := range skipped {
-		t.Logf("toolproof: skipped %s", s)
+	// The tools are checked by Run's pipeline; each subtest reports one tool, in file order.
+	shared := newRunShared(saved)
+	results := make([]*toolResult, len(tools))
+	skips := make([]*tool.Skipped, len(tools))
+	pipeline(tools, v, opts, shared, func(i int, tr *toolResult, skip *tool.Skipped) {
+		results[i], skips[i] = tr, skip
+	})
+	checked := 0
+	for i, tr := range results {
+		if skips[i] != nil {
+			t.Logf("toolproof: skipped %s", skips[i])
+		}
+		if tr != nil {
+			checked++
+		}
 	}
-	if len(ps) == 0 {
+	for _, n := range shared.notes() {
+		t.Logf("toolproof: %s", n)
+	}
+	if checked == 0 {
 		t.Fatalf("toolproof: none of the %d tools can be checked against %s", len(tools), v.Name())
 	}
-	sh := newShrinkSet()
-	for i, p := range ps {
-		i, p := i, p
-		t.Run(p.tool.Name, func(t *testing.T) {
-			tr := checkTool(p, i, saved, opts, sh, t.Logf)
-			if tr.noValue() {
-				t.Errorf("toolproof: %s", tr.noValueReason())
-			}
+	for i, tr := range results {
+		if tr == nil {
+			continue
+		}
+		t.Run(tools[i].Name, func(t *testing.T) {
 			reportTool(t, tr, opts)
 		})
 	}
@@ -75,7 +87,7 @@ func reportTool(t *testing.T, tr *toolResult, opts Options) {
 			continue
 		}
 		if opts.CorpusDir != "" && f.Case.ID != "" {
-			if path, err := corpus.Save(opts.CorpusDir, f.Case); err != nil {
+			if path, err := cases.Save(opts.CorpusDir, f.Case); err != nil {
 				t.Logf("toolproof: could not save the case: %v", err)
 			} else {
 				msg += "\n  saved: " + path
@@ -98,12 +110,12 @@ func reportTool(t *testing.T, tr *toolResult, opts Options) {
 func formatFinding(f Finding) string {
 	var b strings.Builder
 	reason := f.Reason
-	if reason == "" && f.Class == "valid" {
+	if reason == "" && f.Class == cases.Valid {
 		reason = "a valid call"
 	}
 	fmt.Fprintf(&b, "%s %s: %s\n", f.Class, f.Kind, reason)
 	fmt.Fprintf(&b, "  expect %s, got %s\n", f.Expect, f.Got)
-	fmt.Fprintf(&b, "  args: %s\n", quoteArgs(f.Args))
+	fmt.Fprintf(&b, "  args: %s\n", showArgs(string(f.Args)))
 	if f.Path != "" || f.Keyword != "" {
 		fmt.Fprintf(&b, "  path: %s  keyword: %s\n", f.Path, f.Keyword)
 	}

@@ -1,8 +1,11 @@
 package mutators
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -34,7 +37,7 @@ func describe(s *site) string {
 
 type stringified struct{}
 
-func (stringified) Class() Class { return StringifiedType }
+func (stringified) Class() cases.Class { return StringifiedType }
 
 var numberWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
 	"eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"}
@@ -64,7 +67,7 @@ func stringForms(v any) [][2]string {
 	return nil
 }
 
-func (stringified) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (stringified) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool { return stringForms(s.value) != nil && !s.mayBe("string") })
 	return firstConfirmed(t, tg, StringifiedType, places, func(t *rapid.T, s *site) []candidate {
 		var out []candidate
@@ -83,13 +86,13 @@ func (stringified) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 
 type flattened struct{}
 
-func (flattened) Class() Class { return FlattenedArray }
+func (flattened) Class() cases.Class { return FlattenedArray }
 
 var structuralKeywords = []string{"type", "required", "additionalProperties", "unevaluatedProperties",
 	"propertyNames", "enum", "const", "pattern", "minProperties", "maxProperties", "minLength", "maxLength",
 	"format", "false", "dependentRequired", "minItems", "items", "prefixItems"}
 
-func (flattened) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (flattened) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool {
 		switch v := s.value.(type) {
 		case []any:
@@ -175,10 +178,13 @@ func mergeObjects(a []any) (map[string]any, bool) {
 
 type hallucinated struct{}
 
-func (hallucinated) Class() Class { return HallucinatedKey }
+func (hallucinated) Class() cases.Class { return HallucinatedKey }
 
 var inventedKeys = []string{"verbose", "force", "timeout", "recursive", "format", "dry_run", "confirm",
 	"options", "debug", "max_retries", "reason", "metadata", "user_id", "encoding", "callback_url", "limit"}
+
+// jsSpecialKeys are names every JavaScript object has or treats specially.
+var jsSpecialKeys = []string{"__proto__", "__proto__", "constructor", "prototype", "toString", "hasOwnProperty"}
 
 // nearMissKeys are the spellings a model uses for a real key: snake_case for camelCase and back,
 // another case, plural or singular, a dropped letter, hyphens.
@@ -241,7 +247,7 @@ func dedupe(in []string) []string {
 	return out
 }
 
-func (hallucinated) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (hallucinated) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	// Objects that restrict their keys; an open object lets any key through, so it is no place
 	// for this class (the oracle would say the same, at the price of a validation per try).
 	var places []*site
@@ -258,10 +264,14 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 		c := canary(t)
 		var out []candidate
 		addKey := func(variant, k string, v any, reason func() string) {
+			cn := ""
+			if bytes.Contains(jsonvalue.MustMarshal(v), []byte(c)) {
+				cn = c
+			}
 			out = append(out, candidate{
 				build: func() any { return editedObject(tg.Value, s.toks, func(m map[string]any) { m[k] = v }) },
 				path:  s.path + "/" + jsonvalue.EscapeToken(k), variant: variant, keywords: keywords,
-				reason: reason, canary: c,
+				reason: reason, canary: cn,
 			})
 		}
 		for _, k := range inventedKeys {
@@ -279,6 +289,16 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 				}
 			}
 		}
+		// A key JavaScript treats specially: a gate that copies the arguments with Object.assign
+		// or any [[Set]] before validating never sees __proto__ (and its prototype changes), and
+		// inherited names such as constructor slip past checks written with `in`.
+		if k := jsSpecialKeys[draw.Int(t, 0, len(jsSpecialKeys)-1, "jsKey")]; free(k) {
+			var v any = c
+			if k == "__proto__" {
+				v = map[string]any{"polluted": c, "isAdmin": true}
+			}
+			addKey("js-special-key", k, v, because("the key %q, which JavaScript objects treat specially, added to %s", k, describe(s)))
+		}
 		// A near miss of one declared key, drawn: the first of its spellings that is free.
 		if names := sortedKeys(declared); len(names) > 0 {
 			real := names[draw.Int(t, 0, len(names)-1, "nearMissOf")]
@@ -286,7 +306,7 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 				if !free(k) {
 					continue
 				}
-				if v, present := obj[real]; present {
+				if v, present := obj[real]; present && !slices.Contains(s.requiredNames(), real) {
 					k := k
 					out = append(out, candidate{
 						build: func() any {
@@ -295,6 +315,10 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 						path: s.path + "/" + jsonvalue.EscapeToken(k), variant: "near-miss", keywords: keywords,
 						reason: because("the key %q written as %q in %s", real, k, describe(s)),
 					})
+				} else if present {
+					// A required key renamed would also be missing: the case would test required,
+					// not unknown keys. The near miss goes beside it.
+					addKey("near-miss", k, v, because("the key %q also written as %q in %s", real, k, describe(s)))
 				} else {
 					addKey("near-miss", k, c, because("the key %q added as %q to %s", real, k, describe(s)))
 				}

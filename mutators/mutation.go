@@ -7,6 +7,7 @@ package mutators
 
 import (
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"slices"
 	"sort"
 	"strings"
@@ -23,55 +24,31 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// Class names a kind of distortion. The four classic names are fixed.
-type Class string
-
-// The classes.
+// The distortion classes. The four classic names are fixed.
 const (
-	StringifiedType   Class = "stringified_type"
-	FlattenedArray    Class = "flattened_array"
-	HallucinatedKey   Class = "hallucinated_key"
-	OutOfRangeEnum    Class = "out_of_range_enum"
-	MissingRequired   Class = "missing_required"
-	NullValue         Class = "null_value"
-	WrongType         Class = "wrong_type"
-	JSONInString      Class = "json_in_string"
-	WrappedScalar     Class = "wrapped_scalar"
-	WrapperNesting    Class = "wrapper_nesting"
-	RootNotObject     Class = "root_not_object"
-	MalformedJSON     Class = "malformed_json"
-	ImplementationDef Class = "implementation_defined"
+	StringifiedType   cases.Class = "stringified_type"
+	FlattenedArray    cases.Class = "flattened_array"
+	HallucinatedKey   cases.Class = "hallucinated_key"
+	OutOfRangeEnum    cases.Class = "out_of_range_enum"
+	MissingRequired   cases.Class = "missing_required"
+	NullValue         cases.Class = "null_value"
+	WrongType         cases.Class = "wrong_type"
+	JSONInString      cases.Class = "json_in_string"
+	WrappedScalar     cases.Class = "wrapped_scalar"
+	WrapperNesting    cases.Class = "wrapper_nesting"
+	RootNotObject     cases.Class = "root_not_object"
+	MalformedJSON     cases.Class = "malformed_json"
+	ImplementationDef cases.Class = "implementation_defined"
 )
-
-// Expect is the verdict a gate owes a case.
-type Expect string
-
-// The verdicts.
-const (
-	Accept Expect = "accept" // valid: must be accepted
-	Reject Expect = "reject" // confirmed invalid by the oracle: must be rejected
-	Either Expect = "either" // implementation-defined: recorded, never failed (crashes and hangs are)
-)
-
-// Mutation is one distortion of a valid value.
-type Mutation struct {
-	Args    []byte // the distorted argument text
-	Class   Class
-	Variant string // which form of the class, e.g. "comma-joined"
-	Path    string // JSON Pointer of the place touched ("" is the root)
-	Keyword string // the schema keyword the change breaks ("json" for grammar, "type" at the root)
-	Reason  string // one line: what was done and why it is invalid
-	Expect  Expect
-	Raw     bool   // a raw-text distortion (not a JSON value the schema can judge)
-	Canary  string // a string planted in the arguments that no error message may repeat
-}
 
 // A Mutator draws one distortion of a target.
 type Mutator interface {
-	Class() Class
-	// Mutate draws a distortion of tg. ok is false when the class applies nowhere in this value
-	// (no place to distort, or the oracle accepts every candidate: the schema lets it through).
-	Mutate(t *rapid.T, tg *Target) (m Mutation, ok bool)
+	Class() cases.Class
+	// Mutate draws a distortion of tg: a case with the argument text, class, variant, place,
+	// scope, keyword, reason, canary and the verdict owed (the caller names the tool). ok is
+	// false when the class applies nowhere in this value (no place to distort, or the oracle
+	// accepts every candidate: the schema lets it through).
+	Mutate(t *rapid.T, tg *Target) (m cases.Case, ok bool)
 }
 
 // All returns every mutator, classic classes first.
@@ -82,8 +59,8 @@ func All() []Mutator {
 }
 
 // Classes lists the class names of All, in order.
-func Classes() []Class {
-	var out []Class
+func Classes() []cases.Class {
+	var out []cases.Class
 	for _, m := range All() {
 		out = append(out, m.Class())
 	}
@@ -266,11 +243,11 @@ func because(format string, args ...any) func() string {
 }
 
 // confirm asks the oracle about c and returns the mutation when it is rejected as meant.
-func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
+func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 	value := c.build()
 	issues := tg.ctx.oracle.Locate(value)
 	if len(issues) == 0 {
-		return Mutation{}, false
+		return cases.Case{}, false
 	}
 	parent := jsonvalue.Parent(c.path)
 	// Keywords in the order the candidate lists them, so the choice does not depend on the
@@ -285,13 +262,14 @@ func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
 		if is.Path == c.path || (c.path != "" && is.Path == parent) || (c.below && jsonvalue.IsPrefix(c.path, is.Path)) {
 			if tg.ctx.lax != nil && tg.ctx.lax.Valid(value) {
 				tg.ctx.formatOnly.Add(1)
-				return Mutation{}, false // invalid only where format is asserted
+				return cases.Case{}, false // invalid only where format is asserted
 			}
-			m := Mutation{Args: jsonvalue.MustMarshal(value), Class: class, Variant: c.variant, Path: c.path,
-				Keyword: is.Keyword, Reason: c.reason(), Expect: Reject, Canary: c.canary}
+			m := cases.Case{Args: jsonvalue.MustMarshal(value), Class: class, Variant: c.variant, Path: c.path,
+				Scope: scopeOf(c.path, is.Path, issues), Keyword: is.Keyword, Reason: c.reason(), Expect: cases.Reject,
+				Canary: c.canary}
 			if tg.ctx.doubles.differ(value, issues) {
 				tg.ctx.binary64Only.Add(1)
-				m.Expect = Either
+				m.Expect = cases.Either
 				m.Reason += " (as doubles the verdict differs: implementation-defined)"
 			}
 			return m, true
@@ -302,7 +280,26 @@ func (tg *Target) confirm(class Class, c candidate) (Mutation, bool) {
 		tg.ctx.offSample = append(tg.ctx.offSample, fmt.Sprintf("%s %s at %s (%v): %v", class, c.variant, c.path, c.keywords, issues))
 		tg.ctx.offMu.Unlock()
 	}
-	return Mutation{}, false
+	return cases.Case{}, false
+}
+
+// scopeOf is the Scope of a change at path that the oracle reports at at: the higher of the two
+// (the object, for a key it lacks or should not have), raised to any anyOf, oneOf, not, if or
+// dependentSchemas above it that failed (a gate may only know that no branch fits).
+func scopeOf(path, at string, issues []validator.Issue) string {
+	scope := path
+	if jsonvalue.IsPrefix(at, path) {
+		scope = at
+	}
+	for _, o := range issues {
+		switch o.Keyword {
+		case "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "contains", "unevaluatedProperties", "unevaluatedItems":
+			if jsonvalue.IsPrefix(o.Path, scope) {
+				scope = o.Path
+			}
+		}
+	}
+	return scope
 }
 
 // FormatOnly counts candidates that were invalid only where format is asserted; they are not
@@ -319,13 +316,13 @@ func (c *Context) OffTargetSamples() []string {
 // firstConfirmed tries the candidates made by propose for the places in order, starting at a
 // drawn place, and returns the first the oracle confirms: the place is uniform over the places
 // where the class applies.
-func firstConfirmed(t *rapid.T, tg *Target, class Class, places []*site, propose func(t *rapid.T, s *site) []candidate) (Mutation, bool) {
+func firstConfirmed(t *rapid.T, tg *Target, class cases.Class, places []*site, propose func(t *rapid.T, s *site) []candidate) (cases.Case, bool) {
 	if len(places) == 0 {
-		return Mutation{}, false
+		return cases.Case{}, false
 	}
 	start := draw.Int(t, 0, len(places)-1, "place")
 	tries := 0
-	var fallback Mutation
+	var fallback cases.Case
 	found := false
 	for i := 0; i < len(places) && tries < 24; i++ {
 		s := places[(start+i)%len(places)]
@@ -337,7 +334,7 @@ func firstConfirmed(t *rapid.T, tg *Target, class Class, places []*site, propose
 		for j := 0; j < len(cands) && tries < 24; j++ {
 			tries++
 			if m, ok := tg.confirm(class, cands[(first+j)%len(cands)]); ok {
-				if m.Expect != Either {
+				if m.Expect != cases.Either {
 					return m, true
 				}
 				// Invalid only where numbers are exact: look on for one that holds as doubles

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"strings"
 	"testing"
 
@@ -85,7 +86,7 @@ func (c *collector) report(t *testing.T) {
 }
 
 // checkMutation asserts the contract of one mutation.
-func checkMutation(t failer, f fixture, m mutators.Mutation, class mutators.Class) {
+func checkMutation(t failer, f fixture, m cases.Case, class cases.Class) {
 	if m.Class != class {
 		t.Fatalf("mutator %s produced class %s", class, m.Class)
 	}
@@ -99,7 +100,7 @@ func checkMutation(t failer, f fixture, m mutators.Mutation, class mutators.Clas
 		t.Fatalf("%s: canary %q not in %s", class, m.Canary, m.Args)
 	}
 	switch m.Expect {
-	case mutators.Reject:
+	case cases.Reject:
 		if m.Keyword == "" {
 			t.Fatalf("%s: a must-reject case without keyword", class)
 		}
@@ -121,7 +122,7 @@ func checkMutation(t failer, f fixture, m mutators.Mutation, class mutators.Clas
 				t.Fatalf("%s: oracle issues %v do not include %s at %s", class, issues, m.Keyword, m.Path)
 			}
 		}
-	case mutators.Either:
+	case cases.Either:
 		// Implementation-defined input, or a value whose verdict changes when its numbers are
 		// read as doubles (the binary64 rule).
 		if class != mutators.ImplementationDef && (m.Raw || !f.ctx.DoublesDiffer(mustParse(t, m.Args), false)) {
@@ -144,7 +145,7 @@ func mustParse(t failer, b []byte) any {
 // must-reject case is rejected by the oracle for its keyword at its place, and every
 // implementation-defined case is recorded as either.
 func TestEveryClassOnTheCorpus(t *testing.T) {
-	produced := map[mutators.Class]int{}
+	produced := map[cases.Class]int{}
 	for _, f := range corpus(t) {
 		t.Run(f.gk.Tool().Name, func(t *testing.T) {
 			rapid.Check(t, func(rt *rapid.T) {
@@ -172,7 +173,7 @@ func TestEveryClassOnTheCorpus(t *testing.T) {
 }
 
 // applies reports how many of n draws the class applied to.
-func applies(t *testing.T, f fixture, class mutators.Class, n int) int {
+func applies(t *testing.T, f fixture, class cases.Class, n int) int {
 	t.Helper()
 	ms, err := mutators.Select(string(class))
 	if err != nil {
@@ -201,7 +202,7 @@ func applies(t *testing.T, f fixture, class mutators.Class, n int) int {
 
 func TestAppliesWhereItShouldAndNowhereElse(t *testing.T) {
 	tests := []struct {
-		class  mutators.Class
+		class  cases.Class
 		schema string
 		always bool // true: every draw; false: never
 	}{
@@ -307,7 +308,7 @@ func TestNoCaseDependsOnFormatAssertion(t *testing.T) {
 		tg := f.ctx.Target(v)
 		for _, m := range mutators.All() {
 			mu, ok := m.Mutate(rt, tg)
-			if !ok || mu.Expect != mutators.Reject || mu.Raw {
+			if !ok || mu.Expect != cases.Reject || mu.Raw {
 				continue
 			}
 			if _, err := lax.Parse(mu.Args); err == nil {

@@ -2,6 +2,7 @@ package mutators
 
 import (
 	"encoding/json"
+	"github.com/toolproof/toolproof/cases"
 	"math/big"
 	"strings"
 
@@ -18,7 +19,7 @@ import (
 
 type outOfRange struct{}
 
-func (outOfRange) Class() Class { return OutOfRangeEnum }
+func (outOfRange) Class() cases.Class { return OutOfRangeEnum }
 
 // synonyms are values models swap for each other.
 var synonyms = [][]string{
@@ -66,7 +67,7 @@ func inEnum(enum []any, v any) bool {
 	return false
 }
 
-func (outOfRange) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (outOfRange) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	var places []*site
 	for _, s := range tg.sites {
 		if rangeApplies(s) {

@@ -3,6 +3,7 @@ package mutators
 import (
 	"bytes"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"strings"
 
 	"pgregory.net/rapid"
@@ -70,12 +71,12 @@ type rawCandidate struct {
 }
 
 // pickRaw draws one of the candidates, uniformly.
-func pickRaw(t *rapid.T, class Class, keyword string, expect Expect, cands []rawCandidate) (Mutation, bool) {
+func pickRaw(t *rapid.T, class cases.Class, keyword string, expect cases.Expect, cands []rawCandidate) (cases.Case, bool) {
 	if len(cands) == 0 {
-		return Mutation{}, false
+		return cases.Case{}, false
 	}
 	c := cands[draw.Int(t, 0, len(cands)-1, "variant")]
-	return Mutation{Args: c.text, Class: class, Variant: c.variant, Path: "", Keyword: keyword,
+	return cases.Case{Args: c.text, Class: class, Variant: c.variant, Path: "", Keyword: keyword,
 		Reason: c.reason, Expect: expect, Raw: true}, true
 }
 
@@ -83,9 +84,9 @@ func pickRaw(t *rapid.T, class Class, keyword string, expect Expect, cands []raw
 
 type rootNotObject struct{}
 
-func (rootNotObject) Class() Class { return RootNotObject }
+func (rootNotObject) Class() cases.Class { return RootNotObject }
 
-func (rootNotObject) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (rootNotObject) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	quoted := jsonvalue.AppendString(nil, string(tg.Text))
 	cands := []rawCandidate{
 		{append(append([]byte("["), tg.Text...), ']'), "array", "the arguments wrapped in an array"},
@@ -95,9 +96,9 @@ func (rootNotObject) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 		{[]byte("[]"), "empty-array", "an empty array instead of an arguments object"},
 		{[]byte("true"), "boolean", "true instead of an arguments object"},
 	}
-	m, ok := pickRaw(t, RootNotObject, "type", Reject, cands)
+	m, ok := pickRaw(t, RootNotObject, "type", cases.Reject, cands)
 	if ok && !jsonvalue.Valid(m.Args) {
-		return Mutation{}, false // never: each candidate is grammatical
+		return cases.Case{}, false // never: each candidate is grammatical
 	}
 	return m, ok
 }
@@ -106,9 +107,9 @@ func (rootNotObject) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 
 type malformed struct{}
 
-func (malformed) Class() Class { return MalformedJSON }
+func (malformed) Class() cases.Class { return MalformedJSON }
 
-func (malformed) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (malformed) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	b := tg.Text
 	toks := tokens(b)
 	var cands []rawCandidate
@@ -157,9 +158,9 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 	add(append(append([]byte("```json\n"), b...), "\n```"...), "markdown-fence", "the JSON inside a markdown code fence")
 	add(append(append([]byte{}, b...), " // done"...), "line-comment", "a // comment after the object")
 	add(append([]byte("Here are the arguments: "), b...), "leading-prose", "prose before the JSON")
-	m, ok := pickRaw(t, MalformedJSON, "json", Reject, cands)
+	m, ok := pickRaw(t, MalformedJSON, "json", cases.Reject, cands)
 	if ok && jsonvalue.Valid(m.Args) {
-		return Mutation{}, false // the oracle for text: RFC 8259 must reject it
+		return cases.Case{}, false // the oracle for text: RFC 8259 must reject it
 	}
 	return m, ok
 }
@@ -169,9 +170,9 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 
 type implementationDefined struct{}
 
-func (implementationDefined) Class() Class { return ImplementationDef }
+func (implementationDefined) Class() cases.Class { return ImplementationDef }
 
-func (implementationDefined) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (implementationDefined) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	b := tg.Text
 	// The variants that apply, each built only if drawn.
 	type variant struct {
@@ -216,8 +217,8 @@ func (implementationDefined) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 		return splice(b, len(b)-1, len(b)-1, sep+`"\ud800":1`)
 	}})
 	v := vs[draw.Int(t, 0, len(vs)-1, "variant")]
-	return Mutation{Args: v.build(), Class: ImplementationDef, Variant: v.name, Path: "", Reason: v.reason,
-		Expect: Either, Raw: true}, true
+	return cases.Case{Args: v.build(), Class: ImplementationDef, Variant: v.name, Path: "", Reason: v.reason,
+		Expect: cases.Either, Raw: true}, true
 }
 
 // memberEnd returns the index just past the first member of a compact object text.

@@ -2,7 +2,6 @@ package mutators
 
 import (
 	"math/big"
-	"slices"
 	"sort"
 	"strconv"
 
@@ -111,39 +110,32 @@ func appendTok(toks []string, t string) []string {
 }
 
 // expandFor returns roots with $ref targets and allOf members, plus the branches of anyOf,
-// oneOf and if/then/else that v satisfies.
+// oneOf and if/then/else that v satisfies; boolean schemas are left out.
 func expandFor(roots []*jsonschema.Schema, v any) []*jsonschema.Schema {
-	out := make([]*jsonschema.Schema, 0, len(roots)+2)
-	var add func(s *jsonschema.Schema)
-	add = func(s *jsonschema.Schema) {
-		if s == nil || s.Bool != nil || slices.Contains(out, s) {
-			return
+	all := schemawalk.Conjunction(roots, func(s *jsonschema.Schema) []*jsonschema.Schema {
+		if s.Bool != nil {
+			return nil
 		}
-		out = append(out, s)
-		add(s.Ref)
-		add(s.RecursiveRef)
-		if s.DynamicRef != nil {
-			add(s.DynamicRef.Ref)
-		}
-		for _, a := range s.AllOf {
-			add(a)
-		}
+		var out []*jsonschema.Schema
 		for _, b := range append(append([]*jsonschema.Schema{}, s.AnyOf...), s.OneOf...) {
 			if b.Validate(v) == nil {
-				add(b)
+				out = append(out, b)
 			}
 		}
 		if s.If != nil {
 			if s.If.Validate(v) == nil {
-				add(s.If)
-				add(s.Then)
+				out = append(out, s.If, s.Then)
 			} else {
-				add(s.Else)
+				out = append(out, s.Else)
 			}
 		}
-	}
-	for _, r := range roots {
-		add(r)
+		return out
+	})
+	out := all[:0]
+	for _, s := range all {
+		if s.Bool == nil {
+			out = append(out, s)
+		}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package mutators
 
 import (
 	"encoding/json"
+	"github.com/toolproof/toolproof/cases"
 
 	"pgregory.net/rapid"
 
@@ -14,9 +15,9 @@ var typeKeywords = []string{"type", "enum", "const", "anyOf", "oneOf", "not", "f
 
 type missing struct{}
 
-func (missing) Class() Class { return MissingRequired }
+func (missing) Class() cases.Class { return MissingRequired }
 
-func (missing) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (missing) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	var places []*site
 	for _, s := range tg.sites {
 		if obj, ok := s.value.(map[string]any); ok {
@@ -50,9 +51,9 @@ func (missing) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 
 type nullValue struct{}
 
-func (nullValue) Class() Class { return NullValue }
+func (nullValue) Class() cases.Class { return NullValue }
 
-func (nullValue) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (nullValue) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool { return s.value != nil && !s.mayBe("null") })
 	return firstConfirmed(t, tg, NullValue, places, func(t *rapid.T, s *site) []candidate {
 		return []candidate{{build: at(tg, s, nil), path: s.path, variant: "null",
@@ -65,9 +66,9 @@ func (nullValue) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 
 type wrongType struct{}
 
-func (wrongType) Class() Class { return WrongType }
+func (wrongType) Class() cases.Class { return WrongType }
 
-func (wrongType) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (wrongType) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool { return s.types() != nil || s.enum() != nil })
 	return firstConfirmed(t, tg, WrongType, places, func(t *rapid.T, s *site) []candidate {
 		c := canary(t)
@@ -105,9 +106,9 @@ func (wrongType) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 
 type jsonInString struct{}
 
-func (jsonInString) Class() Class { return JSONInString }
+func (jsonInString) Class() cases.Class { return JSONInString }
 
-func (jsonInString) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (jsonInString) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool {
 		switch s.value.(type) {
 		case []any, map[string]any:
@@ -126,9 +127,9 @@ func (jsonInString) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 
 type wrappedScalar struct{}
 
-func (wrappedScalar) Class() Class { return WrappedScalar }
+func (wrappedScalar) Class() cases.Class { return WrappedScalar }
 
-func (wrappedScalar) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (wrappedScalar) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool {
 		switch s.value.(type) {
 		case []any, map[string]any:
@@ -146,11 +147,11 @@ func (wrappedScalar) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
 
 type wrapperNesting struct{}
 
-func (wrapperNesting) Class() Class { return WrapperNesting }
+func (wrapperNesting) Class() cases.Class { return WrapperNesting }
 
 var wrapperKeys = []string{"arguments", "parameters", "input", "args", "params", "kwargs"}
 
-func (wrapperNesting) Mutate(t *rapid.T, tg *Target) (Mutation, bool) {
+func (wrapperNesting) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	root := tg.sites[:1]
 	return firstConfirmed(t, tg, WrapperNesting, root, func(t *rapid.T, s *site) []candidate {
 		var out []candidate

@@ -8,7 +8,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -131,9 +133,10 @@ func (s *Set) Merge(o Set) {
 }
 
 // Load reads the tools at path: a file (one tool, an array, an MCP tools/list result, or JSON
-// Lines) or a directory, whose .json and .jsonl files are read in name order. A file that cannot
-// be read or parsed is an error naming it; a definition inside it that cannot be used is skipped
-// with its reason.
+// Lines) or a directory, whose .json and .jsonl files are read in name order. One rule: the path
+// given must be there and, for a file, be JSON or JSON Lines (else an error naming the file, the
+// line and the column); what is inside it and cannot be used, a definition in a file or a file
+// in a directory, is skipped with its reason, and the rest is read.
 func Load(path string) (Set, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -149,8 +152,9 @@ func Load(path string) (Set, error) {
 	return LoadFS(os.DirFS(path), ".", path)
 }
 
-// LoadFS reads the .json and .jsonl files under dir in fsys, in name order. prefix is put
-// before file names in sources and messages.
+// LoadFS reads the .json and .jsonl files under dir in fsys, in name order; a file that cannot
+// be read or is not JSON is skipped with its reason. prefix is put before file names in sources
+// and messages.
 func LoadFS(fsys fs.FS, dir, prefix string) (Set, error) {
 	var files []string
 	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
@@ -177,21 +181,59 @@ func LoadFS(fsys fs.FS, dir, prefix string) (Set, error) {
 	}
 	var set Set
 	for _, f := range files {
-		data, err := fs.ReadFile(fsys, f)
-		if err != nil {
-			return Set{}, err
-		}
 		name := f
 		if prefix != "" {
 			name = filepath.Join(prefix, strings.TrimPrefix(f, dir+"/"))
 		}
+		data, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			set.Skipped = append(set.Skipped, Skipped{Source: name, Reason: "the file cannot be read: " + err.Error()})
+			continue
+		}
 		s, err := Parse(data, name)
 		if err != nil {
-			return Set{}, err
+			set.Skipped = append(set.Skipped, Skipped{Source: name, Reason: "the file is skipped: " + err.Error()})
+			continue
 		}
 		set.Merge(s)
 	}
 	return set, nil
+}
+
+// position is the line and column (1-based, in bytes) of offset in data.
+func position(data []byte, offset int64) (line, col int) {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	before := data[:offset]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(offset) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
+}
+
+// syntaxError says where in data a JSON decoding error is: "FILE:LINE:COL: not JSON: ...".
+// lineNo, when not 0, is the line data is in a larger file (JSON Lines).
+func syntaxError(file string, data []byte, lineNo int, err error) error {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		// The decoder reports the offset after the byte it choked on.
+		line, col := position(data, max(se.Offset-1, 0))
+		if lineNo > 0 {
+			line = lineNo
+		}
+		return fmt.Errorf("%s:%d:%d: not JSON: %v", file, line, col, err)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		line, col := position(data, int64(len(bytes.TrimRight(data, " \t\r\n"))))
+		if lineNo > 0 {
+			line = lineNo
+		}
+		return fmt.Errorf("%s:%d:%d: not JSON: the text ends in the middle of a value", file, line, col)
+	}
+	if lineNo > 0 {
+		return fmt.Errorf("%s:%d: not JSON: %v", file, lineNo, err)
+	}
+	return fmt.Errorf("%s: not JSON: %v", file, err)
 }
 
 // Parse reads tool definitions from data; file names the data in sources and messages.
@@ -201,10 +243,10 @@ func Parse(data []byte, file string) (Set, error) {
 		return Set{}, fmt.Errorf("%s: empty file", file)
 	}
 	var doc any
-	d := json.NewDecoder(bytes.NewReader(trimmed))
+	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	errWhole := d.Decode(&doc)
-	if errWhole == nil && !d.More() {
+	if errWhole == nil && len(bytes.TrimSpace(data[d.InputOffset():])) == 0 {
 		var set Set
 		collect(&set, doc, file, "")
 		return set, nil
@@ -220,18 +262,37 @@ func Parse(data []byte, file string) (Set, error) {
 		var v any
 		ld := json.NewDecoder(bytes.NewReader(line))
 		ld.UseNumber()
-		if err := ld.Decode(&v); err != nil || ld.More() {
+		if err := ld.Decode(&v); err != nil || len(bytes.TrimSpace(line[ld.InputOffset():])) > 0 {
+			if i == firstLine(data) {
+				// Not JSON Lines either: where the document as a whole breaks.
+				if errWhole != nil {
+					return Set{}, syntaxError(file, data, 0, errWhole)
+				}
+				rest := data[d.InputOffset():]
+				l, c := position(data, d.InputOffset()+int64(len(rest)-len(bytes.TrimLeft(rest, " \t\r\n"))))
+				return Set{}, fmt.Errorf("%s:%d:%d: not JSON: more text after the JSON value, from here", file, l, c)
+			}
 			if err == nil {
-				err = fmt.Errorf("unexpected data after the value")
+				rest := line[ld.InputOffset():]
+				col := int(ld.InputOffset()) + len(rest) - len(bytes.TrimLeft(rest, " \t")) + 1 + (len(lines[i]) - len(bytes.TrimLeft(lines[i], " \t\r")))
+				return Set{}, fmt.Errorf("%s:%d:%d: not JSON Lines: a second value on the line, from here", file, i+1, col)
 			}
-			if errWhole != nil && i == 0 {
-				return Set{}, fmt.Errorf("%s: not JSON or JSON Lines: %v", file, errWhole)
-			}
-			return Set{}, fmt.Errorf("%s:%d: invalid JSON line: %v", file, i+1, err)
+			lead := len(lines[i]) - len(bytes.TrimLeft(lines[i], " \t\r"))
+			return Set{}, syntaxError(file, append(bytes.Repeat([]byte{' '}, lead), line...), i+1, err)
 		}
 		collect(&set, v, fmt.Sprintf("%s:%d", file, i+1), "")
 	}
 	return set, nil
+}
+
+// firstLine is the index of the first line of data that is not blank.
+func firstLine(data []byte) int {
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) > 0 {
+			return i
+		}
+	}
+	return 0
 }
 
 // collect adds the tools in v, a definition, an array of them, or a {"tools": [...]} wrapper.
@@ -276,6 +337,23 @@ func joinEntry(a, b string) string {
 	return a + "/" + b
 }
 
+// looksLikeSchema reports whether an object without a name is a JSON Schema (of the arguments,
+// most likely) rather than a tool definition.
+func looksLikeSchema(m map[string]any) bool {
+	if _, ok := m["$schema"]; ok {
+		return true
+	}
+	if _, ok := m["properties"].(map[string]any); ok {
+		return true
+	}
+	switch m["type"] {
+	case "object", "array", "string", "number", "integer", "boolean", "null":
+		return true
+	}
+	_, ok := m["type"].([]any)
+	return ok
+}
+
 // fromObject reads one definition in any of the supported envelopes.
 func fromObject(m map[string]any) (Tool, error) {
 	if fn, ok := m["function"].(map[string]any); ok {
@@ -285,6 +363,10 @@ func fromObject(m map[string]any) (Tool, error) {
 	name, ok := m["name"].(string)
 	if !ok || name == "" {
 		if m["name"] == nil {
+			if looksLikeSchema(m) {
+				return t, fmt.Errorf("no \"name\": this is a JSON Schema, not a tool definition; " +
+					"give it to toolproof gen --schema FILE, or wrap it as {\"name\": \"...\", \"parameters\": SCHEMA}")
+			}
 			return t, fmt.Errorf("no \"name\"")
 		}
 		return t, fmt.Errorf("\"name\" must be a non-empty string")

@@ -101,6 +101,42 @@ func TestParseErrorsNameFileAndLine(t *testing.T) {
 	}
 }
 
+// Every syntax error names the file, the line and the column.
+func TestParseErrorsGiveLineAndColumn(t *testing.T) {
+	for _, c := range []struct{ data, want string }{
+		{`{"name":"a",}`, "f.json:1:13: not JSON: invalid character '}'"},
+		{"[\n  {\"name\": \"a\"},\n  {\"name\": oops}\n]", "f.json:3:12: not JSON: invalid character 'o'"},
+		{"{\"name\":\"a\"}\n{\"name\": oops}\n", "f.json:2:10: not JSON: invalid character 'o'"},
+		{"{\"name\": ", "f.json:1:9: not JSON: the text ends in the middle of a value"},
+		{"{\n \"name\":\"a\"\n}\n}", "f.json:4:1: not JSON: more text after the JSON value"},
+		{"{\"name\":\"a\"}\n  {\"name\":\"b\"}}", "f.json:2:15: not JSON Lines: a second value on the line"},
+		{"\n\n{\"name\":\"a\",}", "f.json:3:13: not JSON"},
+	} {
+		_, err := tool.Parse([]byte(c.data), "f.json")
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: err = %v, want %q...", c.data, err, c.want)
+		}
+	}
+}
+
+// A bare JSON Schema is not a tool; the reason says what to do with it.
+func TestBareSchemaIsNamedAsSuch(t *testing.T) {
+	for _, data := range []string{params, `{"$schema":"https://json-schema.org/draft/2020-12/schema"}`, `{"type":["object","null"]}`} {
+		set, err := tool.Parse([]byte(data), "args.schema.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(set.Tools) != 0 || len(set.Skipped) != 1 || !strings.Contains(set.Skipped[0].Reason, "JSON Schema, not a tool definition") ||
+			!strings.Contains(set.Skipped[0].Reason, "gen --schema") {
+			t.Errorf("%s: tools %v, skipped %v", data, set.Tools, set.Skipped)
+		}
+	}
+	set, _ := tool.Parse([]byte(`{"description":"no name"}`), "f.json")
+	if len(set.Skipped) != 1 || set.Skipped[0].Reason != `no "name"` {
+		t.Errorf("skipped %v", set.Skipped)
+	}
+}
+
 func TestDuplicateNames(t *testing.T) {
 	other := `{"type":"object","properties":{"q":{"type":"string"}}}`
 	data := `[{"name":"a","parameters":` + params + `},{"name":"a","parameters":` + params + `},{"name":"a","parameters":` + other + `}]`
@@ -136,9 +172,22 @@ func TestLoadDirectory(t *testing.T) {
 	if !strings.HasSuffix(set.Tools[1].Source, "b.json") {
 		t.Errorf("source %q", set.Tools[1].Source)
 	}
-	write("c.json", `{"name": `)
-	if _, err := tool.Load(dir); err == nil || !strings.Contains(err.Error(), "c.json") {
-		t.Errorf("err = %v, want one naming c.json", err)
+	// A file of the directory that is not JSON is skipped with its reason; the others are read.
+	write("c.json", "{\"name\": \"c\",\n \"parameters\": {]}")
+	set, err = tool.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a", "b"}, names(set)); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	if len(set.Skipped) != 1 || !strings.HasSuffix(set.Skipped[0].Source, "c.json") ||
+		!strings.Contains(set.Skipped[0].Reason, "2:17: not JSON: invalid character ']'") {
+		t.Errorf("skipped %v, want c.json with the line and column", set.Skipped)
+	}
+	// The same file given on its own is an error naming it, the line and the column.
+	if _, err := tool.Load(filepath.Join(dir, "c.json")); err == nil || !strings.Contains(err.Error(), "c.json:2:17: not JSON") {
+		t.Errorf("err = %v, want one naming c.json:2:17", err)
 	}
 	if _, err := tool.Load(filepath.Join(dir, "missing")); err == nil {
 		t.Error("no error for a missing path")

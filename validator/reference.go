@@ -80,6 +80,7 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 		c.AssertFormat()
 	}
 	c.UseLoader(refuseLoader{})
+	c.UseRegexpEngine(ecmaRegexp)
 	loc := SchemaURL + url.PathEscape(t.Name) + ".json"
 	if err := c.AddResource(loc, doc); err != nil {
 		return nil, cfg(err)

@@ -249,3 +249,16 @@ func TestPropertyNamesLocation(t *testing.T) {
 		}
 	}
 }
+
+func TestECMAEscapesInPatterns(t *testing.T) {
+	gk, err := validator.Compile(tool.Tool{Name: "name", Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"string","pattern":"^[\\u4e00-\\u9fa5]+$"}}}`)})
+	if err != nil {
+		t.Fatalf("a pattern with \\u escapes: %v", err)
+	}
+	if _, err := gk.Parse([]byte(`{"n":"中文"}`)); err != nil {
+		t.Errorf("CJK name rejected: %v", err)
+	}
+	if _, err := gk.Parse([]byte(`{"n":"abc"}`)); err == nil {
+		t.Error("a Latin name accepted")
+	}
+}

@@ -41,6 +41,15 @@ type BatchGate interface {
 	CheckBatch(ctx context.Context, args [][]byte) []Verdict
 }
 
+// An Isolator gate can run one call alone, on a process of its own, so that a crash is blamed on
+// the call that causes it. When a validator's process dies, every call in flight gets a Crash
+// verdict; the harness runs each of them again with CheckAlone and keeps Crash only for those
+// that crash alone too.
+type Isolator interface {
+	Gate
+	CheckAlone(ctx context.Context, args []byte) Verdict
+}
+
 // A Bounded gate promises that Check returns promptly on any input (no I/O, no unbounded loop)
 // and never writes into its argument, so the harness calls it without hang protection (a
 // goroutine hand-off) and without copying the arguments to catch writes. The reference

@@ -109,10 +109,10 @@ func differential(args []string, stdout io.Writer) error {
 				row.blocking++
 				row.blockingCases += f.Count
 				sig := signature(f)
-				key := strings.Join([]string{name, f.Class, string(f.Kind), sig}, "\x00")
+				key := strings.Join([]string{name, string(f.Class), string(f.Kind), sig}, "\x00")
 				g := groups[key]
 				if g == nil {
-					g = &diffGroup{validator: name, class: f.Class, kind: string(f.Kind), sig: sig, example: f, file: file}
+					g = &diffGroup{validator: name, class: string(f.Class), kind: string(f.Kind), sig: sig, example: f, file: file}
 					groups[key] = g
 				}
 				g.findings++
@@ -224,7 +224,7 @@ func writeDifferential(w io.Writer, rows []diffRow, groups map[string]*diffGroup
 	for _, g := range gs {
 		e := g.example
 		fmt.Fprintf(w, "\n- %s | %s | %s | %s: %d findings, %d cases\n", g.validator, g.class, g.kind, g.sig, g.findings, g.cases)
-		fmt.Fprintf(w, "    %s (%s) %s: %s\n", e.Tool, shortFile(g.file), e.Path, truncate(e.Args, 300))
+		fmt.Fprintf(w, "    %s (%s) %s: %s\n", e.Tool, shortFile(g.file), e.Path, truncate(string(e.Args), 300))
 		if e.Reason != "" {
 			fmt.Fprintf(w, "    reason: %s\n", truncate(e.Reason, 200))
 		}

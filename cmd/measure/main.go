@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"os"
 	"path/filepath"
 	"sort"
@@ -257,14 +258,14 @@ func bfcl(files []string, n int, dumpPath string) error {
 }
 
 type classCount struct {
-	cases, either, na, disagree int
-	example                     string
+	cs, either, na, disagree int
+	example                  string
 }
 
 type mutResult struct {
 	ok   bool
-	muts []mutators.Mutation
-	na   []mutators.Class
+	muts []cases.Case
+	na   []cases.Class
 }
 
 func mutators_(files []string, n int) error {
@@ -284,7 +285,7 @@ func mutators_(files []string, n int) error {
 		}
 		sib := mutators.SiblingsOf(set.Tools)
 		all := mutators.All()
-		counts := map[mutators.Class]*classCount{}
+		counts := map[cases.Class]*classCount{}
 		for _, m := range all {
 			counts[m.Class()] = &classCount{}
 		}
@@ -318,10 +319,10 @@ func mutators_(files []string, n int) error {
 				}
 				for _, mu := range r.muts {
 					c := counts[mu.Class]
-					if mu.Expect == mutators.Either {
+					if mu.Expect == cases.Either {
 						c.either++
 					} else {
-						c.cases++
+						c.cs++
 						if _, err := gk.Parse(mu.Args); err == nil {
 							c.disagree++
 						}
@@ -342,7 +343,7 @@ func mutators_(files []string, n int) error {
 		fmt.Printf("%-24s %8s %8s %8s %10s\n", "class", "cases", "either", "n/a", "disagree")
 		for _, m := range all {
 			c := counts[m.Class()]
-			fmt.Printf("%-24s %8d %8d %8d %10d\n", m.Class(), c.cases, c.either, c.na, c.disagree)
+			fmt.Printf("%-24s %8d %8d %8d %10d\n", m.Class(), c.cs, c.either, c.na, c.disagree)
 		}
 		fmt.Printf("candidates rejected by the oracle off target (not kept): %d\n", offTarget)
 		for _, m := range all {

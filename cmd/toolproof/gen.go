@@ -2,38 +2,23 @@ package main
 
 import (
 	"bufio"
-	"encoding/base64"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
-
-// genLine is one JSONL line of `toolproof gen`.
-type genLine struct {
-	Tool       string  `json:"tool"`
-	Args       string  `json:"args,omitempty"`
-	ArgsBase64 string  `json:"args_base64,omitempty"` // when the raw text is not UTF-8
-	Expect     string  `json:"expect"`
-	Class      string  `json:"class"`
-	Variant    string  `json:"variant,omitempty"`
-	Path       *string `json:"path,omitempty"` // the root is "", so present for every distortion
-	Keyword    string  `json:"keyword,omitempty"`
-	Reason     string  `json:"reason,omitempty"`
-	Canary     string  `json:"canary,omitempty"`
-	ID         string  `json:"id"`
-}
 
 func cmdGen(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("toolproof gen", flag.ContinueOnError)
@@ -81,8 +66,24 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return usageError{err.Error()}
 		}
-		if _, err := jsonvalue.Parse(data); err != nil {
+		v, err := jsonvalue.Parse(data)
+		if err != nil {
+			var se *jsonvalue.SyntaxError
+			if errors.As(err, &se) {
+				line, col := lineCol(data, se.Offset)
+				return usagef("--schema %s:%d:%d: not JSON: %s", *schemaFile, line, col, se.Msg)
+			}
 			return usagef("--schema %s: %v", *schemaFile, err)
+		}
+		if m, ok := v.(map[string]any); ok {
+			_, named := m["name"].(string)
+			_, fn := m["function"].(map[string]any)
+			_, p1 := m["parameters"]
+			_, p2 := m["input_schema"]
+			_, p3 := m["inputSchema"]
+			if fn || (named && (p1 || p2 || p3)) {
+				return usagef("--schema %s: this is a tool definition, not a JSON Schema: give it with --tools", *schemaFile)
+			}
 		}
 		name := strings.TrimSuffix(filepath.Base(*schemaFile), filepath.Ext(*schemaFile))
 		ts = []tool.Tool{{Name: name, Parameters: data, Source: *schemaFile}}
@@ -97,8 +98,26 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		ts = loaded
 	}
 	wantValid := *valid || !*mutated
-	cases, skipped := harness.Generate(ts, harness.GenOptions{N: *n, Seed: *seed, Valid: wantValid,
-		Mutated: *mutated, Mutators: ms, Close: *closeObjects})
+	gopts := harness.GenOptions{N: *n, Seed: *seed, Valid: wantValid, Mutated: *mutated, Mutators: ms, Close: *closeObjects}
+	if *format == "jsonl" {
+		// One line a case as it is made: memory does not grow with the tools.
+		w := bufio.NewWriter(stdout)
+		defer w.Flush()
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		skipped, err := harness.GenerateEach(ts, gopts, func(c cases.Case) error { return enc.Encode(c) })
+		if err != nil {
+			return err
+		}
+		for _, s := range skipped {
+			fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
+		}
+		if len(ts) == len(skipped) {
+			return usagef("no tool could be used (%d skipped)", len(skipped))
+		}
+		return nil
+	}
+	cs, skipped := harness.Generate(ts, gopts)
 	for _, s := range skipped {
 		fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
 	}
@@ -107,7 +126,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	}
 	if *format == "go-fuzz" {
 		var args [][]byte
-		for _, c := range cases {
+		for _, c := range cs {
 			args = append(args, c.Args)
 		}
 		if err := harness.WriteFuzzCorpus(*out, *fuzzName, args); err != nil {
@@ -119,27 +138,9 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	if *format == "test-suite" {
-		return writeTestSuite(w, ts, cases, *closeObjects, stderr)
+		return writeTestSuite(w, ts, cs, *closeObjects, stderr)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, c := range cases {
-		line := genLine{Tool: c.Tool, Expect: c.Expect, Class: c.Class, Variant: c.Variant,
-			Keyword: c.Keyword, Reason: c.Reason, Canary: c.Canary, ID: c.ID}
-		if c.Class != "valid" {
-			path := c.Path
-			line.Path = &path
-		}
-		if utf8.Valid(c.Args) {
-			line.Args = string(c.Args)
-		} else {
-			line.ArgsBase64 = base64.StdEncoding.EncodeToString(c.Args)
-		}
-		if err := enc.Encode(line); err != nil {
-			return err
-		}
-	}
-	return nil
+	return usagef("--format %q: want jsonl, test-suite or go-fuzz", *format)
 }
 
 // writeTestSuite writes one JSON-Schema-Test-Suite file (an array of groups, one per tool), so
@@ -147,7 +148,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 // alone there: text that is not JSON, implementation-defined input, values only the gate
 // contract rejects (a root that is not an object, where the schema itself allows it), and values
 // whose verdict changes when format is an annotation are left out, and counted on stderr.
-func writeTestSuite(w io.Writer, ts []tool.Tool, cases []corpus.Case, closeObjects bool, stderr io.Writer) error {
+func writeTestSuite(w io.Writer, ts []tool.Tool, cs []cases.Case, closeObjects bool, stderr io.Writer) error {
 	type test struct {
 		Description string `json:"description"`
 		Data        any    `json:"data"`
@@ -178,24 +179,24 @@ func writeTestSuite(w io.Writer, ts []tool.Tool, cases []corpus.Case, closeObjec
 		order = append(order, t.Name)
 	}
 	left := 0
-	for _, c := range cases {
+	for _, c := range cs {
 		g := byTool[c.Tool]
 		if g == nil {
 			continue
 		}
 		v, err := jsonvalue.Parse(c.Args)
-		if err != nil || c.Expect == "either" {
+		if err != nil || c.Expect == cases.Either {
 			left++
 			continue
 		}
 		// Keep a case only if its verdict holds whether format is asserted or not: suite runners
 		// treat format as an annotation unless told otherwise.
 		schemaValid := oracles[c.Tool].Valid(v)
-		if schemaValid != (c.Expect == "accept") || lax[c.Tool] == nil || lax[c.Tool].Valid(v) != schemaValid {
+		if schemaValid != (c.Expect == cases.Accept) || lax[c.Tool] == nil || lax[c.Tool].Valid(v) != schemaValid {
 			left++
 			continue
 		}
-		desc := c.Class
+		desc := string(c.Class)
 		if c.Reason != "" {
 			desc += ": " + c.Reason
 		}
@@ -223,4 +224,11 @@ func writeTestSuite(w io.Writer, ts []tool.Tool, cases []corpus.Case, closeObjec
 // marshalIndentExact indents JSON that may hold json.Number values without changing them.
 func marshalIndentExact(v any) ([]byte, error) {
 	return json.MarshalIndent(v, "", "  ")
+}
+
+// lineCol is the line and column (1-based, in bytes) of offset in data.
+func lineCol(data []byte, offset int) (line, col int) {
+	offset = min(max(offset, 0), len(data))
+	before := data[:offset]
+	return bytes.Count(before, []byte("\n")) + 1, offset - (bytes.LastIndexByte(before, '\n') + 1) + 1
 }

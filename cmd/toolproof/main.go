@@ -8,7 +8,8 @@
 //	toolproof audit      --tools PATH [--format text|json]
 //	toolproof validators
 //
-// Exit status: 0 no finding, 1 findings, 2 bad usage or input.
+// Exit status: 0 no finding, 1 findings, 2 bad usage or input (or more skipped tools than
+// --max-skipped allows).
 package main
 
 import (
@@ -38,14 +39,17 @@ Usage:
                        [--mutators LIST] [--profile strict|repair] [--close] [--jobs N]
                        [--shard i/n] [--format text|json|junit|markdown] [--save DIR]
                        [--require-location] [--timeout D] [--window N] [--processes N]
-  toolproof replay DIR [--validator SPEC]... [--tools PATH]... [--format ...] [--close]
+                       [--max-skipped N]
+  toolproof replay DIR [--validator SPEC]... [--tools PATH]... [--format ...] [--close] [--max-skipped N]
   toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S]
                        [--mutators LIST] [--close] [--format jsonl|test-suite]
   toolproof audit      [--tools PATH]... [--close] [--format text|json]
   toolproof validators
 
 With no --tools, run, replay and audit use the embedded tool corpus; with no --validator, the
-built-in reference validator. Exit status: 0 no finding, 1 findings, 2 bad usage or input.
+built-in reference validator (toolproof's oracle, so run then also shows what a coercing gate
+gets, as a demonstration). Exit status: 0 no finding, 1 findings, 2 bad usage or input (and more
+skipped tools than --max-skipped allows).
 Run 'toolproof COMMAND -h' for the flags of a command.
 `
 

@@ -10,12 +10,14 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"io"
 	"os"
 	"os/exec"
@@ -49,6 +51,14 @@ var binDir string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// The command line's tests pin counts from --checks; rapid divides its checks by 5 when
+	// testing.Short() is true, which inside this test binary would turn --checks 5 into 1. So
+	// they run whole under -short too (about 6 s).
+	if testing.Short() {
+		if err := flag.Set("test.short", "false"); err != nil {
+			panic(err)
+		}
+	}
 	dir, err := os.MkdirTemp("", "toolproof-cmd-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -67,7 +77,7 @@ var (
 )
 
 // adapter builds testdata/coerce (once) and returns the path of the binary.
-func adapter(t *testing.T) string {
+func adapter(t testing.TB) string {
 	t.Helper()
 	adapterOnce.Do(func() {
 		goBin, err := exec.LookPath("go")
@@ -139,6 +149,7 @@ func writeFile(t *testing.T, dir, name, content string) string {
 // jsonReport is the shape of `run --format json`.
 type jsonReport struct {
 	Passed    bool   `json:"passed"`
+	Seed      uint64 `json:"seed"`
 	Validator string `json:"validator"`
 	Tools     int    `json:"tools"`
 	Cases     int    `json:"cases"`
@@ -159,13 +170,27 @@ type jsonReport struct {
 	Skipped []tool.Skipped `json:"skipped"`
 }
 
+// decodeReport reads the JSON of a run of one validator: a document with one report.
 func decodeReport(t *testing.T, s string) jsonReport {
 	t.Helper()
-	var r jsonReport
-	if err := json.Unmarshal([]byte(s), &r); err != nil {
+	var doc jsonDocument
+	if err := json.Unmarshal([]byte(s), &doc); err != nil {
 		t.Fatalf("the JSON report does not parse: %v\n%s", err, clip(s))
 	}
-	return r
+	if len(doc.Reports) != 1 {
+		t.Fatalf("the JSON document holds %d reports, want 1\n%s", len(doc.Reports), clip(s))
+	}
+	if doc.Passed != doc.Reports[0].Passed || doc.Seed != doc.Reports[0].Seed {
+		t.Errorf("document passed %v seed %d, its report %v %d", doc.Passed, doc.Seed, doc.Reports[0].Passed, doc.Reports[0].Seed)
+	}
+	return doc.Reports[0]
+}
+
+// jsonDocument is the one JSON shape of run and replay, whatever the number of validators.
+type jsonDocument struct {
+	Passed  bool         `json:"passed"`
+	Seed    uint64       `json:"seed"`
+	Reports []jsonReport `json:"reports"`
 }
 
 // checkNoLostCases: every draw gives one valid case, and for every class either a case or a
@@ -212,10 +237,10 @@ func TestUsage(t *testing.T) {
 func TestRunEmbeddedCorpusText(t *testing.T) {
 	args := []string{"run", "--checks", "10", "--seed", "7"}
 	r := must(t, 0, args...)
-	if !strings.HasPrefix(r.stdout, fmt.Sprintf("PASS  validator reference, profile strict: %d tools,", corpusSize)) {
+	if !strings.HasPrefix(r.stdout, fmt.Sprintf("PASS  validator reference, profile strict, seed 7: %d tools,", corpusSize)) {
 		t.Errorf("first line: got %q", strings.SplitN(r.stdout, "\n", 2)[0])
 	}
-	for _, c := range append([]mutators.Class{"valid"}, mutators.Classes()...) {
+	for _, c := range append([]cases.Class{"valid"}, mutators.Classes()...) {
 		if !regexp.MustCompile(`(?m)^\s*` + string(c) + `\s+\d+`).MatchString(r.stdout) {
 			t.Errorf("no row for class %s in the text report:\n%s", c, r.stdout)
 		}
@@ -223,8 +248,51 @@ func TestRunEmbeddedCorpusText(t *testing.T) {
 	if !strings.Contains(r.stdout, "seed 7 (toolproof run --seed 7 repeats these cases)") {
 		t.Errorf("the text report does not give the seed:\n%s", r.stdout)
 	}
-	if strings.Contains(r.stdout, "findings (") {
+	report, demo, ok := strings.Cut(r.stdout, "\nThe reference validator is toolproof's own oracle")
+	if strings.Contains(report, "findings (") {
 		t.Errorf("the reference has findings on its own corpus:\n%s", r.stdout)
+	}
+	// The main job shows what toolproof is for: a coercing gate's findings, then what to run next;
+	// the exit status is the reference's.
+	if !ok || !regexp.MustCompile(`(?m)^  FAIL \w+: (stringified_type|wrong_type|null_value) missed: `).MatchString(demo) ||
+		!strings.Contains(demo, "       passed on: {") || !strings.Contains(demo, "What next:\n  toolproof run --validator ajv-coerce") {
+		t.Errorf("no demonstration after the reference's report:\n%s", r.stdout)
+	}
+	// Not when a validator is named, nor in other formats (the JSON stays one document).
+	if r := must(t, 0, "run", "--checks", "5", "--seed", "7", "--validator", "reference"); strings.Contains(r.stdout, "What next") {
+		t.Errorf("a demonstration with --validator:\n%s", r.stdout)
+	}
+}
+
+// The demonstration's gate coerces at the place the reference names, as Ajv's coerceTypes does.
+func TestCoercingGate(t *testing.T) {
+	read, ok := corpus.Tools().Lookup("read")
+	if !ok {
+		t.Fatal("no read tool")
+	}
+	g, err := coercingGate().Compile(read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args, passed string // passed "": rejected
+	}{
+		{`{"path":"/a","limit":"20"}`, `{"limit":20,"path":"/a"}`},
+		{`{"path":"/a","limit":" 7"}`, `{"limit":7,"path":"/a"}`},
+		{`{"path":42}`, `{"path":"42"}`},
+		{`{"path":null}`, ""}, // "" is too short for path: still rejected
+		{`{"path":"/a","limit":"twenty"}`, ""},
+		{`{"path":"/a","limit":5}`, `{"limit":5,"path":"/a"}`},
+		{`{"path":"/a",}`, ""},
+	} {
+		v := g.Check(context.Background(), []byte(c.args))
+		got := ""
+		if v.Valid {
+			got = string(jsonvalue.MustMarshal(v.Value))
+		}
+		if got != c.passed {
+			t.Errorf("%s: passed on %q, want %q (issues %v)", c.args, got, c.passed, v.Issues)
+		}
 	}
 }
 
@@ -232,11 +300,19 @@ func TestRunJSONShapeAndDeterminism(t *testing.T) {
 	args := []string{"run", "--checks", "5", "--seed", "5", "--format", "json"}
 	first := must(t, 0, args...)
 
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(first.stdout), &raw); err != nil {
+	var doc struct {
+		Passed  *bool                        `json:"passed"`
+		Seed    uint64                       `json:"seed"`
+		Reports []map[string]json.RawMessage `json:"reports"`
+	}
+	if err := json.Unmarshal([]byte(first.stdout), &doc); err != nil {
 		t.Fatalf("--format json does not parse: %v", err)
 	}
-	for _, k := range []string{"passed", "validator", "classes", "findings", "skipped"} {
+	if doc.Passed == nil || doc.Seed != 5 || len(doc.Reports) != 1 {
+		t.Fatalf("the JSON document: passed %v, seed %d, %d reports; want passed, seed 5, one report", doc.Passed, doc.Seed, len(doc.Reports))
+	}
+	raw := doc.Reports[0]
+	for _, k := range []string{"passed", "validator", "classes", "findings", "skipped", "seed"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("the JSON report has no %q", k)
 		}
@@ -250,7 +326,7 @@ func TestRunJSONShapeAndDeterminism(t *testing.T) {
 	if err := json.Unmarshal(raw["classes"], &classes); err != nil {
 		t.Fatalf("classes: %v", err)
 	}
-	for _, c := range append([]mutators.Class{"valid"}, mutators.Classes()...) {
+	for _, c := range append([]cases.Class{"valid"}, mutators.Classes()...) {
 		st, ok := classes[string(c)]
 		if !ok {
 			t.Errorf("classes has no %s", c)
@@ -285,11 +361,13 @@ func TestRunCloseKeepsEveryToolSatisfiable(t *testing.T) {
 	rep := decodeReport(t, out)
 	if rep.Tools != corpusSize || rep.Classes["valid"].Cases != corpusSize*5 {
 		var raw struct {
-			Notes []string `json:"notes"`
+			Reports []struct {
+				Notes []string `json:"notes"`
+			} `json:"reports"`
 		}
 		_ = json.Unmarshal([]byte(out), &raw)
 		t.Errorf("--close: %d tools, %d valid cases; want %d tools, 5 valid cases each; notes:\n%s",
-			rep.Tools, rep.Classes["valid"].Cases, corpusSize, strings.Join(raw.Notes, "\n"))
+			rep.Tools, rep.Classes["valid"].Cases, corpusSize, strings.Join(raw.Reports[0].Notes, "\n"))
 	}
 }
 
@@ -380,6 +458,47 @@ func TestRunShardsPartitionTheTools(t *testing.T) {
 
 // ---- usage errors: exit 2 with a message naming the problem
 
+// One rule for what cannot be used inside a path given: a broken file of a directory is skipped
+// with its reason, as a broken entry of a file is, and the run goes on; --max-skipped lets CI
+// fail on skipped tools (exit 2, after the report); with no usable tool at all, the reasons are
+// the message.
+func TestSkippedFilesAndEntries(t *testing.T) {
+	dir := t.TempDir()
+	read, err := os.ReadFile(corpusTool("read"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "a_read.json", string(read))
+	writeFile(t, dir, "b_broken.json", "{\"name\": \"x\",\n  \"parameters\": {]}\n")
+	writeFile(t, dir, "c_entries.json", `[{"description":"no name"}, 7]`)
+	base := []string{"run", "--tools", dir, "--checks", "3", "--seed", "1"}
+	r := must(t, 0, base...)
+	for _, want := range []string{"skipped tools (3):", "b_broken.json): the file is skipped: " + filepath.Join(dir, "b_broken.json") + ":2:18: not JSON",
+		`c_entries.json#0): no "name"`, "c_entries.json#1): a tool definition must be a JSON object, found number"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the report lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if !strings.HasPrefix(r.stdout, "PASS ") || !strings.Contains(r.stdout, ": 1 tools,") {
+		t.Errorf("want the one usable tool checked:\n%s", r.stdout)
+	}
+	r = must(t, 2, append(base, "--max-skipped", "0", "--format", "json")...)
+	if rep := decodeReport(t, r.stdout); len(rep.Skipped) != 3 || !rep.Passed {
+		t.Errorf("--max-skipped 0: the report is written all the same; got %d skipped", len(rep.Skipped))
+	}
+	if !strings.Contains(r.stderr, "3 tools skipped, more than --max-skipped 0 allows") {
+		t.Errorf("--max-skipped 0: stderr %q", r.stderr)
+	}
+	must(t, 0, append(base, "--max-skipped", "3")...)
+
+	// Nothing usable: the reasons are the message.
+	os.Remove(filepath.Join(dir, "a_read.json"))
+	r = must(t, 2, base...)
+	if !strings.Contains(r.stderr, "no usable tool in "+dir+"; 3 skipped:\n  (unnamed) ("+filepath.Join(dir, "b_broken.json")+"): the file is skipped") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	notJSON := writeFile(t, dir, "notjson.json", "this is not json\n")
@@ -400,8 +519,9 @@ func TestUsageErrors(t *testing.T) {
 		want string // in stderr
 	}{
 		{[]string{"run", "--tools", filepath.Join(dir, "missing.json")}, "missing.json"},
-		{[]string{"run", "--tools", notJSON}, "notjson.json"},
-		{[]string{"run", "--tools", badLines}, "tools.jsonl:2"},
+		{[]string{"run", "--tools", notJSON}, "notjson.json:1:2: not JSON: invalid character 'h'"},
+		{[]string{"run", "--tools", badLines}, "tools.jsonl:2:14: not JSON"},
+		{[]string{"run", "--tools", schema}, "no usable tool in " + schema + "; 1 skipped:\n  (unnamed) (" + schema + `): no "name": this is a JSON Schema, not a tool definition; give it to toolproof gen --schema FILE`},
 		{[]string{"audit", "--tools", badLines}, "tools.jsonl:2"},
 		{[]string{"gen", "--tools", notJSON}, "notjson.json"},
 		{[]string{"run", "--profile", "wrong"}, `--profile "wrong"`},
@@ -418,7 +538,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--no-such-flag"}, "no-such-flag"},
 		{[]string{"gen", "--tools", read, "--schema", schema}, "exactly one of --tools PATH or --schema FILE"},
 		{[]string{"gen"}, "exactly one of --tools PATH or --schema FILE"},
-		{[]string{"gen", "--schema", notJSON}, "notjson.json"},
+		{[]string{"gen", "--schema", notJSON}, "notjson.json:1:1: not JSON"},
+		{[]string{"gen", "--schema", writeFile(t, dir, "trailing.json", "{\"type\":\"object\",\n \"x\": [1,]}")}, "trailing.json:2:10: not JSON: trailing comma in array"},
+		{[]string{"gen", "--schema", read}, "this is a tool definition, not a JSON Schema: give it with --tools"},
 		{[]string{"gen", "--schema", filepath.Join(dir, "nope.json")}, "nope.json"},
 		{[]string{"gen", "--tools", read, "--n", "0"}, "--n"},
 		{[]string{"gen", "--tools", read, "--format", "yaml"}, `--format "yaml"`},
@@ -496,6 +618,9 @@ type genOut struct {
 	Reason     *string `json:"reason"`
 	Canary     string  `json:"canary"`
 	ID         *string `json:"id"`
+	SchemaHash string  `json:"schema_hash"`
+	Scope      string  `json:"scope"`
+	Original   string  `json:"original"`
 }
 
 func parseGen(t *testing.T, out string) []genOut {
@@ -577,7 +702,7 @@ func TestGenDeterministicAndComplete(t *testing.T) {
 		raw := l.raw(t)
 		tl, class, expect, id := *l.Tool, *l.Class, *l.Expect, *l.ID
 		classes[class] = true
-		if want := corpus.ComputeID(tl, class, expect, raw); id != want {
+		if want := cases.ComputeID(tl, cases.Class(class), cases.Expect(expect), raw); id != want {
 			t.Errorf("line %d: id %s, want the content hash %s", i+1, id, want)
 		}
 		content := tl + "\x00" + class + "\x00" + expect + "\x00" + string(raw)
@@ -940,9 +1065,9 @@ func TestExecAdapterFindingsSaveReplay(t *testing.T) {
 // pass: a mistyped --tools in CI would hide every saved regression.
 func TestReplayOfNoCaseIsAnError(t *testing.T) {
 	dir := t.TempDir()
-	c := corpus.Case{Tool: "read", Args: []byte(`{"path":"a","limit":"20"}`), Expect: "reject", Class: "stringified_type",
+	c := cases.Case{Tool: "read", Args: []byte(`{"path":"a","limit":"20"}`), Expect: "reject", Class: "stringified_type",
 		Path: "/limit", Keyword: "type", Original: []byte(`{"path":"a","limit":20}`)}.Seal()
-	if _, err := corpus.Save(dir, c); err != nil {
+	if _, err := cases.Save(dir, c); err != nil {
 		t.Fatal(err)
 	}
 	must(t, 0, "replay", dir) // the embedded corpus defines read
@@ -994,20 +1119,30 @@ func TestComparisonTable(t *testing.T) {
 		t.Errorf("stringified_type: reference %s/%s, coerce %s/%s; want the reference to catch all, coerce to miss some", row[1], row[2], row[3], row[4])
 	}
 
-	var cmpJSON struct {
-		Passed  bool                       `json:"passed"`
-		Matrix  map[string]json.RawMessage `json:"matrix"`
-		Reports []jsonReport               `json:"reports"`
+	// The table lists every finding of the coercing validator, with its id.
+	if !regexp.MustCompile(`(?m)^findings of coerce 0 \(\d+;`).MatchString(text) || !regexp.MustCompile(`(?m)^  FAIL read: stringified_type missed`).MatchString(text) ||
+		!regexp.MustCompile(`(?m)^       args .* id [0-9a-f]{20}$`).MatchString(text) {
+		t.Errorf("the comparison does not list the findings:\n%s", text)
 	}
+	if !strings.Contains(text, "\nseed 2\n") {
+		t.Errorf("the comparison does not give the seed:\n%s", text)
+	}
+
+	// The same JSON shape as one validator's: a document with a report each.
+	var cmpJSON jsonDocument
 	if err := json.Unmarshal([]byte(must(t, 1, append(base, "--format", "json")...).stdout), &cmpJSON); err != nil {
 		t.Fatal(err)
 	}
-	if cmpJSON.Passed || len(cmpJSON.Reports) != 2 || cmpJSON.Matrix["reference"] == nil || cmpJSON.Matrix["coerce 0"] == nil {
-		t.Errorf("comparison JSON: passed %v, %d reports, matrix keys %v", cmpJSON.Passed, len(cmpJSON.Reports), keys(cmpJSON.Matrix))
+	if cmpJSON.Passed || cmpJSON.Seed != 2 || len(cmpJSON.Reports) != 2 || cmpJSON.Reports[0].Validator != "reference" ||
+		cmpJSON.Reports[1].Validator != "coerce 0" || len(cmpJSON.Reports[1].Findings) == 0 {
+		t.Errorf("comparison JSON: passed %v, seed %d, %d reports", cmpJSON.Passed, cmpJSON.Seed, len(cmpJSON.Reports))
 	}
 	md := must(t, 1, append(base, "--format", "markdown")...).stdout
 	if !strings.HasPrefix(md, "| class | reference | coerce 0 |") {
 		t.Errorf("markdown comparison header: %q", strings.SplitN(md, "\n", 2)[0])
+	}
+	if !strings.Contains(md, "\nSeed 2.\n") || !strings.Contains(md, "<details><summary>coerce 0: ") || !strings.Contains(md, "| read | stringified_type | missed | ") {
+		t.Errorf("markdown comparison: no seed or no findings:\n%s", md)
 	}
 }
 
@@ -1023,13 +1158,15 @@ func TestComparisonJUnitIsOneDocument(t *testing.T) {
 func TestMarkdownFindingRowsStayOneLine(t *testing.T) {
 	r := must(t, 1, "run", "--tools", corpusTool("read"), "--checks", "10", "--seed", "1", "--mutators", "malformed_json",
 		"--format", "markdown", "--validator", execSpec(t, "-fence"))
-	_, findings, ok := strings.Cut(r.stdout, "| tool | class | kind | args |\n|---|---|---|---|\n")
+	_, findings, ok := strings.Cut(r.stdout, "| tool | class | kind | args | path | blocking | id |\n|---|---|---|---|---|---|---|\n")
 	if !ok {
 		t.Fatalf("no findings table:\n%s", r.stdout)
 	}
+	findings, _, _ = strings.Cut(findings, "\n\n")
 	rows := strings.Split(strings.TrimRight(findings, "\n"), "\n")
+	end := regexp.MustCompile(` \| (yes|no) \| [0-9a-f]{20} \|$`)
 	for _, row := range rows {
-		if !strings.HasPrefix(row, "| read | malformed_json | missed | ") || !strings.HasSuffix(row, " |") {
+		if !strings.HasPrefix(row, "| read | malformed_json | missed | ") || !end.MatchString(row) {
 			t.Errorf("a findings table row is broken: %q\nthe table:\n%s", row, findings)
 		}
 	}
@@ -1058,9 +1195,7 @@ func TestComparisonKeepsEachValidatorsSkippedTools(t *testing.T) {
 		{"name":"tb","parameters":{"type":"object","properties":{"s":{"type":"string"}}}}]`)
 	args = append(args, "--tools", ab, "--checks", "3", "--seed", "1", "--format", "json",
 		"--validator", execSpec(t, "-name", "v1", "-refuse", "ta"), "--validator", execSpec(t, "-name", "v2", "-refuse", "tb"))
-	var out struct {
-		Reports []jsonReport `json:"reports"`
-	}
+	var out jsonDocument
 	if err := json.Unmarshal([]byte(must(t, 0, append([]string{"run"}, args...)...).stdout), &out); err != nil {
 		t.Fatal(err)
 	}
@@ -1105,6 +1240,9 @@ func TestAudit(t *testing.T) {
 			t.Errorf("the audit does not say why %s passes (%q):\n%s", tc.class, tc.why, text)
 		}
 	}
+	if !regexp.MustCompile(`(?m)^      passes  the root is an open object.*\n              witness at /\w+: \{.*\}\n              accepted$`).MatchString(text) {
+		t.Errorf("the audit does not show the witness of a pass:\n%s", text)
+	}
 	if !regexp.MustCompile(`(?m)^  missing_required\s+caught at all`).MatchString(text) {
 		t.Errorf("the audit does not say missing_required is caught:\n%s", text)
 	}
@@ -1117,10 +1255,13 @@ func TestAudit(t *testing.T) {
 		Tools []struct {
 			Tool   string `json:"tool"`
 			Places []struct {
-				Class  string `json:"class"`
-				Path   string `json:"path"`
-				Passes bool   `json:"passes"`
-				Why    string `json:"why"`
+				Class   string `json:"class"`
+				Path    string `json:"path"`
+				Verdict string `json:"verdict"`
+				Why     string `json:"why"`
+				Witness *struct {
+					Args string `json:"args"`
+				} `json:"witness"`
 			} `json:"places"`
 		} `json:"tools"`
 		Skipped []tool.Skipped `json:"skipped"`
@@ -1133,12 +1274,45 @@ func TestAudit(t *testing.T) {
 	}
 	passes := map[string]string{}
 	for _, p := range js.Tools[0].Places {
-		if p.Passes {
+		if p.Verdict == "passes" {
 			passes[p.Class] = p.Path
 		}
+		if p.Verdict != "not_determined" && (p.Witness == nil || p.Witness.Args == "") {
+			t.Errorf("audit json: %s at %q is %s without a witness", p.Class, p.Path, p.Verdict)
+		}
 	}
-	if d := cmp.Diff(map[string]string{"hallucinated_key": "", "stringified_type": "/id", "out_of_range_enum": "/note"}, passes); d != "" {
+	// wrong_type passes at /id too: a number in place of a string is allowed by [integer, string].
+	if d := cmp.Diff(map[string]string{"hallucinated_key": "", "stringified_type": "/id", "out_of_range_enum": "/note", "wrong_type": "/id"}, passes); d != "" {
 		t.Errorf("audit json: classes that pass, and where (-want +got):\n%s", d)
+	}
+}
+
+// An unsatisfiable tool is said to be one, with its reason, and listed among the tools that
+// cannot be used; --all shows what the oracle rejected for a caught place.
+func TestAuditUnsatisfiable(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "tools.json", `[{"name":"never","parameters":{"type":"object","properties":{"a":{"type":"string","minLength":5,"maxLength":2}},"required":["a"]}},
+		{"name":"fine","parameters":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false}}]`)
+	text := must(t, 0, "audit", "--tools", f, "--all").stdout
+	for _, want := range []string{"never\n  UNSATISFIABLE: /a: ", "cannot be used (1):\n  never (", "rejected: /a: must be integer"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("audit --all does not say %q:\n%s", want, text)
+		}
+	}
+	var js struct {
+		Tools []struct {
+			Tool          string `json:"tool"`
+			Unsatisfiable string `json:"unsatisfiable"`
+		} `json:"tools"`
+		Skipped []tool.Skipped `json:"skipped"`
+	}
+	if err := json.Unmarshal([]byte(must(t, 0, "audit", "--tools", f, "--format", "json").stdout), &js); err != nil {
+		t.Fatal(err)
+	}
+	if len(js.Tools) != 2 || js.Tools[0].Unsatisfiable == "" || js.Tools[1].Unsatisfiable != "" {
+		t.Errorf("audit json tools: %+v", js.Tools)
+	}
+	if len(js.Skipped) != 1 || js.Skipped[0].Tool != "never" || !strings.Contains(js.Skipped[0].Reason, "unsatisfiable") {
+		t.Errorf("audit json skipped: %+v", js.Skipped)
 	}
 }
 

@@ -3,10 +3,13 @@ package main
 import (
 	crand "crypto/rand"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"io"
 	"os"
+	"regexp"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -18,6 +21,7 @@ import (
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/stdio"
 )
 
@@ -39,7 +43,7 @@ func loadTools(paths []string, stderr io.Writer) ([]tool.Tool, []tool.Skipped, e
 		fmt.Fprintf(stderr, "toolproof: note: %d tools share a name with another tool and were renamed NAME__2, NAME__3, ... (first: %s)\n", n, all.Renamed[0])
 	}
 	if len(all.Tools) == 0 {
-		return nil, nil, usagef("--tools: no usable tool in %s (%d skipped)", strings.Join(paths, ", "), len(all.Skipped))
+		return nil, nil, usagef("--tools: no usable tool in %s%s", strings.Join(paths, ", "), skippedText(all.Skipped))
 	}
 	warnPatterns(all.Warnings, stderr)
 	return all.Tools, all.Skipped, nil
@@ -57,6 +61,24 @@ func warnPatterns(ws []string, stderr io.Writer) {
 		}
 		fmt.Fprintf(stderr, "toolproof: warning: %s\n", w)
 	}
+}
+
+// skippedText lists skipped definitions with their reasons, for a message.
+func skippedText(skipped []tool.Skipped) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	const most = 20
+	var b strings.Builder
+	fmt.Fprintf(&b, "; %d skipped:", len(skipped))
+	for i, s := range skipped {
+		if i == most {
+			fmt.Fprintf(&b, "\n  ... and %d more", len(skipped)-most)
+			break
+		}
+		fmt.Fprintf(&b, "\n  %s", strings.ReplaceAll(s.String(), "\n", "\n    "))
+	}
+	return b.String()
 }
 
 // toolsFor is loadTools, except that with no --tools a validator that serves tools of its own
@@ -111,13 +133,57 @@ type runFlags struct {
 	timeout    time.Duration
 	window     int
 	processes  int
+	maxSkipped int
 	cpuprofile string
 	gen        bool // the flags of run (which draws new cases) were registered
+	mcp        mcpFlags
+}
+
+// mcpFlags are the flags for mcp: servers (and --only-reject, which any gate honours).
+type mcpFlags struct {
+	rejectPattern, ranPattern string
+	onlyReject                bool
+	only, skip                multiFlag
+	opts                      mcp.Options // the patterns compiled (options)
+}
+
+func (m *mcpFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&m.rejectPattern, "reject-pattern", "", "mcp: an isError text or JSON-RPC error matching this regexp is a rejection (the server's own wording)")
+	fs.StringVar(&m.ranPattern, "ran-pattern", "", "mcp: an isError text matching this regexp means the tool ran, then failed")
+	fs.BoolVar(&m.onlyReject, "only-reject", false, "send only the must-reject cases (a correct gate runs none of them; for servers whose tools have effects)")
+	fs.Var(&m.only, "tool", "mcp: test only this tool of the server (repeatable)")
+	fs.Var(&m.skip, "skip-tool", "mcp: leave this tool of the server out (repeatable)")
+}
+
+func (m *mcpFlags) compile() error {
+	for _, p := range []struct {
+		flag, text string
+		dst        **regexp.Regexp
+	}{{"--reject-pattern", m.rejectPattern, &m.opts.RejectPattern}, {"--ran-pattern", m.ranPattern, &m.opts.RanPattern}} {
+		if p.text == "" {
+			continue
+		}
+		re, err := regexp.Compile(p.text)
+		if err != nil {
+			return usagef("%s: %v", p.flag, err)
+		}
+		*p.dst = re
+	}
+	m.opts.Only, m.opts.Skip = m.only, m.skip
+	return nil
+}
+
+// notesOf are the notes a validator has for its report (an MCP server: the forms it answered in).
+func notesOf(v validator.Validator) []string {
+	if n, ok := v.(interface{ Notes() []string }); ok {
+		return n.Notes()
+	}
+	return nil
 }
 
 func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.Var(&f.tools, "tools", "tool file or directory (repeatable; default: the embedded corpus)")
-	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME or exec:COMMAND (repeatable: a comparison)")
+	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH or mcp:COMMAND (repeatable: a comparison)")
 	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
 	fs.BoolVar(&f.close, "close", false, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 	fs.StringVar(&f.format, "format", "text", "report format: text, json, junit or markdown")
@@ -125,6 +191,8 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
 	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to each process of an external validator")
 	fs.IntVar(&f.processes, "processes", 1, "processes of an external validator run side by side")
+	f.mcp.register(fs)
+	fs.IntVar(&f.maxSkipped, "max-skipped", -1, "exit with status 2 after the report when more than this many tools are skipped (0: any skipped tool; -1: no limit)")
 	f.gen = gen
 	if gen {
 		fs.IntVar(&f.checks, "checks", 100, "valid values drawn per tool (each with one distortion per class)")
@@ -139,7 +207,10 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 
 func (f *runFlags) options() (harness.Options, error) {
 	opts := harness.Options{Close: f.close, RequireLocation: f.requireLoc, Timeout: f.timeout, Jobs: f.jobs,
-		CorpusDir: f.save}
+		CorpusDir: f.save, OnlyReject: f.mcp.onlyReject}
+	if err := f.mcp.compile(); err != nil {
+		return opts, err
+	}
 	switch f.profile {
 	case "strict":
 		opts.Profile = harness.Strict
@@ -179,7 +250,8 @@ func (f *runFlags) options() (harness.Options, error) {
 }
 
 func (f *runFlags) opener(stderr io.Writer) *registry.Opener {
-	return &registry.Opener{Options: stdio.Options{Window: f.window, Timeout: f.timeout, Stderr: stderr, Processes: f.processes}}
+	return &registry.Opener{Options: stdio.Options{Window: f.window, Timeout: f.timeout, Stderr: stderr, Processes: f.processes},
+		MCP: f.mcp.opts}
 }
 
 // openAll opens every --validator (default: reference).
@@ -245,7 +317,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if seed == 0 {
 		seed = randomSeed()
 	}
-	opts.Checks, opts.Seed = f.checks, seed
+	opts.Checks, opts.Seed, opts.ShrinkTime = f.checks, seed, 10*time.Second
 	if f.cpuprofile != "" {
 		pf, err := os.Create(f.cpuprofile)
 		if err != nil {
@@ -272,30 +344,44 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
+		rep.Notes = append(rep.Notes, notesOf(v)...)
 		reports = append(reports, rep)
 	}
-	return writeReports(reports, f.format, stdout, stderr)
+	err = writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
+	if len(f.validators) == 0 && f.format == "text" && (err == nil || errors.Is(err, errFindings)) {
+		// The reference alone proves nothing to a newcomer: show what a finding looks like.
+		if derr := writeDemo(stdout, tools, opts); derr != nil {
+			return derr
+		}
+	}
+	return err
 }
 
-func writeReports(reports []*harness.Report, format string, stdout, stderr io.Writer) error {
+// writeReports writes the report (one validator) or the comparison (several), then says how the
+// run ended: more skipped tools than maxSkipped (when it is not negative) is bad input, exit 2,
+// whatever the findings; else a finding is exit 1.
+func writeReports(reports []*harness.Report, format string, maxSkipped int, stdout, stderr io.Writer) error {
 	passed := true
 	for _, r := range reports {
 		passed = passed && r.Passed
 	}
+	var err error
 	if len(reports) == 1 {
-		if err := reports[0].Write(stdout, format); err != nil {
-			return err
-		}
-		if format == "text" && reports[0].Seed != 0 {
-			fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
-		}
+		err = reports[0].Write(stdout, format)
 	} else {
-		cmp := &harness.Comparison{Reports: reports}
-		if err := cmp.Write(stdout, format); err != nil {
-			return err
-		}
-		if format == "text" && reports[0].Seed != 0 {
-			fmt.Fprintf(stdout, "\nseed %d\n", reports[0].Seed)
+		err = (&harness.Comparison{Reports: reports}).Write(stdout, format)
+	}
+	if err != nil {
+		return err
+	}
+	if format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
+		fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
+	}
+	if maxSkipped >= 0 {
+		for _, r := range reports {
+			if len(r.Skipped) > maxSkipped {
+				return usagef("%s: %d tools skipped, more than --max-skipped %d allows (the report lists them with their reasons)", r.Validator, len(r.Skipped), maxSkipped)
+			}
 		}
 	}
 	if !passed {
@@ -323,11 +409,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil || !info.IsDir() {
 		return usagef("replay %s: not a directory", pos[0])
 	}
-	cases, err := corpus.Load(pos[0])
+	cs, err := cases.Load(pos[0])
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	if len(cases) == 0 {
+	if len(cs) == 0 {
 		return usagef("replay %s: no saved cases", pos[0])
 	}
 	tools, _, err := loadTools(f.tools, stderr)
@@ -344,7 +430,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		known[t.Name] = true
 	}
 	matched := 0
-	for _, c := range cases {
+	for _, c := range cs {
 		if known[c.Tool] {
 			matched++
 		}
@@ -352,23 +438,24 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if matched == 0 {
 		var names []string
 		seen := map[string]bool{}
-		for _, c := range cases {
+		for _, c := range cs {
 			if !seen[c.Tool] {
 				seen[c.Tool] = true
 				names = append(names, c.Tool)
 			}
 		}
-		return usagef("replay %s: its %d saved cases name the tools %s, none of which is in the given tools (use --tools with the tool files they were made from)", pos[0], len(cases), strings.Join(names, ", "))
+		return usagef("replay %s: its %d saved cases name the tools %s, none of which is in the given tools (use --tools with the tool files they were made from)", pos[0], len(cs), strings.Join(names, ", "))
 	}
 	var reports []*harness.Report
 	for _, v := range vs {
-		rep, err := harness.Replay(cases, tools, v, opts)
+		rep, err := harness.Replay(cs, tools, v, opts)
 		if err != nil {
 			return err
 		}
+		rep.Notes = append(rep.Notes, notesOf(v)...)
 		reports = append(reports, rep)
 	}
-	return writeReports(reports, f.format, stdout, stderr)
+	return writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
 }
 
 func cmdValidators(args []string, stdout, stderr io.Writer) error {
@@ -380,5 +467,7 @@ func cmdValidators(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%-20s %s\n", "builtin:NAME", "a built-in Go validator by name (builtin:reference)")
 	fmt.Fprintf(stdout, "%-20s %s\n", "exec:COMMAND ARGS", "any program speaking toolproof/1 on stdin/stdout (validator/stdio/PROTOCOL.md)")
+	fmt.Fprintf(stdout, "%-20s %s\n", "node:PATH", "a module of native tools (zod, valibot, TypeBox, AI SDK tool set), gated by its own schemas; serves its tools")
+	fmt.Fprintf(stdout, "%-20s %s\n", "mcp:COMMAND ARGS", "an MCP server over stdio; every case is a tools/call, so its tools run: sandbox it")
 	return nil
 }

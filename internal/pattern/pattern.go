@@ -43,8 +43,8 @@ const (
 	anchors     = `\A, \z and \Z are not ECMA-262 (with the u flag a syntax error, without it a plain letter); \z is RE2 only, \Z Python only`
 	quoting     = `\Q...\E quoting is RE2 syntax only`
 	hexBrace    = `\x{...} is RE2 syntax only (ECMA-262 with the u flag writes \u{...})`
-	uBrace      = `\u{...} is ECMA-262 syntax with the u flag only; RE2 and Python reject it`
-	uEscape     = `\uXXXX is ECMA-262 and Python syntax; RE2 rejects it, so toolproof's oracle cannot check the tool`
+	uBrace      = `\u{...} is ECMA-262 syntax with the u flag only; RE2 (Go validators) and Python reject it (toolproof's oracle rewrites it as \x{...})`
+	uEscape     = `\uXXXX is ECMA-262 and Python syntax; RE2 rejects it, so Go validators on regexp refuse the tool (toolproof's oracle rewrites it as \x{...})`
 	controlEsc  = `\cX control escapes are ECMA-262 syntax only; RE2 and Python reject them`
 	posixClass  = "[[:alpha:]] POSIX classes are RE2 syntax only; ECMA-262 and Python read them as a class of the letters ':', 'a', 'l', ..."
 	emptyClass  = "[] and [^] are the empty and the full class in ECMA-262; RE2 and Python read the ] as a member and the class goes on"

@@ -1,6 +1,7 @@
 // Package registry maps the validator names the command line accepts to validators: the
 // built-in reference, the node adapters (ajv, typebox, zod), the Go zoo (a nested module run
-// out of process), python-jsonschema, and exec: for any program speaking toolproof/1.
+// out of process), python-jsonschema, the seed gates in examples/, exec: for any program
+// speaking toolproof/1, node: for a module of native tools and mcp: for an MCP server.
 package registry
 
 import (
@@ -12,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/stdio"
 )
 
@@ -19,7 +21,7 @@ import (
 type Entry struct {
 	Name     string
 	Describe string
-	Kind     string // builtin, node, go-zoo
+	Kind     string // builtin, node, go-zoo, seed
 }
 
 // Entries lists every named validator, in display order.
@@ -38,6 +40,8 @@ func Entries() []Entry {
 		{"json-struct", "go zoo: encoding/json into a struct built from the schema", "go-zoo"},
 		{"json-struct-strict", "go zoo: the same with DisallowUnknownFields", "go-zoo"},
 		{"python-jsonschema", "python: python-jsonschema (the draft $schema names, formats asserted), json.loads numbers, strict parse gate", "python"},
+		{"seed-typebox", "seed gate: TypeBox parseToolArguments, tool read (examples/seed-typebox; serves its tools)", "seed"},
+		{"seed-zod", "seed gate: zod ToolValidationGatekeeper, tool execute_code (examples/seed-zod; serves its tools)", "seed"},
 	}
 }
 
@@ -45,15 +49,40 @@ func Entries() []Entry {
 type Opener struct {
 	Root    string        // the repository checkout (holds validator/node and zoo); "" finds it
 	Options stdio.Options // window, timeout and stderr for child processes
+	// MCP holds the settings of mcp: servers (patterns, tool filters); its Command is set by
+	// Open, and a zero Window, Timeout or Stderr is taken from Options.
+	MCP mcp.Options
 
 	zooOnce sync.Once
 	zooBin  string
 	zooErr  error
 }
 
-// Open returns the validator SPEC names: an entry name, builtin:NAME, or exec:COMMAND ARGS.
-// The caller closes it (Close) when it is a process.
+// Open returns the validator SPEC names: an entry name, builtin:NAME, exec:COMMAND ARGS, or
+// node:PATH (a module of native tools) or mcp:COMMAND ARGS (an MCP server over stdio). The
+// caller closes it (Close) when it is a process.
 func (o *Opener) Open(spec string) (validator.Validator, error) {
+	if path, ok := strings.CutPrefix(spec, "node:"); ok {
+		return o.nativeModule(path)
+	}
+	if cmd, ok := strings.CutPrefix(spec, "mcp:"); ok {
+		argv, err := stdio.ParseCommand(cmd)
+		if err != nil {
+			return nil, fmt.Errorf("--validator %s: %v", spec, err)
+		}
+		opts := o.MCP
+		opts.Command = argv
+		if opts.Window == 0 {
+			opts.Window = o.Options.Window
+		}
+		if opts.Timeout == 0 {
+			opts.Timeout = o.Options.Timeout
+		}
+		if opts.Stderr == nil {
+			opts.Stderr = o.Options.Stderr
+		}
+		return mcp.Start(opts)
+	}
 	if cmd, ok := strings.CutPrefix(spec, "exec:"); ok {
 		argv, err := stdio.ParseCommand(cmd)
 		if err != nil {
@@ -75,9 +104,11 @@ func (o *Opener) Open(spec string) (validator.Validator, error) {
 			return o.zoo(name)
 		case "python":
 			return o.python(name)
+		case "seed":
+			return o.seed(name)
 		}
 	}
-	return nil, fmt.Errorf("unknown validator %q: `toolproof validators` lists the names; exec:COMMAND runs any toolproof/1 program", spec)
+	return nil, fmt.Errorf("unknown validator %q: `toolproof validators` lists the names; exec:COMMAND runs any toolproof/1 program, mcp:COMMAND an MCP server", spec)
 }
 
 // Close stops v if it is a process.
@@ -171,7 +202,49 @@ func (o *Opener) zoo(name string) (validator.Validator, error) {
 	return o.start([]string{o.zooBin, name})
 }
 
+// nativeModule runs validator/node/adapters/native.mjs on the module at path (relative to the
+// working directory): the module's tools, gated by their own schemas.
+func (o *Opener) nativeModule(path string) (validator.Validator, error) {
+	if path == "" {
+		return nil, fmt.Errorf("--validator node:PATH: no module path given")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("--validator node:%s: %v", path, err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("--validator node:%s: %v", path, err)
+	}
+	root, err := o.root()
+	if err != nil {
+		return nil, err
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, fmt.Errorf("--validator node:%s needs Node.js (node is not on PATH)", path)
+	}
+	return o.start([]string{node, filepath.Join(root, "validator", "node", "adapters", "native.mjs"), abs, path})
+}
+
+// seed runs one of the seed gates: examples/NAME/toolproof.mjs.
+func (o *Opener) seed(name string) (validator.Validator, error) {
+	root, err := o.root()
+	if err != nil {
+		return nil, err
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, fmt.Errorf("validator %s needs Node.js (node is not on PATH)", name)
+	}
+	dir := filepath.Join(root, "examples")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
+		return nil, fmt.Errorf("validator %s: its packages are not installed: run `npm ci` in %s", name, dir)
+	}
+	return o.start([]string{node, filepath.Join(dir, name, "toolproof.mjs")})
+}
+
 // start runs argv as a toolproof/1 child; its name comes from its hello (name and version).
+// A child that serves tools of its own is a validator.ToolSource (stdio.ToolServer).
 func (o *Opener) start(argv []string) (validator.Validator, error) {
 	opts := o.Options
 	opts.Command = argv
@@ -179,5 +252,5 @@ func (o *Opener) start(argv []string) (validator.Validator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c, nil
+	return c.Validator(), nil
 }

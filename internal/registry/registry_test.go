@@ -12,6 +12,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/toolproof/toolproof/cases"
 	"io"
 	"os"
 	"os/exec"
@@ -196,7 +197,7 @@ func logReport(t *testing.T, rep *harness.Report, took time.Duration) {
 		}
 	}
 	var missed []string
-	for _, c := range append([]mutators.Class{"valid"}, mutators.Classes()...) {
+	for _, c := range append([]cases.Class{"valid"}, mutators.Classes()...) {
 		st := rep.Classes[string(c)]
 		if st == nil || st.Failed == 0 {
 			continue
@@ -218,7 +219,7 @@ func logReport(t *testing.T, rep *harness.Report, took time.Duration) {
 func findings(rep *harness.Report, class string, kinds ...harness.Kind) []harness.Finding {
 	var out []harness.Finding
 	for _, f := range rep.Findings {
-		if f.Class != class {
+		if string(f.Class) != class {
 			continue
 		}
 		for _, k := range kinds {
@@ -282,7 +283,7 @@ func TestNodeAdapters(t *testing.T) {
 	for _, name := range []string{"typebox", "zod"} {
 		t.Run(name, func(t *testing.T) {
 			rep := run(t, open(t, o, name), ts, harness.Options{})
-			for _, c := range append([]mutators.Class{"valid"}, mutators.Classes()...) {
+			for _, c := range append([]cases.Class{"valid"}, mutators.Classes()...) {
 				if st := rep.Classes[string(c)]; st != nil && st.Failed > 0 {
 					t.Logf("%s lets through / fails %d of %d %s cases: %v", name, st.Failed, st.Cases, c, st.ByKind)
 				}
@@ -296,7 +297,7 @@ func TestNodeAdapters(t *testing.T) {
 	}
 }
 
-func mustMutator(t *testing.T, c mutators.Class) mutators.Mutator {
+func mustMutator(t *testing.T, c cases.Class) mutators.Mutator {
 	t.Helper()
 	ms, err := mutators.Select(string(c))
 	if err != nil || len(ms) != 1 {
@@ -325,7 +326,7 @@ func TestEntries(t *testing.T) {
 		}
 		seen[e.Name] = true
 		switch e.Kind {
-		case "builtin", "node", "go-zoo", "python":
+		case "builtin", "node", "go-zoo", "python", "seed":
 		default:
 			t.Errorf("entry %s: kind %q", e.Name, e.Kind)
 		}
@@ -390,7 +391,7 @@ func TestZoo(t *testing.T) {
 		if rep == nil {
 			t.Skip("json-struct did not run")
 		}
-		for _, c := range []mutators.Class{mutators.HallucinatedKey, mutators.OutOfRangeEnum} {
+		for _, c := range []cases.Class{mutators.HallucinatedKey, mutators.OutOfRangeEnum} {
 			if len(findings(rep, string(c), harness.Missed)) == 0 {
 				t.Errorf("json-struct: no missed %s finding; %s: %+v", c, c, rep.Classes[string(c)])
 			}

@@ -2,6 +2,7 @@
 package schemawalk
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -110,5 +111,38 @@ func PropertyNames(s *jsonschema.Schema) []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// Conjunction returns the schemas that apply to one instance together with roots: each root,
+// what it refers to ($ref, $recursiveRef, $dynamicRef) and its allOf members, transitively, each
+// schema once, in that order. branches, when not nil, names more schemas of s to follow (the
+// anyOf, oneOf or if/then/else branches a given value takes). Boolean schemas are included.
+func Conjunction(roots []*jsonschema.Schema, branches func(s *jsonschema.Schema) []*jsonschema.Schema) []*jsonschema.Schema {
+	out := make([]*jsonschema.Schema, 0, len(roots)+2)
+	var add func(s *jsonschema.Schema)
+	add = func(s *jsonschema.Schema) {
+		// A conjunction is small: a scan costs less than a set.
+		if s == nil || slices.Contains(out, s) {
+			return
+		}
+		out = append(out, s)
+		add(s.Ref)
+		add(s.RecursiveRef)
+		if s.DynamicRef != nil {
+			add(s.DynamicRef.Ref)
+		}
+		for _, a := range s.AllOf {
+			add(a)
+		}
+		if branches != nil {
+			for _, b := range branches(s) {
+				add(b)
+			}
+		}
+	}
+	for _, r := range roots {
+		add(r)
+	}
 	return out
 }

@@ -39,7 +39,10 @@ type child struct {
 	dead        bool   // takes no more messages; its requests are handled
 	closing     bool   // the sender closes stdin once the queue is empty
 	toolWaiters []*toolWaiter
-	deathDetail string // set before deadCh is closed
+	registered  map[string]bool // tools sent to this child (a restarted child gets them as needed)
+	listWaiters []chan []byte   // Tools calls waiting for a "tools" answer, oldest first
+	deathDetail string          // set before deadCh is closed
+	servesTools bool            // its hello said "tools": true (set by launch)
 
 	deadCh     chan struct{}       // closed when dead is set
 	hello      chan map[string]any // the hello answer
@@ -102,6 +105,7 @@ func (c *Client) spawn(p *proc) (*child, error) {
 
 	c.mu.Lock()
 	ch := &child{
+		registered: map[string]bool{},
 		c:          c,
 		p:          p,
 		cmd:        cmd,
@@ -378,6 +382,10 @@ func (ch *child) handleOther(line []byte) {
 	case "tool":
 		if !c.toolAnswered(ch, m) {
 			c.stray("a tool answer nobody waits for", line)
+		}
+	case "tools":
+		if !c.toolListAnswered(ch, line) {
+			c.stray("a tools answer nobody asked for", line)
 		}
 	default:
 		why := "no op"

@@ -160,6 +160,9 @@ func runFake(behaviour string, n int) int {
 				f.out.Flush()
 				fmt.Fprintf(os.Stderr, "fake adapter: crashing on request %d\n", n)
 				os.Exit(3)
+			case behaviour == "dieon" && bytes.Contains(text, []byte(`"die":1`)):
+				fmt.Fprintln(os.Stderr, "fake adapter: dying on a marked call")
+				os.Exit(3)
 			case behaviour == "closeout" && f.count == n:
 				f.out.Flush()
 				os.Stdout.Close()

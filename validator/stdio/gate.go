@@ -20,6 +20,7 @@ import (
 // request is one validate message on its way.
 type request struct {
 	id    uint64
+	tool  string // the tool it calls
 	line  []byte // the whole message, newline included; sent again after a restart
 	batch *batch
 	index int // in batch.out
@@ -188,11 +189,28 @@ func (p *proc) give(c *Client, r *request) {
 	c.pending[r.id] = r
 	r.proc = p
 	if ch := p.cur; ch != nil {
-		r.child = ch
-		ch.queue = append(ch.queue, outItem{req: r, line: r.line})
+		ch.take(r)
 	} else {
 		p.waiting = append(p.waiting, r)
 	}
+}
+
+// take queues r on ch, after its tool when ch has not had it yet (a restarted child registers a
+// tool when the first call of it comes: the protocol answers a tool before any call of it).
+// Called with c.mu held.
+func (ch *child) take(r *request) {
+	if !ch.registered[r.tool] {
+		p := ch.p
+		if i, ok := p.toolIndex[r.tool]; ok {
+			if line, err := toolLine(p.tools[i]); err == nil {
+				ch.registered[r.tool] = true
+				ch.toolWaiters = append(ch.toolWaiters, &toolWaiter{t: p.tools[i], reply: make(chan toolAnswer, 1)})
+				ch.queue = append(ch.queue, outItem{line: line})
+			}
+		}
+	}
+	r.child = ch
+	ch.queue = append(ch.queue, outItem{req: r, line: r.line})
 }
 
 // pick chooses the process slot for one more request: the least loaded one among those with a
@@ -217,12 +235,19 @@ func (c *Client) pick() *proc {
 // gate checks calls of one registered tool.
 type gate struct {
 	c     *Client
+	name  string
 	field []byte // `,"tool":"NAME",`
 }
 
 func newGate(c *Client, name string) *gate {
 	f := append([]byte(`,"tool":`), jsonvalue.AppendString(nil, name)...)
-	return &gate{c: c, field: append(f, ',')}
+	return &gate{c: c, name: name, field: append(f, ',')}
+}
+
+// CheckAlone runs one call on a process of its own that takes one request at a time (started on
+// first use, restarted after a crash), so that a crash it gives is this call's.
+func (g *gate) CheckAlone(ctx context.Context, args []byte) validator.Verdict {
+	return g.c.checkAlone(ctx, g.name, args)
 }
 
 // Check asks the child for a verdict on one call.
@@ -254,6 +279,7 @@ func (g *gate) CheckBatch(ctx context.Context, args [][]byte) []validator.Verdic
 			id++
 			r := &reqs[i]
 			r.id = id
+			r.tool = g.name
 			r.batch, r.index = b, i
 			extra, ascii := measureArguments(args[i])
 			if size := g.lineSize(args[i], extra, ascii); cap(lines)-len(lines) < size {

@@ -90,6 +90,7 @@ type Client struct {
 	opts     Options
 	command  string // the command line, for messages
 	helloOf  string // "NAME VERSION" from the first hello
+	serves   bool   // the first hello said "tools": true (tools.go)
 	stderr   *lockedWriter
 	procs    []*proc // fixed at Start
 	capacity int     // window slots in all: Window × Processes
@@ -98,6 +99,8 @@ type Client struct {
 	closedCh chan struct{} // closed by Close
 	epoch    time.Time     // c.clock counts from here
 	wg       sync.WaitGroup
+
+	iso isolation // the process that runs calls alone, for crash blame
 
 	mu          sync.Mutex
 	ready       *sync.Cond // broadcast when a proc's cur, broken or closed change
@@ -108,6 +111,7 @@ type Client struct {
 	broken      string // non-empty: no child can be run any more, and why
 	brokenFault validator.Fault
 	stats       Stats
+	deaths      int // children that died while taking requests
 }
 
 // proc is one process slot of the pool: the children that replace one another after crashes
@@ -121,6 +125,11 @@ type proc struct {
 	tools     []tool.Tool
 	toolIndex map[string]int
 	load      int // requests given to this slot and not finished yet
+
+	// A warm spare, started after the slot's first restart: a child that has said hello, ready
+	// to take over at the next death.
+	spare     *child
+	spareBusy bool // a spare is being started
 }
 
 // Start runs opts.Command (opts.Processes copies of it), says hello and checks that the child
@@ -209,6 +218,7 @@ func Start(opts Options) (*Client, error) {
 		return nil, fmt.Errorf("validator %s: %w", c.command, err)
 	}
 	c.helloOf = hellos[0]
+	c.serves = children[0].servesTools
 	c.mu.Lock()
 	for i, p := range c.procs {
 		p.cur = children[i]
@@ -300,10 +310,12 @@ func (c *Client) Close() error {
 	close(c.closedCh)
 	var children []*child
 	for _, p := range c.procs {
-		if ch := p.cur; ch != nil {
-			ch.closing = true
-			ch.cond.Broadcast()
-			children = append(children, ch)
+		for _, ch := range []*child{p.cur, p.spare} {
+			if ch != nil && !ch.dead {
+				ch.closing = true
+				ch.cond.Broadcast()
+				children = append(children, ch)
+			}
 		}
 	}
 	c.ready.Broadcast()
@@ -335,6 +347,9 @@ func (c *Client) Close() error {
 	}
 	t.Stop()
 	c.wg.Wait()
+	if err := c.iso.close(); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -400,6 +415,7 @@ func (c *Client) launch(p *proc) (*child, string, error) {
 		}
 		return fail(fmt.Errorf("answered hello with %s, but toolproof speaks %q", what, Protocol))
 	}
+	ch.servesTools = m["tools"] == true
 	name, _ := m["name"].(string)
 	version, _ := m["version"].(string)
 	if name == "" {
@@ -429,6 +445,7 @@ func (c *Client) register(ch *child, t tool.Tool, line []byte, record bool) (too
 		return toolAnswer{}, errChildDied
 	}
 	ch.toolWaiters = append(ch.toolWaiters, w)
+	ch.registered[t.Name] = true
 	ch.queue = append(ch.queue, outItem{line: line})
 	ch.cond.Signal()
 	c.mu.Unlock()
@@ -452,32 +469,28 @@ func (c *Client) register(ch *child, t tool.Tool, line []byte, record bool) (too
 	}
 }
 
-// restart starts a new child for p, registers every tool of p again and hands it p's waiting
-// requests. When that fails, the client is broken: waiting and future requests fail with Crash.
+// restart starts a new child for p (or takes the warm spare) and hands it p's waiting requests;
+// their tools are registered again first. When that fails, the client is broken: waiting and
+// future requests fail with Crash.
 func (c *Client) restart(p *proc) {
 	defer c.wg.Done()
 	c.mu.Lock()
-	tools := slices.Clone(p.tools)
 	c.stats.Restarts++
 	c.mu.Unlock()
 
-	ch, _, err := c.launch(p)
-	for _, t := range tools {
-		if err != nil {
-			break
-		}
-		var line []byte
-		if line, err = toolLine(t); err != nil {
-			break
-		}
-		var ans toolAnswer
-		ans, err = c.register(ch, t, line, false)
-		if err == nil && !ans.ok {
-			err = fmt.Errorf("tool %q, accepted before, is now refused: %s", t.Name, ans.reason)
-		}
-		if errors.Is(err, errChildDied) {
-			err = fmt.Errorf("died while tools were registered again: %s", ch.deathDetail)
-		}
+	// The warm spare takes over when it is alive. Tools are registered again as their calls
+	// come (child.take), so a restart costs a start and a hello, whatever the number of tools;
+	// the tools of the calls held for the new child go first, as the protocol orders.
+	var ch *child
+	var err error
+	c.mu.Lock()
+	if sp := p.spare; sp != nil && !sp.dead {
+		ch = sp
+	}
+	p.spare = nil
+	c.mu.Unlock()
+	if ch == nil {
+		ch, _, err = c.launch(p)
 	}
 
 	c.mu.Lock()
@@ -507,13 +520,38 @@ func (c *Client) restart(p *proc) {
 	}
 	p.cur = ch
 	for _, r := range p.waiting {
-		r.child = ch
-		ch.queue = append(ch.queue, outItem{req: r, line: r.line})
+		ch.take(r)
 	}
 	clear(p.waiting)
 	p.waiting = p.waiting[:0]
 	ch.cond.Signal()
 	c.ready.Broadcast()
+	c.startSpare(p)
+}
+
+// startSpare starts a warm spare for p in the background, unless one is there or on its way.
+// Called with c.mu held.
+func (c *Client) startSpare(p *proc) {
+	if c.closed || c.broken != "" || p.spareBusy || (p.spare != nil && !p.spare.dead) {
+		return
+	}
+	p.spareBusy = true
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		ch, _, err := c.launch(p)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		p.spareBusy = false
+		if err != nil || c.closed || ch.dead {
+			if ch != nil && !ch.dead {
+				c.markDead(ch, "spare not used")
+				ch.kill()
+			}
+			return
+		}
+		p.spare = ch
+	}()
 }
 
 // failWaiting ends every request waiting for p's next child: the client is closed or broken.
@@ -590,7 +628,10 @@ func (c *Client) childDied(ch *child, detail string) {
 		return // a child being started: its launcher sees deadCh
 	}
 	p.cur = nil
-	c.requeue(ch, true, detail)
+	c.deaths++
+	// The mark tells this death from others with the same stderr: the harness groups the
+	// calls it cut short by it.
+	c.requeue(ch, true, fmt.Sprintf("%s\n(process death #%d)", detail, c.deaths))
 	c.scheduleRestart(p)
 }
 

@@ -1,9 +1,15 @@
 // The toolproof/1 stdio loop shared by the Node adapters (validator/stdio/PROTOCOL.md).
 //
-// An adapter calls serve({name, version, compile}). compile(parameters) builds a checker for one
-// tool's JSON Schema, or throws when the library cannot use it (answered ok:false with the reason).
-// The checker gets the parsed arguments (always a plain object: the JSON parse gate runs first)
-// and returns {valid:true, value?} or {valid:false, issues}.
+// An adapter calls serve({name, version, compile, tools?, raw?}). compile(parameters, tool) builds
+// a checker for one tool's JSON Schema, or throws when the library cannot use it (answered
+// ok:false with the reason). The checker gets the parsed arguments (always a plain object: the
+// JSON parse gate runs first) and returns {valid:true, value?} or {valid:false, issues}, or a
+// Promise of either.
+//
+// An adapter that serves tools of its own passes `tools`, a list of {name, description,
+// parameters}: its hello says "tools": true and {"op":"tools"} is answered with the list. With
+// raw: true the checker gets the raw argument text instead (it runs its own JSON gate); only
+// bytes that are not UTF-8 are rejected before it.
 
 import { readFileSync } from "node:fs";
 import { argumentText, parseArguments } from "./gate.mjs";
@@ -17,7 +23,7 @@ export function libraryVersion(pkg) {
 const log = (text) => process.stderr.write(`toolproof adapter: ${text}\n`);
 const errorText = (e) => (e instanceof Error ? e.message : String(e));
 
-export function serve({ name, version, compile }) {
+export function serve({ name, version, compile, tools: served, raw = false }) {
   const tools = new Map(); // tool name -> checker
 
   function register(tool) {
@@ -25,7 +31,7 @@ export function serve({ name, version, compile }) {
     if (typeof toolName !== "string") return { op: "tool", name: toolName ?? null, ok: false, error: "tool has no name" };
     tools.delete(toolName); // replaced, even when the new schema does not compile
     try {
-      tools.set(toolName, compile(tool.parameters ?? {}));
+      tools.set(toolName, compile(tool.parameters ?? {}, tool));
       return { op: "tool", name: toolName, ok: true };
     } catch (e) {
       return { op: "tool", name: toolName, ok: false, error: `schema does not compile: ${errorText(e)}` };
@@ -38,8 +44,34 @@ export function serve({ name, version, compile }) {
       const check = tools.get(m.tool);
       if (check === undefined) throw new Error(`unknown tool ${JSON.stringify(m.tool)}`);
       const { text, rejected } = argumentText(m);
-      const parsed = rejected ? { rejected } : parseArguments(text);
-      const r = parsed.rejected ?? check(parsed.data);
+      let r;
+      if (raw) {
+        r = rejected ?? check(text);
+      } else {
+        const parsed = rejected ? { rejected } : parseArguments(text);
+        r = parsed.rejected ?? check(parsed.data);
+      }
+      if (typeof r?.then === "function") {
+        // An asynchronous gate (a Standard Schema may return a Promise): answered when it settles.
+        r.then(
+          (v) => result(id, v),
+          (e) => `{"op":"result","id":${id},"error":${JSON.stringify(`internal adapter failure: ${errorText(e)}`)}}`,
+        ).then((answer) => {
+          answers.push(answer);
+          scheduleFlush();
+        });
+        return undefined;
+      }
+      return result(id, r);
+    } catch (e) {
+      return `{"op":"result","id":${id},"error":${JSON.stringify(`internal adapter failure: ${errorText(e)}`)}}`;
+    }
+  }
+
+  /** The result line of one verdict. */
+  function result(id, r) {
+    try {
+      if (r?.valid !== true && r?.valid !== false) throw new Error("the gate gave no verdict");
       if (r.valid === true && r.value === undefined) return `{"op":"result","id":${id},"valid":true}`;
       if (r.valid === true) {
         // A value too deep for JSON.stringify (thousands of nested arrays) is still a verdict:
@@ -69,7 +101,9 @@ export function serve({ name, version, compile }) {
       case "validate":
         return validate(m);
       case "hello":
-        return JSON.stringify({ op: "hello", protocol: "toolproof/1", name, version });
+        return JSON.stringify({ op: "hello", protocol: "toolproof/1", name, version, ...(served ? { tools: true } : {}) });
+      case "tools":
+        return JSON.stringify(served ? { op: "tools", tools: served } : { op: "tools", error: "this adapter serves no tools" });
       case "tool":
         return JSON.stringify(register(m.tool));
       default:
@@ -81,6 +115,15 @@ export function serve({ name, version, compile }) {
   // FLUSH_EVERY answers within a chunk so that toolproof can read them while we go on.
   const FLUSH_EVERY = 32;
   let answers = [];
+  let flushScheduled = false;
+  const scheduleFlush = () => {
+    if (flushScheduled) return;
+    flushScheduled = true;
+    setImmediate(() => {
+      flushScheduled = false;
+      flush();
+    });
+  };
   let waitingForDrain = false;
   let partial = []; // pieces of a line that has not ended yet
   const onLine = (line) => {

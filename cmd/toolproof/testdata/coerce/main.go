@@ -3,12 +3,16 @@
 // numeric string (" 20", "1.0") into the number it spells makes them valid, it accepts them,
 // the way gates with type coercion do.
 //
-//	coerce [-value] [-fence] [-name NAME] [-refuse TOOL,...]
+//	coerce [-value] [-fence] [-name NAME] [-refuse TOOL,...] [-die-on TEXT] [-die-rate N] [-strict]
 //
 // -value passes on the coerced value (an exact repair of a stringified number); without it the
 // call is accepted with nothing said about the value passed on. -refuse answers ok:false for the
 // tools named. -fence also accepts JSON inside a markdown code fence (```json ... ```), as
-// lenient gates do. It reads requests one line at a time and answers each in order.
+// lenient gates do. -die-on makes the process exit, without answering or flushing, on any call
+// whose argument text contains TEXT (a crash only some calls cause); -die-rate on one call in N,
+// chosen by a hash of the argument text. -strict coerces nothing: a
+// correct gate (with -die-on, one that only crashes). It reads requests one line at a time and
+// answers each in order.
 package main
 
 import (
@@ -55,6 +59,9 @@ func main() {
 	name := flag.String("name", "coerce", "the name given in hello")
 	refuse := flag.String("refuse", "", "comma-separated tools to refuse")
 	fence := flag.Bool("fence", false, "accept JSON inside a markdown code fence")
+	dieOn := flag.String("die-on", "", "exit on any call whose arguments contain this text")
+	dieRate := flag.Int("die-rate", 0, "exit on one call in N, chosen by a hash of its arguments (the same calls every run)")
+	strict := flag.Bool("strict", false, "coerce nothing")
 	flag.Parse()
 	refused := map[string]bool{}
 	for _, n := range strings.Split(*refuse, ",") {
@@ -105,6 +112,14 @@ func main() {
 				gates[t.Name] = gk
 				send(map[string]any{"op": "tool", "name": t.Name, "ok": true})
 			case "validate":
+				if (*dieOn != "" && strings.Contains(argText(m), *dieOn)) || (*dieRate > 0 && hash(argText(m))%uint32(*dieRate) == 0) {
+					fmt.Fprintln(os.Stderr, "coerce: dying on purpose")
+					os.Exit(3)
+				}
+				if *strict {
+					send(strictCheck(m, gates))
+					continue
+				}
 				send(check(m, gates, *withValue, *fence))
 			}
 		}
@@ -230,4 +245,46 @@ func set(v any, p string, to any) {
 			v = c[n]
 		}
 	}
+}
+
+// argText is the argument text of a validate request.
+func argText(m request) string {
+	if m.Arguments != nil {
+		return *m.Arguments
+	}
+	if m.ArgumentsBase64 != nil {
+		b, _ := base64.StdEncoding.DecodeString(*m.ArgumentsBase64)
+		return string(b)
+	}
+	return ""
+}
+
+// strictCheck is the reference gatekeeper's verdict, unchanged.
+func strictCheck(m request, gates map[string]*validator.Gatekeeper) result {
+	r := result{Op: "result", ID: m.ID}
+	var name string
+	_ = json.Unmarshal(m.Tool, &name)
+	gk := gates[name]
+	if gk == nil {
+		r.Error = fmt.Sprintf("unknown tool %q", name)
+		return r
+	}
+	_, err := gk.Parse([]byte(argText(m)))
+	ok := err == nil
+	r.Valid = &ok
+	if err != nil {
+		for _, is := range validator.IssuesOf(err) {
+			r.Issues = append(r.Issues, issue{Path: is.Path, Message: is.Message, Keyword: is.Keyword})
+		}
+	}
+	return r
+}
+
+// hash is FNV-1a of s.
+func hash(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
 }

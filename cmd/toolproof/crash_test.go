@@ -1,0 +1,129 @@
+package main
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// crashReport is the part of run --format json the crash test reads.
+type crashReport struct {
+	Passed   bool `json:"passed"`
+	Findings []struct {
+		Tool, Class, Kind, Args string
+		Blocking                bool
+	} `json:"findings"`
+	Notes []string `json:"notes"`
+}
+
+// TestCrashIsBlamedOnTheCallThatCausesIt: an otherwise correct adapter that dies on every call
+// whose arguments hold one key. Calls in flight at the death are run again alone, so each crash
+// finding is a call that holds the key, whichever tools were in flight beside it.
+func TestCrashIsBlamedOnTheCallThatCausesIt(t *testing.T) {
+	const key = "timeoutSeconds"
+	spec := execSpec(t, "-strict", "-die-on", key)
+	for _, jobs := range []string{"1", "2"} {
+		r := cli(t, "run", "--validator", spec, "--checks", "6", "--seed", "3", "--jobs", jobs, "--format", "json")
+		if r.code != 1 {
+			t.Fatalf("--jobs %s: exit %d, want 1 (crash findings)\n%s", jobs, r.code, r.stderr)
+		}
+		var doc struct{ Reports []crashReport }
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Reports) != 1 {
+			t.Fatalf("--jobs %s: %v\n%s", jobs, err, r.stdout)
+		}
+		rep := doc.Reports[0]
+		crashes := 0
+		for _, f := range rep.Findings {
+			if !f.Blocking {
+				continue
+			}
+			if f.Kind != "crash" {
+				t.Errorf("--jobs %s: a %s finding against a gate that only crashes: %s %s %s", jobs, f.Kind, f.Tool, f.Class, f.Args)
+				continue
+			}
+			crashes++
+			if !strings.Contains(f.Args, key) {
+				t.Errorf("--jobs %s: crash blamed on a call without %q: %s %s %s", jobs, key, f.Tool, f.Class, f.Args)
+			}
+		}
+		if crashes == 0 {
+			t.Errorf("--jobs %s: no crash found, though every execute_code call with %q kills the adapter", jobs, key)
+		}
+	}
+}
+
+// timings matches the parts of a JSON report that may differ from run to run.
+var timings = regexp.MustCompile(`"(elapsed|duration|seconds|time)[a-z_]*":\s*[0-9.e+-]+`)
+
+// TestSameSeedSameReport: one external validator, run twice with --jobs 2 and the same seed,
+// gives byte-identical JSON reports (timings aside), findings, minimal cases and ids included.
+func TestSameSeedSameReport(t *testing.T) {
+	spec := execSpec(t)
+	var first string
+	for i := 0; i < 2; i++ {
+		r := cli(t, "run", "--validator", spec, "--checks", "10", "--seed", "5", "--jobs", "2", "--format", "json")
+		if r.code != 1 {
+			t.Fatalf("exit %d, want 1: the coercing adapter has findings\n%s", r.code, r.stderr)
+		}
+		out := timings.ReplaceAllString(r.stdout, `"$1": 0`)
+		if i == 0 {
+			first = out
+			continue
+		}
+		if out != first {
+			t.Errorf("two runs with --seed 5 --jobs 2 differ:\n%s", lineDiff(first, out))
+		}
+	}
+}
+
+// lineDiff shows the first lines where a and b differ.
+func lineDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	var out []string
+	for i := 0; i < max(len(al), len(bl)) && len(out) < 12; i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			out = append(out, "- "+x, "+ "+y)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// BenchmarkCrashingValidator: the whole run of the embedded corpus against a correct adapter,
+// and against the same adapter dying on one call in a hundred (restarted, each call in flight
+// run again alone). Compare the two ns/op: the cost of crashes.
+func BenchmarkCrashingValidator(b *testing.B) {
+	for _, bc := range []struct{ name, flags string }{
+		{"healthy", "-strict"},
+		{"dies-on-1pct", "-strict -die-rate 100"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			spec := "exec:'" + adapter(b) + "' " + bc.flags
+			cs := 0
+			for i := 0; i < b.N; i++ {
+				var out, errOut strings.Builder
+				code := run([]string{"run", "--validator", spec, "--checks", "20", "--seed", "1", "--format", "json"}, &out, &errOut)
+				if code > 1 {
+					b.Fatalf("exit %d: %s", code, errOut.String())
+				}
+				var doc struct {
+					Reports []struct {
+						Cases int `json:"cases"`
+					}
+				}
+				if err := json.Unmarshal([]byte(out.String()), &doc); err != nil || len(doc.Reports) != 1 {
+					b.Fatal(err)
+				}
+				cs = doc.Reports[0].Cases
+			}
+			b.ReportMetric(float64(cs), "cases/run")
+		})
+	}
+}

@@ -1,0 +1,242 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"github.com/toolproof/toolproof/cases"
+	"strings"
+	"testing"
+
+	"github.com/toolproof/toolproof/validator"
+)
+
+// The verdict rules, as a table over every combination: what the case expects, what the gate
+// answered, the profile, the value it passed on, a planted canary, where its issues point, and
+// whether a wrong location blocks. want below writes the rules out as the README states them;
+// the literal rows after it pin the rules themselves.
+
+type judgeRow struct {
+	expect  string // accept, reject, either
+	answer  string // valid, invalid, crash, timeout, protocol_error, unclear, notsent
+	profile Profile
+	value   string // "" (no value passed on), "equal", "different"
+	canary  string // "" (none planted), "kept" (planted, not repeated), "leaked"
+	precise bool   // the issues point at the distorted place
+	reqLoc  bool
+}
+
+func (r judgeRow) String() string {
+	return fmt.Sprintf("expect=%s answer=%s profile=%s value=%q canary=%q precise=%v require-location=%v",
+		r.expect, r.answer, r.profile, r.value, r.canary, r.precise, r.reqLoc)
+}
+
+// outcome is what judge must return: kind, got and blocking of each finding, in order.
+type outcome struct {
+	kind     Kind
+	got      string
+	blocking bool
+}
+
+const judgeCanary = "tpc-5eed"
+
+var judgeOriginal = map[string]any{"path": "a", "limit": json.Number("20")}
+
+func (r judgeRow) inputs() (cases.Case, validator.Verdict) {
+	c := cases.Case{Tool: "read", Class: "stringified_type", Expect: cases.Expect(r.expect), Path: "/limit", Keyword: "type",
+		Args: []byte(`{"path":"a","limit":"20"}`), Reason: "the number at /limit written as a string"}
+	if r.canary != "" {
+		c.Canary = judgeCanary
+	}
+	at := "/path" // a sibling: neither the place, nor above it, nor inside it
+	if r.precise {
+		at = "/limit"
+	}
+	msg := "must be an integer"
+	if r.canary == "leaked" {
+		msg = "got " + judgeCanary + ", must be an integer"
+	}
+	issues := []validator.Issue{{Path: at, Keyword: "type", Message: msg}}
+	var v validator.Verdict
+	switch r.answer {
+	case "valid":
+		v = validator.Verdict{Valid: true, Issues: issues}
+	case "invalid":
+		v = validator.Reject(issues...)
+	case "unclear":
+		v = validator.Unclear("the tool failed after it ran")
+		v.Issues = issues
+	case "notsent":
+		v = validator.NotSent("not JSON")
+	default:
+		v = validator.Failed(validator.Fault(r.answer), "it broke")
+		v.Issues = issues
+	}
+	switch r.value {
+	case "equal":
+		v.Value, v.HasValue = map[string]any{"limit": json.Number("20"), "path": "a"}, true
+	case "different":
+		v.Value, v.HasValue = map[string]any{"limit": "20", "path": "a"}, true
+	}
+	return c, v
+}
+
+// want is the verdict rules.
+func (r judgeRow) want() []outcome {
+	switch r.answer {
+	case "notsent":
+		return nil // counted as not applicable, never judged
+	case "crash", "timeout", "protocol_error":
+		return []outcome{{Kind(r.answer), r.answer, true}} // no verdict: nothing else is judged
+	}
+	got := map[string]string{"valid": "accepted", "invalid": "rejected", "unclear": "unclear"}[r.answer]
+	var out []outcome
+	if r.canary == "leaked" {
+		out = append(out, outcome{Leak, got, true}) // a leak whatever the verdict
+	}
+	if r.answer == "unclear" {
+		return out // counted apart, never a finding
+	}
+	valid := r.answer == "valid"
+	switch r.expect {
+	case "accept":
+		switch {
+		case !valid:
+			out = append(out, outcome{FalseReject, got, true})
+		case r.value == "different":
+			out = append(out, outcome{SilentChange, got, true})
+		}
+	case "reject":
+		switch {
+		case valid && r.profile == Repair && r.value != "equal":
+			out = append(out, outcome{WrongRepair, got, true}) // a repair must give back the original exactly
+		case valid && r.profile == Strict:
+			out = append(out, outcome{Missed, got, true})
+		case !valid && !r.precise:
+			out = append(out, outcome{ImpreciseLocation, got, r.reqLoc})
+		}
+	}
+	return out // expect either: implementation-defined, only a fault or a leak counts
+}
+
+func allJudgeRows() []judgeRow {
+	var rows []judgeRow
+	for _, expect := range []string{"accept", "reject", "either"} {
+		for _, answer := range []string{"valid", "invalid", "crash", "timeout", "protocol_error", "unclear", "notsent"} {
+			for _, profile := range []Profile{Strict, Repair} {
+				for _, value := range []string{"", "equal", "different"} {
+					for _, canary := range []string{"", "kept", "leaked"} {
+						for _, precise := range []bool{true, false} {
+							for _, reqLoc := range []bool{false, true} {
+								rows = append(rows, judgeRow{expect, answer, profile, value, canary, precise, reqLoc})
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return rows
+}
+
+func runJudge(r judgeRow) ([]Finding, cases.Case) {
+	c, v := r.inputs()
+	sealed := c.Seal()
+	return judge(&c, judgeOriginal, v, r.profile, r.reqLoc), sealed
+}
+
+func TestJudgeRules(t *testing.T) {
+	rows := allJudgeRows()
+	if len(rows) != 3*7*2*3*3*2*2 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for _, r := range rows {
+		fs, sealed := runJudge(r)
+		var got []outcome
+		for _, f := range fs {
+			got = append(got, outcome{f.Kind, f.Got, f.Blocking})
+			// Every finding carries its case, sealed with its id.
+			if f.ID == "" || f.ID != sealed.ID || f.Case.ID != sealed.ID || f.Tool != "read" || f.Class != "stringified_type" ||
+				string(f.Expect) != r.expect || f.Path != "/limit" || string(f.Args) != string(sealed.Args) {
+				t.Errorf("%s: finding %s does not carry its case: %+v", r, f.Kind, f)
+			}
+		}
+		want := r.want()
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s:\n got  %v\n want %v", r, got, want)
+		}
+	}
+}
+
+// The rules themselves, row by row, with what each finding says.
+func TestJudgeRulesLiteral(t *testing.T) {
+	for _, c := range []struct {
+		row    judgeRow
+		kinds  string
+		detail string // a part of the first finding's detail
+	}{
+		{judgeRow{expect: "accept", answer: "valid", profile: Strict, precise: true}, "[]", ""},
+		{judgeRow{expect: "accept", answer: "valid", profile: Strict, value: "equal", precise: true}, "[]", ""},
+		// The diff itself: a JSON line diff (diff.go), not Go syntax.
+		{judgeRow{expect: "accept", answer: "valid", profile: Strict, value: "different", precise: true}, "[silent_change]",
+			"value passed on (-sent +passed on):\n  {\n-   \"limit\": 20,\n+   \"limit\": \"20\",\n    \"path\": \"a\"\n  }\n"},
+		{judgeRow{expect: "accept", answer: "invalid", profile: Strict, precise: true}, "[false_reject]", ""},
+		{judgeRow{expect: "reject", answer: "valid", profile: Strict}, "[missed]", ""},
+		{judgeRow{expect: "reject", answer: "valid", profile: Strict, value: "different"}, "[missed]", `passed on: {"limit":"20","path":"a"}`},
+		{judgeRow{expect: "reject", answer: "valid", profile: Repair, value: "equal"}, "[]", ""},
+		{judgeRow{expect: "reject", answer: "valid", profile: Repair}, "[wrong_repair]", "accepted without saying what it passes on"},
+		{judgeRow{expect: "reject", answer: "valid", profile: Repair, value: "different"}, "[wrong_repair]", "-original +passed on"},
+		{judgeRow{expect: "reject", answer: "invalid", profile: Strict, precise: true}, "[]", ""},
+		{judgeRow{expect: "reject", answer: "invalid", profile: Strict}, "[imprecise_location]", `no issue at "/limit"`},
+		{judgeRow{expect: "reject", answer: "invalid", profile: Strict, canary: "leaked", precise: true}, "[leak]", `repeats the argument value`},
+		{judgeRow{expect: "reject", answer: "invalid", profile: Strict, canary: "kept", precise: true}, "[]", ""},
+		{judgeRow{expect: "reject", answer: "unclear", profile: Strict, canary: "leaked"}, "[leak]", ""},
+		{judgeRow{expect: "reject", answer: "unclear", profile: Strict, value: "different"}, "[]", ""},
+		{judgeRow{expect: "either", answer: "valid", profile: Strict}, "[]", ""},
+		{judgeRow{expect: "either", answer: "invalid", profile: Strict}, "[]", ""},
+		{judgeRow{expect: "either", answer: "crash", profile: Strict}, "[crash]", "it broke"},
+		{judgeRow{expect: "accept", answer: "timeout", profile: Strict, canary: "leaked"}, "[timeout]", "it broke"},
+		{judgeRow{expect: "reject", answer: "notsent", profile: Strict, canary: "leaked"}, "[]", ""},
+	} {
+		fs, _ := runJudge(c.row)
+		var kinds []Kind
+		for _, f := range fs {
+			kinds = append(kinds, f.Kind)
+		}
+		if fmt.Sprint(kinds) != c.kinds && !(c.kinds == "[]" && len(kinds) == 0) {
+			t.Errorf("%s: findings %v, want %s", c.row, kinds, c.kinds)
+			continue
+		}
+		if c.detail != "" && !strings.Contains(fs[0].Detail, c.detail) {
+			t.Errorf("%s: detail %q lacks %q", c.row, fs[0].Detail, c.detail)
+		}
+	}
+}
+
+// An issue locates a distortion at its place, inside it, or above it no higher than its scope
+// (the object that lacks a key, the anyOf no branch fits); never beside it, and the root only
+// when the scope reaches it.
+func TestLocates(t *testing.T) {
+	for _, c := range []struct {
+		issue, path, scope string
+		want               bool
+	}{
+		{"/limit", "/limit", "/limit", true},
+		{"", "/limit", "/limit", false},
+		{"", "/limit", "", true},
+		{"/a", "/a/b/c", "/a", true},
+		{"/a", "/a/b/c", "/a/b", false},
+		{"/a/b", "/a/b/c", "/a", true},
+		{"/a/b/0", "/a/b", "/a/b", true},
+		{"/limitx", "/limit", "", false},
+		{"/limit", "/limitx", "", false},
+		{"/path", "/limit", "", false},
+		{"/x", "", "", true},
+	} {
+		if got := locates([]validator.Issue{{Path: c.issue}}, c.path, c.scope); got != c.want {
+			t.Errorf("issue at %q, distortion at %q up to %q: locates %v, want %v", c.issue, c.path, c.scope, got, c.want)
+		}
+	}
+	if locates(nil, "/limit", "") {
+		t.Error("no issue locates a distortion")
+	}
+}

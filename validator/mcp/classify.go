@@ -1,0 +1,196 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/toolproof/toolproof/validator"
+)
+
+// An SDKForm is a wording an MCP SDK uses in an isError tool result when the arguments failed
+// its input validation, before the tool's handler ran.
+type SDKForm struct {
+	SDK     string         // who writes it
+	Pattern *regexp.Regexp // matched against the text of the result's content
+}
+
+// SDKForms lists the input-validation wordings toolproof knows, each read from the SDK's source:
+//
+//   - TypeScript SDK (@modelcontextprotocol/sdk 1.x, McpServer.validateToolInput): "MCP error
+//     -32602: Input validation error: Invalid arguments for tool NAME: ..." (the McpError is
+//     caught and returned as an isError result); Python's low-level Server (validate_input) uses
+//     "Input validation error: ..." as well.
+//   - Python FastMCP: pydantic's "N validation error(s) for NAMEArguments" inside "Error
+//     executing tool NAME: ...".
+//   - Go SDK (github.com/modelcontextprotocol/go-sdk/mcp, toolForErr and applySchema):
+//     `validating "arguments": ...` and "unmarshaling arguments: ...", and for a typed input
+//     struct that the schema let through, encoding/json's "json: cannot unmarshal ...".
+//   - mark3labs/mcp-go: "input schema validation failed: ..." and "invalid arguments: ..." (with
+//     server.WithInputSchemaValidation), and "failed to bind arguments: ..." from
+//     mcp.NewTypedToolHandler.
+func SDKForms() []SDKForm {
+	return []SDKForm{
+		{"TypeScript SDK", regexp.MustCompile(`Input validation error|Invalid arguments for tool`)},
+		{"pydantic (FastMCP)", regexp.MustCompile(`\bvalidation errors? for \S`)},
+		{"Go SDK", regexp.MustCompile(`validating "arguments"|^unmarshaling arguments|^json: cannot unmarshal`)},
+		{"mcp-go", regexp.MustCompile(`^input schema validation failed|^invalid arguments: |^failed to bind arguments`)},
+	}
+}
+
+// The forms a verdict is counted under (Client.Forms).
+const (
+	FormRPCInvalidParams = "rejected: JSON-RPC -32602"
+	// FormRPCInvalidRequest: the server refused the request before dispatching it (mcp-go
+	// answers so when the arguments do not decode into its request type).
+	FormRPCInvalidRequest = "rejected: JSON-RPC -32600"
+	// FormRPCRequestSchema: the TypeScript SDK's Protocol parses each request with its zod
+	// schema before any handler runs; a failure comes back as -32603 with the zod issues, here
+	// at params.arguments (an arguments value that is not an object).
+	FormRPCRequestSchema = "rejected: JSON-RPC -32603, TypeScript SDK request schema"
+	FormRejectPattern    = "rejected: isError matching --reject-pattern"
+	FormRan              = "ran: plain result"
+	FormRanPattern       = "ran: isError matching --ran-pattern"
+	FormUnclearIsError   = "unclear: isError in another wording"
+	FormProtocolError    = "protocol error"
+)
+
+// zodAtArguments finds a zod issue list whose path starts at params.arguments.
+var zodAtArguments = regexp.MustCompile(`"path":\s*\[\s*"params",\s*"arguments"`)
+
+func formSDK(sdk string) string { return "rejected: isError, " + sdk + " wording" }
+
+func formRPC(code int) string { return "unclear: JSON-RPC error " + strconv.Itoa(code) }
+
+// classifier turns a tools/call response into a verdict.
+type classifier struct {
+	reject, ran *regexp.Regexp
+	sdk         []SDKForm
+}
+
+// classify returns the verdict and the form it is counted under.
+func (c *classifier) classify(r response) (validator.Verdict, string) {
+	if r.Bad != "" {
+		return validator.Failed(validator.ProtocolError, r.Bad), FormProtocolError
+	}
+	if e := r.Error; e != nil {
+		text := e.Message
+		if len(e.Data) > 0 && string(e.Data) != "null" {
+			text += " " + string(e.Data)
+		}
+		switch {
+		case c.reject != nil && c.reject.MatchString(text):
+			return validator.Reject(issuesFrom(text)...), FormRejectPattern
+		case e.Code == -32602:
+			return validator.Reject(issuesFrom(text)...), FormRPCInvalidParams
+		case e.Code == -32600:
+			return validator.Reject(issuesFrom(text)...), FormRPCInvalidRequest
+		case e.Code == -32603 && zodAtArguments.MatchString(text):
+			return validator.Reject(issuesFrom(text)...), FormRPCRequestSchema
+		}
+		v := validator.Unclear(fmt.Sprintf("JSON-RPC error %d: %s", e.Code, clip(text, 300)))
+		v.Issues = []validator.Issue{{Message: text}}
+		return v, formRPC(e.Code)
+	}
+	var res struct {
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+		IsError bool `json:"isError"`
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil {
+		return validator.Failed(validator.ProtocolError, "a tools/call result that is not a CallToolResult: "+clip(string(r.Result), 200)), FormProtocolError
+	}
+	if !res.IsError {
+		return validator.Accept(), FormRan
+	}
+	var texts []string
+	for _, b := range res.Content {
+		if b.Type == "text" || b.Text != "" {
+			texts = append(texts, b.Text)
+		}
+	}
+	text := strings.Join(texts, "\n")
+	if c.reject != nil && c.reject.MatchString(text) {
+		return validator.Reject(issuesFrom(text)...), FormRejectPattern
+	}
+	if c.ran != nil && c.ran.MatchString(text) {
+		return validator.Accept(), FormRanPattern
+	}
+	for _, f := range c.sdk {
+		if f.Pattern.MatchString(text) {
+			return validator.Reject(issuesFrom(text)...), formSDK(f.SDK)
+		}
+	}
+	v := validator.Unclear("isError: " + clip(text, 300))
+	v.Issues = []validator.Issue{{Message: text}} // a leak is a leak, whoever wrote the text
+	return v, FormUnclearIsError
+}
+
+// issuesFrom reads issues out of a validation message: the TypeScript SDK's zod lines
+// ("MESSAGE at a.b[0]") and mcp-go's "/a/b: MESSAGE; /c: MESSAGE" give locations; anything else
+// is one issue at the root, with the whole text (so that a repeated argument value shows).
+func issuesFrom(text string) []validator.Issue {
+	if _, rest, ok := strings.Cut(text, "input schema validation failed: "); ok {
+		var out []validator.Issue
+		for _, part := range strings.Split(rest, "; ") {
+			p, msg, ok := strings.Cut(part, ": ")
+			if !ok || !strings.HasPrefix(p, "/") && p != "" {
+				return []validator.Issue{{Message: text}}
+			}
+			out = append(out, validator.Issue{Path: p, Message: msg})
+		}
+		return out
+	}
+	if _, rest, ok := strings.Cut(text, "Invalid arguments for tool "); ok {
+		if _, lines, ok := strings.Cut(rest, ": "); ok {
+			var out []validator.Issue
+			for _, l := range strings.Split(lines, "\n") {
+				msg, at := l, ""
+				if i := strings.LastIndex(l, " at "); i >= 0 {
+					msg, at = l[:i], l[i+len(" at "):]
+				}
+				p, ok := dotPathPointer(at)
+				if !ok {
+					return []validator.Issue{{Message: text}}
+				}
+				out = append(out, validator.Issue{Path: p, Message: msg})
+			}
+			if len(out) > 0 {
+				return out
+			}
+		}
+	}
+	return []validator.Issue{{Message: text}}
+}
+
+// dotPathPointer turns the TypeScript SDK's dot path ("a.b[0].c", "object root", "") into a
+// JSON Pointer.
+func dotPathPointer(at string) (string, bool) {
+	if at == "" || at == "object root" {
+		return "", true
+	}
+	var b strings.Builder
+	for _, seg := range strings.Split(at, ".") {
+		if seg == "" {
+			return "", false
+		}
+		name, idx, _ := strings.Cut(seg, "[")
+		b.WriteString("/" + strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1"))
+		for idx != "" {
+			n, after, ok := strings.Cut(idx, "]")
+			if !ok {
+				return "", false
+			}
+			if _, err := strconv.Atoi(n); err != nil {
+				return "", false
+			}
+			b.WriteString("/" + n)
+			idx = strings.TrimPrefix(after, "[")
+		}
+	}
+	return b.String(), true
+}

@@ -1,0 +1,62 @@
+package mcp
+
+import (
+	"encoding/json"
+	"regexp"
+	"testing"
+)
+
+func TestClassify(t *testing.T) {
+	isError := func(text string) response {
+		b, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}, "isError": true})
+		return response{Result: b}
+	}
+	rpc := func(code int, msg string) response { return response{Error: &rpcError{Code: code, Message: msg}} }
+	c := classifier{sdk: SDKForms(), reject: regexp.MustCompile(`^ERR_BAD_INPUT`), ran: regexp.MustCompile(`quota exceeded`)}
+	for _, tc := range []struct {
+		name string
+		r    response
+		want string // rejected, accepted, unclear, fault
+		form string
+		path string // of the first issue, for rejections
+	}{
+		{"TypeScript SDK", isError("MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid input: expected number, received string at a.b[2]"), "rejected", formSDK("TypeScript SDK"), "/a/b/2"},
+		{"TypeScript SDK, root", isError("MCP error -32602: Input validation error: Invalid arguments for tool t: Unrecognized key: \"x\""), "rejected", formSDK("TypeScript SDK"), ""},
+		{"Python low-level", isError("Input validation error: 'x' is a required property"), "rejected", formSDK("TypeScript SDK"), ""},
+		{"pydantic", isError("Error executing tool t: 1 validation error for tArguments\nhour\n  Input should be a valid integer"), "rejected", formSDK("pydantic (FastMCP)"), ""},
+		{"Go SDK", isError(`validating "arguments": validating root: required: missing properties: ["hour"]`), "rejected", formSDK("Go SDK"), ""},
+		{"Go SDK unmarshal", isError(`json: cannot unmarshal number 1.5 into Go struct field A.hour of type int`), "rejected", formSDK("Go SDK"), ""},
+		{"mcp-go schema", isError(`input schema validation failed: /hour: got string, want integer; /x: additional property`), "rejected", formSDK("mcp-go"), "/hour"},
+		{"mcp-go bind", isError(`failed to bind arguments: json: cannot unmarshal string into Go struct field`), "rejected", formSDK("mcp-go"), ""},
+		{"-32602", rpc(-32602, "Invalid params"), "rejected", FormRPCInvalidParams, ""},
+		{"-32600", rpc(-32600, "unparsable tools/call request"), "rejected", FormRPCInvalidRequest, ""},
+		{"TypeScript request schema", rpc(-32603, `[{"expected":"record","code":"invalid_type","path":["params","arguments"],"message":"Invalid input"}]`), "rejected", FormRPCRequestSchema, ""},
+		{"-32603 from a handler", rpc(-32603, "Cannot read properties of undefined"), "unclear", formRPC(-32603), ""},
+		{"other isError", isError("fetch failed"), "unclear", FormUnclearIsError, ""},
+		{"--reject-pattern", isError("ERR_BAD_INPUT hour"), "rejected", FormRejectPattern, ""},
+		{"--ran-pattern", isError("quota exceeded for key"), "accepted", FormRanPattern, ""},
+		{"plain result", response{Result: json.RawMessage(`{"content":[{"type":"text","text":"ok"}]}`)}, "accepted", FormRan, ""},
+		{"not a result", response{Result: json.RawMessage(`[1]`)}, "fault", FormProtocolError, ""},
+	} {
+		v, form := c.classify(tc.r)
+		got := "rejected"
+		switch {
+		case v.Fault != "":
+			got = "fault"
+		case v.Unclear:
+			got = "unclear"
+		case v.Valid:
+			got = "accepted"
+		}
+		if got != tc.want || form != tc.form {
+			t.Errorf("%s: got %s as %q, want %s as %q", tc.name, got, form, tc.want, tc.form)
+			continue
+		}
+		if got == "rejected" && (len(v.Issues) == 0 || v.Issues[0].Path != tc.path) {
+			t.Errorf("%s: issues %v, want the first at %q", tc.name, v.Issues, tc.path)
+		}
+		if got == "unclear" && (len(v.Issues) == 0 || v.Issues[0].Message == "") {
+			t.Errorf("%s: an unclear verdict without its text in Issues (the leak check reads them)", tc.name)
+		}
+	}
+}

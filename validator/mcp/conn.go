@@ -1,0 +1,396 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A Conn is one session's byte streams to an MCP server: the client writes newline-delimited
+// JSON-RPC messages to it and reads the server's from it. Close ends the session (for a process:
+// closes its stdin, waits a moment, kills it) and makes Read return.
+type Conn interface {
+	io.Reader
+	io.Writer
+	Close() error
+}
+
+// rpcError is a JSON-RPC error object.
+type rpcError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// response is what came back for one request: a result, an error, or (bad) a line that names
+// the request but makes no sense.
+type response struct {
+	Result json.RawMessage
+	Error  *rpcError
+	Bad    string
+}
+
+// outcome says how a call on a session ended.
+type outcome int
+
+const (
+	answered  outcome = iota // a response (maybe Bad)
+	timedOut                 // no response within the timeout
+	cancelled                // the caller's context ended
+	ended                    // the session ended first (crash, or killed)
+)
+
+// session is one running connection to a server, initialised.
+type session struct {
+	conn   Conn
+	stderr io.Writer // for notes about stray lines
+
+	wmu sync.Mutex // one writer at a time
+
+	mu         sync.Mutex
+	pending    map[int64]chan response
+	why        string // why the session ended, once done is closed
+	killedBy   string // non-empty: the client ended the session on purpose (a timeout)
+	stray      int
+	strayFirst string
+
+	done chan struct{}
+}
+
+// maxStrayLogs is how many unattributable lines are written to stderr; all are counted.
+const maxStrayLogs = 10
+
+func newSession(conn Conn, stderr io.Writer) *session {
+	s := &session{conn: conn, stderr: stderr, pending: map[int64]chan response{}, done: make(chan struct{})}
+	go s.read()
+	return s
+}
+
+var idInBrokenLine = regexp.MustCompile(`"id"\s*:\s*(\d{1,18})\b`)
+
+// read dispatches the server's lines until its output ends.
+func (s *session) read() {
+	r := bufio.NewReaderSize(s.conn, 64*1024)
+	why := "the server closed its output"
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 {
+			s.dispatch(bytes.TrimRight(line, "\r\n"))
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				why = "reading the server's output: " + err.Error()
+			}
+			break
+		}
+	}
+	if d, ok := s.conn.(interface{ Describe() string }); ok {
+		// Close first so that the process has exited and its status is known.
+		_ = s.conn.Close()
+		if x := d.Describe(); x != "" {
+			why += "; " + x
+		}
+	} else {
+		_ = s.conn.Close()
+	}
+	s.mu.Lock()
+	if s.killedBy != "" {
+		why = s.killedBy
+	}
+	s.why = why
+	s.mu.Unlock()
+	close(s.done)
+}
+
+func (s *session) dispatch(line []byte) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  *rpcError       `json:"error"`
+	}
+	if err := json.Unmarshal(line, &m); err != nil {
+		// A broken line that still shows its id is that request's protocol error.
+		if sub := idInBrokenLine.FindSubmatch(line); sub != nil {
+			id, _ := strconv.ParseInt(string(sub[1]), 10, 64)
+			if s.deliver(id, response{Bad: "a line that is not JSON: " + clip(string(line), 200)}) {
+				return
+			}
+		}
+		s.strayLine(line, "not a JSON-RPC message")
+		return
+	}
+	if m.Method != "" {
+		if len(m.ID) > 0 && string(m.ID) != "null" {
+			// A request from the server (roots, sampling, elicitation, ping): toolproof offers
+			// no client capabilities; a ping gets its empty result.
+			// Answered from another goroutine: the reader must not wait behind a long write.
+			reply := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}`
+			if m.Method != "ping" {
+				msg, _ := json.Marshal("toolproof does not offer " + m.Method)
+				reply = `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32601,"message":` + string(msg) + `}}`
+			}
+			go s.send([]byte(reply))
+		}
+		return // a notification (log message, list changed, progress): ignored
+	}
+	id, err := strconv.ParseInt(string(m.ID), 10, 64)
+	if err != nil {
+		s.strayLine(line, "a response whose id is not one toolproof sent")
+		return
+	}
+	r := response{Result: m.Result, Error: m.Error}
+	if m.Error == nil && (len(m.Result) == 0 || string(m.Result) == "null") {
+		r = response{Bad: "a response with neither result nor error: " + clip(string(line), 200)}
+	}
+	if !s.deliver(id, r) {
+		s.strayLine(line, "a response to no request in flight")
+	}
+}
+
+func (s *session) deliver(id int64, r response) bool {
+	s.mu.Lock()
+	ch, ok := s.pending[id]
+	delete(s.pending, id)
+	s.mu.Unlock()
+	if ok {
+		ch <- r
+	}
+	return ok
+}
+
+func (s *session) strayLine(line []byte, what string) {
+	s.mu.Lock()
+	s.stray++
+	n := s.stray
+	if n == 1 {
+		s.strayFirst = clip(string(line), 200)
+	}
+	s.mu.Unlock()
+	if n <= maxStrayLogs {
+		fmt.Fprintf(s.stderr, "toolproof: mcp: ignored a line from the server (%s): %s\n", what, clip(string(line), 200))
+	}
+}
+
+// strays says how many lines could not be used, and the first.
+func (s *session) strays() (int, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stray, s.strayFirst
+}
+
+// send writes one message line; a write that does not finish in time ends the session.
+func (s *session) send(msg []byte) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	buf := make([]byte, 0, len(msg)+1)
+	buf = append(append(buf, msg...), '\n')
+	_, err := s.conn.Write(buf)
+	return err
+}
+
+// dead reports whether the session has ended.
+func (s *session) dead() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// reason is why the session ended ("" while it runs).
+func (s *session) reason() (why string, killed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.why, s.killedBy != ""
+}
+
+// kill ends the session on purpose; calls in flight on it see it ended with why.
+func (s *session) kill(why string) {
+	s.mu.Lock()
+	if s.killedBy == "" {
+		s.killedBy = why
+	}
+	s.mu.Unlock()
+	_ = s.conn.Close()
+}
+
+// call sends one request and waits for its response. params is the raw params text.
+func (s *session) call(ctx context.Context, id int64, method string, params []byte, timeout time.Duration) (response, outcome) {
+	ch := make(chan response, 1)
+	s.mu.Lock()
+	s.pending[id] = ch
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.pending, id)
+		s.mu.Unlock()
+	}()
+	msg := make([]byte, 0, len(params)+96)
+	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
+	msg = strconv.AppendInt(msg, id, 10)
+	msg = append(msg, `,"method":`...)
+	msg = strconv.AppendQuote(msg, method)
+	if params != nil {
+		msg = append(msg, `,"params":`...)
+		msg = append(msg, params...)
+	}
+	msg = append(msg, '}')
+	// A server that stops reading its input would block the write for ever: past the timeout
+	// the session is ended, which unblocks it.
+	guard := time.AfterFunc(timeout, func() { s.kill(fmt.Sprintf("writing a request took longer than %v", timeout)) })
+	err := s.send(msg)
+	stopped := guard.Stop()
+	if err != nil || !stopped {
+		<-s.done
+		return response{}, ended
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case r := <-ch:
+		return r, answered
+	case <-s.done:
+		// An answer may have arrived just before the end.
+		select {
+		case r := <-ch:
+			return r, answered
+		default:
+		}
+		return response{}, ended
+	case <-timer.C:
+		return response{}, timedOut
+	case <-ctx.Done():
+		return response{}, cancelled
+	}
+}
+
+// notify sends a notification.
+func (s *session) notify(method string, params string) error {
+	msg := `{"jsonrpc":"2.0","method":` + strconv.Quote(method)
+	if params != "" {
+		msg += `,"params":` + params
+	}
+	return s.send([]byte(msg + "}"))
+}
+
+// procConn is a server process: stdin, stdout, and its exit status and last lines of stderr.
+type procConn struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	tail   *tailWriter
+
+	once    sync.Once
+	waitErr error
+}
+
+// closeGrace is how long Close waits for the server to exit after closing its stdin.
+const closeGrace = time.Second
+
+func startProcess(argv []string, dir string, env []string, stderr io.Writer) (*procConn, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("no command to start")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	setProcessGroup(cmd)
+	cmd.WaitDelay = 2 * time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	tail := &tailWriter{max: 2048}
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	cmd.Stderr = io.MultiWriter(stderr, tail)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %v", strings.Join(argv, " "), err)
+	}
+	return &procConn{cmd: cmd, stdin: stdin, stdout: stdout, tail: tail}, nil
+}
+
+func (p *procConn) Read(b []byte) (int, error)  { return p.stdout.Read(b) }
+func (p *procConn) Write(b []byte) (int, error) { return p.stdin.Write(b) }
+
+// Close closes the server's stdin, waits closeGrace for it to exit, then kills its process group.
+func (p *procConn) Close() error {
+	p.once.Do(func() {
+		_ = p.stdin.Close()
+		done := make(chan error, 1)
+		go func() { done <- p.cmd.Wait() }()
+		select {
+		case err := <-done:
+			p.waitErr = err
+		case <-time.After(closeGrace):
+			killProcess(p.cmd.Process)
+			p.waitErr = <-done
+		}
+		// The process group may hold children (npx and node) that keep the pipes open.
+		killProcess(p.cmd.Process)
+	})
+	return nil
+}
+
+// Describe says how the process ended and what it last wrote on stderr.
+func (p *procConn) Describe() string {
+	var parts []string
+	if st := p.cmd.ProcessState; st != nil {
+		parts = append(parts, st.String())
+	}
+	if t := strings.TrimSpace(p.tail.String()); t != "" {
+		parts = append(parts, "stderr: "+clip(t, 1000))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// tailWriter keeps the last max bytes written to it.
+type tailWriter struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailWriter) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if len(t.buf) > t.max {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tailWriter) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

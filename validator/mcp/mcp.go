@@ -1,0 +1,603 @@
+// Package mcp tests the gate of an MCP server where it runs in production: a *Client starts the
+// server (a command speaking MCP over stdio: newline-delimited JSON-RPC 2.0, or any Conn),
+// initialises it, lists its tools, and sends every case as a tools/call. The verdict says whether
+// the server's input validation rejected the call (JSON-RPC -32602, or an isError result in an
+// SDK's input-validation wording), let it run (a plain result), or neither (unclear).
+//
+// Calling an MCP server runs its tools: point it at a sandboxed server.
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// ProtocolVersions are the MCP versions the client speaks, newest first; it offers the first.
+var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
+
+// Defaults for the zero values of Options.
+const (
+	DefaultWindow       = 16               // tools/call requests in flight
+	DefaultTimeout      = 10 * time.Second // per tools/call
+	DefaultStartTimeout = 30 * time.Second // start-up, initialize and each tools/list page
+)
+
+// Options says how to reach an MCP server and how to read its answers.
+type Options struct {
+	Command []string // the server program and its arguments (or Dial)
+	Dir     string   // working directory of the server; "" is toolproof's own
+	Env     []string // environment of the server as in exec.Cmd.Env; nil is toolproof's own
+	// Dial opens a session to a server another way (an in-memory server in a test); it is
+	// called again after the session ends (a crash). Used instead of Command when set.
+	Dial func() (Conn, error)
+
+	Window       int           // tools/call requests in flight; 0 means DefaultWindow
+	Timeout      time.Duration // how long one tools/call may go unanswered; 0 means DefaultTimeout
+	StartTimeout time.Duration // start-up, initialize, each tools/list page; 0 means DefaultStartTimeout
+	// MaxRestarts caps the sessions started after crashes (0: no cap). Either way a session
+	// that cannot be started again (start-up or initialize fails) ends the run: every call
+	// after it is a crash with the reason.
+	MaxRestarts int
+	Stderr      io.Writer // gets the server's stderr and the client's notes; nil means os.Stderr
+	Name        string    // the validator's name in reports; "" is "mcp:SERVER VERSION"
+
+	// RejectPattern: an isError text or JSON-RPC error message it matches is a rejection (a
+	// server's own wording for invalid arguments). RanPattern: an isError text it matches
+	// means the tool ran (and then failed). Both are tried before the SDK wordings.
+	RejectPattern *regexp.Regexp
+	RanPattern    *regexp.Regexp
+
+	Only []string // test only these tools (--tool); nil: all
+	Skip []string // leave these tools out (--skip-tool)
+}
+
+// Client is a running MCP server under test. It is a validator.Validator and a
+// validator.ToolSource (the server's tools); its gates are validator.BatchGates that pipeline
+// tools/call requests and survive crashes and hangs of the server by starting a new session.
+type Client struct {
+	opts     Options
+	cls      classifier
+	name     string
+	protocol string
+	tools    []tool.Tool
+	listed   map[string]tool.Tool
+	hidden   []string // listed tools left out by Only or Skip
+	// unsupported: listed tools toolproof cannot call, with the reason
+	unsupported map[string]string
+
+	sem     chan struct{}
+	isolate sync.RWMutex // exclusive: a call retried alone after a crash
+	nextID  atomic.Int64
+
+	mu       sync.Mutex
+	cur      *session
+	broken   error
+	restarts int
+	closed   bool
+	forms    map[string]int
+	notes    []string
+}
+
+// Start starts the server, runs initialize and tools/list, and returns the client. A server
+// that does not answer initialize, answers it wrongly or lists no tools is an error.
+func Start(opts Options) (*Client, error) {
+	if opts.Dial == nil && len(opts.Command) == 0 {
+		return nil, errors.New("mcp: no server command given")
+	}
+	if opts.Window <= 0 {
+		opts.Window = DefaultWindow
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = DefaultStartTimeout
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	c := &Client{opts: opts, sem: make(chan struct{}, opts.Window), forms: map[string]int{},
+		cls: classifier{reject: opts.RejectPattern, ran: opts.RanPattern, sdk: SDKForms()}}
+	s, info, err := c.open()
+	if err != nil {
+		return nil, err
+	}
+	c.cur = s
+	c.name = opts.Name
+	if c.name == "" {
+		c.name = "mcp:" + strings.TrimSpace(info.Name+" "+info.Version)
+		if info.Name == "" {
+			c.name = "mcp:" + c.where()
+		}
+	}
+	if err := c.list(s); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// where names the server for messages.
+func (c *Client) where() string {
+	if c.opts.Dial != nil {
+		return "the server"
+	}
+	return strings.Join(c.opts.Command, " ")
+}
+
+type serverInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// open starts a session and initialises it.
+func (c *Client) open() (*session, serverInfo, error) {
+	var conn Conn
+	var err error
+	if c.opts.Dial != nil {
+		conn, err = c.opts.Dial()
+	} else {
+		conn, err = startProcess(c.opts.Command, c.opts.Dir, c.opts.Env, c.opts.Stderr)
+	}
+	if err != nil {
+		return nil, serverInfo{}, fmt.Errorf("mcp: starting %s: %w", c.where(), err)
+	}
+	s := newSession(conn, c.opts.Stderr)
+	params := fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"toolproof","version":"1"}}`, ProtocolVersions[0])
+	r, out := s.call(context.Background(), c.nextID.Add(1), "initialize", []byte(params), c.opts.StartTimeout)
+	fail := func(format string, args ...any) (*session, serverInfo, error) {
+		s.kill("initialize failed")
+		<-s.done
+		msg := fmt.Sprintf(format, args...)
+		if n, first := s.strays(); n > 0 {
+			msg += fmt.Sprintf(" (it wrote %d lines that are not answers to toolproof's requests; first: %s)", n, first)
+		}
+		return nil, serverInfo{}, fmt.Errorf("mcp: %s: %s", c.where(), msg)
+	}
+	switch out {
+	case timedOut:
+		return fail("no answer to initialize within %v", c.opts.StartTimeout)
+	case ended:
+		why, _ := s.reason()
+		return fail("the server ended before answering initialize: %s", why)
+	}
+	if r.Bad != "" {
+		return fail("initialize: %s", r.Bad)
+	}
+	if r.Error != nil {
+		return fail("initialize failed: JSON-RPC error %d: %s", r.Error.Code, r.Error.Message)
+	}
+	var res struct {
+		ProtocolVersion string     `json:"protocolVersion"`
+		ServerInfo      serverInfo `json:"serverInfo"`
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil {
+		return fail("initialize answered with a result that is not an InitializeResult: %s", clip(string(r.Result), 200))
+	}
+	if !slices.Contains(ProtocolVersions, res.ProtocolVersion) {
+		return fail("the server speaks MCP %q; toolproof speaks %s", res.ProtocolVersion, strings.Join(ProtocolVersions, ", "))
+	}
+	if err := s.notify("notifications/initialized", ""); err != nil {
+		return fail("sending notifications/initialized: %v", err)
+	}
+	c.protocol = res.ProtocolVersion
+	return s, res.ServerInfo, nil
+}
+
+// maxPages bounds tools/list paging (a server that never stops paging).
+const maxPages = 1000
+
+// list reads every page of tools/list.
+func (c *Client) list(s *session) error {
+	var all []tool.Tool
+	seen := map[string]bool{}
+	c.unsupported = map[string]string{}
+	cursor := ""
+	for page := 0; ; page++ {
+		if page == maxPages {
+			return fmt.Errorf("mcp: %s: tools/list still has more pages after %d", c.where(), maxPages)
+		}
+		params := []byte(`{}`)
+		if cursor != "" {
+			params, _ = json.Marshal(map[string]string{"cursor": cursor})
+		}
+		r, out := s.call(context.Background(), c.nextID.Add(1), "tools/list", params, c.opts.StartTimeout)
+		switch {
+		case out == timedOut:
+			return fmt.Errorf("mcp: %s: no answer to tools/list within %v", c.where(), c.opts.StartTimeout)
+		case out == ended:
+			why, _ := s.reason()
+			return fmt.Errorf("mcp: %s: the server ended during tools/list: %s", c.where(), why)
+		case r.Bad != "":
+			return fmt.Errorf("mcp: %s: tools/list: %s", c.where(), r.Bad)
+		case r.Error != nil:
+			return fmt.Errorf("mcp: %s: tools/list failed: JSON-RPC error %d: %s", c.where(), r.Error.Code, r.Error.Message)
+		}
+		var res struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+				Execution   struct {
+					TaskSupport string `json:"taskSupport"`
+				} `json:"execution"`
+			} `json:"tools"`
+			NextCursor *string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(r.Result, &res); err != nil {
+			return fmt.Errorf("mcp: %s: tools/list answered with a result that is not a ListToolsResult: %s", c.where(), clip(string(r.Result), 200))
+		}
+		for _, t := range res.Tools {
+			if t.Name == "" {
+				return fmt.Errorf("mcp: %s: tools/list gave a tool without a name", c.where())
+			}
+			if seen[t.Name] {
+				c.note(fmt.Sprintf("the server lists tool %q more than once; the first is tested", t.Name))
+				continue
+			}
+			seen[t.Name] = true
+			if t.Execution.TaskSupport == "required" {
+				c.unsupported[t.Name] = "needs task augmentation (execution.taskSupport: required), which toolproof does not send"
+			}
+			schema := t.InputSchema
+			if len(schema) == 0 || string(schema) == "null" {
+				schema = json.RawMessage(`{"type":"object"}`)
+				c.note(fmt.Sprintf("tool %q has no inputSchema; tested as {\"type\":\"object\"}", t.Name))
+			}
+			all = append(all, tool.Tool{Name: t.Name, Description: t.Description, Parameters: schema,
+				Source: c.nameOr() + " tools/list"})
+		}
+		if res.NextCursor == nil || *res.NextCursor == "" {
+			break
+		}
+		if *res.NextCursor == cursor {
+			return fmt.Errorf("mcp: %s: tools/list gave the same nextCursor %q twice", c.where(), cursor)
+		}
+		cursor = *res.NextCursor
+	}
+	if len(all) == 0 {
+		return fmt.Errorf("mcp: %s lists no tools", c.where())
+	}
+	c.listed = map[string]tool.Tool{}
+	for _, t := range all {
+		c.listed[t.Name] = t
+		if why := c.leftOut(t.Name); why != "" {
+			c.hidden = append(c.hidden, t.Name)
+			if u := c.unsupported[t.Name]; u != "" && why == u {
+				c.note(fmt.Sprintf("tool %q left out: it %s", t.Name, u))
+			}
+			continue
+		}
+		c.tools = append(c.tools, t)
+	}
+	for _, n := range c.opts.Only {
+		if _, ok := c.listed[n]; !ok {
+			return fmt.Errorf("mcp: --tool %s: %s does not list that tool (it lists %s)", n, c.where(), strings.Join(names(all), ", "))
+		}
+	}
+	if len(c.tools) == 0 {
+		return fmt.Errorf("mcp: %s: every listed tool (%s) is left out by --tool/--skip-tool", c.where(), strings.Join(names(all), ", "))
+	}
+	return nil
+}
+
+func (c *Client) nameOr() string {
+	if c.name != "" {
+		return c.name
+	}
+	return "mcp"
+}
+
+func names(ts []tool.Tool) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// leftOut says why a tool is not tested ("" when it is).
+func (c *Client) leftOut(name string) string {
+	if u := c.unsupported[name]; u != "" {
+		return u
+	}
+	if slices.Contains(c.opts.Skip, name) {
+		return "left out by --skip-tool"
+	}
+	if len(c.opts.Only) > 0 && !slices.Contains(c.opts.Only, name) {
+		return "not among the --tool names"
+	}
+	return ""
+}
+
+// Name is "mcp:SERVER VERSION" from the server's initialize answer, or Options.Name.
+func (c *Client) Name() string { return c.name }
+
+// Protocol is the MCP version the server agreed to.
+func (c *Client) Protocol() string { return c.protocol }
+
+// Tools returns the server's tools (less those Options.Only and Skip leave out), as listed.
+func (c *Client) Tools() ([]tool.Tool, error) { return slices.Clone(c.tools), nil }
+
+// Compile returns the gate of a tool the server lists. A tool it does not list, or one left out
+// by Options.Only or Skip, is an error (the tool is skipped). When the given schema differs from
+// the one the server lists, the cases still come from the given one, and a note says so.
+func (c *Client) Compile(t tool.Tool) (validator.Gate, error) {
+	lt, ok := c.listed[t.Name]
+	if !ok {
+		return nil, fmt.Errorf("the server does not list tool %q", t.Name)
+	}
+	if why := c.leftOut(t.Name); why != "" {
+		return nil, fmt.Errorf("tool %q: %s", t.Name, why)
+	}
+	// With --close the harness closes the listed schema before compiling: that is no difference.
+	if !sameSchema(lt.Parameters, t.Parameters) && !sameSchema(tool.Close(lt).Parameters, t.Parameters) {
+		c.note(fmt.Sprintf("%s: the schema the cases come from differs from the one the server lists; the server's gate is checked against the given one", t.Where()))
+	}
+	return &gate{c: c, name: t.Name, nameJSON: mustQuote(t.Name)}, nil
+}
+
+func sameSchema(a, b json.RawMessage) bool {
+	va, err1 := jsonvalue.Parse(a)
+	vb, err2 := jsonvalue.Parse(b)
+	if err1 != nil || err2 != nil {
+		return bytes.Equal(a, b)
+	}
+	return jsonvalue.Equal(va, vb)
+}
+
+func mustQuote(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+func (c *Client) note(n string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !slices.Contains(c.notes, n) {
+		c.notes = append(c.notes, n)
+	}
+}
+
+func (c *Client) count(form string) {
+	c.mu.Lock()
+	c.forms[form]++
+	c.mu.Unlock()
+}
+
+// Forms counts the verdicts so far by the form of the answer: "rejected: JSON-RPC -32602",
+// "rejected: isError, TypeScript SDK wording", "ran: plain result", "unclear: ..." and so on.
+func (c *Client) Forms() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]int, len(c.forms))
+	for k, v := range c.forms {
+		out[k] = v
+	}
+	return out
+}
+
+// Notes are lines for the report: which forms the server answered in, how to classify unclear
+// answers, schemas that differ, restarts.
+func (c *Client) Notes() []string {
+	forms := c.Forms()
+	c.mu.Lock()
+	notes := slices.Clone(c.notes)
+	restarts := c.restarts
+	c.mu.Unlock()
+	if len(forms) > 0 {
+		keys := make([]string, 0, len(forms))
+		for k := range forms {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			if forms[keys[i]] != forms[keys[j]] {
+				return forms[keys[i]] > forms[keys[j]]
+			}
+			return keys[i] < keys[j]
+		})
+		var parts []string
+		unclear := 0
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("%s %d", k, forms[k]))
+			if strings.HasPrefix(k, "unclear") {
+				unclear += forms[k]
+			}
+		}
+		notes = append(notes, "tools/call answers by form (shrinking included): "+strings.Join(parts, ", "))
+		if unclear > 0 {
+			notes = append(notes, fmt.Sprintf("%d answers were unclear (neither a validation error in a known wording nor a result): classify the server's own wording with --reject-pattern REGEX or --ran-pattern REGEX", unclear))
+		}
+	}
+	if restarts > 0 {
+		notes = append(notes, fmt.Sprintf("the server was restarted %d times", restarts))
+	}
+	if n := len(c.hidden); n > 0 {
+		shown := c.hidden[:min(n, 6)]
+		more := ""
+		if n > len(shown) {
+			more = fmt.Sprintf(" and %d more", n-len(shown))
+		}
+		notes = append(notes, fmt.Sprintf("%d listed tools not tested (--tool, --skip-tool, unsupported): %s%s", n, strings.Join(shown, ", "), more))
+	}
+	return notes
+}
+
+// Close ends the session.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	s := c.cur
+	c.cur = nil
+	c.closed = true
+	if c.broken == nil {
+		c.broken = errors.New("mcp: the client is closed")
+	}
+	c.mu.Unlock()
+	if s != nil {
+		s.kill("closed")
+		<-s.done
+	}
+	return nil
+}
+
+// session returns the running session, starting a new one when the last has ended.
+func (c *Client) session() (*session, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.broken != nil {
+		return nil, c.broken
+	}
+	if c.cur != nil && !c.cur.dead() {
+		return c.cur, nil
+	}
+	if c.opts.MaxRestarts > 0 && c.restarts >= c.opts.MaxRestarts {
+		c.broken = fmt.Errorf("mcp: %s: the server was restarted %d times; giving up", c.where(), c.restarts)
+		return nil, c.broken
+	}
+	c.restarts++
+	s, _, err := c.open()
+	if err != nil {
+		c.broken = fmt.Errorf("restarting the server: %w", err)
+		return nil, c.broken
+	}
+	c.cur = s
+	return s, nil
+}
+
+// gate is one tool of the server.
+type gate struct {
+	c        *Client
+	name     string
+	nameJSON []byte
+}
+
+// Check sends one call.
+func (g *gate) Check(ctx context.Context, args []byte) validator.Verdict {
+	return g.c.call(ctx, g.name, g.nameJSON, args)
+}
+
+// CheckBatch sends the calls pipelined, up to Options.Window in flight.
+func (g *gate) CheckBatch(ctx context.Context, args [][]byte) []validator.Verdict {
+	out := make([]validator.Verdict, len(args))
+	var wg sync.WaitGroup
+	for i := range args {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = g.c.call(ctx, g.name, g.nameJSON, args[i])
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// maxAttempts bounds how often a call is sent again after its session was ended for another
+// call's timeout.
+const maxAttempts = 3
+
+// call sends one tools/call and reads its verdict. A call in flight when the server crashed
+// is sent again alone, so that a crash is blamed on the call that caused it.
+func (c *Client) call(ctx context.Context, name string, nameJSON, args []byte) validator.Verdict {
+	params, why := callParams(nameJSON, args)
+	if params == nil {
+		c.count("not sent")
+		return validator.NotSent(why)
+	}
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return validator.Failed(validator.Timeout, "cancelled before it was sent")
+	}
+	defer func() { <-c.sem }()
+	alone := false
+	for attempt := 1; ; attempt++ {
+		if alone {
+			c.isolate.Lock()
+		} else {
+			c.isolate.RLock()
+		}
+		s, err := c.session()
+		var r response
+		var out outcome
+		if err == nil {
+			r, out = s.call(ctx, c.nextID.Add(1), "tools/call", params, c.opts.Timeout)
+			if out == timedOut {
+				s.kill(fmt.Sprintf("ended by toolproof: a call to %s went unanswered for %v", name, c.opts.Timeout))
+			}
+		}
+		if alone {
+			c.isolate.Unlock()
+		} else {
+			c.isolate.RUnlock()
+		}
+		if err != nil {
+			c.count("crash")
+			return validator.Failed(validator.Crash, err.Error())
+		}
+		switch out {
+		case answered:
+			v, form := c.cls.classify(r)
+			c.count(form)
+			return v
+		case timedOut:
+			c.count("timeout")
+			return validator.Failed(validator.Timeout, fmt.Sprintf("no answer to tools/call within %v; the server was restarted", c.opts.Timeout))
+		case cancelled:
+			return validator.Failed(validator.Timeout, "cancelled")
+		}
+		// The session ended while this call was in flight.
+		why, killed := s.reason()
+		switch {
+		case killed && attempt < maxAttempts:
+			continue // ended for another call: send it again
+		case !alone && !killed:
+			alone = true // maybe this call crashed it: send it again with nothing else in flight
+			continue
+		}
+		c.count("crash")
+		if alone {
+			return validator.Failed(validator.Crash, "the server died while running this call alone: "+why)
+		}
+		return validator.Failed(validator.Crash, "the session ended while this call was in flight: "+why)
+	}
+}
+
+// callParams makes the tools/call params with the argument text spliced in as written (less
+// insignificant whitespace, so that it fits on one line). Text that is not one JSON value, or
+// not UTF-8, cannot be sent in a JSON-RPC message: params is nil and why says so.
+func callParams(nameJSON, args []byte) (params []byte, why string) {
+	if !utf8.Valid(args) {
+		return nil, "the argument text is not UTF-8; JSON-RPC messages are"
+	}
+	if !json.Valid(args) {
+		return nil, "the argument text is not JSON; MCP sends arguments as a JSON value inside a JSON-RPC message"
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, args); err != nil {
+		return nil, "the argument text is not JSON: " + err.Error()
+	}
+	params = make([]byte, 0, compact.Len()+len(nameJSON)+24)
+	params = append(params, `{"name":`...)
+	params = append(params, nameJSON...)
+	params = append(params, `,"arguments":`...)
+	params = append(params, compact.Bytes()...)
+	params = append(params, '}')
+	return params, ""
+}

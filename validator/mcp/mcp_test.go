@@ -1,0 +1,431 @@
+package mcp_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/mcp"
+	"github.com/toolproof/toolproof/validator/mcp/internal/fakeserver"
+)
+
+// The test binary is also the fake server: with TOOLPROOF_FAKE_MCP=MODE it serves MCP on
+// stdin and stdout instead of running the tests. rapid runs a fifth of -rapid.checks under
+// -short, hence 50 (10 under -short).
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("TOOLPROOF_FAKE_MCP"); mode != "" {
+		if once := os.Getenv("TOOLPROOF_FAKE_MCP_ONCE"); once != "" {
+			// Serve only the first time: a server that cannot be started again.
+			if _, err := os.Stat(once); err == nil {
+				fmt.Fprintln(os.Stderr, "fake: refusing to start again")
+				os.Exit(1)
+			}
+			os.WriteFile(once, nil, 0o600)
+		}
+		err := fakeserver.Serve(mode, os.Stdin, os.Stdout)
+		if errors.Is(err, fakeserver.ErrCrash) {
+			os.Exit(3)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	flag.Parse()
+	given := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for name, value := range map[string]string{"rapid.checks": "50", "rapid.seed": "1", "rapid.shrinktime": "1s", "rapid.nofailfile": "true"} {
+		if !given[name] {
+			if err := flag.Set(name, value); err != nil {
+				panic(err)
+			}
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// syncBuffer collects the server's stderr and the client's notes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// fakeOptions runs this test binary as the fake server in mode.
+func fakeOptions(t *testing.T, mode string) mcp.Options {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mcp.Options{Command: []string{exe}, Env: append(os.Environ(), "TOOLPROOF_FAKE_MCP="+mode),
+		Stderr: &syncBuffer{}, StartTimeout: 10 * time.Second, Timeout: 5 * time.Second}
+}
+
+func start(t *testing.T, opts mcp.Options) *mcp.Client {
+	t.Helper()
+	c, err := mcp.Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestStartFailsClearly(t *testing.T) {
+	for _, tc := range []struct {
+		mode, want string
+	}{
+		{"hang-init", "no answer to initialize within 500ms"},
+		{"garbage", "this is not JSON-RPC"},
+		{"no-tools", "lists no tools"},
+		{"bad-version", `speaks MCP "1999-01-01"`},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			opts := fakeOptions(t, tc.mode)
+			opts.StartTimeout = 500 * time.Millisecond
+			begin := time.Now()
+			c, err := mcp.Start(opts)
+			if err == nil {
+				c.Close()
+				t.Fatalf("Start succeeded on a %s server", tc.mode)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q does not say %q", err, tc.want)
+			}
+			if d := time.Since(begin); d > 5*time.Second {
+				t.Fatalf("Start took %v to fail", d)
+			}
+		})
+	}
+	t.Run("exits at once", func(t *testing.T) {
+		_, err := mcp.Start(mcp.Options{Command: []string{"sh", "-c", "echo 'no server here' >&2; exit 4"}, Stderr: io.Discard})
+		if err == nil || !strings.Contains(err.Error(), "ended before answering initialize") || !strings.Contains(err.Error(), "no server here") {
+			t.Fatalf("error %v does not say that the server ended and what it wrote", err)
+		}
+	})
+}
+
+func TestPagingAndVersions(t *testing.T) {
+	c := start(t, fakeOptions(t, "paged"))
+	tools, err := c.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) != len(fakeserver.Tools) || tools[0].Name != "set_alarm" || tools[1].Name != "send_note" {
+		t.Fatalf("paged tools/list gave %v", tools)
+	}
+	if got := c.Protocol(); got != "2025-11-25" {
+		t.Fatalf("protocol %q", got)
+	}
+	if c.Name() != "mcp:fake-paged 0.1" {
+		t.Fatalf("name %q", c.Name())
+	}
+	old := start(t, fakeOptions(t, "old"))
+	if got := old.Protocol(); got != "2025-03-26" {
+		t.Fatalf("an old server's protocol is %q", got)
+	}
+}
+
+func TestToolFilters(t *testing.T) {
+	opts := fakeOptions(t, "correct")
+	opts.Skip = []string{"send_note"}
+	c := start(t, opts)
+	tools, _ := c.Tools()
+	if len(tools) != 1 || tools[0].Name != "set_alarm" {
+		t.Fatalf("--skip-tool send_note left %v", tools)
+	}
+	if _, err := c.Compile(fakeserver.Tools[1]); err == nil || !strings.Contains(err.Error(), "skip-tool") {
+		t.Fatalf("Compile of a skipped tool: %v", err)
+	}
+	if _, err := c.Compile(tool.Tool{Name: "rm_rf", Parameters: []byte(`{"type":"object"}`)}); err == nil || !strings.Contains(err.Error(), "does not list") {
+		t.Fatalf("Compile of an unlisted tool: %v", err)
+	}
+	other := fakeserver.Tools[0]
+	other.Parameters = []byte(`{"type":"object","properties":{"hour":{"type":"integer"}}}`)
+	if _, err := c.Compile(other); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(c.Notes(), "\n"), `the schema the cases come from differs`) {
+		t.Fatalf("no note on the differing schema: %q", c.Notes())
+	}
+	opts = fakeOptions(t, "correct")
+	opts.Only = []string{"nope"}
+	if _, err := mcp.Start(opts); err == nil || !strings.Contains(err.Error(), "--tool nope") {
+		t.Fatalf("--tool of an unlisted tool: %v", err)
+	}
+}
+
+func TestCrashAndHangMidBatch(t *testing.T) {
+	opts := fakeOptions(t, "crash")
+	opts.Timeout = 700 * time.Millisecond
+	opts.Window = 8
+	c := start(t, opts)
+	g, err := c.Compile(fakeserver.Tools[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args [][]byte
+	want := map[int]string{}
+	for i := 0; i < 40; i++ {
+		switch {
+		case i == 7 || i == 23:
+			args = append(args, []byte(`{"hour":1,"label":"boom"}`))
+			want[i] = "crash"
+		case i == 15:
+			args = append(args, []byte(`{"hour":1,"label":"sleep"}`))
+			want[i] = "timeout"
+		case i%3 == 0:
+			args = append(args, []byte(fmt.Sprintf(`{"hour":%d}`, 24+i)))
+			want[i] = "rejected"
+		default:
+			args = append(args, []byte(fmt.Sprintf(`{"hour":%d}`, i%24)))
+			want[i] = "accepted"
+		}
+	}
+	vs := g.(validator.BatchGate).CheckBatch(context.Background(), args)
+	if len(vs) != len(args) {
+		t.Fatalf("%d verdicts for %d calls", len(vs), len(args))
+	}
+	for i, v := range vs {
+		got := "accepted"
+		switch {
+		case v.Fault != "":
+			got = string(v.Fault)
+		case v.Unclear || v.NotSent:
+			got = "other: " + v.Detail
+		case !v.Valid:
+			got = "rejected"
+		}
+		if got != want[i] {
+			t.Errorf("call %d %s: got %s (%s), want %s", i, args[i], got, v.Detail, want[i])
+		}
+	}
+	if !strings.Contains(strings.Join(c.Notes(), "\n"), "restarted") {
+		t.Errorf("notes do not mention restarts: %q", c.Notes())
+	}
+}
+
+func TestNotSentAndRawSplice(t *testing.T) {
+	// An in-memory server that answers every call with the raw params it got.
+	got := make(chan string, 10)
+	dial := func() (mcp.Conn, error) {
+		cr, sw := io.Pipe()
+		sr, cw := io.Pipe()
+		go func() {
+			buf := make([]byte, 1<<16)
+			var line []byte
+			for {
+				n, err := sr.Read(buf)
+				line = append(line, buf[:n]...)
+				for {
+					i := bytes.IndexByte(line, '\n')
+					if i < 0 {
+						break
+					}
+					msg := string(line[:i])
+					line = line[i+1:]
+					id := regexp.MustCompile(`"id":(\d+)`).FindStringSubmatch(msg)
+					switch {
+					case strings.Contains(msg, `"initialize"`):
+						fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"echo"}}}`+"\n", id[1])
+					case strings.Contains(msg, `"tools/list"`):
+						fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}`+"\n", id[1])
+					case strings.Contains(msg, `"tools/call"`):
+						got <- msg
+						fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"content":[]}}`+"\n", id[1])
+					}
+				}
+				if err != nil {
+					sw.Close()
+					return
+				}
+			}
+		}()
+		return pipeConn{cr, cw}, nil
+	}
+	c := start(t, mcp.Options{Dial: dial, Stderr: io.Discard})
+	g, err := c.Compile(tool.Tool{Name: "t", Parameters: []byte(`{"type":"object"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{`{"a":1,}`, `{"a":NaN}`, "\xef\xbb\xbf{}", `{"a":"\xff"}`, `{} {}`, ``} {
+		if v := g.Check(context.Background(), []byte(bad)); !v.NotSent {
+			t.Errorf("%q was sent (verdict %+v)", bad, v)
+		}
+	}
+	for _, raw := range []string{`{"a":1,"a":2}`, `[1,2]`, `"text"`, `{"n":1e400,"m":123456789012345678901234567890}`} {
+		v := g.Check(context.Background(), []byte(raw))
+		if v.NotSent || !v.Valid {
+			t.Fatalf("%s: verdict %+v", raw, v)
+		}
+		msg := <-got
+		if !strings.Contains(msg, `"arguments":`+raw+`}`) {
+			t.Errorf("%s was not sent as written: %s", raw, msg)
+		}
+	}
+	g.Check(context.Background(), []byte("{\n  \"a\": [1,\n 2]\n}"))
+	if msg := <-got; !strings.Contains(msg, `"arguments":{"a":[1,2]}`) {
+		t.Errorf("multi-line arguments were not put on one line: %s", msg)
+	}
+}
+
+type pipeConn struct {
+	io.ReadCloser
+	io.WriteCloser
+}
+
+func (p pipeConn) Close() error {
+	p.WriteCloser.Close()
+	return p.ReadCloser.Close()
+}
+
+// TestHarnessCatchesLenientServer runs the harness on the planted-lenient fake: it must find
+// the stringified integer and the stripped key executed, and the argument values repeated.
+func TestHarnessCatchesLenientServer(t *testing.T) {
+	c := start(t, fakeOptions(t, "lenient"))
+	rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Passed {
+		t.Fatal("the lenient server passed")
+	}
+	found := map[string]bool{}
+	for _, f := range rep.Findings {
+		found[string(f.Class)+" "+string(f.Kind)] = true
+	}
+	for _, want := range []string{"stringified_type missed", "hallucinated_key missed"} {
+		if !found[want] {
+			t.Errorf("no %s finding; findings: %v", want, rep.Findings)
+		}
+	}
+	leak := false
+	for k := range found {
+		leak = leak || strings.HasSuffix(k, " leak")
+	}
+	if !leak {
+		t.Errorf("no leak finding; findings: %v", rep.Findings)
+	}
+	if st := rep.Classes["malformed_json"]; st == nil || st.NotApplicable == 0 {
+		t.Errorf("malformed_json cases were not counted as not applicable: %+v", st)
+	}
+}
+
+// TestHarnessPassesCorrectServer: a correct gate, answering in either form, has no blocking
+// finding, and the forms are counted.
+func TestHarnessPassesCorrectServer(t *testing.T) {
+	for _, tc := range []struct{ mode, form string }{
+		{"correct", "rejected: isError, TypeScript SDK wording"},
+		{"correct-rpc", mcp.FormRPCInvalidParams},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			c := start(t, fakeOptions(t, tc.mode))
+			rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range rep.Findings {
+				if f.Blocking {
+					t.Errorf("finding on a correct server: %v %s", f, f.Detail)
+				}
+			}
+			forms := c.Forms()
+			if forms[tc.form] == 0 || forms[mcp.FormRan] == 0 {
+				t.Errorf("forms %v: want rejections as %q and plain results", forms, tc.form)
+			}
+			for k := range forms {
+				if strings.HasPrefix(k, "unclear") {
+					t.Errorf("unclear answers from a correct server: %v", forms)
+				}
+			}
+		})
+	}
+}
+
+// TestHarnessUnclear: a server whose tools fail after the gate gives unclear verdicts on
+// valid cases, never a finding; --ran-pattern turns them into calls that ran.
+func TestHarnessUnclear(t *testing.T) {
+	c := start(t, fakeOptions(t, "ran-error"))
+	rep, err := harness.Run(fakeserver.Tools[:1], c, harness.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Passed {
+		t.Fatalf("findings on unclear answers: %v", rep.Findings)
+	}
+	unclear := 0
+	for _, st := range rep.Classes {
+		unclear += st.Unclear
+	}
+	if unclear == 0 || !strings.Contains(strings.Join(c.Notes(), "\n"), "--ran-pattern") {
+		t.Fatalf("unclear %d, notes %q", unclear, c.Notes())
+	}
+	opts := fakeOptions(t, "ran-error")
+	opts.RanPattern = regexp.MustCompile(`upstream service`)
+	c2 := start(t, opts)
+	if _, err := harness.Run(fakeserver.Tools[:1], c2, harness.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if f := c2.Forms(); f[mcp.FormRanPattern] == 0 || f[mcp.FormUnclearIsError] != 0 {
+		t.Fatalf("with --ran-pattern: forms %v", f)
+	}
+}
+
+// TestRestartFails: when the server crashes and cannot be started again, every call still gets
+// a verdict at once: a crash that says why.
+func TestRestartFails(t *testing.T) {
+	opts := fakeOptions(t, "crash")
+	opts.Env = append(opts.Env, "TOOLPROOF_FAKE_MCP_ONCE="+filepath.Join(t.TempDir(), "started"))
+	c := start(t, opts)
+	g, err := c.Compile(fakeserver.Tools[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := [][]byte{[]byte(`{"hour":1,"label":"boom"}`)}
+	for i := 0; i < 20; i++ {
+		args = append(args, []byte(`{"hour":2}`))
+	}
+	begin := time.Now()
+	vs := g.(validator.BatchGate).CheckBatch(context.Background(), args)
+	if d := time.Since(begin); d > 10*time.Second {
+		t.Fatalf("the batch took %v", d)
+	}
+	restartFailures := 0
+	for i, v := range vs {
+		if v.Fault == "" && !v.Valid {
+			t.Errorf("call %d: %+v", i, v)
+		}
+		if v.Fault == validator.Crash && strings.Contains(v.Detail, "refusing to start again") {
+			restartFailures++
+		}
+	}
+	if vs[0].Fault != validator.Crash || restartFailures == 0 {
+		t.Fatalf("verdicts %+v: want crashes that say the restart failed", vs)
+	}
+}

@@ -1,0 +1,257 @@
+// toolproof/1 adapter for a module of native tools: `node native.mjs PATH` loads the module (ESM
+// or CommonJS; PATH relative to the working directory) and serves its tools, each gated by its own
+// schema, the way an agent built on it gates a model's tool call.
+//
+// The module exports `tools` (or a default export, or module.exports) as
+//   - an array of { name, description, schema, parameters? }, or
+//   - an object mapping names to { description, schema, parameters? }, or
+//   - a Vercel AI SDK tool set, names to tool({ description, inputSchema }).
+//
+// `schema` is the gate: a Standard Schema (`schema['~standard'].validate(value)`, zod 4, valibot,
+// arktype; it may return a Promise), or a JSON Schema object (TypeBox types are JSON Schema),
+// checked with TypeBox Compile. The JSON Schema shown to the model is `parameters` when given,
+// else the library's own: Standard JSON Schema (`~standard.jsonSchema.input`, zod 4), valibot's
+// @valibot/to-json-schema, or the JSON Schema object itself.
+//
+// A call goes through what a typical agent does: JSON.parse of the raw text (a rejection when it
+// throws; no check of the root), then the schema. The value passed on is the schema's output. An
+// AI SDK tool is parsed as the SDK's parseToolCall does (empty text -> {}, secure JSON parse,
+// asSchema(inputSchema) and its validate), with the `@ai-sdk/provider-utils` that the module's
+// `ai` package uses; its issues carry the text the SDK sends the model back (InvalidToolInputError).
+
+import { createRequire } from "node:module";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { escapeToken, pointer } from "./gate.mjs";
+import { serve } from "./protocol.mjs";
+
+const log = (text) => process.stderr.write(`toolproof native: ${text}\n`);
+const errorText = (e) => (e instanceof Error ? e.message : String(e));
+
+const modulePath = process.argv[2];
+const shownName = process.argv[3] ?? modulePath; // the path as the user wrote it, for reports
+if (!modulePath) {
+  log("usage: node native.mjs PATH-TO-TOOL-MODULE [NAME-IN-REPORTS]");
+  process.exit(2);
+}
+const absolute = resolve(process.cwd(), modulePath);
+if (!existsSync(absolute)) {
+  log(`no such module: ${absolute}`);
+  process.exit(2);
+}
+// Packages (typebox, the AI SDK, converters) are looked up from the module first, so that the
+// module's own copy of a library does the work; then from these adapters.
+const fromModule = createRequire(absolute);
+const fromAdapters = createRequire(import.meta.url);
+
+/** Imports a package as the module would (or as these adapters would); undefined when neither can. */
+async function importFrom(specifier, ...requires) {
+  for (const req of requires.length ? requires : [fromModule, fromAdapters]) {
+    let path;
+    try {
+      path = req.resolve(specifier);
+    } catch {
+      continue;
+    }
+    return import(pathToFileURL(path).href);
+  }
+  return undefined;
+}
+
+const mod = await import(pathToFileURL(absolute).href);
+
+/** The tools the module exports, as [name, definition, where] triples. */
+function exported(m) {
+  let set = m.tools ?? m.default;
+  if (set && !Array.isArray(set) && set.tools !== undefined && m.tools === undefined) set = set.tools; // module.exports = { tools }
+  if (Array.isArray(set)) return set.map((t, i) => [t?.name, t, `tools[${i}]`]);
+  if (set && typeof set === "object") return Object.entries(set).map(([k, t]) => [t?.name ?? k, t, JSON.stringify(k)]);
+  throw new Error("the module exports no `tools` (nor a default export) that is an array or an object of tools");
+}
+
+const isStandard = (s) => s !== null && typeof s === "object" && typeof s["~standard"]?.validate === "function";
+const isPlainSchema = (s) => s !== null && typeof s === "object" && !Array.isArray(s) && !isStandard(s);
+
+/** Segments of a Standard Schema issue path (keys, or {key} objects as valibot gives). */
+const segments = (path) => (Array.isArray(path) ? path.map((s) => (s !== null && typeof s === "object" ? s.key : s)) : []);
+
+/** toolproof/1 issues of Standard Schema issues; zod's unrecognized keys at each key. */
+function standardIssues(list) {
+  const out = [];
+  for (const i of list ?? []) {
+    const path = pointer(segments(i?.path));
+    const message = typeof i?.message === "string" ? i.message : String(i?.message);
+    if (i?.code === "unrecognized_keys" && Array.isArray(i.keys)) {
+      for (const k of i.keys) out.push({ path: `${path}/${escapeToken(k)}`, message });
+    } else {
+      out.push({ path, message });
+    }
+  }
+  return out.length > 0 ? out : [{ path: "", message: "arguments do not satisfy the tool schema" }];
+}
+
+/** The typical agent's JSON step: JSON.parse, a rejection when it throws. */
+function parseJSON(text) {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (e) {
+    const at = /position (\d+)/.exec(e.message);
+    return { rejected: { valid: false, issues: [{ path: "", message: `arguments are not valid JSON${at ? ` (at position ${at[1]})` : ""}` }] } };
+  }
+}
+
+/** Gate of a Standard Schema: JSON.parse, then ~standard.validate; passes on its value. */
+function standardGate(schema) {
+  const settle = (r) => (r.issues ? { valid: false, issues: standardIssues(r.issues) } : { valid: true, value: r.value });
+  return (text) => {
+    const p = parseJSON(text);
+    if (p.rejected) return p.rejected;
+    const r = schema["~standard"].validate(p.value);
+    return typeof r?.then === "function" ? r.then(settle) : settle(r);
+  };
+}
+
+/** Gate of a JSON Schema object (TypeBox): JSON.parse, then TypeBox Compile(schema).Check. */
+async function jsonSchemaGate(schema) {
+  const typebox = await importFrom("typebox/compile");
+  if (!typebox) throw new Error("a JSON Schema (TypeBox) schema needs the typebox package (not found from the module nor validator/node)");
+  const validator = typebox.Compile(schema);
+  return (text) => {
+    const p = parseJSON(text);
+    if (p.rejected) return p.rejected;
+    if (validator.Check(p.value)) return { valid: true };
+    const issues = new Map(); // "path\0message" -> issue: TypeBox may say the same twice
+    const add = (path, message) => issues.set(`${path}\0${message}`, { path, message });
+    for (const e of validator.Errors(p.value)) {
+      const names = e.keyword === "required" ? e.params?.requiredProperties : e.keyword === "additionalProperties" ? e.params?.additionalProperties : undefined;
+      if (Array.isArray(names)) for (const n of names) add(`${e.instancePath}/${escapeToken(n)}`, e.message);
+      else add(e.instancePath ?? "", e.message);
+    }
+    return { valid: false, issues: issues.size ? [...issues.values()] : [{ path: "", message: "arguments do not satisfy the tool schema" }] };
+  };
+}
+
+/** The JSON Schema shown to the model for a schema without `parameters`. */
+async function shownSchema(schema) {
+  if (isStandard(schema)) {
+    const std = schema["~standard"];
+    if (typeof std.jsonSchema?.input === "function") return std.jsonSchema.input({ target: "draft-2020-12" });
+    if (std.vendor === "valibot") {
+      const conv = await importFrom("@valibot/to-json-schema");
+      if (conv) return conv.toJsonSchema(schema, { errorMode: "ignore" });
+      throw new Error("a valibot schema needs @valibot/to-json-schema (or give `parameters`)");
+    }
+    if (std.vendor === "zod") {
+      const z = await importFrom("zod");
+      if (typeof z?.toJSONSchema === "function") return z.toJSONSchema(schema, { io: "input" });
+    }
+    throw new Error(`cannot turn a ${std.vendor} schema into JSON Schema: give \`parameters\``);
+  }
+  return schema;
+}
+
+// ---- the Vercel AI SDK
+
+let aiUtils; // @ai-sdk/provider-utils as the module's `ai` uses it
+let aiPackage; // the module's `ai`, for the error the model is sent back
+
+async function aiSDK() {
+  if (aiUtils) return aiUtils;
+  let aiEntry;
+  try {
+    aiEntry = fromModule.resolve("ai");
+  } catch {
+    // a tool set built without the `ai` package: provider-utils from the module itself
+  }
+  const requires = aiEntry ? [createRequire(aiEntry), fromModule] : [fromModule];
+  aiUtils = await importFrom("@ai-sdk/provider-utils", ...requires);
+  if (!aiUtils?.asSchema || !aiUtils?.safeParseJSON || !aiUtils?.safeValidateTypes) {
+    throw new Error("an AI SDK tool set needs the `ai` package (and its @ai-sdk/provider-utils) installed where the module can resolve it");
+  }
+  aiPackage = aiEntry ? await import(pathToFileURL(aiEntry).href) : undefined;
+  return aiUtils;
+}
+
+/**
+ * The text the model gets back for an invalid call: the message of the SDK's
+ * InvalidToolInputError (its tool-error result is getErrorMessage of it).
+ */
+function aiErrorText(toolName, toolInput, cause) {
+  if (typeof aiPackage?.InvalidToolInputError === "function") {
+    return new aiPackage.InvalidToolInputError({ toolName, toolInput, cause }).message;
+  }
+  return `Invalid input for tool ${toolName}: ${errorText(cause)}`;
+}
+
+/** Issues found on the cause chain of an AI SDK error (zod issues or Standard Schema issues). */
+function aiIssues(error) {
+  for (let e = error, depth = 0; e != null && depth < 8; e = e.cause, depth++) {
+    if (Array.isArray(e)) return standardIssues(e);
+    if (Array.isArray(e.issues)) return standardIssues(e.issues);
+  }
+  return [{ path: "", message: errorText(error) }];
+}
+
+/**
+ * Gate and shown schema of an AI SDK tool, as its parseToolCall does it. A rejection's issues are
+ * at the paths of the schema's issues; their message is the text the model is sent back.
+ */
+async function aiTool(name, def) {
+  const { asSchema, safeParseJSON, safeValidateTypes } = await aiSDK();
+  const schema = asSchema(def.inputSchema);
+  const parameters = def.parameters ?? (await schema.jsonSchema);
+  const gate = async (text) => {
+    const r = text.trim() === "" ? await safeValidateTypes({ value: {}, schema }) : await safeParseJSON({ text, schema });
+    if (r.success) return { valid: true, value: r.value };
+    const message = aiErrorText(name, text, r.error);
+    return { valid: false, issues: aiIssues(r.error).map(({ path }) => ({ path, message })) };
+  };
+  return { parameters, gate };
+}
+
+// ---- the tools
+
+async function prepare(name, def) {
+  if (typeof name !== "string" || name === "") throw new Error("a tool has no name");
+  if (def === null || typeof def !== "object") throw new Error("not an object");
+  const description = typeof def.description === "string" ? def.description : "";
+  if (def.schema === undefined && def.inputSchema !== undefined) return { name, description, ...(await aiTool(name, def)) };
+  const schema = def.schema;
+  if (!isStandard(schema) && !isPlainSchema(schema)) throw new Error("`schema` is neither a Standard Schema nor a JSON Schema object");
+  // A plain JSON Schema travels as JSON (TypeBox 0.x marks its types with symbols).
+  const plain = isPlainSchema(schema) ? JSON.parse(JSON.stringify(schema)) : undefined;
+  const parameters = def.parameters ?? (await shownSchema(plain ?? schema));
+  const gate = plain ? await jsonSchemaGate(plain) : standardGate(schema);
+  return { name, description, parameters: JSON.parse(JSON.stringify(parameters)), gate };
+}
+
+let entries;
+try {
+  entries = exported(mod);
+} catch (e) {
+  log(`${absolute}: ${errorText(e)}`);
+  process.exit(2);
+}
+const prepared = new Map();
+for (const [name, def, where] of entries) {
+  try {
+    if (prepared.has(name)) throw new Error(`another tool is named ${JSON.stringify(name)} already`);
+    const t = await prepare(name, def);
+    prepared.set(t.name, t);
+  } catch (e) {
+    log(`${absolute}: tool ${where} (${JSON.stringify(name ?? null)}) left out: ${errorText(e)}`);
+  }
+}
+
+serve({
+  name: `native ${shownName}`,
+  version: "",
+  raw: true,
+  tools: [...prepared.values()].map(({ name, description, parameters }) => ({ name, description, parameters })),
+  compile(_parameters, tool) {
+    const t = prepared.get(tool?.name);
+    if (!t) throw new Error(`the module has no tool ${JSON.stringify(tool?.name)}`);
+    return t.gate; // the module's own gate, whatever schema toolproof sends
+  },
+});
