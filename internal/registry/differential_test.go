@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 )
 
@@ -45,6 +46,10 @@ func TestDifferentialNoFalseAlarm(t *testing.T) {
 			}
 			groups := map[string][]harness.Finding{}
 			for _, f := range rep.Findings {
+				if f.Blocking && knownBug(name, f) {
+					t.Logf("%s: known library bug, not counted: %s at %s", name, f, f.Path)
+					continue
+				}
 				if f.Blocking {
 					k := fmt.Sprintf("%s %s %s", f.Class, f.Kind, f.Variant)
 					groups[k] = append(groups[k], f)
@@ -61,6 +66,30 @@ func TestDifferentialNoFalseAlarm(t *testing.T) {
 				t.Errorf("%s: %d blocking %s findings, e.g. %s at %s: %s\n  args %s", name, len(fs), k, f.Tool, f.Path, f.Reason, f.Args)
 			}
 		})
+	}
+}
+
+// knownBug reports the findings that are bugs of the library, shown by
+// TestKnownLibraryBugs: Ajv 8 counts a key Object.prototype has (__proto__, toString, ...) as
+// evaluated under unevaluatedProperties after anyOf/oneOf (the corpus's schedule_job /target).
+func knownBug(validator string, f harness.Finding) bool {
+	return validator == "ajv" && f.Class == mutators.HallucinatedKey && f.Variant == "js-special-key" &&
+		f.Kind == harness.Missed && f.Tool == "schedule_job"
+}
+
+// The library bugs knownBug leaves out are real: when a release fixes one, this fails, and
+// the exception goes.
+func TestKnownLibraryBugs(t *testing.T) {
+	requireNode(t)
+	v := open(t, newOpener(), "ajv")
+	tl := tool.Tool{Name: "uneval", Parameters: []byte(`{"type":"object","anyOf":[{"properties":{"a":true}}],"unevaluatedProperties":false}`)}
+	if vd := verdict(t, v, tl, `{"zz":1}`); vd.Valid {
+		t.Fatalf("ajv accepts an unevaluated key; the probe is wrong")
+	}
+	for _, k := range []string{"__proto__", "toString", "constructor"} {
+		if vd := verdict(t, v, tl, `{"`+k+`":1}`); !vd.Valid {
+			t.Errorf("ajv now rejects the unevaluated key %s: its bug is fixed, drop it from knownBug", k)
+		}
 	}
 }
 
