@@ -50,7 +50,7 @@ func probes(g *group, s sample, loc []string) []probe {
 				return
 			}
 		}
-		out = append(out, probe{args: jsonvalue.MustMarshal(replaced(s.value, loc, nv)), path: path,
+		out = append(out, probe{args: jsonvalue.MustMarshal(jsonvalue.Replaced(s.value, loc, nv)), path: path,
 			variant: variant, reason: fmt.Sprintf(format, args...)})
 	}
 	ty := jsonvalue.TypeName(x)
@@ -105,7 +105,7 @@ func probes(g *group, s sample, loc []string) []probe {
 		if !isArray || len(a) == 0 {
 			return nil
 		}
-		if parts, ok := scalarTexts(a); ok {
+		if parts, ok := jsonvalue.ScalarTexts(a); ok {
 			put("comma-joined", strings.Join(parts, ","), "the array at %s joined into one comma-separated string", path)
 		}
 		put("unwrapped", a[0], "the array at %s replaced by its first item", path)
@@ -132,7 +132,7 @@ func probes(g *group, s sample, loc []string) []probe {
 		}
 		kp := path + "/" + jsonvalue.EscapeToken(key)
 		add := func(variant string, v any, reason string) {
-			out = append(out, probe{args: jsonvalue.MustMarshal(replaced(s.value, loc, withKey(obj, key, v))),
+			out = append(out, probe{args: jsonvalue.MustMarshal(jsonvalue.Replaced(s.value, loc, withKey(obj, key, v))),
 				path: kp, variant: variant, reason: reason})
 		}
 		add("invented", canaryText, fmt.Sprintf("an invented key %q added to %s", key, where(path)))
@@ -155,7 +155,7 @@ func probes(g *group, s sample, loc []string) []probe {
 			if _, present := obj[k]; !present {
 				continue
 			}
-			out = append(out, probe{args: jsonvalue.MustMarshal(replaced(s.value, loc, withoutKey(obj, k))),
+			out = append(out, probe{args: jsonvalue.MustMarshal(jsonvalue.Replaced(s.value, loc, withoutKey(obj, k))),
 				path: path + "/" + jsonvalue.EscapeToken(k), variant: "omitted",
 				reason: fmt.Sprintf("the property %q left out of %s", k, where(path))})
 		}
@@ -227,46 +227,6 @@ func where(path string) string {
 		return "the arguments"
 	}
 	return path
-}
-
-func scalarTexts(a []any) ([]string, bool) {
-	var out []string
-	for _, e := range a {
-		switch e := e.(type) {
-		case string:
-			out = append(out, e)
-		case json.Number:
-			out = append(out, string(e))
-		case bool:
-			out = append(out, strconv.FormatBool(e))
-		default:
-			return nil, false
-		}
-	}
-	return out, true
-}
-
-// replaced returns a copy of root with the value at toks replaced by v; containers on the path
-// are copied, the rest is shared.
-func replaced(root any, toks []string, v any) any {
-	if len(toks) == 0 {
-		return v
-	}
-	switch c := root.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(c))
-		for k, e := range c {
-			m[k] = e
-		}
-		m[toks[0]] = replaced(c[toks[0]], toks[1:], v)
-		return m
-	case []any:
-		a := append([]any(nil), c...)
-		i, _ := strconv.Atoi(toks[0])
-		a[i] = replaced(c[i], toks[1:], v)
-		return a
-	}
-	return root
 }
 
 func withKey(obj map[string]any, k string, v any) map[string]any {

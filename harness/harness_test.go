@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -87,5 +88,38 @@ func TestBrokenValidatorsAreCaught(t *testing.T) {
 			}
 			t.Logf("%d findings in %v", len(rep.Findings), time.Since(start))
 		})
+	}
+}
+
+// A gate that reports an unknown or missing key at the object that holds or lacks it (as Ajv
+// does) locates it: under --require-location it gets no finding.
+func TestKeysLocatedAtTheirObject(t *testing.T) {
+	objectLevel := validator.Func("object-level", func(tl tool.Tool) (func([]byte) (any, error), error) {
+		gk, err := validator.Compile(tl)
+		if err != nil {
+			return nil, err
+		}
+		return func(args []byte) (any, error) {
+			_, err := gk.Parse(args)
+			if err == nil {
+				return nil, nil
+			}
+			var issues []validator.Issue
+			for _, is := range validator.IssuesOf(err) {
+				if is.Keyword == "additionalProperties" || is.Keyword == "required" {
+					is.Path = jsonvalue.Parent(is.Path)
+				}
+				issues = append(issues, is)
+			}
+			return nil, &validator.Error{Tool: tl.Name, Issues: issues}
+		}, nil
+	})
+	tools := corpus.Tools().Tools
+	rep, err := harness.Run(tools, objectLevel, harness.Options{RequireLocation: true, Checks: 10, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		t.Errorf("finding against a gate that reports keys at their object: %s\n  args %s\n  %s", f, f.Args, f.Detail)
 	}
 }

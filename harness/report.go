@@ -34,6 +34,9 @@ type Report struct {
 	Stale         []string               `json:"stale,omitempty"`
 	Notes         []string               `json:"notes,omitempty"`
 	Seed          uint64                 `json:"seed,omitempty"`
+	// Shard is set in the report of one shard of a run (Options.Shards): which shard, and what
+	// Merge needs to put the shards together into the report of the whole run.
+	Shard *ShardInfo `json:"shard,omitempty"`
 	// Checked names, per class, the tools that had at least one case in it. A tool in a class is
 	// one check: the unit of the "checks" line of the text and Markdown reports and of the JUnit
 	// test cases, failed when it has a blocking finding. Not in the JSON (the classes and the

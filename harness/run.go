@@ -26,7 +26,9 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	cfg := seam.resolve(opts, true)
 	release := seam.acquire(cfg)
 	defer release()
+	var all []tool.Tool // the whole list, when this is a shard of it
 	if opts.Shards > 0 {
+		all = tools
 		if opts.Shard < 0 || opts.Shard >= opts.Shards {
 			return nil, fmt.Errorf("shard %d/%d: want 0 <= shard < shards", opts.Shard, opts.Shards)
 		}
@@ -46,6 +48,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 		return nil, err
 	}
 	rep := newReport(v.Name(), opts)
+	rep.Shard = newShardInfo(opts, all)
 	skips := make([]*tool.Skipped, len(tools))
 	shared := newRunShared(saved)
 	done, checked := 0, 0
@@ -53,6 +56,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 		skips[i] = skip
 		if tr != nil {
 			rep.add(tr)
+			rep.Shard.addShrinks(i, tr.firsts)
 			checked++
 		}
 		done++
@@ -63,12 +67,14 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	rep.Tools = checked
 	rep.Seed = cfg.seed
 	rep.Notes = append(rep.Notes, shared.notes()...)
-	for _, s := range skips {
+	for i, s := range skips {
 		if s != nil {
 			rep.Skipped = append(rep.Skipped, *s)
+			rep.Shard.skipped(i)
 		}
 	}
 	rep.finish()
+	rep.Shard.finish(rep)
 	if opts.CorpusDir != "" {
 		for _, f := range rep.Findings {
 			if f.Blocking && f.Case.ID != "" {
@@ -154,6 +160,7 @@ type toolResult struct {
 	unreach  int64
 	stale    []string // saved cases whose expectation the oracle no longer confirms
 	notes    []string
+	firsts   []Finding // the first case of each finding this tool shrank, as it was before
 }
 
 // noValue reports that the generator reached no valid value for the tool, so nothing was
@@ -187,9 +194,13 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 		}
 	}
 	run.shrink.scored(idx, groups)
+	// The generator's counts are the scorecard's: how many findings a tool shrinks depends on
+	// the tools before it (and on the shard), its report line must not.
+	st := p.gen.Stats()
 	for _, g := range order {
 		f := first[g]
 		if shrinkable(f) && run.shrink.claim(idx, f.Class, f.Kind) {
+			tr.firsts = append(tr.firsts, f)
 			f = minimal(p, r, opts, f)
 		}
 		tr.findings = append(tr.findings, f)
@@ -201,7 +212,6 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 			f.Count = st.ByKind[f.Kind]
 		}
 	}
-	st := p.gen.Stats()
 	tr.bugs, tr.bugText, tr.unreach = st.Bugs, st.LastBug, st.Unreachable
 	return tr
 }
@@ -265,6 +275,9 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 		}
 		for _, c := range na {
 			statsFor(stats, c).NotApplicable++
+		}
+		if opts.observe != nil {
+			opts.observe(p.tool.Name, cs)
 		}
 		verdicts, mutated := r.check(p.gate, cs)
 		for i := range cs {
@@ -590,10 +603,11 @@ func (s *ClassStats) merge(o *ClassStats) {
 	s.Unclear += o.Unclear
 	s.Rejected += o.Rejected
 	s.Located += o.Located
-	for _, x := range o.Samples {
-		if len(s.Samples) < maxSamples {
-			s.Samples = append(s.Samples, x)
-		}
+	// The first samples in text order, whatever order the tools finish in (or the shards merge).
+	s.Samples = append(s.Samples, o.Samples...)
+	sort.Strings(s.Samples)
+	if len(s.Samples) > maxSamples {
+		s.Samples = s.Samples[:maxSamples]
 	}
 	for k, n := range o.ByKind {
 		s.ByKind[k] += n
@@ -612,7 +626,8 @@ func count(m map[string]*ClassStats, c *cases.Case, v validator.Verdict, fs []Fi
 	case v.Unclear:
 		st.Unclear++
 		if len(st.Samples) < maxSamples {
-			st.Samples = append(st.Samples, fmt.Sprintf("%s %s: %s", c.Tool, truncate(string(c.Args), 120), truncate(v.Detail, 200)))
+			// Valid UTF-8, so that the JSON report (and a merge of shards) holds the sample as shown.
+			st.Samples = append(st.Samples, strings.ToValidUTF8(fmt.Sprintf("%s %s: %s", c.Tool, truncate(string(c.Args), 120), truncate(v.Detail, 200)), "\uFFFD"))
 		}
 	case c.Expect == cases.Either:
 		st.Either++

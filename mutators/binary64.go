@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -25,10 +27,24 @@ type doubles struct {
 	oracle    *validator.Gatekeeper // the schema with its numbers rounded to doubles (nil: none or unroundable)
 	broken    bool                  // the schema holds a number beyond every double
 	multiples []*big.Rat            // every multipleOf of the schema
+	// round reads a number as a double: its shortest decimal where numbers are only compared
+	// (cheap, and most numbers are written so already), its exact value where multipleOf
+	// divides them.
+	round func(json.Number) (json.Number, bool)
+	exact bool // the schema reads the same as doubles: only the arguments' numbers matter
+
+	rounded tool.Tool // the tool with its schema read as doubles, when that differs
+	once    sync.Once // compiles rounded into oracle
+
+	tool           tool.Tool             // the tool, for the mixed reading
+	base           *validator.Gatekeeper // the oracle
+	mixedSchemaBig bool                  // the schema holds an integer literal a double may not hold
+	mixedOnce      sync.Once
+	mixedOracle    *validator.Gatekeeper // the schema in the mixed reading (compiled on first need)
 }
 
 func newDoubles(gk *validator.Gatekeeper) *doubles {
-	d := &doubles{}
+	d := &doubles{tool: gk.Tool(), base: gk}
 	schemawalk.Each(gk.Schema(), func(s *jsonschema.Schema) {
 		if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil ||
 			s.MultipleOf != nil || s.UniqueItems || s.Enum != nil || s.Const != nil {
@@ -48,23 +64,104 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 	if !d.sensitive {
 		return d
 	}
+	d.round = jsonvalue.Shortest64
+	if len(d.multiples) > 0 {
+		d.round = jsonvalue.Binary64
+	}
 	doc, err := jsonvalue.Parse(gk.Tool().Parameters)
 	if err != nil {
 		return d
 	}
-	rounded, ok := jsonvalue.RoundBinary64(doc)
+	d.mixedSchemaBig = hasBigInteger(doc)
+	rounded, changed, ok := jsonvalue.Round(doc, d.round)
 	if !ok {
 		d.broken = true
 		return d
 	}
-	t := gk.Tool()
-	t = tool.Tool{Name: t.Name, Description: t.Description, Parameters: jsonvalue.MustMarshal(rounded), Source: t.Source}
-	if o, err := validator.Compile(t); err == nil {
-		d.oracle = o
-	} else {
-		d.broken = true // rounding made the schema unusable (a multipleOf of 0, say)
+	d.exact = !changed
+	if d.exact {
+		d.oracle = gk // the schema reads the same as doubles: the oracle itself
+		return d
 	}
+	t := gk.Tool()
+	d.rounded = tool.Tool{Name: t.Name, Description: t.Description, Parameters: jsonvalue.MustMarshal(rounded), Source: t.Source}
 	return d
+}
+
+// roundedOracle is the oracle of the schema read as doubles, compiled on first need (most
+// values never need it); nil, with broken set, when rounding made the schema unusable (a
+// multipleOf of 0, say).
+func (d *doubles) roundedOracle() *validator.Gatekeeper {
+	d.once.Do(func() {
+		if d.oracle != nil {
+			return
+		}
+		if o, err := validator.Compile(d.rounded); err == nil {
+			d.oracle = o
+		} else {
+			d.broken = true
+		}
+	})
+	return d.oracle
+}
+
+// The mixed reading, as Python's json, Jackson and serde_json read numbers: an integer literal
+// (no fraction, no exponent) exactly, any other literal as its nearest double, in the schema and
+// the arguments alike. It differs from both other readings only where an integer literal is
+// beyond what a double holds exactly, so it is tried only then.
+
+// mixed64 reads n as the mixed reading does.
+func mixed64(n json.Number) (json.Number, bool) {
+	if integerLiteral(string(n)) {
+		return n, true
+	}
+	return jsonvalue.Binary64(n)
+}
+
+// integerLiteral reports whether s is written without fraction or exponent.
+func integerLiteral(s string) bool { return !strings.ContainsAny(s, ".eE") }
+
+// hasBigInteger reports whether v holds an integer literal of more than 15 digits (one a double
+// may not hold exactly).
+func hasBigInteger(v any) bool {
+	big := false
+	jsonvalue.Numbers(v, func(n json.Number) {
+		s := strings.TrimPrefix(string(n), "-")
+		big = big || (len(s) > 15 && integerLiteral(s))
+	})
+	return big
+}
+
+// mixedDiffers reports whether the verdict on v (valid: the exact one) changes in the mixed
+// reading.
+func (d *doubles) mixedDiffers(v any, valid bool) bool {
+	if !d.mixedSchemaBig && !hasBigInteger(v) {
+		return false
+	}
+	d.mixedOnce.Do(func() {
+		doc, err := jsonvalue.Parse(d.tool.Parameters)
+		if err != nil {
+			return
+		}
+		rounded, changed, ok := jsonvalue.Round(doc, mixed64)
+		if !ok {
+			return
+		}
+		if !changed {
+			d.mixedOracle = d.base
+			return
+		}
+		t := d.tool
+		t.Parameters = jsonvalue.MustMarshal(rounded)
+		if o, err := validator.Compile(t); err == nil {
+			d.mixedOracle = o
+		}
+	})
+	if d.mixedOracle == nil {
+		return true // the schema cannot be read this way: no verdict holds
+	}
+	rounded, _, ok := jsonvalue.Round(v, mixed64)
+	return !ok || d.mixedOracle.Valid(rounded) != valid
 }
 
 // differ reports whether the verdict on v changes in the binary64 reading; issues are what the
@@ -81,12 +178,22 @@ func (d *doubles) differ(v any, issues []validator.Issue) bool {
 	if d.broken {
 		return true
 	}
-	rounded, ok := jsonvalue.RoundBinary64(v)
+	rounded, changed, ok := jsonvalue.Round(v, d.round)
 	if !ok {
 		return true // a number beyond every double
 	}
 	valid := len(issues) == 0
-	if d.oracle != nil && d.oracle.Valid(rounded) != valid {
+	// When neither the schema nor the arguments read otherwise as doubles, nothing can change.
+	if changed || !d.exact {
+		o := d.roundedOracle()
+		if o == nil {
+			return true // the schema read as doubles is unusable: no verdict holds
+		}
+		if o.Valid(rounded) != valid {
+			return true
+		}
+	}
+	if d.mixedDiffers(v, valid) {
 		return true
 	}
 	if len(d.multiples) == 0 || (!valid && !mayTurnOnMultiple(issues)) {

@@ -3,7 +3,6 @@ package mutators
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"github.com/toolproof/toolproof/cases"
 	"slices"
 	"strings"
@@ -110,7 +109,7 @@ func (flattened) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 		}
 		switch v := s.value.(type) {
 		case []any:
-			if parts, ok := scalarTexts(v); ok {
+			if parts, ok := jsonvalue.ScalarTexts(v); ok {
 				add("comma-joined", strings.Join(parts, ","), because("the array at %s joined into one comma-separated string", s.path))
 				if len(parts) > 1 {
 					add("comma-space", strings.Join(parts, ", "), because("the array at %s joined with \", \" into one string", s.path))
@@ -141,23 +140,6 @@ func allStrings(m map[string]any) bool {
 		seen[s] = true
 	}
 	return true
-}
-
-func scalarTexts(a []any) ([]string, bool) {
-	var out []string
-	for _, e := range a {
-		switch e := e.(type) {
-		case string:
-			out = append(out, e)
-		case json.Number:
-			out = append(out, string(e))
-		case bool:
-			out = append(out, fmt.Sprint(e))
-		default:
-			return nil, false
-		}
-	}
-	return out, true
 }
 
 func mergeObjects(a []any) (map[string]any, bool) {

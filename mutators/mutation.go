@@ -14,12 +14,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/internal/schemawalk"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -142,10 +140,11 @@ func SiblingsOf(tools []tool.Tool) *Siblings {
 // other tools of the same file) declare, for borrowed keys and enum values.
 type Context struct {
 	oracle      *validator.Gatekeeper
-	lax         *validator.Gatekeeper // the oracle with format as an annotation (nil: no formats)
-	doubles     *doubles              // the binary64 reading of the schema
-	siblingKeys []string              // property names tools of the file declare
-	siblingEnum []string              // string enum values they declare
+	lax         *validator.Gatekeeper // the oracle with format as an annotation (laxOracle)
+	laxOnce     sync.Once
+	doubles     *doubles // the binary64 reading of the schema
+	siblingKeys []string // property names tools of the file declare
+	siblingEnum []string // string enum values they declare
 
 	offTarget    atomic.Int64 // candidates the oracle rejected for another reason than the one meant
 	formatOnly   atomic.Int64 // candidates invalid only where format is asserted
@@ -164,14 +163,19 @@ func NewContext(gk *validator.Gatekeeper, sib *Siblings) *Context {
 	// Draft 2020-12 makes format an annotation by default and lets validators assert it. A
 	// distortion is kept only if it is invalid either way, so no validator is blamed for that
 	// choice: with formats in the schema, a second oracle reads them as annotations.
-	hasFormat := false
-	schemawalk.Each(gk.Schema(), func(s *jsonschema.Schema) { hasFormat = hasFormat || s.Format != nil })
-	if hasFormat {
-		if lax, err := validator.Compile(gk.Tool(), validator.FormatsAsAnnotations()); err == nil {
+	// It is compiled when a distortion first fails on a format.
+	return c
+}
+
+// laxOracle is the oracle with format as an annotation, compiled on first need (nil when it
+// cannot be).
+func (c *Context) laxOracle() *validator.Gatekeeper {
+	c.laxOnce.Do(func() {
+		if lax, err := validator.Compile(c.oracle.Tool(), validator.FormatsAsAnnotations()); err == nil {
 			c.lax = lax
 		}
-	}
-	return c
+	})
+	return c.lax
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -234,7 +238,7 @@ type candidate struct {
 
 // at builds candidates that replace the value at s by v.
 func at(tg *Target, s *site, v any) func() any {
-	return func() any { return replaced(tg.Value, s.toks, v) }
+	return func() any { return jsonvalue.Replaced(tg.Value, s.toks, v) }
 }
 
 // because makes a lazy reason.
@@ -260,12 +264,13 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 			continue
 		}
 		if is.Path == c.path || (c.path != "" && is.Path == parent) || (c.below && jsonvalue.IsPrefix(c.path, is.Path)) {
-			if tg.ctx.lax != nil && tg.ctx.lax.Valid(value) {
+			// Only a format issue can vanish when format is an annotation.
+			if hasKeyword(issues, "format") && tg.ctx.laxOracle() != nil && tg.ctx.laxOracle().Valid(value) {
 				tg.ctx.formatOnly.Add(1)
 				return cases.Case{}, false // invalid only where format is asserted
 			}
 			m := cases.Case{Args: jsonvalue.MustMarshal(value), Class: class, Variant: c.variant, Path: c.path,
-				Scope: scopeOf(c.path, is.Path, issues), Keyword: is.Keyword, Reason: c.reason(), Expect: cases.Reject,
+				Scope: scopeOf(c.path, is.Path, is.Keyword, issues), Keyword: is.Keyword, Reason: c.reason(), Expect: cases.Reject,
 				Canary: c.canary}
 			if tg.ctx.doubles.differ(value, issues) {
 				tg.ctx.binary64Only.Add(1)
@@ -283,13 +288,31 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 	return cases.Case{}, false
 }
 
-// scopeOf is the Scope of a change at path that the oracle reports at at: the higher of the two
-// (the object, for a key it lacks or should not have), raised to any anyOf, oneOf, not, if or
-// dependentSchemas above it that failed (a gate may only know that no branch fits).
-func scopeOf(path, at string, issues []validator.Issue) string {
+// hasKeyword reports whether some issue is of keyword k.
+func hasKeyword(issues []validator.Issue, k string) bool {
+	for _, is := range issues {
+		if is.Keyword == k {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeOf is the Scope of a change at path that the oracle reports at at for keyword: the higher
+// of the two, the object for a key it lacks or should not have, raised to any anyOf, oneOf, not,
+// if or dependentSchemas above it that failed (a gate may only know that no branch fits).
+func scopeOf(path, at, keyword string, issues []validator.Issue) string {
 	scope := path
 	if jsonvalue.IsPrefix(at, path) {
 		scope = at
+	}
+	switch keyword {
+	case "additionalProperties", "unevaluatedProperties", "propertyNames", "required", "dependentRequired", "false":
+		// A key that should not be there, or is not: the object that holds it (or lacks it)
+		// is where a gate knows it.
+		if path != "" && jsonvalue.IsPrefix(jsonvalue.Parent(path), scope) {
+			scope = jsonvalue.Parent(path)
+		}
 	}
 	for _, o := range issues {
 		switch o.Keyword {

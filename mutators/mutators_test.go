@@ -322,3 +322,76 @@ func TestNoCaseDependsOnFormatAssertion(t *testing.T) {
 	}
 	fails.report(t)
 }
+
+// A key that should not be there is located by an issue at its object: the scope of a
+// hallucinated key or a missing required one reaches its parent.
+func TestScopeOfKeys(t *testing.T) {
+	f := fixtureFor(t, `{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}},"required":["o"],"additionalProperties":false}`)
+	for _, m := range []mutators.Mutator{mutators.All()[2], mutators.All()[4]} { // hallucinated_key, missing_required
+		found := false
+		for seed := 0; seed < 30 && !found; seed++ {
+			c, ok := drawMutation(f, m, seed)
+			if !ok || c.Expect != cases.Reject || !strings.HasPrefix(c.Path, "/o/") {
+				continue
+			}
+			found = true
+			if c.Scope != "/o" {
+				t.Errorf("%s at %s: scope %q, want the object /o", c.Class, c.Path, c.Scope)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no case inside /o in 30 draws", m.Class())
+		}
+	}
+}
+
+// drawMutation draws one valid value of f and one distortion of it by m, from seed.
+func drawMutation(f fixture, m mutators.Mutator, seed int) (cases.Case, bool) {
+	type out struct {
+		c  cases.Case
+		ok bool
+	}
+	r := rapid.Custom(func(rt *rapid.T) out {
+		v, ok := f.gen.Draw(rt)
+		if !ok {
+			return out{}
+		}
+		c, ok := m.Mutate(rt, f.ctx.Target(v))
+		return out{c, ok}
+	}).Example(seed)
+	return r.c, r.ok
+}
+
+// The readings of numbers a correct gate may make: exactly, all as doubles (JSON.parse), or
+// integer literals exactly and the rest as doubles (Python's json). A value whose verdict any of
+// them changes owes none.
+func TestDoublesDiffer(t *testing.T) {
+	for _, tc := range []struct {
+		schema, value string
+		valid, differ bool
+	}{
+		// 9007199254740993.0 is 2^53 as a double, below the exact minimum 2^53+1 (Python).
+		{`{"type":"object","properties":{"n":{"type":"integer","minimum":9007199254740993}}}`, `{"n":9007199254740993.0}`, true, true},
+		// As doubles the minimum and the value are both 2^53: one below only exactly.
+		{`{"type":"object","properties":{"n":{"type":"integer","minimum":9007199254740993}}}`, `{"n":9007199254740992}`, false, true},
+		{`{"type":"object","properties":{"n":{"type":"integer","minimum":9007199254740993}}}`, `{"n":9007199254740995}`, true, false},
+		// 0.07 / 0.01 is 7.000000000000001 in doubles.
+		{`{"type":"object","properties":{"a":{"type":"number","multipleOf":0.01}}}`, `{"a":0.07}`, true, true},
+		{`{"type":"object","properties":{"a":{"type":"number","multipleOf":0.01}}}`, `{"a":0.5}`, true, true},
+		{`{"type":"object","properties":{"a":{"type":"number","multipleOf":0.5}}}`, `{"a":2.5}`, true, false},
+		// A fraction a double keeps, and one it loses.
+		{`{"type":"object","properties":{"k":{"type":"integer"}}}`, `{"k":20.5}`, false, false},
+		{`{"type":"object","properties":{"k":{"type":"integer"}}}`, `{"k":10000000000000000000.5}`, false, true},
+		{`{"type":"object","properties":{"k":{"type":"integer"}}}`, `{"k":1e400}`, true, true},
+		{`{"type":"object","properties":{"s":{"type":"string"}}}`, `{"s":"x","n":1e400}`, true, false},
+	} {
+		f := fixtureFor(t, tc.schema)
+		v := mustParse(t, []byte(tc.value))
+		if got := f.gk.Valid(v); got != tc.valid {
+			t.Fatalf("%s on %s: exact verdict %v, want %v", tc.value, tc.schema, got, tc.valid)
+		}
+		if got := f.ctx.DoublesDiffer(v, tc.valid); got != tc.differ {
+			t.Errorf("%s on %s: DoublesDiffer %v, want %v", tc.value, tc.schema, got, tc.differ)
+		}
+	}
+}

@@ -112,17 +112,50 @@ func rangeApplies(s *site) bool {
 
 // rangeCandidates proposes the constraint breaks at s. With drawing false it draws nothing.
 func rangeCandidates(t *rapid.T, tg *Target, s *site, drawing bool) []candidate {
-	var out []candidate
-	put := func(v any, variant string, reason func() string, canary string, keywords ...string) {
-		out = append(out, candidate{build: at(tg, s, v), path: s.path, variant: variant,
-			keywords: keywords, reason: reason, canary: canary})
+	b := &breaks{t: t, tg: tg, s: s, drawing: drawing}
+	b.enumBreaks()
+	switch v := s.value.(type) {
+	case json.Number:
+		b.numberBreaks(v)
+	case string:
+		b.stringBreaks(v)
+	case []any:
+		b.arrayBreaks(v)
 	}
-	// putItems is put for array changes, which the oracle may report at an item.
-	putItems := func(v any, variant string, reason func() string, keywords ...string) {
-		out = append(out, candidate{build: at(tg, s, v), path: s.path, variant: variant,
-			keywords: keywords, reason: reason, below: true})
+	return b.out
+}
+
+// breaks collects the candidates of one site.
+type breaks struct {
+	t       *rapid.T
+	tg      *Target
+	s       *site
+	drawing bool // draw canaries and borrowed values (false: draw nothing)
+	out     []candidate
+}
+
+func (b *breaks) put(v any, variant string, reason func() string, canary string, keywords ...string) {
+	b.out = append(b.out, candidate{build: at(b.tg, b.s, v), path: b.s.path, variant: variant,
+		keywords: keywords, reason: reason, canary: canary})
+}
+
+// putItems is put for array changes, which the oracle may report at an item.
+func (b *breaks) putItems(v any, variant string, reason func() string, keywords ...string) {
+	b.out = append(b.out, candidate{build: at(b.tg, b.s, v), path: b.s.path, variant: variant,
+		keywords: keywords, reason: reason, below: true})
+}
+
+// canary is a drawn canary, or a fixed prefix when nothing may be drawn.
+func (b *breaks) canary() string {
+	if b.drawing {
+		return canary(b.t)
 	}
-	// Enumerations and const.
+	return "tpc-"
+}
+
+// enumBreaks: a value the enum or const does not list.
+func (b *breaks) enumBreaks() {
+	t, tg, s, drawing, put := b.t, b.tg, b.s, b.drawing, b.put
 	if enum := s.enum(); enum != nil && s.parent != nil {
 		if str, ok := s.value.(string); ok {
 			for _, miss := range nearMissValues(str) {
@@ -153,107 +186,110 @@ func rangeCandidates(t *rapid.T, tg *Target, s *site, drawing bool) []candidate 
 			}
 		}
 	}
-	switch v := s.value.(type) {
-	case json.Number:
-		r, ok := jsonvalue.Rat(v)
-		if !ok {
-			break
-		}
-		ty := s.types()
-		integer := ty != nil && ty["integer"] && !ty["number"]
-		step := big.NewRat(1, 1)
-		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.MultipleOf }, true); ok && !integer {
-			step = m
-		}
-		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Minimum }, true); ok {
-			for _, below := range []*big.Rat{new(big.Rat).Sub(m, step), farBelow(m, step)} {
-				put(json.Number(jsonvalue.RatText(below)), "below-minimum", because("%s at %s, below the minimum %s", jsonvalue.RatText(below), s.path, m.RatString()), "", "minimum")
-			}
-		}
-		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMinimum }, true); ok {
-			put(json.Number(jsonvalue.RatText(m)), "exclusive-minimum", because("%s at %s, equal to the exclusive minimum", m.RatString(), s.path), "", "exclusiveMinimum")
-		}
-		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Maximum }, false); ok {
-			for _, above := range []*big.Rat{new(big.Rat).Add(m, step), farAbove(m, step)} {
-				put(json.Number(jsonvalue.RatText(above)), "above-maximum", because("%s at %s, above the maximum %s", jsonvalue.RatText(above), s.path, m.RatString()), "", "maximum")
-			}
-		}
-		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMaximum }, false); ok {
-			put(json.Number(jsonvalue.RatText(m)), "exclusive-maximum", because("%s at %s, equal to the exclusive maximum", m.RatString(), s.path), "", "exclusiveMaximum")
-		}
-		if integer {
-			// The value plus a half, and, where a double cannot hold that half (|value| >= 2^52),
-			// a fraction small enough to survive as a double.
-			for _, f := range []*big.Rat{new(big.Rat).Add(r, big.NewRat(1, 2)), smallFraction(r)} {
-				put(json.Number(jsonvalue.RatText(f)), "float-for-integer", because("%s at %s, a fraction where an integer is required", jsonvalue.RatText(f), s.path), "", "type")
-			}
-		}
-		if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.MultipleOf }, true); ok {
-			half := new(big.Rat).Quo(m, big.NewRat(2, 1))
-			// Off by half a step, from the value and, for values too large for doubles to see
-			// the half, from zero.
-			for _, off := range []*big.Rat{new(big.Rat).Add(r, half), new(big.Rat).Add(new(big.Rat).Mul(m, big.NewRat(3, 1)), half)} {
-				put(json.Number(jsonvalue.RatText(off)), "not-multiple", because("%s at %s, not a multiple of %s", jsonvalue.RatText(off), s.path, m.RatString()), "", "multipleOf", "type")
-			}
-		}
-	case string:
-		runes := []rune(v)
-		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MinLength }, true); ok && m > 0 && len(runes) >= m {
-			put(string(runes[:m-1]), "too-short", because("the string at %s cut to %d characters, below minLength %d", s.path, m-1, m), "", "minLength")
-		}
-		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxLength }, false); ok && m < 100000 {
-			c := "tpc-"
-			if drawing {
-				c = canary(t)
-			}
-			// Two fillers: one with spaces and a canary, one of plain letters that keeps most
-			// formats (a format failure hides the length failure in some validators).
-			need := m + 1 - len(runes)
-			unit := " " + c
-			put(v+strings.Repeat(unit, need/len(unit)+1), "too-long", because("the string at %s made longer than maxLength %d", s.path, m), c, "maxLength")
-			put(v+strings.Repeat("a", need), "too-long", because("the string at %s made longer than maxLength %d", s.path, m), "", "maxLength")
-		}
-		for _, sch := range s.schemas {
-			if sch.Pattern == nil {
-				continue
-			}
-			c := "tpc-"
-			if drawing {
-				c = canary(t)
-			}
-			for _, bad := range []string{c + " !", v + " !", strings.ToUpper(v), ""} {
-				if !sch.Pattern.MatchString(bad) {
-					cn := ""
-					if strings.Contains(bad, c) {
-						cn = c
-					}
-					put(bad, "pattern", because("a string at %s that does not match the pattern %s", s.path, sch.Pattern.String()), cn, "pattern")
-					break
-				}
-			}
-			break
-		}
-	case []any:
-		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MinItems }, true); ok && m > 0 && len(v) >= m {
-			putItems(append([]any{}, v[:m-1]...), "too-few-items", because("the array at %s cut to %d items, below minItems %d", s.path, m-1, m), "minItems")
-		}
-		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxItems }, false); ok && len(v) > 0 && m < 10000 {
-			long := append([]any{}, v...)
-			for len(long) <= m {
-				long = append(long, v[len(long)%len(v)])
-			}
-			putItems(long, "too-many-items", because("the array at %s made longer than maxItems %d", s.path, m), "maxItems")
-		}
-		unique := false
-		for _, sch := range s.schemas {
-			unique = unique || sch.UniqueItems
-		}
-		if unique && len(v) > 0 {
-			dup := append(append([]any{}, v...), v[0])
-			putItems(dup, "duplicate-items", because("the first item of the array at %s repeated, which uniqueItems forbids", s.path), "uniqueItems")
+}
+
+// numberBreaks: past the bounds, a fraction for an integer, off the multipleOf.
+func (b *breaks) numberBreaks(v json.Number) {
+	s, put := b.s, b.put
+	r, ok := jsonvalue.Rat(v)
+	if !ok {
+		return
+	}
+	ty := s.types()
+	integer := ty != nil && ty["integer"] && !ty["number"]
+	step := big.NewRat(1, 1)
+	if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.MultipleOf }, true); ok && !integer {
+		step = m
+	}
+	if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Minimum }, true); ok {
+		for _, below := range []*big.Rat{new(big.Rat).Sub(m, step), farBelow(m, step)} {
+			put(json.Number(jsonvalue.RatText(below)), "below-minimum", because("%s at %s, below the minimum %s", jsonvalue.RatText(below), s.path, m.RatString()), "", "minimum")
 		}
 	}
-	return out
+	if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMinimum }, true); ok {
+		put(json.Number(jsonvalue.RatText(m)), "exclusive-minimum", because("%s at %s, equal to the exclusive minimum", m.RatString(), s.path), "", "exclusiveMinimum")
+	}
+	if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Maximum }, false); ok {
+		for _, above := range []*big.Rat{new(big.Rat).Add(m, step), farAbove(m, step)} {
+			put(json.Number(jsonvalue.RatText(above)), "above-maximum", because("%s at %s, above the maximum %s", jsonvalue.RatText(above), s.path, m.RatString()), "", "maximum")
+		}
+	}
+	if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMaximum }, false); ok {
+		put(json.Number(jsonvalue.RatText(m)), "exclusive-maximum", because("%s at %s, equal to the exclusive maximum", m.RatString(), s.path), "", "exclusiveMaximum")
+	}
+	if integer {
+		// The value plus a half, and, where a double cannot hold that half (|value| >= 2^52),
+		// a fraction small enough to survive as a double.
+		for _, f := range []*big.Rat{new(big.Rat).Add(r, big.NewRat(1, 2)), smallFraction(r)} {
+			put(json.Number(jsonvalue.RatText(f)), "float-for-integer", because("%s at %s, a fraction where an integer is required", jsonvalue.RatText(f), s.path), "", "type")
+		}
+	}
+	if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.MultipleOf }, true); ok {
+		half := new(big.Rat).Quo(m, big.NewRat(2, 1))
+		// Off by half a step, from the value and, for values too large for doubles to see
+		// the half, from zero.
+		for _, off := range []*big.Rat{new(big.Rat).Add(r, half), new(big.Rat).Add(new(big.Rat).Mul(m, big.NewRat(3, 1)), half)} {
+			put(json.Number(jsonvalue.RatText(off)), "not-multiple", because("%s at %s, not a multiple of %s", jsonvalue.RatText(off), s.path, m.RatString()), "", "multipleOf", "type")
+		}
+	}
+}
+
+// stringBreaks: too short, too long, off the pattern.
+func (b *breaks) stringBreaks(v string) {
+	s, put := b.s, b.put
+	runes := []rune(v)
+	if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MinLength }, true); ok && m > 0 && len(runes) >= m {
+		put(string(runes[:m-1]), "too-short", because("the string at %s cut to %d characters, below minLength %d", s.path, m-1, m), "", "minLength")
+	}
+	if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxLength }, false); ok && m < 100000 {
+		c := b.canary()
+		// Two fillers: one with spaces and a canary, one of plain letters that keeps most
+		// formats (a format failure hides the length failure in some validators).
+		need := m + 1 - len(runes)
+		unit := " " + c
+		put(v+strings.Repeat(unit, need/len(unit)+1), "too-long", because("the string at %s made longer than maxLength %d", s.path, m), c, "maxLength")
+		put(v+strings.Repeat("a", need), "too-long", because("the string at %s made longer than maxLength %d", s.path, m), "", "maxLength")
+	}
+	for _, sch := range s.schemas {
+		if sch.Pattern == nil {
+			continue
+		}
+		c := b.canary()
+		for _, bad := range []string{c + " !", v + " !", strings.ToUpper(v), ""} {
+			if !sch.Pattern.MatchString(bad) {
+				cn := ""
+				if strings.Contains(bad, c) {
+					cn = c
+				}
+				put(bad, "pattern", because("a string at %s that does not match the pattern %s", s.path, sch.Pattern.String()), cn, "pattern")
+				break
+			}
+		}
+		break
+	}
+}
+
+// arrayBreaks: too few or many items, a duplicate under uniqueItems.
+func (b *breaks) arrayBreaks(v []any) {
+	s, putItems := b.s, b.putItems
+	if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MinItems }, true); ok && m > 0 && len(v) >= m {
+		putItems(append([]any{}, v[:m-1]...), "too-few-items", because("the array at %s cut to %d items, below minItems %d", s.path, m-1, m), "minItems")
+	}
+	if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxItems }, false); ok && len(v) > 0 && m < 10000 {
+		long := append([]any{}, v...)
+		for len(long) <= m {
+			long = append(long, v[len(long)%len(v)])
+		}
+		putItems(long, "too-many-items", because("the array at %s made longer than maxItems %d", s.path, m), "maxItems")
+	}
+	unique := false
+	for _, sch := range s.schemas {
+		unique = unique || sch.UniqueItems
+	}
+	if unique && len(v) > 0 {
+		dup := append(append([]any{}, v...), v[0])
+		putItems(dup, "duplicate-items", because("the first item of the array at %s repeated, which uniqueItems forbids", s.path), "uniqueItems")
+	}
 }
 
 // two52 is 2^52: from there on a double holds no fraction.

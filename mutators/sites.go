@@ -274,29 +274,6 @@ func (s *site) requiredNames() []string {
 
 // ---- editing values without touching the original
 
-// replaced returns a copy of root with the value at toks replaced by v (containers on the path
-// are copied; the rest is shared).
-func replaced(root any, toks []string, v any) any {
-	if len(toks) == 0 {
-		return v
-	}
-	switch c := root.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(c))
-		for k, e := range c {
-			m[k] = e
-		}
-		m[toks[0]] = replaced(c[toks[0]], toks[1:], v)
-		return m
-	case []any:
-		a := append([]any(nil), c...)
-		i, _ := strconv.Atoi(toks[0])
-		a[i] = replaced(c[i], toks[1:], v)
-		return a
-	}
-	return root
-}
-
 // edited returns a copy of root with fn applied to a copy of the container at toks.
 func editedObject(root any, toks []string, fn func(m map[string]any)) any {
 	cur, _ := jsonvalue.Get(root, jsonvalue.Pointer(toks))
@@ -309,5 +286,5 @@ func editedObject(root any, toks []string, fn func(m map[string]any)) any {
 		m[k] = e
 	}
 	fn(m)
-	return replaced(root, toks, m)
+	return jsonvalue.Replaced(root, toks, m)
 }

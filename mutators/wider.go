@@ -117,7 +117,7 @@ func (jsonInString) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 		return false
 	})
 	return firstConfirmed(t, tg, JSONInString, places, func(t *rapid.T, s *site) []candidate {
-		return []candidate{{build: func() any { return replaced(tg.Value, s.toks, string(jsonvalue.MustMarshal(s.value))) },
+		return []candidate{{build: func() any { return jsonvalue.Replaced(tg.Value, s.toks, string(jsonvalue.MustMarshal(s.value))) },
 			path: s.path, variant: "encoded", keywords: typeKeywords,
 			reason: because("the %s at %s JSON-encoded into a string", jsonvalue.TypeName(s.value), s.path)}}
 	})

@@ -4,6 +4,7 @@
 //
 //	toolproof run        [--tools PATH]... [--validator SPEC]... [--checks N] [--seed S] ...
 //	toolproof replay DIR [--validator SPEC] [--format ...]
+//	toolproof merge      REPORT.json... [--format text|json|junit|markdown]
 //	toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S] [--format jsonl|test-suite]
 //	toolproof audit      --tools PATH [--format text|json]
 //	toolproof validators
@@ -37,9 +38,10 @@ const usage = `toolproof proves that a validator of LLM tool-call arguments hold
 Usage:
   toolproof run        [--tools PATH]... [--validator SPEC]... [--checks N] [--seed S]
                        [--mutators LIST] [--profile strict|repair] [--close] [--jobs N]
-                       [--shard i/n] [--format text|json|junit|markdown] [--save DIR]
-                       [--require-location] [--timeout D] [--window N] [--processes N]
-                       [--max-skipped N]
+                       [--shard i/n | --shards N] [--format text|json|junit|markdown]
+                       [--save DIR] [--require-location] [--timeout D] [--window N]
+                       [--processes N] [--max-skipped N]
+  toolproof merge      REPORT.json... [--format text|json|junit|markdown] [--max-skipped N]
   toolproof replay DIR [--validator SPEC]... [--tools PATH]... [--format ...] [--close] [--max-skipped N]
   toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S]
                        [--mutators LIST] [--close] [--format jsonl|test-suite]
@@ -49,7 +51,10 @@ Usage:
 With no --tools, run, replay and audit use the embedded tool corpus; with no --validator, the
 built-in reference validator (toolproof's oracle, so run then also shows what a coercing gate
 gets, as a demonstration). Exit status: 0 no finding, 1 findings, 2 bad usage or input (and more
-skipped tools than --max-skipped allows).
+skipped tools than --max-skipped allows). merge puts the JSON reports of the shards of a run
+(--shard i/n, or the index from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX with --shards N,
+CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB or CI_NODE_INDEX) together into the report of the
+whole run.
 Run 'toolproof COMMAND -h' for the flags of a command.
 `
 
@@ -79,6 +84,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdRun(args[1:], stdout, stderr)
 	case "replay":
 		err = cmdReplay(args[1:], stdout, stderr)
+	case "merge":
+		err = cmdMerge(args[1:], stdout, stderr)
 	case "gen":
 		err = cmdGen(args[1:], stdout, stderr)
 	case "audit":

@@ -11,7 +11,6 @@ import (
 	"os"
 	"regexp"
 	"runtime/pprof"
-	"strconv"
 	"strings"
 	"time"
 
@@ -127,6 +126,8 @@ type runFlags struct {
 	close      bool
 	jobs       int
 	shard      string
+	shards     int
+	shardFrom  string // where the shard came from: the flag or a variable
 	format     string
 	save       string
 	requireLoc bool
@@ -199,7 +200,8 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 		fs.Uint64Var(&f.seed, "seed", 0, "seed for the cases (0: a random seed, printed in the report)")
 		fs.StringVar(&f.muts, "mutators", "all", "comma-separated distortion classes")
 		fs.IntVar(&f.jobs, "jobs", 0, "tools checked in parallel (default: the number of CPUs)")
-		fs.StringVar(&f.shard, "shard", "", "i/n: check only the tools whose index modulo n is i")
+		fs.StringVar(&f.shard, "shard", "", "i/n: check only the tools whose index modulo n is i (default: from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX, CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB or CI_NODE_INDEX)")
+		fs.IntVar(&f.shards, "shards", 0, "the number of shards, when the index comes from a variable (JOB_COMPLETION_INDEX has no count of its own)")
 		fs.StringVar(&f.save, "save", "", "directory to save the minimal failing cases in (replay them with toolproof replay)")
 		fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for `go tool pprof`)")
 	}
@@ -226,14 +228,12 @@ func (f *runFlags) options() (harness.Options, error) {
 		}
 		opts.Mutators = ms
 	}
-	if f.shard != "" {
-		i, n, ok := strings.Cut(f.shard, "/")
-		a, err1 := strconv.Atoi(i)
-		b, err2 := strconv.Atoi(n)
-		if !ok || err1 != nil || err2 != nil || b <= 0 || a < 0 || a >= b {
-			return opts, usagef("--shard %q: want i/n with 0 <= i < n", f.shard)
+	if f.gen {
+		i, n, from, err := pickShard(f.shard, f.shards, os.Getenv)
+		if err != nil {
+			return opts, err
 		}
-		opts.Shard, opts.Shards = a, b
+		opts.Shard, opts.Shards, f.shardFrom = i, n, from
 	}
 	if f.processes < 1 {
 		return opts, usagef("--processes must be at least 1")
@@ -318,6 +318,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		seed = randomSeed()
 	}
 	opts.Checks, opts.Seed, opts.ShrinkTime = f.checks, seed, 10*time.Second
+	if opts.Shards > 0 {
+		fmt.Fprintf(stderr, "toolproof: shard %d/%d (%s): %d of %d tools\n", opts.Shard, opts.Shards, f.shardFrom,
+			(len(tools)-opts.Shard+opts.Shards-1)/opts.Shards, len(tools))
+	}
 	if f.cpuprofile != "" {
 		pf, err := os.Create(f.cpuprofile)
 		if err != nil {

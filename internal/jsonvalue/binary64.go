@@ -60,23 +60,44 @@ func smallInteger(s string) bool {
 	return true
 }
 
+// Shortest64 returns the shortest decimal that reads as the same double as n (what
+// strconv.FormatFloat writes). Distinct doubles keep their order, equality and integer-ness in
+// it, so it stands for the double wherever numbers are only compared; not for multipleOf. ok is
+// false when n is beyond every double.
+func Shortest64(n json.Number) (json.Number, bool) {
+	s := string(n)
+	if smallInteger(s) {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if (err != nil && !isRangeUnderflow(f, err)) || math.IsInf(f, 0) {
+		return "", false
+	}
+	return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), true
+}
+
 // RoundBinary64 returns v with every number replaced by Binary64 of it (v itself, shared, when
 // no number changes), and false when some number is beyond every double.
 func RoundBinary64(v any) (any, bool) {
-	r, _, ok := round64(v)
+	r, _, ok := Round(v, Binary64)
 	return r, ok
 }
 
-// round64 is RoundBinary64 that also says whether anything changed; unchanged parts are shared.
-func round64(v any) (any, bool, bool) {
+// Round returns v with every number n replaced by round(n), whether anything changed (unchanged
+// parts are shared with v), and false when round fails for some number.
+func Round(v any, round func(json.Number) (json.Number, bool)) (any, bool, bool) {
+	return round64(v, round)
+}
+
+func round64(v any, round func(json.Number) (json.Number, bool)) (any, bool, bool) {
 	switch x := v.(type) {
 	case json.Number:
-		r, ok := Binary64(x)
+		r, ok := round(x)
 		return r, ok && r != x, ok
 	case map[string]any:
 		var out map[string]any
 		for k, e := range x {
-			r, changed, ok := round64(e)
+			r, changed, ok := round64(e, round)
 			if !ok {
 				return nil, false, false
 			}
@@ -97,7 +118,7 @@ func round64(v any) (any, bool, bool) {
 	case []any:
 		var out []any
 		for i, e := range x {
-			r, changed, ok := round64(e)
+			r, changed, ok := round64(e, round)
 			if !ok {
 				return nil, false, false
 			}

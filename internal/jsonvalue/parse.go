@@ -14,6 +14,9 @@ import (
 // MaxDepth is the deepest nesting of arrays and objects Parse accepts.
 const MaxDepth = 1000
 
+// maxDepthPointer is how many steps of the path a too-deep nesting is reported at.
+const maxDepthPointer = 8
+
 // SyntaxError reports why a text is not a single JSON value. Its message never quotes the
 // text itself, only the byte offset and the JSON Pointer of the value being read.
 type SyntaxError struct {
@@ -73,8 +76,15 @@ type step struct {
 }
 
 func (p *parser) errorf(format string, args ...any) error {
-	toks := make([]string, len(p.path))
-	for i, st := range p.path {
+	return p.errorAt(len(p.path), format, args...)
+}
+
+// errorAt is errorf with the pointer cut to the first n steps of the path (an ancestor of where
+// the parser is): a nesting 1,000 deep is reported at its outer levels, not by a pointer of a
+// thousand steps built for every such text.
+func (p *parser) errorAt(n int, format string, args ...any) error {
+	toks := make([]string, min(n, len(p.path)))
+	for i, st := range p.path[:len(toks)] {
 		if st.index >= 0 {
 			toks[i] = strconv.Itoa(st.index)
 		} else {
@@ -102,12 +112,12 @@ func (p *parser) value(depth int) (any, error) {
 	switch c := p.data[p.pos]; {
 	case c == '{':
 		if depth >= MaxDepth {
-			return nil, p.errorf("nesting deeper than %d", MaxDepth)
+			return nil, p.errorAt(maxDepthPointer, "nesting deeper than %d", MaxDepth)
 		}
 		return p.object(depth + 1)
 	case c == '[':
 		if depth >= MaxDepth {
-			return nil, p.errorf("nesting deeper than %d", MaxDepth)
+			return nil, p.errorAt(maxDepthPointer, "nesting deeper than %d", MaxDepth)
 		}
 		return p.array(depth + 1)
 	case c == '"':

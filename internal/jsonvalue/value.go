@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Marshal encodes v as compact JSON with object keys in sorted order, so the same value always
@@ -109,15 +110,41 @@ const hexDigits = "0123456789abcdef"
 
 // AppendString appends s as a JSON string. Invalid UTF-8 is replaced by U+FFFD.
 func AppendString(dst []byte, s string) []byte {
+	out, _ := appendString(dst, s, false)
+	return out
+}
+
+// AppendStringBytes appends b as a JSON string, escaped as AppendString escapes; ok is false
+// when b is not valid UTF-8 (what was appended is then to be dropped).
+func AppendStringBytes(dst, b []byte) (out []byte, ok bool) {
+	// The string shares b's bytes for the length of the call, which only reads them.
+	return appendString(dst, unsafe.String(unsafe.SliceData(b), len(b)), true)
+}
+
+// plain marks the bytes that stand for themselves in a JSON string: ASCII except control
+// characters, '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// appendString is the one JSON string writer: control characters, quotes and backslashes
+// escaped, U+2028 and U+2029 too (line separators to some readers); invalid UTF-8 replaced by
+// U+FFFD, or, when strict, the end (ok false).
+func appendString(dst []byte, s string, strict bool) ([]byte, bool) {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i < len(s) && plain[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			dst = append(dst, s[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -137,6 +164,9 @@ func AppendString(dst []byte, s string) []byte {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
+			if strict {
+				return dst, false
+			}
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, "\ufffd"...)
 			i += size
@@ -153,7 +183,7 @@ func AppendString(dst []byte, s string) []byte {
 		i += size
 	}
 	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, '"'), true
 }
 
 func isNumber(s string) bool {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolproof/toolproof/internal/procgroup"
 	"io"
 	"os"
 	"os/exec"
@@ -310,7 +311,7 @@ func startProcess(argv []string, dir string, env []string, stderr io.Writer) (*p
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
-	setProcessGroup(cmd)
+	procgroup.Set(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -344,11 +345,11 @@ func (p *procConn) Close() error {
 		case err := <-done:
 			p.waitErr = err
 		case <-time.After(closeGrace):
-			killProcess(p.cmd.Process)
+			procgroup.Kill(p.cmd.Process)
 			p.waitErr = <-done
 		}
 		// The process group may hold children (npx and node) that keep the pipes open.
-		killProcess(p.cmd.Process)
+		procgroup.Kill(p.cmd.Process)
 	})
 	return nil
 }

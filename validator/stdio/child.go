@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/toolproof/toolproof/internal/procgroup"
 	"os"
 	"os/exec"
 	"strconv"
@@ -66,7 +67,7 @@ func (c *Client) spawn(p *proc) (*child, error) {
 	cmd := exec.Command(c.opts.Command[0], c.opts.Command[1:]...)
 	cmd.Dir = c.opts.Dir
 	cmd.Env = c.opts.Env
-	setProcessGroup(cmd)
+	procgroup.Set(cmd)
 	var files []*os.File
 	pipe := func() (r, w *os.File, err error) {
 		r, w, err = os.Pipe()
@@ -136,7 +137,7 @@ func (ch *child) kill() {
 		return
 	default:
 	}
-	killProcess(ch.cmd.Process)
+	procgroup.Kill(ch.cmd.Process)
 }
 
 func (ch *child) closeStdin() {

@@ -345,7 +345,7 @@ func (g *gate) appendLine(b []byte, id uint64, args []byte, extra int, ascii boo
 	b = append(b, `"arguments":`...)
 	if ascii {
 		b = appendASCII(b, args, extra)
-	} else if out, ok := appendText(b, args); ok {
+	} else if out, ok := jsonvalue.AppendStringBytes(b, args); ok {
 		b = out
 	} else {
 		b = append(b[:start], `"arguments_base64":"`...)
@@ -393,7 +393,7 @@ func appendArguments(dst, args []byte) (_ []byte, ok bool) {
 	if extra, ascii := measureArguments(args); ascii {
 		return appendASCII(dst, args, extra), true
 	}
-	return appendText(dst, args)
+	return jsonvalue.AppendStringBytes(dst, args)
 }
 
 // appendASCII appends ASCII args, whose escapes add extra bytes, as a JSON string: written in
@@ -434,50 +434,6 @@ func appendASCII(dst, args []byte, extra int) []byte {
 	return dst
 }
 
-// appendText is appendArguments for any text.
-func appendText(dst, args []byte) (_ []byte, ok bool) {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(args); {
-		for i < len(args) && plain[args[i]] {
-			i++
-		}
-		if i == len(args) {
-			break
-		}
-		c := args[i]
-		if c < utf8.RuneSelf {
-			dst = append(dst, args[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRune(args[i:])
-		if r == utf8.RuneError && size == 1 {
-			return dst, false
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, args[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			start = i + size
-		}
-		i += size
-	}
-	dst = append(dst, args[start:]...)
-	return append(dst, '"'), true
-}
 
 const hexDigits = "0123456789abcdef"
 

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/toolproof/toolproof/harness"
+)
+
+// cmdMerge reads the JSON reports of the shards of one run (run --shard i/n --format json) and
+// writes the report of the whole run, as the unsharded run with the same seed writes it.
+func cmdMerge(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("toolproof merge", flag.ContinueOnError)
+	format := fs.String("format", "text", "report format: text, json, junit or markdown")
+	maxSkipped := fs.Int("max-skipped", -1, "exit with status 2 after the report when more than this many tools are skipped (0: any skipped tool; -1: no limit)")
+	files, err := parse(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "text", "json", "junit", "markdown", "md":
+	default:
+		return usagef("--format %q: want text, json, junit or markdown", *format)
+	}
+	if len(files) == 0 {
+		return usagef("merge takes the JSON reports of the shards of a run (toolproof run --shard i/n --format json > shard-i.json)")
+	}
+	docs := make([]harness.Document, len(files))
+	for i, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return usagef("merge: %v", err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		if err := dec.Decode(&docs[i]); err != nil {
+			return usagef("merge %s: not a JSON report of toolproof run: %s", name, jsonErr(data, err))
+		}
+		if dec.More() {
+			return usagef("merge %s: more than one JSON value; want one report document", name)
+		}
+	}
+	doc, err := harness.Merge(docs, files)
+	if err != nil {
+		return usagef("merge: %v", err)
+	}
+	return writeReports(doc.Reports, *format, *maxSkipped, stdout, stderr)
+}
+
+// jsonErr says where in data a JSON error is, by line and column when it knows the offset.
+func jsonErr(data []byte, err error) string {
+	var off int64 = -1
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		off = e.Offset - 1 // the offset is after the byte that is wrong
+	case *json.UnmarshalTypeError:
+		off = e.Offset
+	}
+	if off < 0 || off > int64(len(data)) {
+		return err.Error()
+	}
+	line, col := 1, 1
+	for _, b := range data[:off] {
+		if b == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
+}
