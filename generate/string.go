@@ -24,9 +24,10 @@ type strPlan struct {
 }
 
 type pattern struct {
-	src string
-	re  *regexp.Regexp
-	syn *syntax.Regexp
+	src   string
+	re    *regexp.Regexp
+	syn   *syntax.Regexp
+	avoid shorthands // the shorthand classes the source uses: their runes are drawn with care
 }
 
 func planString(conj []*jsonschema.Schema) (*strPlan, string) {
@@ -74,7 +75,58 @@ func newPattern(src string) (*pattern, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pattern %s: %v", src, err)
 	}
-	return &pattern{src: src, re: re, syn: syn.Simplify()}, nil
+	return &pattern{src: src, re: re, syn: syn.Simplify(), avoid: shorthandsOf(src)}, nil
+}
+
+// shorthands records which of the classes whose members differ between regex dialects a
+// pattern's source names: \s \S, \w \W \b \B, \d \D.
+type shorthands struct{ space, word, digit bool }
+
+// shorthandsOf scans a pattern's source for the shorthand classes. RE2 expands them before
+// the generator sees the syntax tree, so they are read from the text.
+func shorthandsOf(src string) shorthands {
+	var sh shorthands
+	for i := 0; i+1 < len(src); i++ {
+		if src[i] != '\\' {
+			continue
+		}
+		i++
+		switch src[i] {
+		case 's', 'S':
+			sh.space = true
+		case 'w', 'W', 'b', 'B':
+			sh.word = true
+		case 'd', 'D':
+			sh.digit = true
+		}
+	}
+	return sh
+}
+
+// disagree reports whether the regex dialects a JSON Schema pattern may be run in (ECMA-262
+// with and without the u flag, as JavaScript validators compile it; Python's re, as
+// python-jsonschema uses it; RE2, the oracle) could read r differently, where r is drawn for
+// a class or '.' of this pattern. Such runes are never drawn there, so that a generated valid
+// string does not depend on the dialect:
+//   - always: surrogates, astral runes (two UTF-16 units, which '.' and classes count
+//     differently without the u flag), line terminators other than \n ('.' in ECMA-262 stops
+//     at \r, U+2028 and U+2029, RE2's and Python's do not), and Unicode whitespace outside
+//     ASCII, \v and U+001C..U+001F (\s is ASCII in RE2, Unicode in the others, and Python's
+//     also counts U+001C..U+001F while ECMA-262's counts U+FEFF);
+//   - when the pattern names \w \W \b \B: letters and numbers outside ASCII (word
+//     characters in Python, not in RE2 or ECMA-262);
+//   - when it names \d \D: decimal digits outside ASCII (digits in Python only).
+func (sh shorthands) disagree(r rune) bool {
+	if ecmaDisagrees(r) || r > 0xffff || (r >= 0x1c && r <= 0x1f) {
+		return true
+	}
+	if r < 0x80 {
+		return false
+	}
+	if sh.word && (unicode.IsLetter(r) || unicode.IsNumber(r)) {
+		return true
+	}
+	return sh.digit && unicode.IsDigit(r)
 }
 
 // ok reports whether s meets every constraint of the plan.
@@ -181,10 +233,11 @@ func drawRune(t *rapid.T, flavour int) rune {
 }
 
 // gen builds a string the pattern may match, aiming for [minLen, maxLen] runes; the caller
-// checks the result. Runes where ECMA-262 and RE2 disagree (\s, '.') are avoided.
+// checks the result. Runes the regex dialects read differently are not drawn for classes and
+// '.' (shorthands.disagree).
 func (pt *pattern) gen(t *rapid.T, minLen, maxLen int) (string, bool) {
 	var b strings.Builder
-	w := &regexWriter{t: t, b: &b, budget: 2000}
+	w := &regexWriter{t: t, b: &b, budget: 2000, avoid: pt.avoid}
 	if !w.build(pt.syn) {
 		return "", false
 	}
@@ -199,11 +252,6 @@ func (pt *pattern) gen(t *rapid.T, minLen, maxLen int) (string, bool) {
 			pad.WriteByte(alnum[draw.Int(t, 0, 25, "pad")])
 		}
 		s += pad.String()
-	}
-	for _, r := range s {
-		if ecmaDisagrees(r) {
-			return "", false
-		}
 	}
 	return s, true
 }
@@ -241,6 +289,7 @@ type regexWriter struct {
 	t      *rapid.T
 	b      *strings.Builder
 	budget int
+	avoid  shorthands
 }
 
 func (w *regexWriter) build(re *syntax.Regexp) bool {
@@ -264,7 +313,7 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		}
 		return true
 	case syntax.OpCharClass:
-		r, ok := classRune(t, re.Rune)
+		r, ok := classRune(t, re.Rune, w.avoid)
 		if !ok {
 			return false
 		}
@@ -272,7 +321,11 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		return true
 	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
 		if draw.Int(t, 0, 7, "anyKind") == 0 {
-			w.b.WriteRune(exoticRunes[draw.Int(t, 1, 8, "any")])
+			r := exoticRunes[draw.Int(t, 1, 8, "any")]
+			if w.avoid.disagree(r) {
+				r = '~'
+			}
+			w.b.WriteRune(r)
 		} else {
 			w.b.WriteByte(alnum[draw.Int(t, 0, len(alnum)-1, "any")])
 		}
@@ -330,8 +383,8 @@ func foldASCII(r rune) rune {
 }
 
 // classRune draws a rune from a character class (pairs of ranges), preferring printable
-// ASCII members and never surrogates or runes where ECMA-262 and RE2 disagree.
-func classRune(t *rapid.T, ranges []rune) (rune, bool) {
+// ASCII members and never runes the regex dialects read differently (avoid.disagree).
+func classRune(t *rapid.T, ranges []rune, avoid shorthands) (rune, bool) {
 	if len(ranges) == 0 {
 		return 0, false
 	}
@@ -356,8 +409,27 @@ func classRune(t *rapid.T, ranges []rune) (rune, bool) {
 			hi = lo + 0xffff
 		}
 		r := lo + rune(draw.Int(t, 0, int(hi-lo), "classRune"))
-		if !ecmaDisagrees(r) && utf8.ValidRune(r) && (unicode.IsPrint(r) || r < 0x7f) {
+		if !avoid.disagree(r) && utf8.ValidRune(r) && (unicode.IsPrint(r) || r < 0x7f) {
 			return r, true
+		}
+	}
+	// A class whose members are mostly runes to avoid: its first member that is not one, or,
+	// when every member is (an explicit class such as [\u2000-\u200a], which every dialect
+	// reads alike), its first member that is a rune at all.
+	budget := 1 << 14
+	for i := 0; i+1 < len(ranges) && budget > 0; i += 2 {
+		for r := ranges[i]; r <= ranges[i+1] && budget > 0; r++ {
+			budget--
+			if !avoid.disagree(r) && utf8.ValidRune(r) && (unicode.IsPrint(r) || r < 0x7f) {
+				return r, true
+			}
+		}
+	}
+	for i := 0; i+1 < len(ranges); i += 2 {
+		for r := ranges[i]; r <= ranges[i+1] && r < ranges[i]+0x800; r++ {
+			if utf8.ValidRune(r) {
+				return r, true
+			}
 		}
 	}
 	return 0, false

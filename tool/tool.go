@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/pattern"
 )
 
 // Tool is one tool a model can call.
@@ -47,6 +48,17 @@ func (t Tool) Where() string {
 	return fmt.Sprintf("tool %q (%s)", t.Name, t.Source)
 }
 
+// PatternWarnings lists the tool's patterns whose syntax not every regex dialect has (inline
+// flags, lookaround, \p{...}, \Z, ...), each naming the pattern and its JSON Pointer in the
+// parameters schema. Validators in other languages may refuse or misread such a pattern.
+func (t Tool) PatternWarnings() []string {
+	var out []string
+	for _, w := range pattern.Warnings(t.Parameters) {
+		out = append(out, t.Where()+": "+w.String())
+	}
+	return out
+}
+
 // Skipped is a tool definition that could not be used, with the reason.
 type Skipped struct {
 	Tool   string `json:"tool"`   // the tool name, or "" if it has none
@@ -67,6 +79,8 @@ type Set struct {
 	Tools   []Tool
 	Skipped []Skipped
 	Renamed []string // notes on tools renamed because another tool had their name
+	// Warnings are the tools' patterns not every regex dialect reads alike (Tool.PatternWarnings).
+	Warnings []string
 
 	names map[string]int
 }
@@ -106,6 +120,7 @@ func (s *Set) Add(t Tool) {
 	}
 	s.names[t.Name] = len(s.Tools)
 	s.Tools = append(s.Tools, t)
+	s.Warnings = append(s.Warnings, t.PatternWarnings()...)
 }
 
 // Merge appends the tools, skipped entries and notes of o.

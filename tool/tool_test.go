@@ -254,3 +254,22 @@ func TestCloseKeepsTheMeaning(t *testing.T) {
 		}
 	}
 }
+
+// A pattern not every regex dialect reads alike is a warning of the set, naming the tool, the
+// pattern and its place; portable patterns are not.
+func TestSetWarnsOfDialectOnlyPatterns(t *testing.T) {
+	set, err := tool.Parse([]byte(`[{"name":"a","parameters":{"type":"object","properties":{"x":{"type":"string","pattern":"(?i)^id$"}}}},
+		{"name":"b","parameters":{"type":"object","properties":{"x":{"type":"string","pattern":"^[a-z]+$"}}}}]`), "f.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Warnings) != 1 || !strings.Contains(set.Warnings[0], `tool "a"`) ||
+		!strings.Contains(set.Warnings[0], `"(?i)^id$" at /properties/x/pattern`) {
+		t.Fatalf("warnings: %q", set.Warnings)
+	}
+	var all tool.Set
+	all.Merge(set)
+	if len(all.Warnings) != 1 {
+		t.Fatalf("merged warnings: %q", all.Warnings)
+	}
+}

@@ -5,6 +5,8 @@
 //	go run ./cmd/measure suite DIR   # DIR: JSON-Schema-Test-Suite tests/draft2020-12
 //	go run ./cmd/measure bfcl FILE   # FILE: a BFCL tools file (JSONL)
 //	go run ./cmd/measure mutators FILE...
+//	go run ./cmd/measure patterns -dump OUT [SOURCE...]  # strings for regex engines to check
+//	go run ./cmd/measure differential [-checks N] [-validators LIST] FILE...  # blocking findings of correct validators
 package main
 
 import (
@@ -33,7 +35,7 @@ func main() {
 	dump := flag.String("dump", "", "write every generated value as JSONL to this file (for an independent validator)")
 	flag.Parse()
 	if flag.NArg() < 2 {
-		fmt.Fprintln(os.Stderr, "usage: measure [-n N] [-dump FILE] suite DIR | bfcl FILE | mutators FILE...")
+		fmt.Fprintln(os.Stderr, "usage: measure [-n N] [-dump FILE] suite DIR | bfcl FILE | mutators FILE... | differential [-checks N] [-seed S] [-validators LIST] [-json OUT] FILE...")
 		os.Exit(2)
 	}
 	var err error
@@ -44,6 +46,10 @@ func main() {
 		err = bfcl(flag.Args()[1:], *draws, *dump)
 	case "mutators":
 		err = mutators_(flag.Args()[1:], *draws)
+	case "patterns":
+		err = patterns(flag.Args()[1:], os.Stdout)
+	case "differential":
+		err = differential(flag.Args()[1:], os.Stdout)
 	default:
 		err = fmt.Errorf("unknown measurement %q", flag.Arg(0))
 	}

@@ -44,7 +44,22 @@ func loadTools(paths []string, stderr io.Writer) ([]tool.Tool, []tool.Skipped, e
 	if len(all.Tools) == 0 {
 		return nil, nil, usagef("--tools: no usable tool in %s%s", strings.Join(paths, ", "), skippedText(all.Skipped))
 	}
+	warnPatterns(all.Warnings, stderr)
 	return all.Tools, all.Skipped, nil
+}
+
+// maxWarnings is how many pattern warnings the commands print before a count of the rest.
+const maxWarnings = 10
+
+// warnPatterns prints the tools' patterns not every regex dialect reads alike.
+func warnPatterns(ws []string, stderr io.Writer) {
+	for i, w := range ws {
+		if i == maxWarnings {
+			fmt.Fprintf(stderr, "toolproof: warning: %d more patterns not every regex dialect reads alike\n", len(ws)-i)
+			break
+		}
+		fmt.Fprintf(stderr, "toolproof: warning: %s\n", w)
+	}
 }
 
 // skippedText lists skipped definitions with their reasons, for a message.
@@ -86,6 +101,7 @@ func toolsFor(paths []string, vs []validator.Validator, stderr io.Writer) ([]too
 			for _, t := range tools {
 				set.Add(t)
 			}
+			warnPatterns(set.Warnings, stderr)
 			return set.Tools, set.Skipped, nil
 		}
 	}

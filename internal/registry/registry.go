@@ -1,7 +1,7 @@
 // Package registry maps the validator names the command line accepts to validators: the
 // built-in reference, the node adapters (ajv, typebox, zod), the Go zoo (a nested module run
-// out of process), the seed gates in examples/, exec: for any program speaking toolproof/1,
-// node: for a module of native tools and mcp: for an MCP server.
+// out of process), python-jsonschema, the seed gates in examples/, exec: for any program
+// speaking toolproof/1, node: for a module of native tools and mcp: for an MCP server.
 package registry
 
 import (
@@ -39,6 +39,7 @@ func Entries() []Entry {
 		{"kaptinlin", "go zoo: github.com/kaptinlin/jsonschema v0.9.8", "go-zoo"},
 		{"json-struct", "go zoo: encoding/json into a struct built from the schema", "go-zoo"},
 		{"json-struct-strict", "go zoo: the same with DisallowUnknownFields", "go-zoo"},
+		{"python-jsonschema", "python: python-jsonschema (the draft $schema names, formats asserted), json.loads numbers, strict parse gate", "python"},
 		{"seed-typebox", "seed gate: TypeBox parseToolArguments, tool read (examples/seed-typebox; serves its tools)", "seed"},
 		{"seed-zod", "seed gate: zod ToolValidationGatekeeper, tool execute_code (examples/seed-zod; serves its tools)", "seed"},
 	}
@@ -101,6 +102,8 @@ func (o *Opener) Open(spec string) (validator.Validator, error) {
 			return o.node(name)
 		case "go-zoo":
 			return o.zoo(name)
+		case "python":
+			return o.python(name)
 		case "seed":
 			return o.seed(name)
 		}
@@ -153,6 +156,24 @@ func (o *Opener) node(name string) (validator.Validator, error) {
 		return nil, fmt.Errorf("validator %s: its packages are not installed: run `npm ci` in %s", name, dir)
 	}
 	return o.start([]string{node, filepath.Join(dir, "adapters", name+".mjs")})
+}
+
+// python starts validator/python/ADAPTER.py (python-jsonschema -> jsonschema_adapter.py) with
+// python3, which must have the jsonschema package.
+func (o *Opener) python(name string) (validator.Validator, error) {
+	root, err := o.root()
+	if err != nil {
+		return nil, err
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		return nil, fmt.Errorf("validator %s needs Python 3 (python3 is not on PATH)", name)
+	}
+	script := filepath.Join(root, "validator", "python", strings.TrimPrefix(name, "python-")+"_adapter.py")
+	if _, err := os.Stat(script); err != nil {
+		return nil, fmt.Errorf("validator %s: %v", name, err)
+	}
+	return o.start([]string{py, script})
 }
 
 func (o *Opener) zoo(name string) (validator.Validator, error) {

@@ -326,7 +326,7 @@ func TestEntries(t *testing.T) {
 		}
 		seen[e.Name] = true
 		switch e.Kind {
-		case "builtin", "node", "go-zoo", "seed":
+		case "builtin", "node", "go-zoo", "python", "seed":
 		default:
 			t.Errorf("entry %s: kind %q", e.Name, e.Kind)
 		}

@@ -1,0 +1,233 @@
+// Package pattern finds JSON Schema patterns whose syntax not every regex dialect reads alike.
+// JSON Schema patterns are ECMA-262 regular expressions; toolproof's oracle compiles them as
+// RE2 (Go's regexp), and validators in other languages use their own engines (Python's re for
+// python-jsonschema). A pattern that leans on syntax only some of them have is accepted by one
+// validator and refused, or read differently, by another: the tool loader and audit warn.
+package pattern
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Warning is one pattern of a schema with syntax only some dialects have.
+type Warning struct {
+	Pointer string // JSON Pointer of the pattern in the schema (a "pattern" member or a patternProperties key)
+	Pattern string
+	Problem string
+}
+
+func (w Warning) String() string {
+	at := w.Pointer
+	if at == "" {
+		at = `""`
+	}
+	return fmt.Sprintf("pattern %s at %s: %s", strconv.Quote(w.Pattern), at, w.Problem)
+}
+
+// The problems, one sentence each.
+const (
+	inlineFlags = "inline flags such as (?i) are RE2 and Python syntax; ECMA-262 (JSON Schema's dialect: Ajv, TypeBox) rejects them"
+	pythonNamed = "(?P<name>...) is RE2 and Python syntax; ECMA-262 rejects it (it writes (?<name>...))"
+	ecmaNamed   = "(?<name>...) is ECMA-262 and RE2 syntax; Python's re rejects it (it writes (?P<name>...))"
+	lookaround  = "lookahead and lookbehind are ECMA-262 and Python syntax; RE2 rejects them, so toolproof's oracle cannot check the tool"
+	backref     = "backreferences are ECMA-262 and Python syntax; RE2 rejects them, so toolproof's oracle cannot check the tool"
+	atomic      = "atomic groups and possessive quantifiers are Python 3.11+ syntax only; ECMA-262 and RE2 reject them"
+	comment     = "(?#...) comments are Python syntax only"
+	unicodeProp = `\p{...} is ECMA-262 syntax only with the u flag (Ajv and TypeBox set it; without it \p is a letter p), RE2 syntax with other property names (scripts as \p{Greek}, where ECMA-262 wants \p{Script=Greek}), and Python's re rejects it`
+	shortProp   = `\pL (a property without braces) is RE2 syntax only`
+	anchors     = `\A, \z and \Z are not ECMA-262 (with the u flag a syntax error, without it a plain letter); \z is RE2 only, \Z Python only`
+	quoting     = `\Q...\E quoting is RE2 syntax only`
+	hexBrace    = `\x{...} is RE2 syntax only (ECMA-262 with the u flag writes \u{...})`
+	uBrace      = `\u{...} is ECMA-262 syntax with the u flag only; RE2 (Go validators) and Python reject it (toolproof's oracle rewrites it as \x{...})`
+	uEscape     = `\uXXXX is ECMA-262 and Python syntax; RE2 rejects it, so Go validators on regexp refuse the tool (toolproof's oracle rewrites it as \x{...})`
+	controlEsc  = `\cX control escapes are ECMA-262 syntax only; RE2 and Python reject them`
+	posixClass  = "[[:alpha:]] POSIX classes are RE2 syntax only; ECMA-262 and Python read them as a class of the letters ':', 'a', 'l', ..."
+	emptyClass  = "[] and [^] are the empty and the full class in ECMA-262; RE2 and Python read the ] as a member and the class goes on"
+	notRE2      = "RE2 cannot compile it, so toolproof's oracle cannot check the tool: "
+)
+
+// Problems lists the syntax in src that not every dialect has (or reads alike), in the order
+// first met, each once. A pattern every dialect reads alike has none.
+func Problems(src string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	inClass := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		rest := src[i+1:]
+		switch {
+		case c == '\\' && i+1 < len(src):
+			e := src[i+1]
+			switch {
+			case e == 'p' || e == 'P':
+				if strings.HasPrefix(src[i+2:], "{") {
+					add(unicodeProp)
+				} else {
+					add(shortProp)
+				}
+			case e == 'A' || e == 'z' || e == 'Z':
+				add(anchors)
+			case e == 'Q':
+				add(quoting)
+			case e == 'x' && strings.HasPrefix(src[i+2:], "{"):
+				add(hexBrace)
+			case e == 'u' && strings.HasPrefix(src[i+2:], "{"):
+				add(uBrace)
+			case e == 'u':
+				add(uEscape)
+			case e == 'c' && i+2 < len(src) && isLetter(src[i+2]):
+				add(controlEsc)
+			case e >= '1' && e <= '9' && !inClass:
+				add(backref)
+			case e == 'k' && strings.HasPrefix(src[i+2:], "<"):
+				add(backref)
+			}
+			i++ // the escaped character
+			// The braces of \p{..}, \x{..}, \u{..} and the name of \k<..> are part of the escape.
+			if strings.IndexByte("pPxuk", e) >= 0 && i+1 < len(src) && (src[i+1] == '{' || (e == 'k' && src[i+1] == '<')) {
+				if end := strings.IndexAny(src[i+1:], "}>"); end >= 0 {
+					i += 1 + end
+				}
+			}
+		case inClass:
+			if strings.HasPrefix(src[i:], "[:") && strings.Contains(rest, ":]") {
+				add(posixClass)
+			}
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			inClass = true
+			j := i + 1
+			if j < len(src) && src[j] == '^' {
+				j++
+			}
+			if j < len(src) && src[j] == ']' {
+				add(emptyClass)
+				i = j // RE2 and Python: a literal ] member; the class goes on
+			} else if strings.HasPrefix(src[j:], "[:") && strings.Contains(src[j:], ":]") {
+				add(posixClass)
+			}
+		case c == '(' && strings.HasPrefix(rest, "?"):
+			g := rest[1:]
+			switch {
+			case strings.HasPrefix(g, "=") || strings.HasPrefix(g, "!") || strings.HasPrefix(g, "<=") || strings.HasPrefix(g, "<!"):
+				add(lookaround)
+			case strings.HasPrefix(g, "P<"):
+				add(pythonNamed)
+			case strings.HasPrefix(g, "P=") || strings.HasPrefix(g, "P>"):
+				add(backref)
+			case strings.HasPrefix(g, "<"):
+				add(ecmaNamed)
+			case strings.HasPrefix(g, ">"):
+				add(atomic)
+			case strings.HasPrefix(g, "#"):
+				add(comment)
+			case flagGroup(g):
+				add(inlineFlags)
+			}
+		case (c == '*' || c == '+' || c == '?' || (c == '}' && countedEnd.MatchString(src[:i+1]))) && strings.HasPrefix(rest, "+") && i > 0:
+			add(atomic)
+		}
+	}
+	if _, err := regexp.Compile(src); err != nil {
+		add(notRE2 + err.Error())
+	}
+	return out
+}
+
+// countedEnd matches text that ends in a counted quantifier {n}, {n,} or {n,m}.
+var countedEnd = regexp.MustCompile(`\{[0-9]+(,[0-9]*)?\}$`)
+
+func isLetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+
+// flagGroup reports whether g (the text after "(?") starts inline flags: letters of imsuxU
+// and '-', then ')' or ':'.
+func flagGroup(g string) bool {
+	n := 0
+	for n < len(g) && strings.IndexByte("imsuxUaL-", g[n]) >= 0 {
+		n++
+	}
+	return n > 0 && n < len(g) && (g[n] == ')' || g[n] == ':')
+}
+
+// Warnings lists the patterns of a JSON Schema (every "pattern" string and every
+// patternProperties key, outside enum, const, default and examples values) with syntax not
+// every dialect has, in document order of their JSON Pointers. A schema that is not JSON has none.
+func Warnings(schema json.RawMessage) []Warning {
+	var v any
+	if err := json.Unmarshal(schema, &v); err != nil {
+		return nil
+	}
+	var out []Warning
+	// names: v is a map from names to schemas (properties, $defs, ...), whose keys are not keywords.
+	var walk func(v any, ptr string, names bool)
+	walk = func(v any, ptr string, names bool) {
+		switch v := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(v))
+			for k := range v {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				x := v[k]
+				at := ptr + "/" + escape(k)
+				if names {
+					walk(x, at, false)
+					continue
+				}
+				switch k {
+				case "enum", "const", "default", "examples":
+					continue
+				case "pattern":
+					if s, ok := x.(string); ok {
+						for _, p := range Problems(s) {
+							out = append(out, Warning{Pointer: at, Pattern: s, Problem: p})
+						}
+						continue
+					}
+				case "patternProperties":
+					if m, ok := x.(map[string]any); ok {
+						pks := make([]string, 0, len(m))
+						for pk := range m {
+							pks = append(pks, pk)
+						}
+						sort.Strings(pks)
+						for _, pk := range pks {
+							for _, p := range Problems(pk) {
+								out = append(out, Warning{Pointer: at + "/" + escape(pk), Pattern: pk, Problem: p})
+							}
+						}
+					}
+				}
+				walk(x, at, nameMaps[k])
+			}
+		case []any:
+			for i, x := range v {
+				walk(x, ptr+"/"+strconv.Itoa(i), false)
+			}
+		}
+	}
+	walk(v, "", false)
+	return out
+}
+
+// nameMaps are the keywords whose value maps names to schemas.
+var nameMaps = map[string]bool{"properties": true, "patternProperties": true, "$defs": true,
+	"definitions": true, "dependentSchemas": true, "dependencies": true}
+
+func escape(tok string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
+}
