@@ -25,7 +25,7 @@ import (
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/internal/registry"
+	"github.com/toolproof/toolproof/validator/registry"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -50,7 +50,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// root is the checkout: this package is internal/registry.
+// root is the checkout: this package is validator/registry.
 func root(t *testing.T) string {
 	t.Helper()
 	r, err := filepath.Abs(filepath.Join("..", ".."))
