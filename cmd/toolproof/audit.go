@@ -45,6 +45,8 @@ func cmdAudit(args []string, stdout, stderr io.Writer) error {
 	type toolAudit struct {
 		Source string `json:"source,omitempty"`
 		audit.Report
+		// Patterns lists the tool's patterns with syntax not every regex dialect has.
+		Patterns []string `json:"pattern_warnings,omitempty"`
 	}
 	// Each tool is audited on its own (deterministically): in parallel, in the file's order.
 	sib := mutators.SiblingsOf(ts)
@@ -63,7 +65,8 @@ func cmdAudit(args []string, stdout, stderr io.Writer) error {
 					fails[i] = &tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()}
 					continue
 				}
-				reps[i] = &toolAudit{Source: t.Source, Report: audit.Tool(gk, audit.Options{Siblings: sib})}
+				reps[i] = &toolAudit{Source: t.Source, Report: audit.Tool(gk, audit.Options{Siblings: sib}),
+					Patterns: t.PatternWarnings()}
 			}
 		}()
 	}
@@ -93,6 +96,9 @@ func cmdAudit(args []string, stdout, stderr io.Writer) error {
 		if ta.Unsatisfiable != "" {
 			fmt.Fprintf(stdout, "  UNSATISFIABLE: %s\n      no arguments can be valid, so every call is rejected; run skips this tool\n", ta.Unsatisfiable)
 			continue
+		}
+		for _, w := range ta.Patterns {
+			fmt.Fprintf(stdout, "  warning: %s\n", w)
 		}
 		if ta.Drawn == 0 {
 			fmt.Fprintf(stdout, "  no valid value found: nothing could be determined\n")
