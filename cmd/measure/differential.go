@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/validator/registry"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator/registry"
 	"github.com/toolproof/toolproof/validator/stdio"
 )
 

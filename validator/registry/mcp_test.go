@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/validator/registry"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
+	"github.com/toolproof/toolproof/validator/registry"
 	"github.com/toolproof/toolproof/validator/stdio"
 )
 
