@@ -2,12 +2,12 @@ package audit
 
 import (
 	"fmt"
-	"github.com/toolproof/toolproof/cases"
 	"sort"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/internal/schemawalk"
 	"github.com/toolproof/toolproof/mutators"

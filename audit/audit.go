@@ -13,13 +13,13 @@ package audit
 import (
 	"errors"
 	"fmt"
-	"github.com/toolproof/toolproof/cases"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/generate"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"

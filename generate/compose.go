@@ -8,7 +8,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/internal/draw"
-
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/internal/schemawalk"
 )

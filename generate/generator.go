@@ -16,7 +16,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/internal/draw"
-
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/internal/schemawalk"
 	"github.com/toolproof/toolproof/validator"

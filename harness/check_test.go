@@ -2,7 +2,6 @@ package harness_test
 
 import (
 	"encoding/json"
-	"github.com/toolproof/toolproof/cases"
 	"os"
 	"os/exec"
 	"sort"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/jsonvalue"

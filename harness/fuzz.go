@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolproof/toolproof/cases"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"

@@ -1,9 +1,9 @@
 package harness
 
 import (
-	"github.com/toolproof/toolproof/cases"
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 )

@@ -9,10 +9,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"github.com/toolproof/toolproof/cases"
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/generate"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"

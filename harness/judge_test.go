@@ -3,10 +3,10 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/toolproof/toolproof/cases"
 	"strings"
 	"testing"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/validator"
 )
 

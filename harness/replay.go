@@ -2,9 +2,9 @@ package harness
 
 import (
 	"fmt"
-	"github.com/toolproof/toolproof/cases"
 	"strings"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"

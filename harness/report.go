@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"github.com/toolproof/toolproof/cases"
 	"io"
 	"sort"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 )

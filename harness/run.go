@@ -3,7 +3,6 @@ package harness
 import (
 	"errors"
 	"fmt"
-	"github.com/toolproof/toolproof/cases"
 	"runtime"
 	"sort"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"

@@ -2,11 +2,11 @@ package harness
 
 import (
 	"fmt"
-	"github.com/toolproof/toolproof/cases"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )

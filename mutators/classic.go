@@ -3,13 +3,13 @@ package mutators
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/toolproof/toolproof/cases"
 	"slices"
 	"strings"
 	"unicode"
 
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )

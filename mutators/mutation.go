@@ -7,7 +7,6 @@ package mutators
 
 import (
 	"fmt"
-	"github.com/toolproof/toolproof/cases"
 	"slices"
 	"sort"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"

@@ -2,13 +2,13 @@ package mutators
 
 import (
 	"encoding/json"
-	"github.com/toolproof/toolproof/cases"
 	"math/big"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )

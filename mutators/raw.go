@@ -3,11 +3,11 @@ package mutators
 import (
 	"bytes"
 	"fmt"
-	"github.com/toolproof/toolproof/cases"
 	"strings"
 
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )

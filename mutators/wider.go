@@ -2,10 +2,10 @@ package mutators
 
 import (
 	"encoding/json"
-	"github.com/toolproof/toolproof/cases"
 
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 

@@ -7,12 +7,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/toolproof/toolproof/cases"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolproof/toolproof/internal/procgroup"
 	"io"
 	"os"
 	"os/exec"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolproof/toolproof/internal/procgroup"
 )
 
 // A Conn is one session's byte streams to an MCP server: the client writes newline-delimited

@@ -5,13 +5,13 @@ package registry_test
 // examples): skipped without them, a failure under TOOLPROOF_REQUIRE_NODE=1.
 
 import (
-	"github.com/toolproof/toolproof/cases"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"

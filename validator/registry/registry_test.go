@@ -12,7 +12,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/toolproof/toolproof/cases"
 	"io"
 	"os"
 	"os/exec"
@@ -23,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"

@@ -7,8 +7,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
 // fullResult is the reference reading of a result line.
