@@ -143,19 +143,29 @@ func (o *Opener) root() (string, error) {
 }
 
 func (o *Opener) node(name string) (validator.Validator, error) {
-	root, err := o.root()
+	node, dir, err := o.nodeIn(name, filepath.Join("validator", "node"))
 	if err != nil {
 		return nil, err
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return nil, fmt.Errorf("validator %s needs Node.js (node is not on PATH)", name)
-	}
-	dir := filepath.Join(root, "validator", "node")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
-		return nil, fmt.Errorf("validator %s: its packages are not installed: run `npm ci` in %s", name, dir)
-	}
 	return o.start([]string{node, filepath.Join(dir, "adapters", name+".mjs")})
+}
+
+// nodeIn finds node and the directory rel of the checkout, whose packages must be installed;
+// what names the validator in the errors.
+func (o *Opener) nodeIn(what, rel string) (node, dir string, err error) {
+	root, err := o.root()
+	if err != nil {
+		return "", "", err
+	}
+	node, err = exec.LookPath("node")
+	if err != nil {
+		return "", "", fmt.Errorf("validator %s needs Node.js (node is not on PATH)", what)
+	}
+	dir = filepath.Join(root, rel)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
+		return "", "", fmt.Errorf("validator %s: its packages are not installed: run `npm ci` in %s", what, dir)
+	}
+	return node, dir, nil
 }
 
 // python starts validator/python/ADAPTER.py (python-jsonschema -> jsonschema_adapter.py) with
@@ -215,30 +225,18 @@ func (o *Opener) nativeModule(path string) (validator.Validator, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return nil, fmt.Errorf("--validator node:%s: %v", path, err)
 	}
-	root, err := o.root()
+	node, dir, err := o.nodeIn("node:"+path, filepath.Join("validator", "node"))
 	if err != nil {
 		return nil, err
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return nil, fmt.Errorf("--validator node:%s needs Node.js (node is not on PATH)", path)
-	}
-	return o.start([]string{node, filepath.Join(root, "validator", "node", "adapters", "native.mjs"), abs, path})
+	return o.start([]string{node, filepath.Join(dir, "adapters", "native.mjs"), abs, path})
 }
 
 // seed runs one of the seed gates: examples/NAME/toolproof.mjs.
 func (o *Opener) seed(name string) (validator.Validator, error) {
-	root, err := o.root()
+	node, dir, err := o.nodeIn(name, "examples")
 	if err != nil {
 		return nil, err
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return nil, fmt.Errorf("validator %s needs Node.js (node is not on PATH)", name)
-	}
-	dir := filepath.Join(root, "examples")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
-		return nil, fmt.Errorf("validator %s: its packages are not installed: run `npm ci` in %s", name, dir)
 	}
 	return o.start([]string{node, filepath.Join(dir, name, "toolproof.mjs")})
 }
