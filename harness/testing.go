@@ -17,7 +17,8 @@ const DefaultCorpusDir = "testdata/toolproof"
 
 // Check proves every tool against v, each tool a subtest: valid values must be accepted and
 // every distortion the oracle confirms rejected. Saved failing cases are replayed first; each new
-// failure is shrunk by rapid, printed with a -want +got diff where values differ, and saved.
+// failure is shrunk by rapid, printed with a -want +got diff where values differ, and saved. The
+// tools are checked by Options.Jobs workers side by side, as Run checks them.
 func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options) {
 	t.Helper()
 	if opts.CorpusDir == "" {
