@@ -48,6 +48,47 @@ type arrPlan struct {
 }
 
 func planArray(n *node) (*arrPlan, string) {
+	p, prefixLen := arrayBounds(n)
+	for i := 0; i < prefixLen; i++ {
+		roots, ok := itemSchemas(n, i)
+		if !ok {
+			if p.maxItems < 0 || i < p.maxItems {
+				p.maxItems = i
+			}
+			break
+		}
+		p.prefix = append(p.prefix, n.g.lazy(roots))
+		if p.contains != nil {
+			p.prefixContains = append(p.prefixContains, n.g.lazy(append(append([]*jsonschema.Schema{}, roots...), p.contains)))
+		}
+	}
+	if len(p.prefix) == prefixLen {
+		if roots, ok := itemSchemas(n, prefixLen); ok {
+			p.rest = n.g.lazy(roots)
+			if p.contains != nil {
+				p.restContains = n.g.lazy(append(append([]*jsonschema.Schema{}, roots...), p.contains))
+			}
+		} else if p.maxItems < 0 || prefixLen < p.maxItems {
+			p.maxItems = prefixLen
+		}
+	}
+	if p.maxItems >= 0 && p.minItems > p.maxItems {
+		return nil, "minItems is above the number of items allowed"
+	}
+	if p.contains != nil {
+		if p.maxC >= 0 && p.minC > p.maxC {
+			return nil, "minContains is above maxContains"
+		}
+		if p.maxItems >= 0 && p.minC > p.maxItems {
+			return nil, "minContains is above maxItems"
+		}
+	}
+	return p, ""
+}
+
+// arrayBounds reads the conjunction's item counts, uniqueness and contains into a plan, and
+// how many leading items have schemas of their own (prefixItems, or items as an array).
+func arrayBounds(n *node) (*arrPlan, int) {
 	p := &arrPlan{maxItems: -1, maxC: -1}
 	prefixLen := 0
 	for _, s := range n.conj {
@@ -82,90 +123,58 @@ func planArray(n *node) (*arrPlan, string) {
 	if p.contains != nil && p.maxC >= 0 {
 		n.check = true
 	}
-	// position returns the schemas item i must satisfy, and whether it may exist at all.
-	position := func(i int) ([]*jsonschema.Schema, bool) {
-		var roots []*jsonschema.Schema
-		covered := false
-		for _, s := range n.conj {
-			var sub *jsonschema.Schema
-			switch {
-			case i < len(s.PrefixItems):
-				sub = s.PrefixItems[i]
-			case s.Items2020 != nil:
-				sub = s.Items2020
-			}
-			switch items := s.Items.(type) {
-			case *jsonschema.Schema:
-				sub = items
-			case []*jsonschema.Schema:
-				if i < len(items) {
-					sub = items[i]
-				} else {
-					switch add := s.AdditionalItems.(type) {
-					case bool:
-						if !add {
-							return nil, false
-						}
-					case *jsonschema.Schema:
-						sub = add
-					}
-				}
-			}
-			if sub != nil {
-				covered = true
-				if isFalse(sub) {
-					return nil, false
-				}
-				roots = append(roots, sub)
-			}
+	return p, prefixLen
+}
+
+// itemSchemas returns the schemas item i of an array under n's conjunction must satisfy, and
+// false when no item i may exist at all.
+func itemSchemas(n *node, i int) ([]*jsonschema.Schema, bool) {
+	var roots []*jsonschema.Schema
+	covered := false
+	for _, s := range n.conj {
+		var sub *jsonschema.Schema
+		switch {
+		case i < len(s.PrefixItems):
+			sub = s.PrefixItems[i]
+		case s.Items2020 != nil:
+			sub = s.Items2020
 		}
-		if !covered {
-			for _, s := range n.conj {
-				if s.UnevaluatedItems != nil {
-					if isFalse(s.UnevaluatedItems) {
+		switch items := s.Items.(type) {
+		case *jsonschema.Schema:
+			sub = items
+		case []*jsonschema.Schema:
+			if i < len(items) {
+				sub = items[i]
+			} else {
+				switch add := s.AdditionalItems.(type) {
+				case bool:
+					if !add {
 						return nil, false
 					}
-					roots = append(roots, s.UnevaluatedItems)
+				case *jsonschema.Schema:
+					sub = add
 				}
 			}
 		}
-		return roots, true
-	}
-	for i := 0; i < prefixLen; i++ {
-		roots, ok := position(i)
-		if !ok {
-			if p.maxItems < 0 || i < p.maxItems {
-				p.maxItems = i
+		if sub != nil {
+			covered = true
+			if isFalse(sub) {
+				return nil, false
 			}
-			break
-		}
-		p.prefix = append(p.prefix, n.g.lazy(roots))
-		if p.contains != nil {
-			p.prefixContains = append(p.prefixContains, n.g.lazy(append(append([]*jsonschema.Schema{}, roots...), p.contains)))
+			roots = append(roots, sub)
 		}
 	}
-	if len(p.prefix) == prefixLen {
-		if roots, ok := position(prefixLen); ok {
-			p.rest = n.g.lazy(roots)
-			if p.contains != nil {
-				p.restContains = n.g.lazy(append(append([]*jsonschema.Schema{}, roots...), p.contains))
+	if !covered {
+		for _, s := range n.conj {
+			if s.UnevaluatedItems != nil {
+				if isFalse(s.UnevaluatedItems) {
+					return nil, false
+				}
+				roots = append(roots, s.UnevaluatedItems)
 			}
-		} else if p.maxItems < 0 || prefixLen < p.maxItems {
-			p.maxItems = prefixLen
 		}
 	}
-	if p.maxItems >= 0 && p.minItems > p.maxItems {
-		return nil, "minItems is above the number of items allowed"
-	}
-	if p.contains != nil {
-		if p.maxC >= 0 && p.minC > p.maxC {
-			return nil, "minContains is above maxContains"
-		}
-		if p.maxItems >= 0 && p.minC > p.maxItems {
-			return nil, "minContains is above maxItems"
-		}
-	}
-	return p, ""
+	return roots, true
 }
 
 func (p *arrPlan) itemNode(i int, contains bool) *node {
