@@ -40,17 +40,20 @@ Usage:
                        [--mutators LIST] [--profile strict|repair] [--close] [--jobs N]
                        [--shard i/n | --shards N] [--format text|json|junit|markdown]
                        [--save DIR] [--require-location] [--timeout D] [--window N]
-                       [--processes N] [--max-skipped N]
+                       [--processes N] [--max-skipped N] [--only-reject]
+                       [--tool NAME]... [--skip-tool NAME]... [--reject-pattern RE] [--ran-pattern RE]
   toolproof merge      REPORT.json... [--format text|json|junit|markdown] [--max-skipped N]
   toolproof replay DIR [--validator SPEC]... [--tools PATH]... [--format ...] [--close] [--max-skipped N]
   toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S]
-                       [--mutators LIST] [--close] [--format jsonl|test-suite]
-  toolproof audit      [--tools PATH]... [--close] [--format text|json]
+                       [--mutators LIST] [--close] [--format jsonl|test-suite|go-fuzz]
+  toolproof audit      [--tools PATH]... [--close] [--format text|json] [--all]
   toolproof validators
 
 With no --tools, run, replay and audit use the embedded tool corpus; with no --validator, the
 built-in reference validator (toolproof's oracle, so run then also shows what a coercing gate
-gets, as a demonstration). Exit status: 0 no finding, 1 findings, 2 bad usage or input (and more
+gets, as a demonstration). SPEC: a name from 'toolproof validators', builtin:NAME,
+exec:COMMAND (toolproof/1), node:PATH (a module of native tools) or mcp:COMMAND (an MCP server:
+its tools run, so sandbox it; --only-reject sends only must-reject calls). Exit status: 0 no finding, 1 findings, 2 bad usage or input (and more
 skipped tools than --max-skipped allows). merge puts the JSON reports of the shards of a run
 (--shard i/n, or the index from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX with --shards N,
 CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB or CI_NODE_INDEX) together into the report of the
