@@ -660,8 +660,13 @@ func count(m map[string]*ClassStats, c *cases.Case, v validator.Verdict, fs []Fi
 			st.EitherAccepted++
 		}
 	case c.Expect == cases.Reject && !v.Valid:
+		// judge has located it already: an imprecise_location finding says it did not.
 		st.Rejected++
-		if locates(v.Issues, c.Path, c.Scope) {
+		located := true
+		for _, f := range fs {
+			located = located && f.Kind != ImpreciseLocation
+		}
+		if located {
 			st.Located++
 		}
 	}

@@ -121,23 +121,23 @@ func mixed64(n json.Number) (json.Number, bool) {
 // integerLiteral reports whether s is written without fraction or exponent.
 func integerLiteral(s string) bool { return !strings.ContainsAny(s, ".eE") }
 
-// hasBigInteger reports whether v holds an integer literal of more than 15 digits (one a double
-// may not hold exactly).
+// isBigInteger reports whether n is an integer literal of more than 15 digits (one a double may
+// not hold exactly).
+func isBigInteger(n json.Number) bool {
+	s := strings.TrimPrefix(string(n), "-")
+	return len(s) > 15 && integerLiteral(s)
+}
+
+// hasBigInteger reports whether v holds such an integer literal.
 func hasBigInteger(v any) bool {
 	big := false
-	jsonvalue.Numbers(v, func(n json.Number) {
-		s := strings.TrimPrefix(string(n), "-")
-		big = big || (len(s) > 15 && integerLiteral(s))
-	})
+	jsonvalue.Numbers(v, func(n json.Number) { big = big || isBigInteger(n) })
 	return big
 }
 
 // mixedDiffers reports whether the verdict on v (valid: the exact one) changes in the mixed
-// reading.
+// reading; the caller knows that the schema or v holds a big integer literal.
 func (d *doubles) mixedDiffers(v any, valid bool) bool {
-	if !d.mixedSchemaBig && !hasBigInteger(v) {
-		return false
-	}
 	d.mixedOnce.Do(func() {
 		doc, err := jsonvalue.Parse(d.tool.Parameters)
 		if err != nil {
@@ -170,8 +170,15 @@ func (d *doubles) differ(v any, issues []validator.Issue) bool {
 	if !d.sensitive {
 		return false
 	}
-	hasNumber := false
-	jsonvalue.Numbers(v, func(json.Number) { hasNumber = true })
+	// One walk over the numbers says what the readings below need to know.
+	hasNumber, bigInteger, quotient := false, false, false
+	jsonvalue.Numbers(v, func(n json.Number) {
+		hasNumber = true
+		bigInteger = bigInteger || isBigInteger(n)
+		if len(d.multiples) > 0 && !quotient {
+			quotient = quotientDiffers(n, d.multiples)
+		}
+	})
 	if !hasNumber {
 		return false
 	}
@@ -193,21 +200,12 @@ func (d *doubles) differ(v any, issues []validator.Issue) bool {
 			return true
 		}
 	}
-	if d.mixedDiffers(v, valid) {
+	if (d.mixedSchemaBig || bigInteger) && d.mixedDiffers(v, valid) {
 		return true
-	}
-	if len(d.multiples) == 0 || (!valid && !mayTurnOnMultiple(issues)) {
-		return false
 	}
 	// Floating-point division can change a multipleOf verdict either way (and, under not or in
 	// a branch, the value's); a value that fails for another keyword only stays invalid.
-	differs := false
-	jsonvalue.Numbers(v, func(n json.Number) {
-		if !differs {
-			differs = quotientDiffers(n, d.multiples)
-		}
-	})
-	return differs
+	return quotient && (valid || mayTurnOnMultiple(issues))
 }
 
 // mayTurnOnMultiple reports whether some issue may be a multipleOf failure, directly or inside

@@ -327,7 +327,11 @@ func TestNoCaseDependsOnFormatAssertion(t *testing.T) {
 // hallucinated key or a missing required one reaches its parent.
 func TestScopeOfKeys(t *testing.T) {
 	f := fixtureFor(t, `{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}},"required":["o"],"additionalProperties":false}`)
-	for _, m := range []mutators.Mutator{mutators.All()[2], mutators.All()[4]} { // hallucinated_key, missing_required
+	ms, err := mutators.Select("hallucinated_key,missing_required")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
 		found := false
 		for seed := 0; seed < 30 && !found; seed++ {
 			c, ok := drawMutation(f, m, seed)

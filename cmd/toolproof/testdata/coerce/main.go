@@ -135,12 +135,8 @@ func main() {
 }
 
 func check(m request, gates map[string]*validator.Gatekeeper, withValue, fence bool) result {
-	r := result{Op: "result", ID: m.ID}
-	var name string
-	_ = json.Unmarshal(m.Tool, &name)
-	gk := gates[name]
+	r, gk := lookup(m, gates)
 	if gk == nil {
-		r.Error = fmt.Sprintf("unknown tool %q", name)
 		return r
 	}
 	reject := func(is ...issue) result {
@@ -261,12 +257,8 @@ func argText(m request) string {
 
 // strictCheck is the reference gatekeeper's verdict, unchanged.
 func strictCheck(m request, gates map[string]*validator.Gatekeeper) result {
-	r := result{Op: "result", ID: m.ID}
-	var name string
-	_ = json.Unmarshal(m.Tool, &name)
-	gk := gates[name]
+	r, gk := lookup(m, gates)
 	if gk == nil {
-		r.Error = fmt.Sprintf("unknown tool %q", name)
 		return r
 	}
 	_, err := gk.Parse([]byte(argText(m)))
@@ -287,4 +279,17 @@ func hash(s string) uint32 {
 		h = (h ^ uint32(s[i])) * 16777619
 	}
 	return h
+}
+
+// lookup starts the result of a validate request and finds its tool's gate (nil: the result
+// says the tool is unknown).
+func lookup(m request, gates map[string]*validator.Gatekeeper) (result, *validator.Gatekeeper) {
+	r := result{Op: "result", ID: m.ID}
+	var name string
+	_ = json.Unmarshal(m.Tool, &name)
+	gk := gates[name]
+	if gk == nil {
+		r.Error = fmt.Sprintf("unknown tool %q", name)
+	}
+	return r, gk
 }
