@@ -160,8 +160,14 @@ func (d *doubles) mixedDiffers(v any, valid bool) bool {
 	if d.mixedOracle == nil {
 		return true // the schema cannot be read this way: no verdict holds
 	}
-	rounded, _, ok := jsonvalue.Round(v, mixed64)
-	return !ok || d.mixedOracle.Valid(rounded) != valid
+	rounded, changed, ok := jsonvalue.Round(v, mixed64)
+	if !ok {
+		return true
+	}
+	if !changed && d.mixedOracle == d.base {
+		return false // the same value against the same schema: the exact verdict
+	}
+	return d.mixedOracle.Valid(rounded) != valid
 }
 
 // differ reports whether the verdict on v changes in the binary64 reading; issues are what the

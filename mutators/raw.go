@@ -65,10 +65,13 @@ func splice(b []byte, start, end int, repl string) []byte {
 }
 
 type rawCandidate struct {
-	text    []byte
+	text    func() []byte // built only for the candidate drawn
 	variant string
-	reason  string
+	reason  func() string
 }
+
+// fixed is a text or a reason that needs no building.
+func fixed[T any](x T) func() T { return func() T { return x } }
 
 // pickRaw draws one of the candidates, uniformly.
 func pickRaw(t *rapid.T, class cases.Class, keyword string, expect cases.Expect, cands []rawCandidate) (cases.Case, bool) {
@@ -76,8 +79,8 @@ func pickRaw(t *rapid.T, class cases.Class, keyword string, expect cases.Expect,
 		return cases.Case{}, false
 	}
 	c := cands[draw.Int(t, 0, len(cands)-1, "variant")]
-	return cases.Case{Args: c.text, Class: class, Variant: c.variant, Path: "", Keyword: keyword,
-		Reason: c.reason, Expect: expect, Raw: true}, true
+	return cases.Case{Args: c.text(), Class: class, Variant: c.variant, Path: "", Keyword: keyword,
+		Reason: c.reason(), Expect: expect, Raw: true}, true
 }
 
 // ---- root_not_object: valid JSON whose root is not an object.
@@ -87,14 +90,14 @@ type rootNotObject struct{}
 func (rootNotObject) Class() cases.Class { return RootNotObject }
 
 func (rootNotObject) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
-	quoted := jsonvalue.AppendString(nil, string(tg.Text))
+	text := tg.Text
 	cands := []rawCandidate{
-		{append(append([]byte("["), tg.Text...), ']'), "array", "the arguments wrapped in an array"},
-		{[]byte("null"), "null", "null instead of an arguments object"},
-		{quoted, "double-encoded", "the arguments object JSON-encoded a second time, into a string"},
-		{[]byte(`""`), "empty-string", "an empty string instead of an arguments object"},
-		{[]byte("[]"), "empty-array", "an empty array instead of an arguments object"},
-		{[]byte("true"), "boolean", "true instead of an arguments object"},
+		{func() []byte { return append(append([]byte("["), text...), ']') }, "array", fixed("the arguments wrapped in an array")},
+		{fixed([]byte("null")), "null", fixed("null instead of an arguments object")},
+		{func() []byte { return jsonvalue.AppendString(nil, string(text)) }, "double-encoded", fixed("the arguments object JSON-encoded a second time, into a string")},
+		{fixed([]byte(`""`)), "empty-string", fixed("an empty string instead of an arguments object")},
+		{fixed([]byte("[]")), "empty-array", fixed("an empty array instead of an arguments object")},
+		{fixed([]byte("true")), "boolean", fixed("true instead of an arguments object")},
 	}
 	m, ok := pickRaw(t, RootNotObject, "type", cases.Reject, cands)
 	if ok && !jsonvalue.Valid(m.Args) {
@@ -113,16 +116,20 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	b := tg.Text
 	toks := tokens(b)
 	var cands []rawCandidate
-	add := func(text []byte, variant, reason string) {
+	// Every draw is made here, in a fixed order; the texts and reasons are built only for the
+	// candidate drawn.
+	add := func(text func() []byte, variant string, reason func() string) {
 		cands = append(cands, rawCandidate{text, variant, reason})
 	}
 	if len(b) > 1 {
 		cut := draw.Int(t, 1, len(b)-1, "cut")
-		add(append([]byte{}, b[:cut]...), "truncated", fmt.Sprintf("the text cut off after %d of %d bytes", cut, len(b)))
+		add(func() []byte { return append([]byte{}, b[:cut]...) }, "truncated",
+			because("the text cut off after %d of %d bytes", cut, len(b)))
 	}
-	add(splice(b, len(b)-1, len(b)-1, ","), "trailing-comma", "a comma before the closing brace")
+	add(func() []byte { return splice(b, len(b)-1, len(b)-1, ",") }, "trailing-comma", fixed("a comma before the closing brace"))
 	if bytes.Contains(b, []byte(`"`)) {
-		add(bytes.ReplaceAll(b, []byte(`"`), []byte(`'`)), "single-quotes", "single quotes instead of double quotes")
+		add(func() []byte { return bytes.ReplaceAll(b, []byte(`"`), []byte(`'`)) }, "single-quotes",
+			fixed("single quotes instead of double quotes"))
 	}
 	// Python literals, unquoted keys, NaN, invalid UTF-8: need a token of the right kind.
 	var lits, nums, strs []token
@@ -138,26 +145,35 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	}
 	if len(lits) > 0 {
 		tk := lits[draw.Int(t, 0, len(lits)-1, "literal")]
-		py := map[string]string{"true": "True", "false": "False", "null": "None"}[string(b[tk.start:tk.end])]
-		add(splice(b, tk.start, tk.end, py), "python-literal", fmt.Sprintf("the Python literal %s", py))
+		py := "None"
+		switch b[tk.start] {
+		case 't':
+			py = "True"
+		case 'f':
+			py = "False"
+		}
+		add(func() []byte { return splice(b, tk.start, tk.end, py) }, "python-literal", because("the Python literal %s", py))
 	}
 	if len(nums) > 0 {
 		tk := nums[draw.Int(t, 0, len(nums)-1, "number")]
 		nan := []string{"NaN", "Infinity", "-Infinity"}[draw.Int(t, 0, 2, "nan")]
-		add(splice(b, tk.start, tk.end, nan), "nan", fmt.Sprintf("%s, which JSON has no syntax for", nan))
+		add(func() []byte { return splice(b, tk.start, tk.end, nan) }, "nan", because("%s, which JSON has no syntax for", nan))
 	}
 	if len(b) > 2 && b[1] == '"' {
 		end := bytes.IndexByte(b[2:], '"') + 2
-		add(splice(b, 1, end+1, string(b[2:end])), "unquoted-key", "an object key without quotes, as in JavaScript")
-		add(splice(b, 1, 1, "/* arguments */ "), "comment", "a /* comment */ inside the object")
+		add(func() []byte { return splice(b, 1, end+1, string(b[2:end])) }, "unquoted-key",
+			fixed("an object key without quotes, as in JavaScript"))
+		add(func() []byte { return splice(b, 1, 1, "/* arguments */ ") }, "comment", fixed("a /* comment */ inside the object"))
 	}
 	if len(strs) > 0 {
 		tk := strs[draw.Int(t, 0, len(strs)-1, "string")]
-		add(splice(b, tk.start+1, tk.start+1, "\xff"), "invalid-utf8", "a byte that is not UTF-8 inside a string")
+		add(func() []byte { return splice(b, tk.start+1, tk.start+1, "\xff") }, "invalid-utf8",
+			fixed("a byte that is not UTF-8 inside a string"))
 	}
-	add(append(append([]byte("```json\n"), b...), "\n```"...), "markdown-fence", "the JSON inside a markdown code fence")
-	add(append(append([]byte{}, b...), " // done"...), "line-comment", "a // comment after the object")
-	add(append([]byte("Here are the arguments: "), b...), "leading-prose", "prose before the JSON")
+	add(func() []byte { return append(append([]byte("```json\n"), b...), "\n```"...) }, "markdown-fence",
+		fixed("the JSON inside a markdown code fence"))
+	add(func() []byte { return append(append([]byte{}, b...), " // done"...) }, "line-comment", fixed("a // comment after the object"))
+	add(func() []byte { return append([]byte("Here are the arguments: "), b...) }, "leading-prose", fixed("prose before the JSON"))
 	m, ok := pickRaw(t, MalformedJSON, "json", cases.Reject, cands)
 	if ok && jsonvalue.Valid(m.Args) {
 		return cases.Case{}, false // the oracle for text: RFC 8259 must reject it

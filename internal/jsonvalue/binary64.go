@@ -60,13 +60,75 @@ func smallInteger(s string) bool {
 	return true
 }
 
+// fewDigits reports whether the JSON number s has at most 15 significant digits and a
+// magnitude well inside the normal doubles. Such a number reads back from its nearest double
+// (DBL_DIG is 15): two decimals of 15 digits are further apart than two neighbouring doubles,
+// so the shortest decimal of that double has the value of s.
+func fewDigits(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	sig, frac := 0, 0
+	leading, inFrac := true, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			if inFrac {
+				frac++
+			}
+			if leading && c == '0' {
+				continue
+			}
+			leading = false
+			sig++
+		case c == '.':
+			inFrac = true
+		case c == 'e' || c == 'E':
+			exp, ok := smallExponent(s[i+1:])
+			if !ok {
+				return false
+			}
+			return sig <= 15 && exp-frac >= -290 && exp-frac <= 290
+		default:
+			return false
+		}
+	}
+	return sig <= 15 && frac <= 290
+}
+
+// smallExponent reads the exponent of a JSON number (after the e) when it has at most four
+// digits.
+func smallExponent(s string) (int, bool) {
+	neg := false
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 4 {
+		return 0, false
+	}
+	e := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		e = e*10 + int(s[i]-'0')
+	}
+	if neg {
+		e = -e
+	}
+	return e, true
+}
+
 // Shortest64 returns the shortest decimal that reads as the same double as n (what
 // strconv.FormatFloat writes). Distinct doubles keep their order, equality and integer-ness in
 // it, so it stands for the double wherever numbers are only compared; not for multipleOf. ok is
 // false when n is beyond every double.
 func Shortest64(n json.Number) (json.Number, bool) {
 	s := string(n)
-	if smallInteger(s) {
+	if smallInteger(s) || fewDigits(s) {
 		return n, true
 	}
 	f, err := strconv.ParseFloat(s, 64)

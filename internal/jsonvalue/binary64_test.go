@@ -1,0 +1,70 @@
+package jsonvalue
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strconv"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// readsBack reports whether the shortest decimal of s's nearest double has the value of s.
+func readsBack(s string) bool {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return false
+	}
+	a, okA := new(big.Rat).SetString(s)
+	b, okB := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+	return okA && okB && a.Cmp(b) == 0
+}
+
+// TestFewDigitsReadBack: every number the fast path of Shortest64 keeps as written reads back
+// from its double; numbers of 16 and 17 digits that do not are not kept.
+func TestFewDigitsReadBack(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		// Up to 18 significant digits, the point anywhere among them.
+		n := rapid.IntRange(1, 18).Draw(t, "digits")
+		digits := []byte(rapid.StringMatching(`[1-9]`).Draw(t, "first") + rapid.StringMatching(fmt.Sprintf(`[0-9]{%d}`, n-1)).Draw(t, "rest"))
+		point := rapid.IntRange(0, n).Draw(t, "point")
+		text := string(digits)
+		switch {
+		case point == 0:
+			text = "0." + text
+		case point < n:
+			text = text[:point] + "." + text[point:]
+		}
+		if rapid.Bool().Draw(t, "neg") {
+			text = "-" + text
+		}
+		if rapid.Bool().Draw(t, "exp") {
+			text += "e" + strconv.Itoa(rapid.IntRange(-320, 320).Draw(t, "e"))
+		}
+		if _, err := Parse([]byte(text)); err != nil {
+			t.Skip("not a JSON number")
+		}
+		if fewDigits(text) && !readsBack(text) {
+			t.Fatalf("%s: kept as written, but its double reads back as %s", text, shortestOf(text))
+		}
+	})
+	for _, s := range []string{"9007199254740993", "0.10000000000000001", "1.0000000000000001", "1e-320", "1.7976931348623159e308"} {
+		if fewDigits(s) {
+			t.Errorf("%s: kept as written, though it has more than 15 digits or is out of range", s)
+		}
+	}
+	for _, s := range []string{"0.1", "-0.07", "123456789012345", "1.5e-7", "0.000000000000000000001", "0", "-0.0", "1E5"} {
+		if !fewDigits(s) {
+			t.Errorf("%s: not kept as written, though it has at most 15 digits", s)
+		}
+		if got, _ := Shortest64(json.Number(s)); string(got) != s {
+			t.Errorf("Shortest64(%s) = %s", s, got)
+		}
+	}
+}
+
+func shortestOf(s string) string {
+	f, _ := strconv.ParseFloat(s, 64)
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
