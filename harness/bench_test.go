@@ -4,11 +4,13 @@ import (
 	"context"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/internal/cputime"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/validator"
@@ -225,4 +227,11 @@ func BenchmarkRunFloor(b *testing.B) {
 			b.ReportMetric(runCPU/floorCPU, "cpu:run/floor")
 		}
 	})
+}
+
+// cpuTime is the CPU time this process has used so far (every thread, the collector's too):
+// steadier than wall time on a machine that is busy with other work.
+func cpuTime() time.Duration {
+	d, _ := cputime.Self()
+	return d
 }

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/toolproof/toolproof/internal/cputime"
 )
 
 // crashReport is the part of run --format json the crash test reads.
@@ -104,15 +109,21 @@ func lineDiff(a, b string) string {
 
 // BenchmarkCrashingValidator: the whole run of the embedded corpus against a correct adapter,
 // and against the same adapter dying on one call in a hundred (restarted, each call in flight
-// run again alone). Compare the two ns/op: the cost of crashes.
+// run again alone). Compare the two ns/op: the cost of crashes. The CPU metrics tell
+// toolproof's share (self-cpu-ms/run) from the adapter's (adapter-cpu-ms/run, its start-ups
+// included), and starts/run counts the adapter's processes: each call that kills it kills two,
+// the one it was sent to and the one that runs it alone.
 func BenchmarkCrashingValidator(b *testing.B) {
 	for _, bc := range []struct{ name, flags string }{
 		{"healthy", "-strict"},
 		{"dies-on-1pct", "-strict -die-rate 100"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			spec := "exec:'" + adapter(b) + "' " + bc.flags
+			starts := filepath.Join(b.TempDir(), "starts")
+			spec := "exec:'" + adapter(b) + "' " + bc.flags + " -log-starts '" + starts + "'"
 			cs := 0
+			self0, _ := cputime.Self()
+			children0, _ := cputime.Children()
 			for i := 0; i < b.N; i++ {
 				var out, errOut strings.Builder
 				code := run([]string{"run", "--validator", spec, "--checks", "20", "--seed", "1", "--format", "json"}, &out, &errOut)
@@ -129,7 +140,15 @@ func BenchmarkCrashingValidator(b *testing.B) {
 				}
 				cs = doc.Reports[0].Cases
 			}
+			b.StopTimer()
+			self1, _ := cputime.Self()
+			children1, _ := cputime.Children()
+			log, _ := os.ReadFile(starts)
+			n := float64(b.N)
 			b.ReportMetric(float64(cs), "cases/run")
+			b.ReportMetric(float64(bytes.Count(log, []byte("\n")))/n, "starts/run")
+			b.ReportMetric(float64((self1-self0).Milliseconds())/n, "self-cpu-ms/run")
+			b.ReportMetric(float64((children1-children0).Milliseconds())/n, "adapter-cpu-ms/run")
 		})
 	}
 }

@@ -13,10 +13,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/toolproof/toolproof/internal/cputime"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -89,12 +89,15 @@ func replayCases() ([][]byte, []bool) {
 	return replayArgs, replayValid
 }
 
-func cpuTime(who int) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(who, &ru); err != nil {
-		panic(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+// self and children are the CPU times of this process and of its ended children.
+func self() time.Duration {
+	d, _ := cputime.Self()
+	return d
+}
+
+func children() time.Duration {
+	d, _ := cputime.Children()
+	return d
 }
 
 // processCPU is the CPU time a running process has used so far, from /proc (Linux).
@@ -161,11 +164,11 @@ func replay(b *testing.B, opts Options, checkVerdicts bool) {
 	for range 3 {
 		bg.CheckBatch(context.Background(), args[:5000]) // warm up the children (a JIT, say)
 	}
-	children := cpuTime(syscall.RUSAGE_CHILDREN)
+	childrenAt := children()
 	childStart, exact := childrenCPU(c)
 
 	b.ResetTimer()
-	start, parent := time.Now(), cpuTime(syscall.RUSAGE_SELF)
+	start, parent := time.Now(), self()
 	faults, wrong := 0, 0
 	for done := 0; done < b.N; {
 		n := min(replaySize, b.N-done)
@@ -179,7 +182,7 @@ func replay(b *testing.B, opts Options, checkVerdicts bool) {
 		}
 		done += n
 	}
-	elapsed, parent := time.Since(start), cpuTime(syscall.RUSAGE_SELF)-parent
+	elapsed, parent := time.Since(start), self()-parent
 	childEnd, exactEnd := childrenCPU(c)
 	b.StopTimer()
 	if faults > 0 || wrong > 0 {
@@ -189,7 +192,7 @@ func replay(b *testing.B, opts Options, checkVerdicts bool) {
 		b.Fatal(err)
 	}
 	// Without /proc, the children's CPU is known once they have exited, start-up included.
-	childCPU := cpuTime(syscall.RUSAGE_CHILDREN) - children
+	childCPU := children() - childrenAt
 	if exact && exactEnd {
 		childCPU = childEnd - childStart
 	}

@@ -3,7 +3,7 @@
 // numeric string (" 20", "1.0") into the number it spells makes them valid, it accepts them,
 // the way gates with type coercion do.
 //
-//	coerce [-value] [-fence] [-name NAME] [-refuse TOOL,...] [-die-on TEXT] [-die-rate N] [-strict]
+//	coerce [-value] [-fence] [-name NAME] [-refuse TOOL,...] [-die-on TEXT] [-die-rate N] [-strict] [-log-starts FILE]
 //
 // -value passes on the coerced value (an exact repair of a stringified number); without it the
 // call is accepted with nothing said about the value passed on. -refuse answers ok:false for the
@@ -62,7 +62,14 @@ func main() {
 	dieOn := flag.String("die-on", "", "exit on any call whose arguments contain this text")
 	dieRate := flag.Int("die-rate", 0, "exit on one call in N, chosen by a hash of its arguments (the same calls every run)")
 	strict := flag.Bool("strict", false, "coerce nothing")
+	startLog := flag.String("log-starts", "", "append a line to this file at each start (to count restarts)")
 	flag.Parse()
+	if *startLog != "" {
+		if f, err := os.OpenFile(*startLog, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			f.WriteString("start\n")
+			f.Close()
+		}
+	}
 	refused := map[string]bool{}
 	for _, n := range strings.Split(*refuse, ",") {
 		if n != "" {
