@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"regexp"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -281,11 +280,12 @@ func (r *runner) blame(g validator.Gate, args [][]byte, vs []validator.Verdict) 
 	// that follows instead of holding up the rest.
 	for k := len(crashed) - 1; k >= 0; k-- {
 		i := crashed[k]
-		death := vs[i].Detail
+		death := vs[i]
 		v := alone(context.Background(), args[i])
 		reproduced := v.Fault == validator.Crash
 		if reproduced {
-			v.Detail = strings.TrimSpace(deathMark.ReplaceAllString(v.Detail, "") + "\n(the call crashed the validator again when run alone)")
+			v.Detail = strings.TrimSpace(v.Detail + "\n(the call crashed the validator again when run alone)")
+			v.Death = 0 // a death of the process that ran it alone, not one the run counts
 		}
 		r.deaths.record(death, reproduced)
 		vs[i] = v
@@ -293,27 +293,32 @@ func (r *runner) blame(g validator.Gate, args [][]byte, vs []validator.Verdict) 
 	return vs
 }
 
-// deathMark is how a client tells one process death from another in a Crash detail (stdio's
-// "(process death #N)"); it is left out of findings, whose text must not depend on timing.
-var deathMark = regexp.MustCompile(`\n?\(process death #[0-9]+\)`)
-
-// deathLog records, for each process death (told apart by its detail), whether some call that
-// was in flight crashed the validator again when run alone. Shared by the tools of a run.
+// deathLog records, for each process death, whether some call that was in flight crashed the
+// validator again when run alone. Shared by the tools of a run.
 type deathLog struct {
 	mu sync.Mutex
-	m  map[string]bool
+	m  map[deathKey]bool
 }
 
-func (d *deathLog) record(detail string, reproduced bool) {
+// deathKey tells one process death from another: by the number the client gave it
+// (Verdict.Death), else by its detail.
+type deathKey struct {
+	death  uint64
+	detail string
+}
+
+// record notes that v's death was reproduced, or not, by the call v was given to.
+func (d *deathLog) record(v validator.Verdict, reproduced bool) {
 	if d == nil {
 		return
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.m == nil {
-		d.m = map[string]bool{}
+		d.m = map[deathKey]bool{}
 	}
-	d.m[detail] = d.m[detail] || reproduced
+	k := deathKey{v.Death, v.Detail}
+	d.m[k] = d.m[k] || reproduced
 }
 
 // unreproduced says how many deaths no call reproduced, with one of their details.
@@ -324,11 +329,11 @@ func (d *deathLog) unreproduced() (int, string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	n, sample := 0, ""
-	for detail, ok := range d.m {
+	for k, ok := range d.m {
 		if !ok {
 			n++
-			if sample == "" || detail < sample {
-				sample = detail
+			if sample == "" || k.detail < sample {
+				sample = k.detail
 			}
 		}
 	}

@@ -77,6 +77,10 @@ type Verdict struct {
 	Issues   []Issue // why the call was rejected
 	Fault    Fault   // non-empty: no verdict (Valid is meaningless)
 	Detail   string  // what went wrong, with Fault or Unclear
+	// Death, with Crash: which death of the validator's process cut the call short (1, 2, ...
+	// for one validator; 0 when not told). Calls with the same Death were in flight together,
+	// and at most one of them caused it.
+	Death uint64
 	// Unclear: the answer says neither that the gate rejected the call nor that the call went
 	// through (an MCP tool that failed after it ran, maybe). Counted per class with samples in
 	// Detail, never a finding; Valid is meaningless.

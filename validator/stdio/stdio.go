@@ -111,7 +111,7 @@ type Client struct {
 	broken      string // non-empty: no child can be run any more, and why
 	brokenFault validator.Fault
 	stats       Stats
-	deaths      int // children that died while taking requests
+	deaths      uint64 // children that died while taking requests (the last one's number)
 }
 
 // proc is one process slot of the pool: the children that replace one another after crashes
@@ -615,7 +615,7 @@ func (c *Client) abandon(ch *child, detail string) {
 		return
 	}
 	p.cur = nil
-	c.requeue(ch, false, "")
+	c.requeue(ch, 0, "")
 	c.scheduleRestart(p)
 }
 
@@ -635,15 +635,16 @@ func (c *Client) childDied(ch *child, detail string) {
 	}
 	p.cur = nil
 	c.deaths++
-	// The mark tells this death from others with the same stderr: the harness groups the
-	// calls it cut short by it.
-	c.requeue(ch, true, fmt.Sprintf("%s\n(process death #%d)", detail, c.deaths))
+	// Verdict.Death tells this death from others with the same stderr: the harness groups
+	// the calls it cut short by it.
+	c.requeue(ch, c.deaths, detail)
 	c.scheduleRestart(p)
 }
 
 // requeue moves the requests given to ch to the waiting list of its slot, in the order ch got
-// them; with crash, those already written to ch end with Crash instead. Called with c.mu held.
-func (c *Client) requeue(ch *child, crash bool, detail string) {
+// them; after a death (death > 0, its number), those already written to ch end with Crash
+// instead. Called with c.mu held.
+func (c *Client) requeue(ch *child, death uint64, detail string) {
 	var sent []*request
 	for _, r := range c.pending {
 		if r.child == ch && r.sent {
@@ -652,10 +653,11 @@ func (c *Client) requeue(ch *child, crash bool, detail string) {
 	}
 	slices.SortFunc(sent, func(a, b *request) int { return compareUint(a.seq, b.seq) })
 	var moved []*request
-	if !crash {
+	if death == 0 {
 		moved = sent
 	} else {
 		v := validator.Failed(validator.Crash, detail)
+		v.Death = death
 		for _, r := range sent {
 			c.finish(r, v)
 		}
