@@ -53,7 +53,7 @@ func goldenReport() *Report {
 		},
 		Findings: []Finding{
 			{Case: cases.Case{Tool: "grep", Class: "hallucinated_key", Expect: "reject", Path: "/Pattern", Keyword: "additionalProperties", Reason: `a key "Pattern" the schema does not allow`, Args: []byte(`{"Pattern":"x","pattern":"x"}`), ID: "0123456789abcdef0123"}, Kind: ImpreciseLocation, Got: "rejected", Issues: []validator.Issue{{Path: "", Keyword: "additionalProperties", Message: "unknown key"}}, Detail: `no issue at "/Pattern", above it or inside it; issues: (root): unknown key`, Count: 4},
-			{Case: cases.Case{Tool: "read", Class: "stringified_type", Expect: "reject", Path: "/limit", Keyword: "type", Reason: `the number at /limit written as the string "20"`, Args: []byte(`{"limit":"20","path":"a"}`), ID: "fedcba9876543210fedc"}, Kind: Missed, Got: "accepted", Detail: `passed on: {"limit":20,"path":"a"}`, Count: 5, Blocking: true, Shrunk: true},
+			{Case: cases.Case{Tool: "read", Class: "stringified_type", Expect: "reject", Path: "/limit", Scope: "/limit", Keyword: "type", Reason: `the number at /limit written as the string "20"`, Args: []byte(`{"limit":"20","path":"a"}`), Original: []byte(`{"limit":20,"path":"a"}`), ID: "fedcba9876543210fedc", SchemaHash: "5f1e2d3c4b5a69788796"}, Kind: Missed, Got: "accepted", Detail: `passed on: {"limit":20,"path":"a"}`, Count: 5, Blocking: true, Shrunk: true},
 			{Case: cases.Case{Tool: "read", Class: "valid", Expect: "accept", Args: []byte("{\"path\":\"a\\u0000b\",\n\"tags\":[\"x\"]}"), ID: "00000000000000000001"}, Kind: SilentChange, Got: "accepted", Count: 1, Blocking: true, Detail: "value passed on (-sent +passed on):\n" + jsonDiff(
 				map[string]any{"path": "a\x00b", "tags": []any{"x"}},
 				map[string]any{"path": "a\x00b", "tags": []any{"x"}, "limit": 2000})},
@@ -199,5 +199,23 @@ func TestJSONDiff(t *testing.T) {
 				t.Error("Go syntax in a JSON diff")
 			}
 		})
+	}
+}
+
+// TestFindingJSONRoundTrip: a finding read back from its JSON is the finding written, every
+// field of its case included (merge rebuilds reports from these).
+func TestFindingJSONRoundTrip(t *testing.T) {
+	for _, f := range goldenReport().Findings {
+		b, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Finding
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(f, got); d != "" {
+			t.Errorf("%s: read back differs (-written +read):\n%s", f.ID, d)
+		}
 	}
 }

@@ -120,11 +120,15 @@ type findingJSON struct {
 	Expect     cases.Expect      `json:"expect"`
 	Got        string            `json:"got"`
 	Path       string            `json:"path"`
+	Scope      string            `json:"scope,omitempty"`
 	Keyword    string            `json:"keyword,omitempty"`
 	Reason     string            `json:"reason,omitempty"`
+	Canary     string            `json:"canary,omitempty"`
 	Args       string            `json:"args"`
 	ArgsBase64 string            `json:"args_base64,omitempty"` // the exact text, when it is not UTF-8
+	Original   string            `json:"original,omitempty"`    // the valid arguments the distortion started from
 	ID         string            `json:"id"`
+	SchemaHash string            `json:"schema_hash,omitempty"`
 	Detail     string            `json:"detail,omitempty"`
 	Issues     []validator.Issue `json:"issues,omitempty"`
 	Count      int               `json:"count"`
@@ -135,7 +139,8 @@ type findingJSON struct {
 // MarshalJSON writes the finding flat: its case's fields beside the verdict's.
 func (f Finding) MarshalJSON() ([]byte, error) {
 	j := findingJSON{Tool: f.Tool, Class: f.Class, Variant: f.Variant, Kind: f.Kind, Expect: f.Expect, Got: f.Got,
-		Path: f.Path, Keyword: f.Keyword, Reason: f.Reason, Args: string(f.Args), ID: f.ID, Detail: f.Detail,
+		Path: f.Path, Scope: f.Scope, Keyword: f.Keyword, Reason: f.Reason, Canary: f.Canary, Args: string(f.Args),
+		Original: string(f.Original), ID: f.ID, SchemaHash: f.SchemaHash, Detail: f.Detail,
 		Issues: f.Issues, Count: f.Count, Blocking: f.Blocking, Shrunk: f.Shrunk}
 	if !utf8.Valid(f.Args) {
 		j.ArgsBase64 = base64.StdEncoding.EncodeToString(f.Args)
@@ -157,8 +162,13 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 		}
 		args = raw
 	}
-	*f = Finding{Case: cases.Case{ID: j.ID, Tool: j.Tool, Args: args, Expect: j.Expect, Class: j.Class,
-		Variant: j.Variant, Path: j.Path, Keyword: j.Keyword, Reason: j.Reason},
+	var original []byte
+	if j.Original != "" {
+		original = []byte(j.Original)
+	}
+	*f = Finding{Case: cases.Case{ID: j.ID, Tool: j.Tool, SchemaHash: j.SchemaHash, Args: args, Original: original,
+		Expect: j.Expect, Class: j.Class, Variant: j.Variant, Path: j.Path, Scope: j.Scope, Keyword: j.Keyword,
+		Reason: j.Reason, Canary: j.Canary},
 		Kind: j.Kind, Got: j.Got, Detail: j.Detail, Issues: j.Issues, Count: j.Count, Blocking: j.Blocking, Shrunk: j.Shrunk}
 	return nil
 }
