@@ -54,7 +54,9 @@ func (g flakyGate) CheckBatch(ctx context.Context, args [][]byte) []validator.Ve
 	return out
 }
 
-func (g flakyGate) CheckAlone(ctx context.Context, args []byte) validator.Verdict { return g.Check(ctx, args) }
+func (g flakyGate) CheckAlone(ctx context.Context, args []byte) validator.Verdict {
+	return g.Check(ctx, args)
+}
 
 func TestDeathsNoCallReproducesAreCountedOnce(t *testing.T) {
 	set := corpus.Tools()
