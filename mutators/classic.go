@@ -1,7 +1,6 @@
 package mutators
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -247,7 +246,7 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 		var out []candidate
 		addKey := func(variant, k string, v any, reason func() string) {
 			cn := ""
-			if bytes.Contains(jsonvalue.MustMarshal(v), []byte(c)) {
+			if holdsText(v, c) {
 				cn = c
 			}
 			out = append(out, candidate{

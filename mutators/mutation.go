@@ -372,6 +372,28 @@ func firstConfirmed(t *rapid.T, tg *Target, class cases.Class, places []*site, p
 }
 
 // canary draws a canary string: unlikely in any schema, easy to find in a message.
+// holdsText reports whether some string or key in v contains s (a canary: letters, digits and
+// a hyphen, which JSON writes as they are).
+func holdsText(v any, s string) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(x, s)
+	case map[string]any:
+		for k, e := range x {
+			if strings.Contains(k, s) || holdsText(e, s) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if holdsText(e, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func canary(t *rapid.T) string {
 	return fmt.Sprintf("tpc-%08x", draw.Uint32(t, "canary"))
 }

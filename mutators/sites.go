@@ -2,6 +2,7 @@ package mutators
 
 import (
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -36,12 +37,6 @@ func annotate(root *jsonschema.Schema, v any) []*site {
 		}
 		switch val := s.value.(type) {
 		case map[string]any:
-			req := map[string]bool{}
-			for _, sch := range s.schemas {
-				for _, r := range sch.Required {
-					req[r] = true
-				}
-			}
 			keys := make([]string, 0, len(val))
 			for k := range val {
 				keys = append(keys, k)
@@ -66,7 +61,7 @@ func annotate(root *jsonschema.Schema, v any) []*site {
 					}
 				}
 				child := &site{path: s.path + "/" + jsonvalue.EscapeToken(k), toks: appendTok(s.toks, k),
-					value: val[k], parent: s, name: k, required: req[k]}
+					value: val[k], parent: s, name: k, required: requires(s.schemas, k)}
 				child.schemas = expandFor(roots, val[k])
 				walk(child, depth+1)
 			}
@@ -102,6 +97,16 @@ func annotate(root *jsonschema.Schema, v any) []*site {
 	return out
 }
 
+// requires reports whether one of schemas requires the property k.
+func requires(schemas []*jsonschema.Schema, k string) bool {
+	for _, sch := range schemas {
+		if slices.Contains(sch.Required, k) {
+			return true
+		}
+	}
+	return false
+}
+
 func appendTok(toks []string, t string) []string {
 	out := make([]string, len(toks)+1)
 	copy(out, toks)
@@ -117,9 +122,11 @@ func expandFor(roots []*jsonschema.Schema, v any) []*jsonschema.Schema {
 			return nil
 		}
 		var out []*jsonschema.Schema
-		for _, b := range append(append([]*jsonschema.Schema{}, s.AnyOf...), s.OneOf...) {
-			if b.Validate(v) == nil {
-				out = append(out, b)
+		for _, bs := range [2][]*jsonschema.Schema{s.AnyOf, s.OneOf} {
+			for _, b := range bs {
+				if b.Validate(v) == nil {
+					out = append(out, b)
+				}
 			}
 		}
 		if s.If != nil {
