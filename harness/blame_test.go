@@ -62,7 +62,7 @@ func TestDeathsNoCallReproducesAreCountedOnce(t *testing.T) {
 	set := corpus.Tools()
 	read, _ := set.Lookup("read")
 	v := &flakyDeaths{limit: 3}
-	rep, err := harness.Run([]tool.Tool{read}, v, harness.Options{Checks: 10, Seed: 1})
+	rep, err := harness.Run([]tool.Tool{read}, v, harness.Options{Checks: 25, Seed: 1}) // rapid runs a fifth with -short
 	if err != nil {
 		t.Fatal(err)
 	}
