@@ -16,7 +16,10 @@ import (
 //   - outside go test, the testing flags are registered (testing.Init) and the command line is
 //     marked parsed, once, with no arguments;
 //   - a run sets rapid's flags to its Options for as long as it runs. Runs with the same
-//     settings go on side by side; a run with other settings waits until they end.
+//     settings go on side by side; a run with other settings waits until they end. A run
+//     started inside a gate of another run waits too: the outer run gives up on that call
+//     after Options.Timeout, as on any hung gate, ends, and lets it go on
+//     (TestNestedRunWithOtherSettings). A Bounded gate must not start runs.
 // Nothing else in toolproof reads or writes process flags.
 
 // rapidConfig is what a run asks of rapid.
