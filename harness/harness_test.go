@@ -41,14 +41,9 @@ var fewTools = []string{"read", "todo_write", "deploy_service", "issues_create",
 
 func toolsNamed(t *testing.T, names []string) []tool.Tool {
 	t.Helper()
-	set := corpus.Tools()
-	var out []tool.Tool
-	for _, n := range names {
-		tl, ok := set.Lookup(n)
-		if !ok {
-			t.Fatalf("no tool %s in the corpus", n)
-		}
-		out = append(out, tl)
+	out, err := corpus.Tools().Pick(names...)
+	if err != nil {
+		t.Fatalf("the corpus: %v", err)
 	}
 	return out
 }

@@ -48,3 +48,18 @@ func ExampleClose() {
 	// Output:
 	// {"additionalProperties":false,"properties":{"path":{"type":"string"}},"type":"object"}
 }
+
+// Pick takes the tools a test needs from a set, in the order given, or says which is missing.
+func ExampleSet_Pick() {
+	set, _ := tool.Parse([]byte(`[{"name": "read", "parameters": {"type": "object"}}, {"name": "grep", "parameters": {"type": "object"}}]`), "tools.json")
+	picked, _ := set.Pick("grep", "read")
+	for _, t := range picked {
+		fmt.Println(t.Name)
+	}
+	_, err := set.Pick("read", "write")
+	fmt.Println(err)
+	// Output:
+	// grep
+	// read
+	// no tool "write" in the set
+}

@@ -95,6 +95,20 @@ func (s Set) Lookup(name string) (Tool, bool) {
 	return Tool{}, false
 }
 
+// Pick returns the tools with the given names, in the order given; the error names the first
+// one the set does not hold.
+func (s Set) Pick(names ...string) ([]Tool, error) {
+	out := make([]Tool, 0, len(names))
+	for _, n := range names {
+		t, ok := s.Lookup(n)
+		if !ok {
+			return nil, fmt.Errorf("no tool %q in the set", n)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
 // Add appends t. A tool whose name is already in the set is kept under the name NAME__2 (then
 // __3, ...), so that every tool in a set has its own name and nothing is lost; Renamed says so.
 func (s *Set) Add(t Tool) {

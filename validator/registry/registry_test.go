@@ -63,14 +63,9 @@ func root(t *testing.T) string {
 // tools returns the named corpus tools, in the order given.
 func tools(t *testing.T, names ...string) []tool.Tool {
 	t.Helper()
-	set := corpus.Tools()
-	var out []tool.Tool
-	for _, n := range names {
-		tl, ok := set.Lookup(n)
-		if !ok {
-			t.Fatalf("the corpus has no tool %q", n)
-		}
-		out = append(out, tl)
+	out, err := corpus.Tools().Pick(names...)
+	if err != nil {
+		t.Fatalf("the corpus: %v", err)
 	}
 	return out
 }
