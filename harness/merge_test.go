@@ -3,10 +3,11 @@ package harness_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
@@ -89,7 +90,7 @@ func TestMergeShardsOfAnAcceptAllGate(t *testing.T) {
 	want, got := render(t, harness.NewDocument(whole)), render(t, m)
 	for f := range want {
 		if want[f] != got[f] {
-			t.Errorf("%s: the merged shards differ from the whole run: %s", f, lineDiff(want[f], got[f]))
+			t.Errorf("%s: the merged shards differ from the whole run (-want +got):\n%s", f, cmp.Diff(want[f], got[f]))
 		}
 	}
 
@@ -100,22 +101,4 @@ func TestMergeShardsOfAnAcceptAllGate(t *testing.T) {
 	if _, err := harness.Merge([]harness.Document{docs[0], roundTrip(t, whole)}, nil); err == nil || !strings.Contains(err.Error(), "document 2: report 1 (validator accept-all) is not the report of a shard") {
 		t.Errorf("a whole run: %v", err)
 	}
-}
-
-// lineDiff shows the first line where two texts differ.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n  want %s\n  got  %s", i+1, a, b)
-		}
-	}
-	return "(equal)"
 }

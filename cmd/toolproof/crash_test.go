@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolproof/toolproof/internal/cputime"
 )
 
@@ -60,7 +62,7 @@ func TestCrashIsBlamedOnTheCallThatCausesIt(t *testing.T) {
 	}
 	// The same seed, the same report, crashes and all, whatever the number of jobs.
 	if a, b := timings.ReplaceAllString(outputs["1"], ""), timings.ReplaceAllString(outputs["2"], ""); a != b {
-		t.Errorf("--jobs 1 and --jobs 2 give different reports:\n%s", lineDiff(a, b))
+		t.Errorf("--jobs 1 and --jobs 2 give different reports (-jobs 1 +jobs 2):\n%s", cmp.Diff(a, b))
 	}
 }
 
@@ -83,28 +85,9 @@ func TestSameSeedSameReport(t *testing.T) {
 			continue
 		}
 		if out != first {
-			t.Errorf("two runs with --seed 5 --jobs 2 differ:\n%s", lineDiff(first, out))
+			t.Errorf("two runs with --seed 5 --jobs 2 differ (-want +got):\n%s", cmp.Diff(first, out))
 		}
 	}
-}
-
-// lineDiff shows the first lines where a and b differ.
-func lineDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	var out []string
-	for i := 0; i < max(len(al), len(bl)) && len(out) < 12; i++ {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			out = append(out, "- "+x, "+ "+y)
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // BenchmarkCrashingValidator: the whole run of the embedded corpus against a correct adapter,

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolproof/toolproof/harness"
 )
 
@@ -94,7 +96,7 @@ func TestMergeEqualsTheUnshardedRun(t *testing.T) {
 	for _, format := range formats {
 		got := must(t, 1, append([]string{"merge", "--format", format}, files...)...).stdout
 		if got != want[format] {
-			t.Errorf("--format %s: the merged shards differ from the unsharded run:\n%s", format, firstDiff(want[format], got))
+			t.Errorf("--format %s: the merged shards differ from the unsharded run (-want +got):\n%s", format, cmp.Diff(want[format], got))
 		}
 	}
 }
@@ -109,7 +111,7 @@ func TestMergeComparison(t *testing.T) {
 		want := must(t, 1, append(base, "--format", format)...).stdout
 		got := must(t, 1, "merge", "--format", format, files[1], files[0]).stdout
 		if got != want {
-			t.Errorf("--format %s: the merged shards differ from the unsharded comparison:\n%s", format, firstDiff(want, got))
+			t.Errorf("--format %s: the merged shards differ from the unsharded comparison (-want +got):\n%s", format, cmp.Diff(want, got))
 		}
 	}
 }
@@ -135,29 +137,11 @@ func TestMergeKeepsTheSkippedOrder(t *testing.T) {
 	want := must(t, 1, append(base, "--format", "json")...).stdout
 	got := must(t, 1, append([]string{"merge", "--format", "json"}, files...)...).stdout
 	if got != want {
-		t.Errorf("the merged shards differ from the unsharded run:\n%s", firstDiff(want, got))
+		t.Errorf("the merged shards differ from the unsharded run (-want +got):\n%s", cmp.Diff(want, got))
 	}
 	if d := decodeDocument(t, got); len(d.Reports[0].Skipped) != 3 {
 		t.Errorf("merged: %d skipped, want 3 (the broken file once, badref, never)", len(d.Reports[0].Skipped))
 	}
-}
-
-// firstDiff shows the first line where two texts differ.
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return "line " + strconv.Itoa(i+1) + ":\n  want " + a + "\n  got  " + b
-		}
-	}
-	return "(equal)"
 }
 
 // What cannot be merged is refused, exit 2, with the file and the reason.
