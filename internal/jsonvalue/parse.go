@@ -250,8 +250,17 @@ func (p *parser) array(depth int) (any, error) {
 
 func (p *parser) number() (any, error) {
 	start := p.pos
-	d := p.data
-	i := p.pos
+	end, msg := scanNumber(p.data, p.pos)
+	p.pos = end
+	if msg != "" {
+		return nil, p.errorf("%s", msg)
+	}
+	return json.Number(p.data[start:end]), nil
+}
+
+// scanNumber reads the JSON number that starts at d[i]: where it ends, or where it goes wrong
+// and what is wrong (msg non-empty).
+func scanNumber[T string | []byte](d T, i int) (end int, msg string) {
 	if i < len(d) && d[i] == '-' {
 		i++
 	}
@@ -263,14 +272,12 @@ func (p *parser) number() (any, error) {
 			i++
 		}
 	default:
-		p.pos = i
-		return nil, p.errorf("invalid number")
+		return i, "invalid number"
 	}
 	if i < len(d) && d[i] == '.' {
 		i++
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			p.pos = i
-			return nil, p.errorf("invalid number: digit expected after '.'")
+			return i, "invalid number: digit expected after '.'"
 		}
 		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
 			i++
@@ -282,15 +289,13 @@ func (p *parser) number() (any, error) {
 			i++
 		}
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			p.pos = i
-			return nil, p.errorf("invalid number: digit expected in exponent")
+			return i, "invalid number: digit expected in exponent"
 		}
 		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
 			i++
 		}
 	}
-	p.pos = i
-	return json.Number(d[start:i]), nil
+	return i, ""
 }
 
 // key reads an object key, taking a known key's string from the table when it has no escapes.

@@ -47,7 +47,8 @@ func Append(dst []byte, v any) ([]byte, error) {
 	case string:
 		return AppendString(dst, v), nil
 	case map[string]any:
-		keys := make([]string, 0, len(v))
+		var small [16]string // most objects: no allocation for the keys
+		keys := small[:0]
 		for k := range v {
 			keys = append(keys, k)
 		}
@@ -187,9 +188,8 @@ func appendString(dst []byte, s string, strict bool) ([]byte, bool) {
 }
 
 func isNumber(s string) bool {
-	p := parser{data: []byte(s)}
-	v, err := p.number()
-	return err == nil && p.pos == len(s) && v != nil
+	end, msg := scanNumber(s, 0)
+	return msg == "" && end == len(s)
 }
 
 // RatText writes r exactly as a JSON number; r must have a terminating decimal expansion (every
