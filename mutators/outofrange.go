@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
@@ -139,6 +140,13 @@ func (b *breaks) put(v any, variant string, reason func() string, canary string,
 		keywords: keywords, reason: reason, canary: canary})
 }
 
+// putBuilt is put for a value built only if the candidate is tried (a long string, say).
+func (b *breaks) putBuilt(build func() any, variant string, reason func() string, canary string, keywords ...string) {
+	tg, s := b.tg, b.s
+	b.out = append(b.out, candidate{build: func() any { return jsonvalue.Replaced(tg.Value, s.toks, build()) }, path: s.path,
+		variant: variant, keywords: keywords, reason: reason, canary: canary})
+}
+
 // putItems is put for array changes, which the oracle may report at an item.
 func (b *breaks) putItems(v any, variant string, reason func() string, keywords ...string) {
 	b.out = append(b.out, candidate{build: at(b.tg, b.s, v), path: b.s.path, variant: variant,
@@ -196,7 +204,7 @@ func (b *breaks) numberBreaks(v json.Number) {
 		return
 	}
 	ty := s.types()
-	integer := ty != nil && ty["integer"] && !ty["number"]
+	integer := ty.has("integer") && !ty.has("number")
 	step := big.NewRat(1, 1)
 	if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.MultipleOf }, true); ok && !integer {
 		step = m
@@ -237,18 +245,21 @@ func (b *breaks) numberBreaks(v json.Number) {
 // stringBreaks: too short, too long, off the pattern.
 func (b *breaks) stringBreaks(v string) {
 	s, put := b.s, b.put
-	runes := []rune(v)
-	if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MinLength }, true); ok && m > 0 && len(runes) >= m {
-		put(string(runes[:m-1]), "too-short", because("the string at %s cut to %d characters, below minLength %d", s.path, m-1, m), "", "minLength")
+	n := utf8.RuneCountInString(v)
+	if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MinLength }, true); ok && m > 0 && n >= m {
+		b.putBuilt(func() any { return string([]rune(v)[:m-1]) }, "too-short",
+			because("the string at %s cut to %d characters, below minLength %d", s.path, m-1, m), "", "minLength")
 	}
 	if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxLength }, false); ok && m < 100000 {
 		c := b.canary()
 		// Two fillers: one with spaces and a canary, one of plain letters that keeps most
 		// formats (a format failure hides the length failure in some validators).
-		need := m + 1 - len(runes)
+		need := m + 1 - n
 		unit := " " + c
-		put(v+strings.Repeat(unit, need/len(unit)+1), "too-long", because("the string at %s made longer than maxLength %d", s.path, m), c, "maxLength")
-		put(v+strings.Repeat("a", need), "too-long", because("the string at %s made longer than maxLength %d", s.path, m), "", "maxLength")
+		b.putBuilt(func() any { return v + strings.Repeat(unit, need/len(unit)+1) }, "too-long",
+			because("the string at %s made longer than maxLength %d", s.path, m), c, "maxLength")
+		b.putBuilt(func() any { return v + strings.Repeat("a", need) }, "too-long",
+			because("the string at %s made longer than maxLength %d", s.path, m), "", "maxLength")
 	}
 	for _, sch := range s.schemas {
 		if sch.Pattern == nil {

@@ -24,7 +24,7 @@ type site struct {
 	required bool   // a required property of its parent
 
 	typesDone bool
-	typesSet  map[string]bool
+	typesSet  typeSet
 }
 
 func annotate(root *jsonschema.Schema, v any) []*site {
@@ -149,38 +149,67 @@ func expandFor(roots []*jsonschema.Schema, v any) []*jsonschema.Schema {
 
 // ---- what the schemas at a site say
 
-// types is the intersection of the types the schemas at s name (nil: any), computed once.
-func (s *site) types() map[string]bool {
+// typeSet is a set of JSON Schema type names, or "any type" (no schema at the place names one).
+type typeSet uint16
+
+const knownTypes typeSet = 1 << 15 // some schema names types: the bits below say which
+
+// typeBit is the bit of one type name.
+func typeBit(t string) typeSet {
+	switch t {
+	case "null":
+		return 1
+	case "boolean":
+		return 2
+	case "object":
+		return 4
+	case "array":
+		return 8
+	case "number":
+		return 16
+	case "string":
+		return 32
+	case "integer":
+		return 64
+	}
+	return 0
+}
+
+// known reports whether the set is not "any type".
+func (ts typeSet) known() bool { return ts&knownTypes != 0 }
+
+// has reports whether the set names type t (false for "any type": ask known first).
+func (ts typeSet) has(t string) bool { return ts.known() && ts&typeBit(t) != 0 }
+
+// types is the intersection of the types the schemas at s name ("number" brings "integer"
+// with it), computed once.
+func (s *site) types() typeSet {
 	if !s.typesDone {
 		s.typesSet, s.typesDone = s.computeTypes(), true
 	}
 	return s.typesSet
 }
 
-func (s *site) computeTypes() map[string]bool {
-	var out map[string]bool
+func (s *site) computeTypes() typeSet {
+	out := typeSet(0)
 	for _, sch := range s.schemas {
 		if sch.Types == nil {
 			continue
 		}
-		set := map[string]bool{}
+		set := knownTypes
 		for _, t := range sch.Types.ToStrings() {
-			set[t] = true
+			set |= typeBit(t)
 			if t == "number" {
-				set["integer"] = true
+				set |= typeBit("integer")
 			}
 		}
-		if out == nil {
+		if !out.known() {
 			out = set
 			continue
 		}
-		for t := range out {
-			if !set[t] {
-				delete(out, t)
-			}
-		}
+		out &= set
 	}
-	return out // nil: any type
+	return out
 }
 
 // mayBe reports whether the schemas at s may allow a value of JSON type ty ("integer" counts
@@ -195,7 +224,7 @@ func (s *site) mayBe(ty string) bool {
 		return false
 	}
 	types := s.types()
-	return types == nil || types[ty]
+	return !types.known() || types.has(ty)
 }
 
 func (s *site) enum() []any {

@@ -69,7 +69,7 @@ type wrongType struct{}
 func (wrongType) Class() cases.Class { return WrongType }
 
 func (wrongType) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
-	places := nonRoot(tg, func(s *site) bool { return s.types() != nil || s.enum() != nil })
+	places := nonRoot(tg, func(s *site) bool { return s.types().known() || s.enum() != nil })
 	return firstConfirmed(t, tg, WrongType, places, func(t *rapid.T, s *site) []candidate {
 		c := canary(t)
 		var forms []any
