@@ -256,8 +256,8 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 	parent := jsonvalue.Parent(c.path)
 	// Keywords in the order the candidate lists them, so the choice does not depend on the
 	// order the oracle found the issues in.
-	sort.SliceStable(issues, func(i, j int) bool {
-		return slices.Index(c.keywords, issues[i].Keyword) < slices.Index(c.keywords, issues[j].Keyword)
+	slices.SortStableFunc(issues, func(a, b validator.Issue) int {
+		return slices.Index(c.keywords, a.Keyword) - slices.Index(c.keywords, b.Keyword)
 	})
 	for _, is := range issues {
 		if !slices.Contains(c.keywords, is.Keyword) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -213,15 +214,14 @@ func (g *Gatekeeper) validate(v any, all, messages bool) []Issue {
 // sortIssues orders issues by path, then keyword, then message, so output is the same from run
 // to run (the validator walks Go maps).
 func sortIssues(is []Issue) {
-	sort.SliceStable(is, func(i, j int) bool {
-		a, b := is[i], is[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
+	slices.SortStableFunc(is, func(a, b Issue) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
 		}
-		if a.Keyword != b.Keyword {
-			return a.Keyword < b.Keyword
+		if c := strings.Compare(a.Keyword, b.Keyword); c != 0 {
+			return c
 		}
-		return a.Message < b.Message
+		return strings.Compare(a.Message, b.Message)
 	})
 }
 
