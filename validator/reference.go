@@ -229,9 +229,9 @@ func sortIssues(is []Issue) {
 func (g *Gatekeeper) Valid(v any) bool { return g.schema.Validate(v) == nil }
 
 func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, out *[]Issue) {
-	loc := jsonvalue.Pointer(e.InstanceLocation)
 	switch k := e.ErrorKind.(type) {
-	case nil:
+	case nil, *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+		// Only what lies under them says something.
 	case *kind.PropertyNames:
 		// santhosh v6.0.3 keeps a slice for this location that later validation overwrites: only
 		// its length can be trusted. Report the name in every object at that depth that has it.
@@ -240,14 +240,7 @@ func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, ou
 		}
 		return
 	default:
-		emit := func(path, keyword string, msg func() string) {
-			is := Issue{Path: path, Keyword: keyword}
-			if messages {
-				is.Message = msg()
-			}
-			*out = append(*out, is)
-		}
-		descend := describe(k, loc, emit)
+		descend := describe(k, jsonvalue.Pointer(e.InstanceLocation), issueSink{out, messages})
 		if !descend && !all {
 			return
 		}
@@ -292,100 +285,115 @@ func child(loc, name string) string { return loc + "/" + jsonvalue.EscapeToken(n
 // describe emits the issues for one error kind, with messages that never contain the instance
 // value (schema values such as bounds and enum members are fine). It reports whether the
 // causes should be flattened too.
-func describe(k jsonschema.ErrorKind, loc string, emit func(path, keyword string, msg func() string)) bool {
+func describe(k jsonschema.ErrorKind, loc string, sink issueSink) bool {
 	switch k := k.(type) {
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
 		return true
 	case *kind.Type:
-		emit(loc, "type", func() string { return fmt.Sprintf("must be %s, found %s", strings.Join(k.Want, " or "), k.Got) })
+		sink.emit(loc, "type", func() string { return fmt.Sprintf("must be %s, found %s", strings.Join(k.Want, " or "), k.Got) })
 	case *kind.Enum:
-		emit(loc, "enum", func() string { return "must be one of " + listValues(k.Want) })
+		sink.emit(loc, "enum", func() string { return "must be one of " + listValues(k.Want) })
 	case *kind.Const:
-		emit(loc, "const", func() string { return "must be " + showValue(k.Want) })
+		sink.emit(loc, "const", func() string { return "must be " + showValue(k.Want) })
 	case *kind.Format:
-		emit(loc, "format", func() string { return fmt.Sprintf("must be a valid %s", k.Want) })
+		sink.emit(loc, "format", func() string { return fmt.Sprintf("must be a valid %s", k.Want) })
 	case *kind.MinProperties:
-		emit(loc, "minProperties", func() string { return fmt.Sprintf("must have at least %d properties", k.Want) })
+		sink.emit(loc, "minProperties", func() string { return fmt.Sprintf("must have at least %d properties", k.Want) })
 	case *kind.MaxProperties:
-		emit(loc, "maxProperties", func() string { return fmt.Sprintf("must have at most %d properties", k.Want) })
+		sink.emit(loc, "maxProperties", func() string { return fmt.Sprintf("must have at most %d properties", k.Want) })
 	case *kind.MinItems:
-		emit(loc, "minItems", func() string { return fmt.Sprintf("must have at least %d items", k.Want) })
+		sink.emit(loc, "minItems", func() string { return fmt.Sprintf("must have at least %d items", k.Want) })
 	case *kind.MaxItems:
-		emit(loc, "maxItems", func() string { return fmt.Sprintf("must have at most %d items", k.Want) })
+		sink.emit(loc, "maxItems", func() string { return fmt.Sprintf("must have at most %d items", k.Want) })
 	case *kind.AdditionalItems:
-		emit(loc, "additionalItems", func() string { return fmt.Sprintf("must have at most %d items", k.Count) })
+		sink.emit(loc, "additionalItems", func() string { return fmt.Sprintf("must have at most %d items", k.Count) })
 	case *kind.Required:
 		for _, m := range k.Missing {
-			emit(child(loc, m), "required", func() string { return "is required" })
+			sink.emit(child(loc, m), "required", func() string { return "is required" })
 		}
 	case *kind.DependentRequired:
 		for _, m := range k.Missing {
-			emit(child(loc, m), "dependentRequired", func() string { return fmt.Sprintf("is required when %q is present", k.Prop) })
+			sink.emit(child(loc, m), "dependentRequired", func() string { return fmt.Sprintf("is required when %q is present", k.Prop) })
 		}
 	case *kind.Dependency:
 		for _, m := range k.Missing {
-			emit(child(loc, m), "dependencies", func() string { return fmt.Sprintf("is required when %q is present", k.Prop) })
+			sink.emit(child(loc, m), "dependencies", func() string { return fmt.Sprintf("is required when %q is present", k.Prop) })
 		}
 	case *kind.AdditionalProperties:
 		for _, p := range k.Properties {
-			emit(child(loc, p), "additionalProperties", func() string { return "is not a property this tool accepts" })
+			sink.emit(child(loc, p), "additionalProperties", func() string { return "is not a property this tool accepts" })
 		}
 	case *kind.UniqueItems:
-		emit(child(loc, fmt.Sprint(k.Duplicates[1])), "uniqueItems", func() string { return fmt.Sprintf("duplicates item %d; items must be unique", k.Duplicates[0]) })
+		sink.emit(child(loc, fmt.Sprint(k.Duplicates[1])), "uniqueItems", func() string { return fmt.Sprintf("duplicates item %d; items must be unique", k.Duplicates[0]) })
 	case *kind.Contains:
-		emit(loc, "contains", func() string { return "must contain a matching item" })
+		sink.emit(loc, "contains", func() string { return "must contain a matching item" })
 		return false
 	case *kind.MinContains:
-		emit(loc, "minContains", func() string { return fmt.Sprintf("must contain at least %d matching items", k.Want) })
+		sink.emit(loc, "minContains", func() string { return fmt.Sprintf("must contain at least %d matching items", k.Want) })
 		return false
 	case *kind.MaxContains:
-		emit(loc, "maxContains", func() string { return fmt.Sprintf("must contain at most %d matching items", k.Want) })
+		sink.emit(loc, "maxContains", func() string { return fmt.Sprintf("must contain at most %d matching items", k.Want) })
 		return false
 	case *kind.MinLength:
-		emit(loc, "minLength", func() string { return fmt.Sprintf("must be at least %d characters long", k.Want) })
+		sink.emit(loc, "minLength", func() string { return fmt.Sprintf("must be at least %d characters long", k.Want) })
 	case *kind.MaxLength:
-		emit(loc, "maxLength", func() string { return fmt.Sprintf("must be at most %d characters long", k.Want) })
+		sink.emit(loc, "maxLength", func() string { return fmt.Sprintf("must be at most %d characters long", k.Want) })
 	case *kind.Pattern:
-		emit(loc, "pattern", func() string { return fmt.Sprintf("must match the pattern %s", k.Want) })
+		sink.emit(loc, "pattern", func() string { return fmt.Sprintf("must match the pattern %s", k.Want) })
 	case *kind.Minimum:
-		emit(loc, "minimum", func() string { return fmt.Sprintf("must be >= %s", ratString(k.Want)) })
+		sink.emit(loc, "minimum", func() string { return fmt.Sprintf("must be >= %s", ratString(k.Want)) })
 	case *kind.Maximum:
-		emit(loc, "maximum", func() string { return fmt.Sprintf("must be <= %s", ratString(k.Want)) })
+		sink.emit(loc, "maximum", func() string { return fmt.Sprintf("must be <= %s", ratString(k.Want)) })
 	case *kind.ExclusiveMinimum:
-		emit(loc, "exclusiveMinimum", func() string { return fmt.Sprintf("must be > %s", ratString(k.Want)) })
+		sink.emit(loc, "exclusiveMinimum", func() string { return fmt.Sprintf("must be > %s", ratString(k.Want)) })
 	case *kind.ExclusiveMaximum:
-		emit(loc, "exclusiveMaximum", func() string { return fmt.Sprintf("must be < %s", ratString(k.Want)) })
+		sink.emit(loc, "exclusiveMaximum", func() string { return fmt.Sprintf("must be < %s", ratString(k.Want)) })
 	case *kind.MultipleOf:
-		emit(loc, "multipleOf", func() string { return fmt.Sprintf("must be a multiple of %s", ratString(k.Want)) })
+		sink.emit(loc, "multipleOf", func() string { return fmt.Sprintf("must be a multiple of %s", ratString(k.Want)) })
 	case *kind.AnyOf:
-		emit(loc, "anyOf", func() string { return "must match at least one of the allowed shapes" })
+		sink.emit(loc, "anyOf", func() string { return "must match at least one of the allowed shapes" })
 		return false
 	case *kind.OneOf:
 		if len(k.Subschemas) > 1 {
-			emit(loc, "oneOf", func() string { return "matches more than one of the allowed shapes; must match exactly one" })
+			sink.emit(loc, "oneOf", func() string { return "matches more than one of the allowed shapes; must match exactly one" })
 		} else {
-			emit(loc, "oneOf", func() string { return "must match exactly one of the allowed shapes" })
+			sink.emit(loc, "oneOf", func() string { return "must match exactly one of the allowed shapes" })
 		}
 		return false
 	case *kind.Not:
-		emit(loc, "not", func() string { return "must not match the excluded shape" })
+		sink.emit(loc, "not", func() string { return "must not match the excluded shape" })
 	case *kind.FalseSchema:
-		emit(loc, "false", func() string { return "is not allowed" })
+		sink.emit(loc, "false", func() string { return "is not allowed" })
 	case *kind.InvalidJsonValue:
-		emit(loc, "type", func() string { return "is not a JSON value" })
+		sink.emit(loc, "type", func() string { return "is not a JSON value" })
 	case *kind.ContentEncoding, *kind.ContentMediaType, *kind.ContentSchema:
-		emit(loc, "content", func() string { return "content does not match its declared encoding or media type" })
+		sink.emit(loc, "content", func() string { return "content does not match its declared encoding or media type" })
 	case *kind.RefCycle:
-		emit(loc, "$ref", func() string { return "reference cycle in schema" })
+		sink.emit(loc, "$ref", func() string { return "reference cycle in schema" })
 	default:
 		kp := k.KeywordPath()
 		kw := ""
 		if len(kp) > 0 {
 			kw = kp[0]
 		}
-		emit(loc, kw, func() string { return fmt.Sprintf("fails %q", kw) })
+		sink.emit(loc, kw, func() string { return fmt.Sprintf("fails %q", kw) })
 	}
 	return true
+}
+
+// issueSink collects the issues describe emits. A method, not a closure, so the message
+// functions given to it stay on the stack: they are called only when messages are wanted.
+type issueSink struct {
+	out      *[]Issue
+	messages bool
+}
+
+func (s issueSink) emit(path, keyword string, msg func() string) {
+	is := Issue{Path: path, Keyword: keyword}
+	if s.messages {
+		is.Message = msg()
+	}
+	*s.out = append(*s.out, is)
 }
 
 func ratString(r interface{ RatString() string }) string { return r.RatString() }
