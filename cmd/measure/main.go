@@ -7,6 +7,7 @@
 //	go run ./cmd/measure mutators FILE...
 //	go run ./cmd/measure patterns -dump OUT [SOURCE...]  # strings for regex engines to check
 //	go run ./cmd/measure differential [-checks N] [-validators LIST] FILE...  # blocking findings of correct validators
+//	go run ./cmd/measure memory [-checks N] FILE  # the largest live heap of a run
 package main
 
 import (
@@ -35,7 +36,7 @@ func main() {
 	dump := flag.String("dump", "", "write every generated value as JSONL to this file (for an independent validator)")
 	flag.Parse()
 	if flag.NArg() < 2 {
-		fmt.Fprintln(os.Stderr, "usage: measure [-n N] [-dump FILE] suite DIR | bfcl FILE | mutators FILE... | differential [-checks N] [-seed S] [-validators LIST] [-json OUT] FILE...")
+		fmt.Fprintln(os.Stderr, "usage: measure [-n N] [-dump FILE] suite DIR | bfcl FILE | mutators FILE... | differential [-checks N] [-seed S] [-validators LIST] [-json OUT] FILE... | memory [-checks N] FILE")
 		os.Exit(2)
 	}
 	var err error
@@ -50,6 +51,8 @@ func main() {
 		err = patterns(flag.Args()[1:], os.Stdout)
 	case "differential":
 		err = differential(flag.Args()[1:], os.Stdout)
+	case "memory":
+		err = memory(flag.Args()[1:], os.Stdout)
 	default:
 		err = fmt.Errorf("unknown measurement %q", flag.Arg(0))
 	}
