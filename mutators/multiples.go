@@ -2,6 +2,7 @@ package mutators
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"slices"
 	"sort"
@@ -45,14 +46,34 @@ type placer struct {
 	memo  map[string]*place
 }
 
-// newPlaces describes the places of root; nil when no multipleOf is reachable from it.
+// newPlaces describes the places of a value where root applies, from the root down (nil: root
+// is a boolean schema).
 func newPlaces(root *jsonschema.Schema) *place {
 	p := &placer{reach: map[*jsonschema.Schema]bool{}, memo: map[string]*place{}}
+	// reach, to a fixpoint: a schema reaches a multipleOf when it has one or a child reaches one.
+	var all []*jsonschema.Schema
+	children := map[*jsonschema.Schema][]*jsonschema.Schema{}
 	schemawalk.Each(root, func(s *jsonschema.Schema) {
-		found := false
-		schemawalk.Each(s, func(c *jsonschema.Schema) { found = found || c.MultipleOf != nil })
-		p.reach[s] = found
+		all = append(all, s)
+		children[s] = schemawalk.Children(s)
+		if s.MultipleOf != nil {
+			p.reach[s] = true
+		}
 	})
+	for changed := true; changed; {
+		changed = false
+		for _, s := range all {
+			if p.reach[s] {
+				continue
+			}
+			for _, c := range children[s] {
+				if p.reach[c] {
+					p.reach[s], changed = true, true
+					break
+				}
+			}
+		}
+	}
 	return p.place([]*jsonschema.Schema{root})
 }
 
@@ -95,12 +116,13 @@ func (p *placer) place(roots []*jsonschema.Schema) *place {
 	if len(set) == 0 {
 		return nil
 	}
-	locs := make([]string, len(set))
+	// The set's identity: its schemas' addresses (a Location may not tell two schemas apart).
+	ids := make([]string, len(set))
 	for i, s := range set {
-		locs[i] = s.Location
+		ids[i] = fmt.Sprintf("%p", s)
 	}
-	sort.Strings(locs)
-	key := strings.Join(locs, "\x00")
+	sort.Strings(ids)
+	key := strings.Join(ids, " ")
 	if pl, ok := p.memo[key]; ok {
 		return pl
 	}
