@@ -27,6 +27,7 @@ type doubles struct {
 	oracle    *validator.Gatekeeper // the schema with its numbers rounded to doubles (nil: none or unroundable)
 	broken    bool                  // the schema holds a number beyond every double
 	multiples []*big.Rat            // every multipleOf of the schema
+	places    *place                // where each applies (nil: none applies anywhere)
 	// round reads a number as a double: its shortest decimal where numbers are only compared
 	// (cheap, and most numbers are written so already), its exact value where multipleOf
 	// divides them.
@@ -67,6 +68,7 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 	d.round = jsonvalue.Shortest64
 	if len(d.multiples) > 0 {
 		d.round = jsonvalue.Binary64
+		d.places = newPlaces(gk.Schema())
 	}
 	doc, err := jsonvalue.Parse(gk.Tool().Parameters)
 	if err != nil {
@@ -177,13 +179,10 @@ func (d *doubles) differ(v any, issues []validator.Issue) bool {
 		return false
 	}
 	// One walk over the numbers says what the readings below need to know.
-	hasNumber, bigInteger, quotient := false, false, false
+	hasNumber, bigInteger := false, false
 	jsonvalue.Numbers(v, func(n json.Number) {
 		hasNumber = true
 		bigInteger = bigInteger || isBigInteger(n)
-		if len(d.multiples) > 0 && !quotient {
-			quotient = quotientDiffers(n, d.multiples)
-		}
 	})
 	if !hasNumber {
 		return false
@@ -210,8 +209,9 @@ func (d *doubles) differ(v any, issues []validator.Issue) bool {
 		return true
 	}
 	// Floating-point division can change a multipleOf verdict either way (and, under not or in
-	// a branch, the value's); a value that fails for another keyword only stays invalid.
-	return quotient && (valid || mayTurnOnMultiple(issues))
+	// a branch, the value's); a value that fails for another keyword only stays invalid. Each
+	// number is divided by the multipleOf values that may apply at its place (multiples.go).
+	return (valid || mayTurnOnMultiple(issues)) && quotientAt(d.places, v, d.multiples)
 }
 
 // mayTurnOnMultiple reports whether some issue may be a multipleOf failure, directly or inside
@@ -230,8 +230,7 @@ func mayTurnOnMultiple(issues []validator.Issue) bool {
 }
 
 // quotientDiffers reports whether n / m is an integer exactly but not in floating point, or the
-// other way round, for some m: a gate that checks multipleOf by dividing doubles reads it so. Every number is tried against every multipleOf of the schema,
-// which may mark more cases than needed, never fewer.
+// other way round, for some m: a gate that checks multipleOf by dividing doubles reads it so.
 func quotientDiffers(n json.Number, ms []*big.Rat) bool {
 	x, ok := jsonvalue.Rat(n)
 	if !ok {

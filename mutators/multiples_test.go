@@ -1,0 +1,141 @@
+package mutators
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// A number is divided only by the multipleOf values that may apply at its place: one that
+// divides badly as doubles (0.07/0.01 is 7.000000000000001, 7/0.07 is 99.99999999999999) at a
+// place no multipleOf reaches leaves the verdict alone, and the case keeps its verdict; at a
+// place one reaches (directly, through $ref, items, prefixItems, a branch, a pattern,
+// additionalProperties, dependentSchemas) it is still implementation-defined. Where the schemas
+// cannot be told ($dynamicRef, a key regex dialects may match otherwise), every multipleOf is
+// tried, as before.
+func TestMultipleOfAtItsPlace(t *testing.T) {
+	const (
+		money = `{"type":"object","properties":{"price":{"type":"number","multipleOf":0.01},"count":{"type":"integer"},"ratio":{"type":"number"}},"additionalProperties":false}`
+		seven = `{"type":"object","properties":{"rate":{"type":"number","multipleOf":0.07},"count":{"type":"integer"}}}`
+		lines = `{"$defs":{"money":{"type":"number","multipleOf":0.01}},"type":"object","properties":{"lines":{"type":"array","items":{"type":"object","properties":{"amount":{"$ref":"#/$defs/money"},"qty":{"type":"number"}}}}}}`
+		pair  = `{"type":"object","properties":{"pair":{"type":"array","prefixItems":[{"type":"number"},{"multipleOf":0.01}]}}}`
+		anyOf = `{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"number","multipleOf":0.01}]},"y":{"type":"number"}}}`
+		not   = `{"type":"object","properties":{"x":{"not":{"multipleOf":0.01}},"y":{"type":"number"}}}`
+		pats  = `{"type":"object","patternProperties":{"^p_":{"multipleOf":0.01}},"additionalProperties":{"type":"number"}}`
+		addl  = `{"type":"object","properties":{"n":{"type":"number"}},"additionalProperties":{"multipleOf":0.01}}`
+		deps  = `{"type":"object","properties":{"c":{"type":"number"}},"dependentSchemas":{"a":{"properties":{"b":{"multipleOf":0.01}}}}}`
+		tree  = `{"$defs":{"tree":{"type":"object","properties":{"v":{"multipleOf":0.01},"w":{"type":"number"},"kids":{"type":"array","items":{"$ref":"#/$defs/tree"}}}}},"$ref":"#/$defs/tree"}`
+		dyn   = `{"$schema":"https://json-schema.org/draft/2020-12/schema","$dynamicAnchor":"node","type":"object","properties":{"n":{"multipleOf":0.01},"w":{"type":"number"},"kids":{"type":"array","items":{"$dynamicRef":"#node"}}}}`
+	)
+	for _, tc := range []struct {
+		schema, value string
+		either        bool
+	}{
+		// The brief's tool: multipleOf 0.01 on price only.
+		{money, `{"ratio":0.07}`, false},
+		{money, `{"price":0,"count":3,"ratio":0.29}`, false},
+		{money, `{"price":0.07}`, true},
+		{money, `{"price":0.07,"count":3}`, true},
+		// Invalid (a key too many): the division at price may turn the verdict, at ratio not.
+		{money, `{"price":0.07,"zz":1}`, true},
+		{money, `{"ratio":0.07,"zz":1}`, false},
+		// An integer that divides badly by 0.07 (7/0.07 is 99.99999999999999), at a place 0.07
+		// does not reach, and at one it does.
+		{seven, `{"count":7}`, false},
+		{seven, `{"rate":7}`, true},
+		// $ref inside items.
+		{lines, `{"lines":[{"amount":0,"qty":0.07}]}`, false},
+		{lines, `{"lines":[{"qty":1},{"amount":0.07}]}`, true},
+		// prefixItems: only the second item is divided; no schema applies after the prefix.
+		{pair, `{"pair":[0.07,0]}`, false},
+		{pair, `{"pair":[0,0.07]}`, true},
+		{pair, `{"pair":[0,0,0.07]}`, false},
+		// Every branch at the place counts, whichever the value takes; not too.
+		{anyOf, `{"x":0.07}`, true},
+		{anyOf, `{"x":"s","y":0.07}`, false},
+		{not, `{"x":0.07}`, true},
+		{not, `{"y":0.07}`, false},
+		// patternProperties, additionalProperties; a key dialects may match otherwise gets both.
+		{pats, `{"p_a":0.07}`, true},
+		{pats, `{"q":0.07}`, false},
+		{pats, `{"é":0.07}`, true},
+		{addl, `{"n":0.07}`, false},
+		{addl, `{"m":0.07}`, true},
+		// dependentSchemas apply to the object they sit at, whether the key is there or not.
+		{deps, `{"a":1,"b":0.07}`, true},
+		{deps, `{"a":1,"c":0.07}`, false},
+		// A recursive $ref, three levels down.
+		{tree, `{"kids":[{"kids":[{"w":0.07}]}]}`, false},
+		{tree, `{"kids":[{"kids":[{"v":0.07}]}]}`, true},
+		// Under a $dynamicRef every multipleOf is tried; above it, the places hold.
+		{dyn, `{"w":0.07}`, false},
+		{dyn, `{"kids":[{"w":0.07}]}`, true},
+	} {
+		gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(tc.schema)})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.schema, err)
+		}
+		d := newDoubles(gk)
+		v, err := jsonvalue.Parse([]byte(tc.value))
+		if err != nil {
+			t.Fatal(err)
+		}
+		issues := gk.Locate(v)
+		if got := d.differ(v, issues); got != tc.either {
+			t.Errorf("%s on %s: either %v, want %v (issues %v)", tc.value, tc.schema, got, tc.either, issues)
+		}
+		// The division itself, apart from the other readings (which mark most of these too:
+		// 0.07 is no multiple of the double nearest 0.01).
+		if got := quotientAt(d.places, v, d.multiples); got != tc.either {
+			t.Errorf("%s on %s: division differs %v, want %v", tc.value, tc.schema, got, tc.either)
+		}
+		// Every case here has a number that divides badly by some multipleOf of the schema:
+		// pairing each number with every multipleOf, as the rule did, marks them all.
+		if !anyQuotient(v, d.multiples) {
+			t.Errorf("%s on %s: no number divides badly by any multipleOf; the case shows nothing", tc.value, tc.schema)
+		}
+	}
+}
+
+// Precise pairing marks a subset of what pairing every number with every multipleOf marked:
+// on values drawn for tools with decimal multipleOf at some places, it marks no value the
+// whole-schema pairing does not, and leaves fewer marked.
+func TestMultipleOfPairingIsASubset(t *testing.T) {
+	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(
+		`{"type":"object","properties":{"price":{"type":"number","multipleOf":0.01},"count":{"type":"integer"},"ratio":{"type":"number"},` +
+			`"items":{"type":"array","items":{"type":"object","properties":{"qty":{"type":"number","multipleOf":0.1},"w":{"type":"number"}}}}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDoubles(gk)
+	nums := []string{"0", "3", "0.07", "0.29", "0.3", "0.5", "1.1", "2.01", "12.34", "-0.57"}
+	old, now := 0, 0
+	for i, a := range nums {
+		for j, b := range nums {
+			c := nums[(i*7+j*3)%len(nums)]
+			text := `{"price":` + a + `,"ratio":` + b + `,"items":[{"qty":` + c + `,"w":` + a + `}]}`
+			v, err := jsonvalue.Parse([]byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			wide := anyQuotient(v, d.multiples)
+			precise := quotientAt(d.places, v, d.multiples)
+			if precise && !wide {
+				t.Errorf("%s: marked at its place but not by every multipleOf", text)
+			}
+			if wide {
+				old++
+			}
+			if precise {
+				now++
+			}
+		}
+	}
+	if now >= old {
+		t.Errorf("precise pairing marked %d of %d values, the whole-schema pairing %d: no precision won", now, len(nums)*len(nums), old)
+	}
+	t.Logf("values whose division differs: %d of %d paired by place, %d paired with every multipleOf", now, len(nums)*len(nums), old)
+}
