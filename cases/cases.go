@@ -39,21 +39,53 @@ const (
 // Case is one concrete call and the verdict a gate owes it. The argument text is stored as is,
 // so a saved case replays the same whatever the generator does later.
 type Case struct {
-	ID         string `json:"id"`                // content hash of tool, class, expectation and args
-	Tool       string `json:"tool"`              // tool name
-	SchemaHash string `json:"schema_hash"`       // tool.Tool.SchemaHash of the schema it was made for
-	Args       []byte `json:"-"`                 // raw argument text (may not be JSON, or UTF-8)
-	Expect     Expect `json:"expect"`            // accept, reject or either
-	Class      Class  `json:"class"`             // Valid or a distortion class
-	Variant    string `json:"variant,omitempty"` // the form of the class
-	Path       string `json:"path,omitempty"`    // JSON Pointer the mutation touched
-	Scope      string `json:"scope,omitempty"`   // the highest place an issue may point at and still locate it
-	Keyword    string `json:"keyword,omitempty"` // schema keyword it breaks
-	Reason     string `json:"reason,omitempty"`  // one line
-	Canary     string `json:"canary,omitempty"`  // planted string no message may repeat
-	Original   []byte `json:"-"`                 // the valid argument text the mutation started from
-	Provenance string `json:"provenance,omitempty"`
-	Raw        bool   `json:"-"` // a raw-text distortion: not a JSON value the schema can judge
+	ID         string  `json:"id"`                // content hash of tool, class, expectation and args
+	Tool       string  `json:"tool"`              // tool name
+	SchemaHash string  `json:"schema_hash"`       // tool.Tool.SchemaHash of the schema it was made for
+	Args       []byte  `json:"-"`                 // raw argument text (may not be JSON, or UTF-8)
+	Expect     Expect  `json:"expect"`            // accept, reject or either
+	Class      Class   `json:"class"`             // Valid or a distortion class
+	Variant    string  `json:"variant,omitempty"` // the form of the class
+	Path       string  `json:"path,omitempty"`    // JSON Pointer the mutation touched
+	Scope      string  `json:"scope,omitempty"`   // the highest place an issue may point at and still locate it
+	Also       []Place `json:"also,omitempty"`    // other places the oracle finds the distorted value invalid
+	Keyword    string  `json:"keyword,omitempty"` // schema keyword it breaks
+	Reason     string  `json:"reason,omitempty"`  // one line
+	Canary     string  `json:"canary,omitempty"`  // planted string no message may repeat
+	Original   []byte  `json:"-"`                 // the valid argument text the mutation started from
+	Provenance string  `json:"provenance,omitempty"`
+	Raw        bool    `json:"-"` // a raw-text distortion: not a JSON value the schema can judge
+}
+
+// Place is a place where the oracle finds a distorted value invalid, besides the one the
+// distortion touched: a change that flips an `if` makes its `then` or `else` fail elsewhere (a
+// missing "environment" makes `else` cap "/replicas"). Path is where the oracle reports it,
+// Scope the highest place above it that an issue may point at (as for Case.Scope).
+type Place struct {
+	Path  string `json:"path"`
+	Scope string `json:"scope"`
+}
+
+// Locates reports whether an issue at the JSON Pointer at points at the distortion: at Path,
+// inside the distorted value (a duplicate item, a key of a wrapper), or above it no higher than
+// Scope (the object that lacks a key, the anyOf no branch fits); or at one of the Also places,
+// or above it no higher than its scope. The root locates only what is at the root, or whose
+// scope reaches it.
+func (c *Case) Locates(at string) bool {
+	if isPrefix(c.Path, at) || (isPrefix(at, c.Path) && isPrefix(c.Scope, at)) {
+		return true
+	}
+	for _, p := range c.Also {
+		if isPrefix(at, p.Path) && isPrefix(p.Scope, at) {
+			return true
+		}
+	}
+	return false
+}
+
+// isPrefix reports whether the JSON Pointer anc is p or one of its ancestors.
+func isPrefix(anc, p string) bool {
+	return anc == p || (strings.HasPrefix(p, anc) && p[len(anc)] == '/')
 }
 
 // MarshalJSON writes args as a string, or as args_base64 when the text is not UTF-8.

@@ -121,6 +121,7 @@ type findingJSON struct {
 	Got        string            `json:"got"`
 	Path       string            `json:"path"`
 	Scope      string            `json:"scope,omitempty"`
+	Also       []cases.Place     `json:"also,omitempty"`
 	Keyword    string            `json:"keyword,omitempty"`
 	Reason     string            `json:"reason,omitempty"`
 	Canary     string            `json:"canary,omitempty"`
@@ -139,7 +140,7 @@ type findingJSON struct {
 // MarshalJSON writes the finding flat: its case's fields beside the verdict's.
 func (f Finding) MarshalJSON() ([]byte, error) {
 	j := findingJSON{Tool: f.Tool, Class: f.Class, Variant: f.Variant, Kind: f.Kind, Expect: f.Expect, Got: f.Got,
-		Path: f.Path, Scope: f.Scope, Keyword: f.Keyword, Reason: f.Reason, Canary: f.Canary, Args: string(f.Args),
+		Path: f.Path, Scope: f.Scope, Also: f.Also, Keyword: f.Keyword, Reason: f.Reason, Canary: f.Canary, Args: string(f.Args),
 		Original: string(f.Original), ID: f.ID, SchemaHash: f.SchemaHash, Detail: f.Detail,
 		Issues: f.Issues, Count: f.Count, Blocking: f.Blocking, Shrunk: f.Shrunk}
 	if !utf8.Valid(f.Args) {
@@ -167,7 +168,7 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 		original = []byte(j.Original)
 	}
 	*f = Finding{Case: cases.Case{ID: j.ID, Tool: j.Tool, SchemaHash: j.SchemaHash, Args: args, Original: original,
-		Expect: j.Expect, Class: j.Class, Variant: j.Variant, Path: j.Path, Scope: j.Scope, Keyword: j.Keyword,
+		Expect: j.Expect, Class: j.Class, Variant: j.Variant, Path: j.Path, Scope: j.Scope, Also: j.Also, Keyword: j.Keyword,
 		Reason: j.Reason, Canary: j.Canary},
 		Kind: j.Kind, Got: j.Got, Detail: j.Detail, Issues: j.Issues, Count: j.Count, Blocking: j.Blocking, Shrunk: j.Shrunk}
 	return nil

@@ -71,8 +71,8 @@ func judge(c *cases.Case, original any, v validator.Verdict, profile Profile, re
 				detail = "passed on: " + string(jsonvalue.MustMarshal(v.Value))
 			}
 			add(Missed, got, detail, true)
-		case !locates(v.Issues, c.Path, c.Scope):
-			add(ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q; issues: %s", c.Path, c.Scope, issuesText(v.Issues)), requireLocation)
+		case !locates(v.Issues, c):
+			add(ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q%s; issues: %s", c.Path, c.Scope, alsoText(c.Also), issuesText(v.Issues)), requireLocation)
 		}
 	}
 	return out
@@ -90,17 +90,23 @@ func sameValue(original, passed any) bool {
 	return okA && okB && jsonvalue.Equal(a, b)
 }
 
-// locates reports whether some issue points at the distorted place: at path, inside the
-// distorted value (a duplicate item of an array, a key of a wrapper), or above it no higher
-// than scope (the object that lacks a key, the anyOf that no branch fits). The root locates
-// only what is at the root, or whose scope reaches it.
-func locates(issues []validator.Issue, path, scope string) bool {
+// locates reports whether some issue points at the distorted place (cases.Case.Locates).
+func locates(issues []validator.Issue, c *cases.Case) bool {
 	for _, is := range issues {
-		if jsonvalue.IsPrefix(path, is.Path) || (jsonvalue.IsPrefix(is.Path, path) && jsonvalue.IsPrefix(scope, is.Path)) {
+		if c.Locates(is.Path) {
 			return true
 		}
 	}
 	return false
+}
+
+// alsoText names the other places where an issue would have located a case.
+func alsoText(also []cases.Place) string {
+	s := ""
+	for _, p := range also {
+		s += fmt.Sprintf(", or at %q up to %q", p.Path, p.Scope)
+	}
+	return s
 }
 
 func issuesText(issues []validator.Issue) string {

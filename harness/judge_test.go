@@ -214,29 +214,42 @@ func TestJudgeRulesLiteral(t *testing.T) {
 
 // An issue locates a distortion at its place, inside it, or above it no higher than its scope
 // (the object that lacks a key, the anyOf no branch fits); never beside it, and the root only
-// when the scope reaches it.
+// when the scope reaches it. Beside it only at a place the oracle also finds invalid (Also), or
+// above that no higher than its scope, never inside it.
 func TestLocates(t *testing.T) {
+	replicas := []cases.Place{{Path: "/replicas", Scope: "/replicas"}}
+	ticket := []cases.Place{{Path: "/ticket", Scope: ""}}
 	for _, c := range []struct {
 		issue, path, scope string
+		also               []cases.Place
 		want               bool
 	}{
-		{"/limit", "/limit", "/limit", true},
-		{"", "/limit", "/limit", false},
-		{"", "/limit", "", true},
-		{"/a", "/a/b/c", "/a", true},
-		{"/a", "/a/b/c", "/a/b", false},
-		{"/a/b", "/a/b/c", "/a", true},
-		{"/a/b/0", "/a/b", "/a/b", true},
-		{"/limitx", "/limit", "", false},
-		{"/limit", "/limitx", "", false},
-		{"/path", "/limit", "", false},
-		{"/x", "", "", true},
+		{"/limit", "/limit", "/limit", nil, true},
+		{"", "/limit", "/limit", nil, false},
+		{"", "/limit", "", nil, true},
+		{"/a", "/a/b/c", "/a", nil, true},
+		{"/a", "/a/b/c", "/a/b", nil, false},
+		{"/a/b", "/a/b/c", "/a", nil, true},
+		{"/a/b/0", "/a/b", "/a/b", nil, true},
+		{"/limitx", "/limit", "", nil, false},
+		{"/limit", "/limitx", "", nil, false},
+		{"/path", "/limit", "", nil, false},
+		{"/x", "", "", nil, true},
+		{"/replicas", "/environment", "", nil, false},
+		{"/replicas", "/environment", "", replicas, true},
+		{"/replicas/0", "/environment", "/environment", replicas, false},
+		{"", "/environment", "/environment", replicas, false},
+		{"/replicasx", "/environment", "/environment", replicas, false},
+		{"/ticket", "/environment", "/environment", ticket, true},
+		{"", "/environment", "/environment", ticket, true},
+		{"/other", "/environment", "/environment", ticket, false},
 	} {
-		if got := locates([]validator.Issue{{Path: c.issue}}, c.path, c.scope); got != c.want {
-			t.Errorf("issue at %q, distortion at %q up to %q: locates %v, want %v", c.issue, c.path, c.scope, got, c.want)
+		cs := cases.Case{Path: c.path, Scope: c.scope, Also: c.also}
+		if got := locates([]validator.Issue{{Path: c.issue}}, &cs); got != c.want {
+			t.Errorf("issue at %q, distortion at %q up to %q, also %v: locates %v, want %v", c.issue, c.path, c.scope, c.also, got, c.want)
 		}
 	}
-	if locates(nil, "/limit", "") {
+	if locates(nil, &cases.Case{Path: "/limit"}) {
 		t.Error("no issue locates a distortion")
 	}
 }

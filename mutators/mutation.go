@@ -272,6 +272,7 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 			m := cases.Case{Args: jsonvalue.MustMarshal(value), Class: class, Variant: c.variant, Path: c.path,
 				Scope: scopeOf(c.path, is.Path, is.Keyword, issues), Keyword: is.Keyword, Reason: c.reason(), Expect: cases.Reject,
 				Canary: c.canary}
+			m.Also = tg.ctx.alsoInvalid(&m, value, issues)
 			if tg.ctx.doubles.differ(value, issues) {
 				tg.ctx.binary64Only.Add(1)
 				m.Expect = cases.Either
@@ -286,6 +287,34 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 		tg.ctx.offMu.Unlock()
 	}
 	return cases.Case{}, false
+}
+
+// alsoInvalid returns the places besides m's own where the oracle finds value invalid, with
+// their scopes: a gate that stops at its first error may report one of them. The original value
+// was valid, so the distortion made each of them (a change that flips an if makes its then or
+// else fail elsewhere). Places inside the branches of a failing anyOf, oneOf or not are not
+// errors of the value, only of a branch; located holds every place (branches too), so the
+// second validation runs only when some place lies outside m's.
+func (c *Context) alsoInvalid(m *cases.Case, value any, located []validator.Issue) []cases.Place {
+	outside := false
+	for _, is := range located {
+		outside = outside || !m.Locates(is.Path)
+	}
+	if !outside {
+		return nil
+	}
+	issues := c.oracle.Where(value)
+	var out []cases.Place
+	for _, is := range issues {
+		if m.Locates(is.Path) {
+			continue
+		}
+		p := cases.Place{Path: is.Path, Scope: scopeOf(is.Path, is.Path, is.Keyword, issues)}
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // hasKeyword reports whether some issue is of keyword k.

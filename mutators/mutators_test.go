@@ -349,6 +349,51 @@ func TestScopeOfKeys(t *testing.T) {
 	}
 }
 
+// A distortion that flips an if makes its else fail elsewhere: the case names that place (a
+// gate that stops at its first error may report it), and only places the value fails, not the
+// branches of an anyOf it fails.
+func TestAlsoInvalid(t *testing.T) {
+	f := fixtureFor(t, `{"type":"object","properties":{
+		"env":{"enum":["dev","prod"]},
+		"replicas":{"type":"integer","minimum":11,"maximum":50},
+		"mode":{"anyOf":[{"type":"string","enum":["a"]},{"type":"integer"}]}},
+		"required":["env","replicas"],"additionalProperties":false,
+		"if":{"properties":{"env":{"const":"prod"}},"required":["env"]},
+		"then":{"required":["mode"]},
+		"else":{"properties":{"replicas":{"maximum":10}}}}`)
+	ms, err := mutators.Select("missing_required,wrong_type")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, m := range ms {
+		for seed := 0; seed < 60; seed++ {
+			c, ok := drawMutation(f, m, seed)
+			if !ok || c.Expect != cases.Reject {
+				continue
+			}
+			var v map[string]any
+			if err := json.Unmarshal(c.Args, &v); err != nil {
+				t.Fatal(err)
+			}
+			flipped := v["env"] != "prod" // env missing or of another type: else caps replicas (always > 10)
+			want := []cases.Place(nil)
+			if flipped && c.Path != "/replicas" {
+				want = []cases.Place{{Path: "/replicas", Scope: "/replicas"}}
+			}
+			if fmt.Sprint(c.Also) != fmt.Sprint(want) {
+				t.Errorf("%s at %s, args %s: also %v, want %v", c.Class, c.Path, c.Args, c.Also, want)
+			}
+			seen[fmt.Sprintf("%s %s %v", c.Class, c.Path, flipped)] = true
+		}
+	}
+	for _, k := range []string{"missing_required /env true", "wrong_type /env true", "wrong_type /mode false"} {
+		if !seen[k] {
+			t.Errorf("no %s case in the draws (seen %v)", k, seen)
+		}
+	}
+}
+
 // drawMutation draws one valid value of f and one distortion of it by m, from seed.
 func drawMutation(f fixture, m mutators.Mutator, seed int) (cases.Case, bool) {
 	type out struct {

@@ -190,6 +190,10 @@ func (g *Gatekeeper) Issues(v any) []Issue {
 // tell which keyword, at which location, makes a value invalid.
 func (g *Gatekeeper) Explain(v any) []Issue { return g.validate(v, true, true) }
 
+// Where is Issues without messages: the keyword and the place of every error of the value, an
+// alternative (anyOf, oneOf, not) once at its location. Nil when v is valid.
+func (g *Gatekeeper) Where(v any) []Issue { return g.validate(v, false, false) }
+
 // Locate is Explain without messages: the keyword and the place of every issue, for code that
 // only needs to know why and where (the mutators' oracle check). It is cheaper.
 func (g *Gatekeeper) Locate(v any) []Issue { return g.validate(v, true, false) }

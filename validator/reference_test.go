@@ -262,3 +262,35 @@ func TestECMAEscapesInPatterns(t *testing.T) {
 		t.Error("a Latin name accepted")
 	}
 }
+
+// Where gives the errors of the value: a failing anyOf once at its place (Locate adds its
+// branches), and the failure of the else an if selects, where it fails.
+func TestWhere(t *testing.T) {
+	gk, err := validator.Compile(tool.Tool{Name: "w", Parameters: json.RawMessage(`{"type":"object",
+		"properties":{"m":{"anyOf":[{"type":"string"},{"type":"object","required":["k"]}]},"n":{"type":"integer"}},
+		"if":{"required":["e"]},"else":{"properties":{"n":{"maximum":10}}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	places := func(is []validator.Issue) string {
+		var out []string
+		for _, i := range is {
+			out = append(out, i.Path+" "+i.Keyword)
+			if i.Message != "" {
+				t.Errorf("Where gives a message: %v", i)
+			}
+		}
+		return strings.Join(out, ", ")
+	}
+	v, _ := jsonvalue.Parse([]byte(`{"m":{},"n":20}`))
+	if got, want := places(gk.Where(v)), "/m anyOf, /n maximum"; got != want {
+		t.Errorf("Where: %s, want %s", got, want)
+	}
+	if got := places(gk.Locate(v)); !strings.Contains(got, "/m/k required") {
+		t.Errorf("Locate: %s, want the branch's /m/k too", got)
+	}
+	v, _ = jsonvalue.Parse([]byte(`{"e":1,"n":20}`))
+	if is := gk.Where(v); is != nil {
+		t.Errorf("Where of a valid value: %v", is)
+	}
+}

@@ -620,7 +620,11 @@ type genOut struct {
 	ID         *string `json:"id"`
 	SchemaHash string  `json:"schema_hash"`
 	Scope      string  `json:"scope"`
-	Original   string  `json:"original"`
+	Also       []struct {
+		Path  string `json:"path"`
+		Scope string `json:"scope"`
+	} `json:"also"`
+	Original string `json:"original"`
 }
 
 func parseGen(t *testing.T, out string) []genOut {
