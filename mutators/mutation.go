@@ -249,7 +249,7 @@ func because(format string, args ...any) func() string {
 // confirm asks the oracle about c and returns the mutation when it is rejected as meant.
 func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 	value := c.build()
-	issues := tg.ctx.oracle.Locate(value)
+	issues, where := tg.ctx.oracle.LocateWhere(value)
 	if len(issues) == 0 {
 		return cases.Case{}, false
 	}
@@ -264,15 +264,17 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 			continue
 		}
 		if is.Path == c.path || (c.path != "" && is.Path == parent) || (c.below && jsonvalue.IsPrefix(c.path, is.Path)) {
+			scope := scopeOf(c.path, is.Path, is.Keyword, issues)
+			// Read the other places from this validation before the oracle runs again.
+			also := alsoInvalid(&cases.Case{Path: c.path, Scope: scope}, issues, where)
 			// Only a format issue can vanish when format is an annotation.
 			if hasKeyword(issues, "format") && tg.ctx.laxOracle() != nil && tg.ctx.laxOracle().Valid(value) {
 				tg.ctx.formatOnly.Add(1)
 				return cases.Case{}, false // invalid only where format is asserted
 			}
 			m := cases.Case{Args: jsonvalue.MustMarshal(value), Class: class, Variant: c.variant, Path: c.path,
-				Scope: scopeOf(c.path, is.Path, is.Keyword, issues), Keyword: is.Keyword, Reason: c.reason(), Expect: cases.Reject,
+				Scope: scope, Also: also, Keyword: is.Keyword, Reason: c.reason(), Expect: cases.Reject,
 				Canary: c.canary}
-			m.Also = tg.ctx.alsoInvalid(&m, value, issues)
 			if tg.ctx.doubles.differ(value, issues) {
 				tg.ctx.binary64Only.Add(1)
 				m.Expect = cases.Either
@@ -295,7 +297,7 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 // else fail elsewhere). Places inside the branches of a failing anyOf, oneOf or not are not
 // errors of the value, only of a branch; located holds every place (branches too), so the
 // second validation runs only when some place lies outside m's.
-func (c *Context) alsoInvalid(m *cases.Case, value any, located []validator.Issue) []cases.Place {
+func alsoInvalid(m *cases.Case, located []validator.Issue, where func() []validator.Issue) []cases.Place {
 	outside := false
 	for _, is := range located {
 		outside = outside || !m.Locates(is.Path)
@@ -303,7 +305,7 @@ func (c *Context) alsoInvalid(m *cases.Case, value any, located []validator.Issu
 	if !outside {
 		return nil
 	}
-	issues := c.oracle.Where(value)
+	issues := where()
 	var out []cases.Place
 	for _, is := range issues {
 		if m.Locates(is.Path) {

@@ -198,10 +198,21 @@ func (g *Gatekeeper) Where(v any) []Issue { return g.validate(v, false, false) }
 // only needs to know why and where (the mutators' oracle check). It is cheaper.
 func (g *Gatekeeper) Locate(v any) []Issue { return g.validate(v, true, false) }
 
+// LocateWhere is Locate, and a function that returns Where's issues from the same validation
+// (so a caller that needs both only sometimes validates once).
+func (g *Gatekeeper) LocateWhere(v any) (located []Issue, where func() []Issue) {
+	err := g.schema.Validate(v)
+	return issuesOf(err, v, true, false), func() []Issue { return issuesOf(err, v, false, false) }
+}
+
 // validate returns nil for a valid v, else its issues (a non-nil, possibly empty slice): with
 // all, the branches of alternatives too; with messages, their text.
 func (g *Gatekeeper) validate(v any, all, messages bool) []Issue {
-	err := g.schema.Validate(v)
+	return issuesOf(g.schema.Validate(v), v, all, messages)
+}
+
+// issuesOf is validate's reading of the error of Validate(v).
+func issuesOf(err error, v any, all, messages bool) []Issue {
 	if err == nil {
 		return nil
 	}
