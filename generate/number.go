@@ -228,7 +228,7 @@ func drawK(t *rapid.T, r kRange) *big.Int {
 		}
 		return k
 	}
-	switch mode := draw.Int(t, 0, 9, "numMode"); mode {
+	switch mode := numMode(t); mode {
 	case 0:
 		if r.min != nil {
 			return new(big.Int).Set(r.min)
@@ -295,17 +295,45 @@ func (b *bigRand) Uint64() uint64 {
 	return bits64Gen.Draw(b.t, "bits")
 }
 
+// numMode draws which number to make: 0 the lower bound, 1 the upper bound, 2 zero (or the
+// bound nearest to it), 3 a big magnitude, each one time in eight, else 4: anywhere in range.
+// (Bits, not a biased rapid.IntRange: see draw.Chance; the odds are close to the IntRange(0, 9)
+// this was, whose 0..3 came 10-16% of the time each.)
+func numMode(t *rapid.T) int {
+	if draw.Bool(t, "numAny") {
+		return 4
+	}
+	return draw.Bits(t, 2, "numMode")
+}
+
+// The ways intForm writes an integer.
+const (
+	formPlain = iota // as it is
+	formPoint        // with ".0"
+	formOther        // zero as "-0", a multiple of 100 with an exponent (1e2), else as it is
+)
+
+// intForm draws how to write an integer: formPoint and formOther 9 times in 64 each.
+func intForm(t *rapid.T) int {
+	if !draw.Chance(t, 9, 5, "intForm") {
+		return formPlain
+	}
+	if draw.Bool(t, "intPoint") {
+		return formPoint
+	}
+	return formOther
+}
+
 // integerText writes an integer value, sometimes as 1.0, -0 or 1e2: all the same integer.
 func integerText(t *rapid.T, v *big.Rat) string {
 	s := v.Num().String()
-	switch draw.Int(t, 0, 15, "intForm") {
-	case 0:
+	switch intForm(t) {
+	case formPoint:
+		return s + ".0"
+	case formOther:
 		if s == "0" {
 			return "-0"
 		}
-	case 1:
-		return s + ".0"
-	case 2:
 		if strings.HasSuffix(s, "00") && len(s) < 25 {
 			z := len(s) - len(strings.TrimRight(s, "0"))
 			return strings.TrimRight(s, "0") + "e" + itoa(z)
@@ -358,7 +386,7 @@ func itoa(i int) string { return big.NewInt(int64(i)).String() }
 func (p *numPlan) fastInt(t *rapid.T) string {
 	clamp := func(k int64) int64 { return min(max(k, p.fmin), p.fmax) }
 	var k int64
-	switch mode := draw.Int(t, 0, 9, "numMode"); {
+	switch mode := numMode(t); {
 	case mode == 0 && p.fminB:
 		k = p.fmin
 	case mode == 1 && p.fmaxB:
@@ -412,15 +440,14 @@ func (p *numPlan) fastInt(t *rapid.T) string {
 		k = clamp(clamp(0) + int64(offset1000Gen.Draw(t, "offset")))
 	}
 	s := strconv.FormatInt(k, 10)
-	switch draw.Int(t, 0, 15, "intForm") {
-	case 0:
+	switch intForm(t) {
+	case formPoint:
+		return s + ".0"
+	case formOther:
 		if k == 0 {
 			return "-0"
 		}
-	case 1:
-		return s + ".0"
-	case 2:
-		if k != 0 && k%100 == 0 {
+		if k%100 == 0 {
 			z := len(s) - len(strings.TrimRight(s, "0"))
 			return strings.TrimRight(s, "0") + "e" + strconv.Itoa(z)
 		}
