@@ -25,11 +25,12 @@ type numPlan struct {
 	fracOK     bool     // some value with a fraction may
 	kInt       kRange   // integer multiples of stepInt in range
 
-	fast       bool                    // integers step by 1 and the bounds fit in int64: no big arithmetic
-	fmin, fmax int64                   // with fast: the integer range (MinInt64/MaxInt64 standing for unbounded)
-	fminB      bool                    // fmin is a real bound
-	fmaxB      bool                    // fmax is a real bound
-	fkGen      *rapid.Generator[int64] // with fast and both bounds: rapid.Int64Range(fmin, fmax), built once
+	fast       bool  // integers step by 1 and the bounds fit in int64: no big arithmetic
+	fmin, fmax int64 // with fast: the integer range (MinInt64/MaxInt64 standing for unbounded)
+	fminB      bool  // fmin is a real bound
+	fmaxB      bool  // fmax is a real bound
+
+	fkGen *rapid.Generator[int64] // with fast and both bounds: rapid.Int64Range(fmin, fmax), built once
 }
 
 // kRange is an integer range [min, max]; nil ends are unbounded.
