@@ -33,8 +33,8 @@ func ExampleTool() {
 		}
 	}
 	// Output:
-	// stringified_type passes at "/limit", e.g. {"limit":"506","query":""}
-	// hallucinated_key passes at "", e.g. {"query":"6","verbose":"tpc-audit"}
-	// out_of_range_enum passes at "/query", e.g. {"query":"6s"}
-	// wrong_type passes at "/limit", e.g. {"limit":"tpc-audit","query":""}
+	// stringified_type passes at "/limit", e.g. {"limit":"-4","mode":"deep","query":"","x_gdig-fxb":25.5}
+	// hallucinated_key passes at "", e.g. {"query":"a","verbose":"tpc-audit"}
+	// out_of_range_enum passes at "/query", e.g. {"query":"as"}
+	// wrong_type passes at "/limit", e.g. {"limit":42,"mode":"fast","query":""}
 }

@@ -201,21 +201,24 @@ func (p *arrPlan) gen(st *state, depth int) (any, bool) {
 		softHi = lo
 	}
 	if hi < 0 || hi > softHi {
-		if hi < 0 || draw.Int(t, 0, 9, "bigArray") != 0 {
+		if hi < 0 || !draw.Chance(t, 5, 5, "bigArray") { // up to the schema's maximum 5 times in 32
 			hi = max(softHi, lo)
 		}
 	}
 	if hi > lo+64 {
 		hi = lo + 64
 	}
+	// A bound 13 times in 32, lo or hi alike; else a length in between.
 	var length int
-	switch mode := draw.Int(t, 0, 5, "arrMode"); {
-	case mode == 0 || hi == lo:
+	switch {
+	case hi == lo:
 		length = lo
-	case mode == 1:
+	case draw.Chance(t, 19, 5, "arrAny"):
+		length = draw.Int(t, lo, hi, "len")
+	case draw.Bool(t, "arrMax"):
 		length = hi
 	default:
-		length = draw.Int(t, lo, hi, "len")
+		length = lo
 	}
 	if p.rest == nil && length > len(p.prefix) {
 		length = len(p.prefix)
@@ -435,7 +438,8 @@ var edgeKeys = []string{"~", "/", "a/b", "~1", "__proto__", "constructor", "toSt
 func (p *objPlan) gen(st *state, depth int) (any, bool) {
 	t := st.t
 	present := make([]bool, len(p.props))
-	mode := draw.Int(t, 0, 3, "optional")
+	// 0: no optional property, 1: all of them, 2 and 3: each by a coin.
+	mode := draw.Bits(t, 2, "optional")
 	if depth >= softDepth {
 		mode = 0
 	}
@@ -512,8 +516,11 @@ func (p *objPlan) gen(st *state, depth int) (any, bool) {
 		}
 	}
 	extras := 0
-	if p.extras && depth < softDepth && draw.Int(t, 0, 3, "extras") == 0 {
-		extras = draw.Int(t, 1, 2, "extraCount")
+	if p.extras && depth < softDepth && draw.Chance(t, 9, 5, "extras") {
+		extras = 1
+		if draw.Bool(t, "extraCount") {
+			extras = 2
+		}
 	}
 	if p.extras && need > 0 {
 		extras = max(extras, p.minP-len(obj))
@@ -550,7 +557,7 @@ func (p *objPlan) extraKey(t *rapid.T) (string, bool) {
 		return v.(string), true
 	}
 	var k string
-	if draw.Int(t, 0, 2, "edgeKey") == 0 {
+	if draw.Chance(t, 11, 5, "edgeKey") { // 11 in 32
 		k = edgeKeys[draw.Int(t, 0, len(edgeKeys)-1, "edge")]
 	} else {
 		k = "x_" + label(t, 1, 8)

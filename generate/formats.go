@@ -103,7 +103,7 @@ func label(t *rapid.T, lo, hi int) string {
 		// reserved for IDNA labels (xn--), and the test suite counts it invalid.
 		if i == 0 || i == n-1 {
 			b.WriteByte(first[draw.Int(t, 0, len(first)-1, "c")])
-		} else if b.String()[i-1] != '-' && draw.Int(t, 0, 7, "hy") == 0 {
+		} else if b.String()[i-1] != '-' && draw.Chance(t, 11, 6, "hy") { // 11 in 64
 			b.WriteByte('-')
 		} else {
 			b.WriteByte(rest[draw.Int(t, 0, len(rest)-1, "c")])

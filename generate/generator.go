@@ -37,6 +37,7 @@ type Generator struct {
 	lastBug string
 	rootN   *node
 	dynamic bool // $dynamicRef or $recursiveRef: scope-dependent, so the root filters
+	start   bool // the root's plan may draw nothing: draw a bit first (see Draw)
 }
 
 // Stats counts what a Generator did.
@@ -68,6 +69,8 @@ func New(gk *validator.Gatekeeper) (*Generator, error) {
 		return nil, fmt.Errorf("tool %q: %w: %s", g.name, ErrUnsatisfiable, why)
 	}
 	g.rootN = n
+	// An object at depth 0 always draws whether its optional properties are present.
+	g.start = !(n.enum == nil && n.choice == nil && n.types == tObj && n.obj != nil)
 	return g, nil
 }
 
@@ -90,8 +93,7 @@ const maxWork = 20000
 // that skips the case. A value the oracle rejects although the plan built it as valid is a
 // generator bug: counted in Stats, never returned.
 func (g *Generator) Draw(t *rapid.T) (v any, ok bool) {
-	// rapid requires every generator to draw at least one bit; a const schema draws none.
-	_ = draw.Bool(t, "start")
+	g.drawStart(t)
 	for attempt := 0; attempt < 4; attempt++ {
 		v, ok, confirmed := g.build(t)
 		if !ok {
@@ -120,9 +122,17 @@ func (g *Generator) Draw(t *rapid.T) (v any, ok bool) {
 // generator costs on its own (the benchmarks compare it with a hand-written rapid generator).
 // Where the plan filters at the root (oneOf, not, $dynamicRef, ...) the filter runs here too.
 func (g *Generator) Build(t *rapid.T) (any, bool) {
-	_ = draw.Bool(t, "start")
+	g.drawStart(t)
 	v, ok, _ := g.build(t)
 	return v, ok
+}
+
+// drawStart draws one bit when the root's plan may draw none: rapid requires every generator
+// to draw at least one bit, and a const schema, or null, draws none.
+func (g *Generator) drawStart(t *rapid.T) {
+	if g.start {
+		_ = draw.Bool(t, "start")
+	}
 }
 
 // build draws from the plan; confirmed says whether the oracle already accepted the value

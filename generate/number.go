@@ -29,6 +29,8 @@ type numPlan struct {
 	fmin, fmax int64 // with fast: the integer range (MinInt64/MaxInt64 standing for unbounded)
 	fminB      bool  // fmin is a real bound
 	fmaxB      bool  // fmax is a real bound
+
+	fkGen *rapid.Generator[int64] // with fast and both bounds: rapid.Int64Range(fmin, fmax), built once
 }
 
 // kRange is an integer range [min, max]; nil ends are unbounded.
@@ -92,6 +94,9 @@ func planNumber(conj []*jsonschema.Schema, wantFrac bool) (*numPlan, string) {
 		}
 		if p.kInt.max != nil {
 			p.fmax, p.fmaxB = p.kInt.max.Int64(), true
+		}
+		if p.fminB && p.fmaxB && p.fmin <= p.fmax {
+			p.fkGen = rapid.Int64Range(p.fmin, p.fmax)
 		}
 	}
 	switch {
@@ -201,6 +206,18 @@ var (
 	big1e21 = new(big.Int).Exp(big.NewInt(10), big.NewInt(21), nil)
 )
 
+// Generators drawn from on every value, built once (building a rapid generator per draw
+// allocates and costs more than the draw itself; the values drawn are the same).
+var (
+	offset100Gen  = rapid.IntRange(-100, 100)
+	offset1000Gen = rapid.IntRange(-1000, 1000)
+	mag1e15Gen    = rapid.Int64Range(0, int64(1e15))
+	magHalfGen    = rapid.Int64Range(0, math.MaxInt64/2)
+	int64Gen      = rapid.Int64()
+	bits63Gen     = rapid.Int64Range(0, 1<<63-1)
+	bits64Gen     = rapid.Uint64()
+)
+
 // drawK draws an integer in r, biased to the bounds, to zero and to big magnitudes.
 func drawK(t *rapid.T, r kRange) *big.Int {
 	clamp := func(k *big.Int) *big.Int {
@@ -212,7 +229,7 @@ func drawK(t *rapid.T, r kRange) *big.Int {
 		}
 		return k
 	}
-	switch mode := draw.Int(t, 0, 9, "numMode"); mode {
+	switch mode := numMode(t); mode {
 	case 0:
 		if r.min != nil {
 			return new(big.Int).Set(r.min)
@@ -248,13 +265,13 @@ func drawK(t *rapid.T, r kRange) *big.Int {
 		span := new(big.Int).Sub(r.max, r.min)
 		if span.Cmp(big.NewInt(2000)) > 0 && draw.Bool(t, "nearZero") {
 			anchor := clamp(new(big.Int))
-			off := big.NewInt(int64(draw.Int(t, -100, 100, "offset")))
+			off := big.NewInt(int64(offset100Gen.Draw(t, "offset")))
 			return clamp(off.Add(off, anchor))
 		}
 		return uniformK(t, r)
 	}
 	anchor := clamp(new(big.Int))
-	off := big.NewInt(int64(draw.Int(t, -1000, 1000, "offset")))
+	off := big.NewInt(int64(offset1000Gen.Draw(t, "offset")))
 	return clamp(off.Add(off, anchor))
 }
 
@@ -273,23 +290,51 @@ func randFrom(t *rapid.T) *rand.Rand { return rand.New(&bigRand{t: t}) }
 
 type bigRand struct{ t *rapid.T }
 
-func (b *bigRand) Int63() int64 { return rapid.Int64Range(0, 1<<63-1).Draw(b.t, "bits") }
+func (b *bigRand) Int63() int64 { return bits63Gen.Draw(b.t, "bits") }
 func (b *bigRand) Seed(int64)   {}
 func (b *bigRand) Uint64() uint64 {
-	return rapid.Uint64().Draw(b.t, "bits")
+	return bits64Gen.Draw(b.t, "bits")
+}
+
+// numMode draws which number to make: 0 the lower bound, 1 the upper bound, 2 zero (or the
+// bound nearest to it), 3 a big magnitude, each one time in eight, else 4: anywhere in range.
+// (Bits, not a biased rapid.IntRange: see draw.Chance; the odds are close to the IntRange(0, 9)
+// this was, whose 0..3 came 10-16% of the time each.)
+func numMode(t *rapid.T) int {
+	if draw.Bool(t, "numAny") {
+		return 4
+	}
+	return draw.Bits(t, 2, "numMode")
+}
+
+// The ways intForm writes an integer.
+const (
+	formPlain = iota // as it is
+	formPoint        // with ".0"
+	formOther        // zero as "-0", a multiple of 100 with an exponent (1e2), else as it is
+)
+
+// intForm draws how to write an integer: formPoint and formOther 9 times in 64 each.
+func intForm(t *rapid.T) int {
+	if !draw.Chance(t, 9, 5, "intForm") {
+		return formPlain
+	}
+	if draw.Bool(t, "intPoint") {
+		return formPoint
+	}
+	return formOther
 }
 
 // integerText writes an integer value, sometimes as 1.0, -0 or 1e2: all the same integer.
 func integerText(t *rapid.T, v *big.Rat) string {
 	s := v.Num().String()
-	switch draw.Int(t, 0, 15, "intForm") {
-	case 0:
+	switch intForm(t) {
+	case formPoint:
+		return s + ".0"
+	case formOther:
 		if s == "0" {
 			return "-0"
 		}
-	case 1:
-		return s + ".0"
-	case 2:
 		if strings.HasSuffix(s, "00") && len(s) < 25 {
 			z := len(s) - len(strings.TrimRight(s, "0"))
 			return strings.TrimRight(s, "0") + "e" + itoa(z)
@@ -342,7 +387,7 @@ func itoa(i int) string { return big.NewInt(int64(i)).String() }
 func (p *numPlan) fastInt(t *rapid.T) string {
 	clamp := func(k int64) int64 { return min(max(k, p.fmin), p.fmax) }
 	var k int64
-	switch mode := draw.Int(t, 0, 9, "numMode"); {
+	switch mode := numMode(t); {
 	case mode == 0 && p.fminB:
 		k = p.fmin
 	case mode == 1 && p.fmaxB:
@@ -363,11 +408,11 @@ func (p *numPlan) fastInt(t *rapid.T) string {
 		return string(b)
 	case mode == 3 && !(p.fminB && p.fmaxB):
 		// A big magnitude: up to 10^15 (exact in float64) or up to the int64 limit (past 2^53).
-		limit := int64(1e15)
+		magGen := mag1e15Gen
 		if draw.Bool(t, "past2^53") {
-			limit = math.MaxInt64 / 2
+			magGen = magHalfGen
 		}
-		mag := rapid.Int64Range(0, limit).Draw(t, "big")
+		mag := magGen.Draw(t, "big")
 		switch {
 		case p.fminB:
 			k = p.fmin + mag
@@ -387,24 +432,23 @@ func (p *numPlan) fastInt(t *rapid.T) string {
 		}
 	case p.fminB && p.fmaxB && (p.fmax-p.fmin <= 2000 || p.fmax-p.fmin < 0 || !draw.Bool(t, "nearZero")):
 		if p.fmax-p.fmin < 0 { // span overflows int64
-			k = rapid.Int64().Draw(t, "k")
+			k = int64Gen.Draw(t, "k")
 			k = clamp(k)
 		} else {
-			k = rapid.Int64Range(p.fmin, p.fmax).Draw(t, "k")
+			k = p.fkGen.Draw(t, "k")
 		}
 	default:
-		k = clamp(clamp(0) + int64(draw.Int(t, -1000, 1000, "offset")))
+		k = clamp(clamp(0) + int64(offset1000Gen.Draw(t, "offset")))
 	}
 	s := strconv.FormatInt(k, 10)
-	switch draw.Int(t, 0, 15, "intForm") {
-	case 0:
+	switch intForm(t) {
+	case formPoint:
+		return s + ".0"
+	case formOther:
 		if k == 0 {
 			return "-0"
 		}
-	case 1:
-		return s + ".0"
-	case 2:
-		if k != 0 && k%100 == 0 {
+		if k%100 == 0 {
 			z := len(s) - len(strings.TrimRight(s, "0"))
 			return strings.TrimRight(s, "0") + "e" + strconv.Itoa(z)
 		}

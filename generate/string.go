@@ -175,10 +175,19 @@ func (p *strPlan) gen(t *rapid.T) (any, bool) {
 
 // plain draws a string of runes in [minLen, maxLen], biased to the bounds and to characters
 // that break validators: astral, right-to-left, NUL, quotes, backslashes, combining marks.
+// The choices between a few outcomes are drawn as draw.Chance bits (the odds in comments),
+// the length and the runes as rapid integers.
 func (p *strPlan) plain(t *rapid.T) string {
 	lo, hi := p.minLen, p.maxLen
 	var n int
-	mode := draw.Int(t, 0, 7, "lenMode")
+	// mode 0: lo, 1: hi, 2: in between; a bound 11 times in 32, lo or hi alike.
+	mode := 2
+	if !draw.Chance(t, 21, 5, "lenAny") {
+		mode = 0
+		if draw.Bool(t, "lenMax") {
+			mode = 1
+		}
+	}
 	switch {
 	case mode == 0:
 		n = lo
@@ -197,7 +206,13 @@ func (p *strPlan) plain(t *rapid.T) string {
 			n = hi
 		}
 	}
-	flavour := draw.Int(t, 0, 5, "flavour")
+	flavour := runesASCII
+	if draw.Chance(t, 9, 5, "flavour") { // 9 in 32: punctuation, half of them exotic too
+		flavour = runesPunct
+		if draw.Bool(t, "exotic") {
+			flavour = runesExotic
+		}
+	}
 	var b strings.Builder
 	b.Grow(n)
 	for i := 0; i < n; i++ {
@@ -205,6 +220,13 @@ func (p *strPlan) plain(t *rapid.T) string {
 	}
 	return b.String()
 }
+
+// The rune sets of plain strings.
+const (
+	runesASCII  = iota // ASCII letters and digits
+	runesPunct         // and punctuation and control characters
+	runesExotic        // and non-ASCII runes, astral ones and NUL among them
+)
 
 const (
 	alnum  = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -216,20 +238,24 @@ var (
 	alnumRunes  = []rune(alnum)
 	punctRunes  = []rune(punct)
 	exoticRunes = []rune(exotic)
+
+	// The index generators of drawRune, drawn from once a rune (draw.Int's, without its look-up).
+	alnumGen  = rapid.IntRange(0, len(alnumRunes)-1)
+	punctGen  = rapid.IntRange(0, len(punctRunes)-1)
+	exoticGen = rapid.IntRange(0, len(exoticRunes)-1)
 )
 
-// drawRune draws one rune; flavour 0..3 is ASCII letters and digits, 4 adds punctuation and
-// control characters, 5 adds non-ASCII runes too, astral ones and NUL among them.
+// drawRune draws one rune of the flavour's set: with runesPunct 5 in 32 are punctuation or
+// control characters, with runesExotic 5 in 32 are punctuation or non-ASCII (half each); the
+// rest are ASCII letters and digits.
 func drawRune(t *rapid.T, flavour int) rune {
-	if flavour >= 4 {
-		switch c := draw.Int(t, 0, 15, "rune"); {
-		case c == 15 && flavour == 5:
-			return exoticRunes[draw.Int(t, 0, len(exoticRunes)-1, "exotic")]
-		case c >= 13:
-			return punctRunes[draw.Int(t, 0, len(punctRunes)-1, "punct")]
+	if flavour != runesASCII && draw.Chance(t, 5, 5, "rune") {
+		if flavour == runesExotic && draw.Bool(t, "exotic") {
+			return exoticRunes[exoticGen.Draw(t, "exotic")]
 		}
+		return punctRunes[punctGen.Draw(t, "punct")]
 	}
-	return alnumRunes[draw.Int(t, 0, len(alnumRunes)-1, "alnum")]
+	return alnumRunes[alnumGen.Draw(t, "alnum")]
 }
 
 // gen builds a string the pattern may match, aiming for [minLen, maxLen] runes; the caller
@@ -320,7 +346,7 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		w.b.WriteRune(r)
 		return true
 	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
-		if draw.Int(t, 0, 7, "anyKind") == 0 {
+		if draw.Chance(t, 11, 6, "anyKind") { // 11 in 64
 			r := exoticRunes[draw.Int(t, 1, 8, "any")]
 			if w.avoid.disagree(r) {
 				r = '~'
@@ -347,7 +373,7 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		}
 		k := lo
 		if hi > lo {
-			if draw.Int(t, 0, 4, "repMode") == 0 {
+			if draw.Chance(t, 15, 6, "repMode") { // the most repetitions 15 times in 64
 				k = hi
 			} else {
 				k = draw.Int(t, lo, hi, "rep")
@@ -389,7 +415,7 @@ func classRune(t *rapid.T, ranges []rune, avoid shorthands) (rune, bool) {
 		return 0, false
 	}
 	// Printable ASCII members first, most of the time.
-	if draw.Int(t, 0, 5, "classKind") != 0 {
+	if !draw.Chance(t, 13, 6, "classKind") { // 51 times in 64
 		var ascii [95]rune
 		k := 0
 		for i := 0; i+1 < len(ranges); i += 2 {

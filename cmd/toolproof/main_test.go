@@ -1160,7 +1160,7 @@ func TestComparisonJUnitIsOneDocument(t *testing.T) {
 // A finding's args go in one table row of the Markdown report, whatever characters they hold
 // (the markdown-fence variant of malformed_json has newlines and backticks).
 func TestMarkdownFindingRowsStayOneLine(t *testing.T) {
-	r := must(t, 1, "run", "--tools", corpusTool("read"), "--checks", "10", "--seed", "1", "--mutators", "malformed_json",
+	r := must(t, 1, "run", "--tools", corpusTool("read"), "--checks", "20", "--seed", "1", "--mutators", "malformed_json",
 		"--format", "markdown", "--validator", execSpec(t, "-fence"))
 	_, findings, ok := strings.Cut(r.stdout, "| tool | class | kind | args | path | blocking | id |\n|---|---|---|---|---|---|---|\n")
 	if !ok {

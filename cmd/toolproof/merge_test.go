@@ -147,10 +147,10 @@ func TestMergeKeepsTheSkippedOrder(t *testing.T) {
 // What cannot be merged is refused, exit 2, with the file and the reason.
 func TestMergeRefuses(t *testing.T) {
 	dir := t.TempDir()
-	base := []string{"run", "--tools", corpusTool("read"), "--validator", execSpec(t), "--checks", "2"}
+	base := []string{"run", "--tools", corpusTool("read"), "--validator", execSpec(t), "--checks", "3"}
 	s1 := shardFiles(t, mkdir(t, dir, "seed1"), 2, append(base, "--seed", "1")...)
 	s2 := shardFiles(t, mkdir(t, dir, "seed2"), 2, append(base, "--seed", "2")...)
-	other := shardFiles(t, mkdir(t, dir, "grep"), 2, "run", "--tools", corpusTool("grep"), "--validator", execSpec(t), "--checks", "2", "--seed", "1")
+	other := shardFiles(t, mkdir(t, dir, "grep"), 2, "run", "--tools", corpusTool("grep"), "--validator", execSpec(t), "--checks", "3", "--seed", "1")
 	whole := writeFile(t, dir, "whole.json", must(t, 1, append(base, "--seed", "1", "--format", "json")...).stdout)
 	notJSON := writeFile(t, dir, "notes.txt", "{\"passed\": true,\n  oops}\n")
 	for _, c := range []struct {
