@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"time"
 
 	"github.com/toolproof/toolproof/harness"
@@ -14,8 +15,9 @@ import (
 )
 
 // memory runs the reference gate over a tool file, as `toolproof run` does (GOGC=400), and
-// reports the largest live heap seen: a collection every half second, the heap that survives
-// it. The resident set of the command adds the collector's headroom to this.
+// reports the largest live heap seen: the heap marked live by a collection (the runtime's
+// /gc/heap/live:bytes, read every 10 ms). The resident set of the command adds the collector's
+// headroom to this.
 func memory(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("memory", flag.ContinueOnError)
 	checks := fs.Int("checks", 20, "checks per tool")
@@ -34,19 +36,19 @@ func memory(args []string, out io.Writer) error {
 	stop, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(stopped)
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		for {
+			metrics.Read(sample)
+			peak = max(peak, sample[0].Value.Uint64())
 			select {
 			case <-stop:
 				return
-			case <-time.After(500 * time.Millisecond):
+			case <-time.After(10 * time.Millisecond):
 			}
-			runtime.GC()
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
 		}
 	}()
 	rep, err := harness.Run(set.Tools, validator.Reference{}, harness.Options{Checks: *checks, Seed: 1})
+	runtime.GC() // the last reading: what the run still holds at its end
 	close(stop)
 	<-stopped
 	if err != nil {
