@@ -96,10 +96,20 @@ func (wrongType) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 			out = append(out, candidate{build: at(tg, s, f), path: s.path,
 				variant:  jsonvalue.TypeName(s.value) + "-to-" + jsonvalue.TypeName(f),
 				keywords: typeKeywords, canary: cn,
-				reason: because("a %s at %s where the schema wants a %s", jsonvalue.TypeName(f), s.path, jsonvalue.TypeName(s.value))})
+				reason: because("%s at %s where the schema wants %s", aType(f), s.path, aType(s.value))})
 		}
 		return out
 	})
+}
+
+// aType names the JSON type of v with its article: "an object", "a number".
+func aType(v any) string {
+	switch n := jsonvalue.TypeName(v); n {
+	case "object", "array", "integer":
+		return "an " + n
+	default:
+		return "a " + n
+	}
 }
 
 // ---- json_in_string: an object or array JSON-encoded into a string.
