@@ -1,6 +1,8 @@
 package harness_test
 
 import (
+	"regexp"
+	"sync/atomic"
 	"testing"
 
 	"github.com/toolproof/toolproof/harness"
@@ -73,5 +75,63 @@ func TestLocatedWhereTheElseFails(t *testing.T) {
 	}
 	if imprecise == 0 {
 		t.Errorf("a gate that always points at /replicas is located everywhere: %v", rep.Findings)
+	}
+}
+
+// branchGate is the reference gate, but a value whose only error is inside the then (replicas
+// 1 or 2, below the production minimum) it rejects with one issue at the root naming the
+// branch ("must match "then" schema", as TypeBox does).
+func branchGate(branch *atomic.Int64) validator.Validator {
+	return validator.Func("branch", func(t tool.Tool) (func([]byte) (any, error), error) {
+		gk, err := validator.Compile(t)
+		if err != nil {
+			return nil, err
+		}
+		return func(args []byte) (any, error) {
+			v, err := gk.Parse(args)
+			if err == nil {
+				return v, nil
+			}
+			is := validator.IssuesOf(err)
+			if len(is) == 1 && is[0].Path == "/replicas" && is[0].Keyword == "minimum" {
+				if belowThen.Match(args) {
+					branch.Add(1)
+					return nil, &validator.Error{Tool: t.Name, Issues: []validator.Issue{{Path: "", Keyword: "then", Message: "must match the then schema"}}}
+				}
+			}
+			return nil, err
+		}, nil
+	})
+}
+
+// belowThen matches replicas of 1 or 2: valid but for the then.
+var belowThen = regexp.MustCompile(`"replicas":[12](\.0)?[,}]`)
+
+// A bound broken inside a then (replicas below the production minimum) may be reported as the
+// then that fails, at the object that holds the if: that locates it.
+func TestLocatedAtTheFailingBranch(t *testing.T) {
+	tl := tool.Tool{Name: "deploy", Parameters: []byte(`{"type":"object",
+		"properties":{"environment":{"const":"prod"},"replicas":{"type":"integer","minimum":1,"maximum":50}},
+		"required":["environment","replicas"],"additionalProperties":false,
+		"if":{"properties":{"environment":{"const":"prod"}}},
+		"then":{"properties":{"replicas":{"minimum":3}}}}`)}
+	ms, err := mutators.Select("out_of_range_enum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var branch atomic.Int64
+	rep, err := harness.Run([]tool.Tool{tl}, branchGate(&branch), harness.Options{Checks: 200, Seed: 1, RequireLocation: true, Mutators: ms, Jobs: 1}) // -short: 40
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := rep.Classes["out_of_range_enum"]
+	if st == nil || st.Rejected == 0 {
+		t.Fatalf("no out_of_range_enum case rejected: %+v", st)
+	}
+	if !rep.Passed {
+		t.Errorf("a gate naming the failing then at the root is not located: %v", rep.Findings)
+	}
+	if branch.Load() == 0 {
+		t.Fatal("no case made the gate name the branch: the test tests nothing")
 	}
 }

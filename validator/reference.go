@@ -256,12 +256,52 @@ func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, ou
 		return
 	default:
 		descend := describe(k, jsonvalue.Pointer(e.InstanceLocation), issueSink{out, messages})
+		if all && len(e.Causes) == 0 {
+			branchIssues(e, out)
+		}
 		if !descend && !all {
 			return
 		}
 	}
 	for _, c := range e.Causes {
 		flatten(c, all, messages, instance, out)
+	}
+}
+
+// branchIssues adds, for an error found inside the then or else of an if, an issue with that
+// keyword at the object that holds the if: santhosh reports only the error inside, but a gate
+// may name the branch instead ("must match "then" schema", as Ajv and TypeBox do), and the
+// mutators raise a case's scope to it. The instance place of the branch comes from the
+// error's schema location; where that path goes through a keyword this cannot follow ($ref
+// targets, $defs), nothing is added.
+func branchIssues(e *jsonschema.ValidationError, out *[]Issue) {
+	_, frag, ok := strings.Cut(e.SchemaURL, "#")
+	if !ok || !strings.Contains(frag, "/then") && !strings.Contains(frag, "/else") {
+		return
+	}
+	toks := strings.Split(strings.TrimPrefix(frag, "/"), "/")
+	depth := 0
+	for i := 0; i < len(toks) && depth <= len(e.InstanceLocation); i++ {
+		switch toks[i] {
+		case "then", "else":
+			is := Issue{Path: jsonvalue.Pointer(e.InstanceLocation[:depth]), Keyword: toks[i]}
+			if !slices.Contains(*out, is) {
+				*out = append(*out, is)
+			}
+		case "properties", "patternProperties":
+			i++
+			depth++
+		case "prefixItems":
+			i++
+			depth++
+		case "additionalProperties", "items", "contains", "unevaluatedProperties", "unevaluatedItems", "additionalItems":
+			depth++
+		case "allOf", "anyOf", "oneOf", "dependentSchemas":
+			i++
+		case "not", "if":
+		default:
+			return // a keyword that moves elsewhere in the schema or the value ($defs, $ref, ...)
+		}
 	}
 }
 

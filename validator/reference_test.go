@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -292,5 +293,43 @@ func TestWhere(t *testing.T) {
 	v, _ = jsonvalue.Parse([]byte(`{"e":1,"n":20}`))
 	if is := gk.Where(v); is != nil {
 		t.Errorf("Where of a valid value: %v", is)
+	}
+}
+
+// TestLocateNamesTheBranch: an error inside the then or else of an if also gives an issue with
+// that keyword at the object that holds the if (where Ajv and TypeBox say "must match "then"
+// schema"), nested or not; not through a $ref, whose target's place the path does not tell.
+func TestLocateNamesTheBranch(t *testing.T) {
+	gk, err := validator.Compile(tool.Tool{Name: "b", Parameters: json.RawMessage(`{"type":"object",
+		"properties":{"replicas":{"type":"integer"},"job":{"type":"object",
+			"if":{"required":["prod"]},"then":{"properties":{"n":{"minimum":2}}},"else":{"properties":{"n":{"maximum":10}}}},
+			"ref":{"$ref":"#/$defs/r"}},
+		"if":{"properties":{"env":{"const":"prod"}},"required":["env"]},
+		"then":{"properties":{"replicas":{"minimum":2}}},
+		"$defs":{"r":{"if":{"required":["a"]},"then":{"required":["b"]}}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ args, want, not string }{
+		{`{"env":"prod","replicas":1}`, " then", ""},
+		{`{"job":{"prod":1,"n":1}}`, "/job then", " then"},
+		{`{"job":{"n":11}}`, "/job else", "/job then"},
+		{`{"ref":{"a":1}}`, "", "then"},
+	} {
+		v, _ := jsonvalue.Parse([]byte(tc.args))
+		var got []string
+		for _, is := range gk.Locate(v) {
+			got = append(got, is.Path+" "+is.Keyword)
+		}
+		all := "," + strings.Join(got, ",") + ","
+		if tc.want != "" && !strings.Contains(all, ","+tc.want+",") {
+			t.Errorf("%s: Locate %v, want %q among them", tc.args, got, tc.want)
+		}
+		if tc.not != "" && strings.Contains(all, ","+tc.not+",") || tc.want == "" && strings.Contains(all, " then,") {
+			t.Errorf("%s: Locate %v, did not want %q", tc.args, got, tc.not)
+		}
+		if is := gk.Issues(v); len(is) == 0 || strings.Contains(fmt.Sprint(is), "then") {
+			t.Errorf("%s: Issues %v: want the error inside, and no branch issue (the gate's own report is unchanged)", tc.args, is)
+		}
 	}
 }
