@@ -131,6 +131,10 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// IsPlain reports whether the byte c stands for itself in a JSON string (ASCII but control
+// characters, '"' and '\\'): the fast paths of other writers and readers ask it.
+func IsPlain(c byte) bool { return plain[c] }
+
 // appendString is the one JSON string writer: control characters, quotes and backslashes
 // escaped, U+2028 and U+2029 too (line separators to some readers); invalid UTF-8 replaced by
 // U+FFFD, or, when strict, the end (ok false).

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -165,7 +166,7 @@ func (s *scanner) raw() ([]byte, bool) {
 		return nil, false
 	}
 	start := s.i
-	for s.i < len(s.b) && plain[s.b[s.i]] {
+	for s.i < len(s.b) && jsonvalue.IsPlain(s.b[s.i]) {
 		s.i++
 	}
 	if s.i < len(s.b) && s.b[s.i] == '"' { // plain ASCII

@@ -355,15 +355,6 @@ func (g *gate) appendLine(b []byte, id uint64, args []byte, extra int, ascii boo
 	return append(b, "}\n"...)
 }
 
-// plain marks the bytes that stand for themselves in a JSON string: ASCII except control
-// characters, '"' and '\\'.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // escapeExtra is how many bytes the escape of an ASCII byte adds: 1 for \" \\ \n \r \t, 5 for
 // the other control characters (\u00XX), 0 for the rest.
 var escapeExtra = func() (t [256]uint8) {
