@@ -151,19 +151,9 @@ func check(m request, gates map[string]*validator.Gatekeeper, withValue, fence b
 		r.Valid, r.Issues = &f, is
 		return r
 	}
-	var raw []byte
-	switch {
-	case m.Arguments != nil:
-		raw = []byte(*m.Arguments)
-	case m.ArgumentsBase64 != nil:
-		b, err := base64.StdEncoding.DecodeString(*m.ArgumentsBase64)
-		if err != nil {
-			r.Error = "bad base64"
-			return r
-		}
-		raw = b
-	default:
-		r.Error = "no arguments"
+	raw, bad := arguments(m)
+	if bad != "" {
+		r.Error = bad
 		return r
 	}
 	if fence {
@@ -251,15 +241,25 @@ func set(v any, p string, to any) {
 }
 
 // argText is the argument text of a validate request.
+// arguments is the argument text of a validate request, or what is wrong with the request.
+func arguments(m request) (raw []byte, bad string) {
+	switch {
+	case m.Arguments != nil:
+		return []byte(*m.Arguments), ""
+	case m.ArgumentsBase64 != nil:
+		b, err := base64.StdEncoding.DecodeString(*m.ArgumentsBase64)
+		if err != nil {
+			return nil, "bad base64"
+		}
+		return b, ""
+	}
+	return nil, "no arguments"
+}
+
+// argText is the argument text, empty when the request has none.
 func argText(m request) string {
-	if m.Arguments != nil {
-		return *m.Arguments
-	}
-	if m.ArgumentsBase64 != nil {
-		b, _ := base64.StdEncoding.DecodeString(*m.ArgumentsBase64)
-		return string(b)
-	}
-	return ""
+	raw, _ := arguments(m)
+	return string(raw)
 }
 
 // strictCheck is the reference gatekeeper's verdict, unchanged.
