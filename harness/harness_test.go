@@ -90,25 +90,13 @@ func TestBrokenValidatorsAreCaught(t *testing.T) {
 // A gate that reports an unknown or missing key at the object that holds or lacks it (as Ajv
 // does) locates it: under --require-location it gets no finding.
 func TestKeysLocatedAtTheirObject(t *testing.T) {
-	objectLevel := validator.Func("object-level", func(tl tool.Tool) (func([]byte) (any, error), error) {
-		gk, err := validator.Compile(tl)
-		if err != nil {
-			return nil, err
+	objectLevel := reportsAs("object-level", func(_ []byte, is []validator.Issue) []validator.Issue {
+		for i := range is {
+			if is[i].Keyword == "additionalProperties" || is[i].Keyword == "required" {
+				is[i].Path = jsonvalue.Parent(is[i].Path)
+			}
 		}
-		return func(args []byte) (any, error) {
-			_, err := gk.Parse(args)
-			if err == nil {
-				return nil, nil
-			}
-			var issues []validator.Issue
-			for _, is := range validator.IssuesOf(err) {
-				if is.Keyword == "additionalProperties" || is.Keyword == "required" {
-					is.Path = jsonvalue.Parent(is.Path)
-				}
-				issues = append(issues, is)
-			}
-			return nil, &validator.Error{Tool: tl.Name, Issues: issues}
-		}, nil
+		return is
 	})
 	tools := corpus.Tools().Tools
 	rep, err := harness.Run(tools, objectLevel, harness.Options{RequireLocation: true, Checks: 10, Seed: 3})

@@ -20,10 +20,10 @@ var deployTool = tool.Tool{Name: "deploy", Parameters: []byte(`{"type":"object",
 	"if":{"properties":{"environment":{"const":"prod"}},"required":["environment"]},
 	"else":{"properties":{"replicas":{"maximum":10}}}}`)}
 
-// firstErrorGate rejects with one issue: the first the reference finds, in path order, the way
-// a gate that stops at its first error does (jsonschema-go); or, with at, always there.
-func firstErrorGate(at string) validator.Validator {
-	return validator.Func("first-error", func(t tool.Tool) (func([]byte) (any, error), error) {
+// reportsAs is the reference gate with its issues rewritten: a gate that rejects what the
+// reference rejects, and says so in its own places.
+func reportsAs(name string, rewrite func(args []byte, issues []validator.Issue) []validator.Issue) validator.Validator {
+	return validator.Func(name, func(t tool.Tool) (func([]byte) (any, error), error) {
 		gk, err := validator.Compile(t)
 		if err != nil {
 			return nil, err
@@ -33,13 +33,20 @@ func firstErrorGate(at string) validator.Validator {
 			if err == nil {
 				return nil, nil
 			}
-			is := validator.IssuesOf(err)
-			first := is[len(is)-1] // "/replicas" sorts after "/environment"
-			if at != "" {
-				first.Path = at
-			}
-			return nil, &validator.Error{Tool: t.Name, Issues: []validator.Issue{first}}
+			return nil, &validator.Error{Tool: t.Name, Issues: rewrite(args, validator.IssuesOf(err))}
 		}, nil
+	})
+}
+
+// firstErrorGate rejects with one issue: the first the reference finds, in path order, the way
+// a gate that stops at its first error does (jsonschema-go); or, with at, always there.
+func firstErrorGate(at string) validator.Validator {
+	return reportsAs("first-error", func(_ []byte, is []validator.Issue) []validator.Issue {
+		first := is[len(is)-1] // "/replicas" sorts after "/environment"
+		if at != "" {
+			first.Path = at
+		}
+		return []validator.Issue{first}
 	})
 }
 
@@ -82,25 +89,12 @@ func TestLocatedWhereTheElseFails(t *testing.T) {
 // 1 or 2, below the production minimum) it rejects with one issue at the root naming the
 // branch ("must match "then" schema", as TypeBox does).
 func branchGate(branch *atomic.Int64) validator.Validator {
-	return validator.Func("branch", func(t tool.Tool) (func([]byte) (any, error), error) {
-		gk, err := validator.Compile(t)
-		if err != nil {
-			return nil, err
+	return reportsAs("branch", func(args []byte, is []validator.Issue) []validator.Issue {
+		if len(is) == 1 && is[0].Path == "/replicas" && is[0].Keyword == "minimum" && belowThen.Match(args) {
+			branch.Add(1)
+			return []validator.Issue{{Path: "", Keyword: "then", Message: "must match the then schema"}}
 		}
-		return func(args []byte) (any, error) {
-			v, err := gk.Parse(args)
-			if err == nil {
-				return v, nil
-			}
-			is := validator.IssuesOf(err)
-			if len(is) == 1 && is[0].Path == "/replicas" && is[0].Keyword == "minimum" {
-				if belowThen.Match(args) {
-					branch.Add(1)
-					return nil, &validator.Error{Tool: t.Name, Issues: []validator.Issue{{Path: "", Keyword: "then", Message: "must match the then schema"}}}
-				}
-			}
-			return nil, err
-		}, nil
+		return is
 	})
 }
 
