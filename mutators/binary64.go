@@ -178,21 +178,19 @@ func (d *doubles) differ(v any, issues []validator.Issue) bool {
 	if !d.sensitive {
 		return false
 	}
-	// One walk over the numbers says what the readings below need to know.
+	// One walk over the numbers reads them as doubles and says what the readings below need
+	// to know.
 	hasNumber, bigInteger := false, false
-	jsonvalue.Numbers(v, func(n json.Number) {
+	rounded, changed, ok := jsonvalue.Round(v, func(n json.Number) (json.Number, bool) {
 		hasNumber = true
 		bigInteger = bigInteger || isBigInteger(n)
+		return d.round(n)
 	})
 	if !hasNumber {
 		return false
 	}
-	if d.broken {
-		return true
-	}
-	rounded, changed, ok := jsonvalue.Round(v, d.round)
-	if !ok {
-		return true // a number beyond every double
+	if d.broken || !ok {
+		return true // the schema, or a number of v, is beyond every double
 	}
 	valid := len(issues) == 0
 	// When neither the schema nor the arguments read otherwise as doubles, nothing can change.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 )
 
 // Binary64 returns the exact value of the IEEE binary64 number nearest to n, written as a JSON
@@ -12,8 +13,8 @@ import (
 // every double (it would read as an infinity).
 func Binary64(n json.Number) (json.Number, bool) {
 	s := string(n)
-	if smallInteger(s) {
-		return n, true // |n| < 10^15: a double holds it exactly
+	if smallInteger(s) || smallInteger(wholePart(s)) {
+		return n, true // |n| < 10^15 and whole: a double holds it exactly
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil && !isRangeUnderflow(f, err) {
@@ -43,6 +44,21 @@ func exactDouble(f float64) string {
 		return r.Num().String()
 	}
 	return r.FloatString(r.Denom().BitLen() - 1)
+}
+
+// wholePart is s without a fraction of zeros ("-53.000" gives "-53"), or "" when s has another
+// fraction or an exponent.
+func wholePart(s string) string {
+	dot := strings.IndexByte(s, '.')
+	if dot < 0 {
+		return ""
+	}
+	for i := dot + 1; i < len(s); i++ {
+		if s[i] != '0' {
+			return ""
+		}
+	}
+	return s[:dot]
 }
 
 func smallInteger(s string) bool {

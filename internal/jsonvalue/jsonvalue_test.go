@@ -172,6 +172,9 @@ func TestBinary64(t *testing.T) {
 		{"-1e400", ""},
 		{"1e-400", "0"},
 		{"-0", "-0"},
+		{"-53.000", "-53.000"}, // a whole number a double holds: as written
+		{"1234567890123456.0", "1234567890123456"},
+		{"53.5e0", "53.5"},
 	} {
 		got, ok := Binary64(json.Number(tc.in))
 		if tc.want == "" {
