@@ -68,3 +68,25 @@ func shortestOf(s string) string {
 	f, _ := strconv.ParseFloat(s, 64)
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
+
+// TestStdlibScannerIsNoStricter: whatever encoding/json's Valid rejects, Parse rejects too (on
+// texts as shallow as arguments are), so a cheap json.Valid may screen out texts before the
+// strict parser decides (the malformed_json mutator does).
+func TestStdlibScannerIsNoStricter(t *testing.T) {
+	pieces := []string{`{`, `}`, `[`, `]`, `"`, `,`, `:`, `\`, `"a"`, `1`, `-0`, `01`, `1.`, `.5`, `1e`, `1e+2`,
+		`true`, `True`, `null`, `nul`, ` `, "\t", "\n", "\xff", "\u2028", `\u12`, `\ud800`, `/*`, `'`, `NaN`, "\x00", "é"}
+	rapid.Check(t, func(t *rapid.T) {
+		var b []byte
+		for _, i := range rapid.SliceOfN(rapid.IntRange(0, len(pieces)-1), 0, 12).Draw(t, "pieces") {
+			b = append(b, pieces[i]...)
+		}
+		if !json.Valid(b) && Valid(b) {
+			t.Fatalf("%q: encoding/json rejects it, the strict parser accepts it", b)
+		}
+	})
+	for _, s := range []string{`{"a":1,}`, `{'a':1}`, `{"a":NaN}`, `{"a":1} // x`, "{\"a\":\"\xff\"}"} {
+		if Valid([]byte(s)) {
+			t.Errorf("%q: the strict parser accepts it", s)
+		}
+	}
+}
