@@ -25,6 +25,10 @@ type site struct {
 
 	typesDone bool
 	typesSet  typeSet
+	mayDone   bool
+	maySet    typeSet // the types mayBe allows (its enum's, else its types)
+	enumDone  bool
+	enumVals  []any
 }
 
 func annotate(root *jsonschema.Schema, v any) []*site {
@@ -213,21 +217,33 @@ func (s *site) computeTypes() typeSet {
 }
 
 // mayBe reports whether the schemas at s may allow a value of JSON type ty ("integer" counts
-// as "number"): they name no type and no enum, or name it.
+// as "number"): they name no type and no enum, or name it. Computed once per site.
 func (s *site) mayBe(ty string) bool {
-	if enum := s.enum(); enum != nil {
-		for _, e := range enum {
-			if jsonvalue.TypeName(e) == ty {
-				return true
-			}
-		}
-		return false
+	if !s.mayDone {
+		s.maySet, s.mayDone = s.computeMay(), true
 	}
-	types := s.types()
-	return !types.known() || types.has(ty)
+	return !s.maySet.known() || s.maySet.has(ty)
+}
+
+func (s *site) computeMay() typeSet {
+	if enum := s.enum(); enum != nil {
+		set := knownTypes
+		for _, e := range enum {
+			set |= typeBit(jsonvalue.TypeName(e))
+		}
+		return set
+	}
+	return s.types()
 }
 
 func (s *site) enum() []any {
+	if !s.enumDone {
+		s.enumVals, s.enumDone = s.computeEnum(), true
+	}
+	return s.enumVals
+}
+
+func (s *site) computeEnum() []any {
 	for _, sch := range s.schemas {
 		if sch.Enum != nil {
 			return sch.Enum.Values
