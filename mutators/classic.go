@@ -71,7 +71,7 @@ func (stringified) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 		var out []candidate
 		for _, f := range stringForms(s.value) {
 			out = append(out, candidate{
-				build: at(tg, s, f[1]), path: s.path, variant: f[0],
+				build: at(tg, s, f[1]), replaces: s, with: f[1], path: s.path, variant: f[0],
 				keywords: []string{"type", "enum", "const"},
 				reason:   because("the %s at %s written as the string %q", jsonvalue.TypeName(s.value), s.path, f[1]),
 			})
@@ -103,7 +103,7 @@ func (flattened) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	return firstConfirmed(t, tg, FlattenedArray, places, func(t *rapid.T, s *site) []candidate {
 		var out []candidate
 		add := func(variant string, v any, reason func() string) {
-			out = append(out, candidate{build: at(tg, s, v), path: s.path, variant: variant,
+			out = append(out, candidate{build: at(tg, s, v), replaces: s, with: v, path: s.path, variant: variant,
 				keywords: structuralKeywords, below: true, reason: reason})
 		}
 		switch v := s.value.(type) {

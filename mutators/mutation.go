@@ -219,21 +219,36 @@ type Target struct {
 
 // Target prepares v, a value the oracle accepts, for mutation.
 func (c *Context) Target(v any) *Target {
-	tg := &Target{ctx: c, Value: v, Text: jsonvalue.MustMarshal(v)}
-	tg.sites = annotate(c.oracle.Schema(), v)
+	tg := &Target{ctx: c, Value: v}
+	tg.sites, tg.Text = annotate(c.oracle.Schema(), v)
 	return tg
 }
 
 // candidate is a proposed value-level change, judged by the oracle before it is kept. The new
 // value and the reason are built only when the candidate is tried.
 type candidate struct {
-	build    func() any    // the whole new value
+	build func() any // the whole new value
+	// replaces and with, when set, say that build puts with in place of the value at replaces:
+	// the text is then the Target's with with's text spliced in, not the whole written again.
+	replaces *site
+	with     any
 	path     string        // place touched
 	keywords []string      // keywords that make it invalid as meant
 	variant  string        //
 	reason   func() string // one line
 	canary   string        //
 	below    bool          // issues under the touched place count too (structural changes)
+}
+
+// text is the canonical text of value, the candidate c's: for a replacement, the Target's text
+// with the new value's spliced in where the old one was (the same bytes as writing it all).
+func (tg *Target) text(c candidate, value any) []byte {
+	if s := c.replaces; s != nil && s.end > s.start {
+		with := mustAppend(nil, c.with)
+		out := make([]byte, 0, len(tg.Text)-(s.end-s.start)+len(with))
+		return append(append(append(out, tg.Text[:s.start]...), with...), tg.Text[s.end:]...)
+	}
+	return jsonvalue.MustMarshal(value)
 }
 
 // at builds candidates that replace the value at s by v.
@@ -272,7 +287,7 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 				tg.ctx.formatOnly.Add(1)
 				return cases.Case{}, false // invalid only where format is asserted
 			}
-			m := cases.Case{Args: jsonvalue.MustMarshal(value), Class: class, Variant: c.variant, Path: c.path,
+			m := cases.Case{Args: tg.text(c, value), Class: class, Variant: c.variant, Path: c.path,
 				Scope: scope, Also: also, Keyword: is.Keyword, Reason: c.reason(), Expect: cases.Reject,
 				Canary: c.canary}
 			if tg.ctx.doubles.differ(value, issues) {

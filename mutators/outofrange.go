@@ -136,7 +136,7 @@ type breaks struct {
 }
 
 func (b *breaks) put(v any, variant string, reason func() string, canary string, keywords ...string) {
-	b.out = append(b.out, candidate{build: at(b.tg, b.s, v), path: b.s.path, variant: variant,
+	b.out = append(b.out, candidate{build: at(b.tg, b.s, v), replaces: b.s, with: v, path: b.s.path, variant: variant,
 		keywords: keywords, reason: reason, canary: canary})
 }
 
@@ -149,7 +149,7 @@ func (b *breaks) putBuilt(build func() any, variant string, reason func() string
 
 // putItems is put for array changes, which the oracle may report at an item.
 func (b *breaks) putItems(v any, variant string, reason func() string, keywords ...string) {
-	b.out = append(b.out, candidate{build: at(b.tg, b.s, v), path: b.s.path, variant: variant,
+	b.out = append(b.out, candidate{build: at(b.tg, b.s, v), replaces: b.s, with: v, path: b.s.path, variant: variant,
 		keywords: keywords, reason: reason, below: true})
 }
 

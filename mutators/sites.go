@@ -15,13 +15,15 @@ import (
 // site is one place in a valid value with the schemas that apply there: $ref targets and allOf
 // members expanded, and the anyOf/oneOf/if branches the value actually satisfies.
 type site struct {
-	path     string
-	toks     []string
-	value    any
-	schemas  []*jsonschema.Schema
-	parent   *site
-	name     string // property name or array index in the parent
-	required bool   // a required property of its parent
+	path    string
+	toks    []string
+	value   any
+	schemas []*jsonschema.Schema
+	parent  *site
+	name    string // property name or array index in the parent
+	// start and end are where the value's text lies in the Target's Text.
+	start, end int
+	required   bool // a required property of its parent
 
 	typesDone bool
 	typesSet  typeSet
@@ -31,12 +33,19 @@ type site struct {
 	enumVals  []any
 }
 
-func annotate(root *jsonschema.Schema, v any) []*site {
+// annotate returns the sites of v, in pre-order with object keys sorted, and v's canonical text
+// (jsonvalue.Marshal's), written in the same walk so that each site knows where its value's
+// text starts and ends.
+func annotate(root *jsonschema.Schema, v any) ([]*site, []byte) {
 	var out []*site
+	var text []byte
 	var walk func(s *site, depth int)
 	walk = func(s *site, depth int) {
 		out = append(out, s)
+		s.start = len(text)
 		if depth > 64 {
+			text = mustAppend(text, s.value)
+			s.end = len(text)
 			return
 		}
 		switch val := s.value.(type) {
@@ -46,7 +55,12 @@ func annotate(root *jsonschema.Schema, v any) []*site {
 				keys = append(keys, k)
 			}
 			sort.Strings(keys)
-			for _, k := range keys {
+			text = append(text, '{')
+			for i, k := range keys {
+				if i > 0 {
+					text = append(text, ',')
+				}
+				text = append(jsonvalue.AppendString(text, k), ':')
 				var roots []*jsonschema.Schema
 				for _, sch := range s.schemas {
 					in := false
@@ -69,8 +83,13 @@ func annotate(root *jsonschema.Schema, v any) []*site {
 				child.schemas = expandFor(roots, val[k])
 				walk(child, depth+1)
 			}
+			text = append(text, '}')
 		case []any:
+			text = append(text, '[')
 			for i, e := range val {
+				if i > 0 {
+					text = append(text, ',')
+				}
 				var roots []*jsonschema.Schema
 				for _, sch := range s.schemas {
 					switch {
@@ -95,9 +114,22 @@ func annotate(root *jsonschema.Schema, v any) []*site {
 				child.schemas = expandFor(roots, e)
 				walk(child, depth+1)
 			}
+			text = append(text, ']')
+		default:
+			text = mustAppend(text, s.value)
 		}
+		s.end = len(text)
 	}
 	walk(&site{value: v, schemas: expandFor([]*jsonschema.Schema{root}, v)}, 0)
+	return out, text
+}
+
+// mustAppend appends v's canonical text; v is a value the oracle accepted, so it has one.
+func mustAppend(dst []byte, v any) []byte {
+	out, err := jsonvalue.Append(dst, v)
+	if err != nil {
+		panic(err)
+	}
 	return out
 }
 

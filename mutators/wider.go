@@ -56,7 +56,7 @@ func (nullValue) Class() cases.Class { return NullValue }
 func (nullValue) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool { return s.value != nil && !s.mayBe("null") })
 	return firstConfirmed(t, tg, NullValue, places, func(t *rapid.T, s *site) []candidate {
-		return []candidate{{build: at(tg, s, nil), path: s.path, variant: "null",
+		return []candidate{{build: at(tg, s, nil), replaces: s, with: nil, path: s.path, variant: "null",
 			keywords: typeKeywords, reason: because("null at %s, where the schema does not allow it", s.path)}}
 	})
 }
@@ -93,7 +93,7 @@ func (wrongType) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 			if f == c {
 				cn = c
 			}
-			out = append(out, candidate{build: at(tg, s, f), path: s.path,
+			out = append(out, candidate{build: at(tg, s, f), replaces: s, with: f, path: s.path,
 				variant:  jsonvalue.TypeName(s.value) + "-to-" + jsonvalue.TypeName(f),
 				keywords: typeKeywords, canary: cn,
 				reason: because("%s at %s where the schema wants %s", aType(f), s.path, aType(s.value))})
@@ -148,7 +148,7 @@ func (wrappedScalar) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 		return !s.mayBe("array")
 	})
 	return firstConfirmed(t, tg, WrappedScalar, places, func(t *rapid.T, s *site) []candidate {
-		return []candidate{{build: at(tg, s, []any{s.value}), path: s.path, variant: "wrapped",
+		return []candidate{{build: at(tg, s, []any{s.value}), replaces: s, with: []any{s.value}, path: s.path, variant: "wrapped",
 			keywords: typeKeywords, reason: because("the %s at %s wrapped in an array", jsonvalue.TypeName(s.value), s.path)}}
 	})
 }

@@ -1,0 +1,50 @@
+package mutators
+
+import (
+	"bytes"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// TestSitesKnowTheirText: a Target's text is jsonvalue.Marshal's, and every site's span in it
+// is the text of the site's value, so that a replacement's text can be spliced in (as confirm
+// does) instead of written again. Every corpus tool, drawn values; and each case a
+// replacement made is the text of the value it was built from.
+func TestSitesKnowTheirText(t *testing.T) {
+	for _, tl := range corpus.Tools().Tools {
+		gk, err := validator.Compile(tl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gen, err := generate.New(gk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := NewContext(gk, nil)
+		rapid.Check(t, func(rt *rapid.T) {
+			v, ok := gen.Draw(rt)
+			if !ok {
+				rt.Skip("no value")
+			}
+			tg := ctx.Target(v)
+			if want := jsonvalue.MustMarshal(v); !bytes.Equal(tg.Text, want) {
+				rt.Fatalf("%s: Target text\n%s\nwant\n%s", tl.Name, tg.Text, want)
+			}
+			for _, s := range tg.sites {
+				if got, want := tg.Text[s.start:s.end], jsonvalue.MustMarshal(s.value); !bytes.Equal(got, want) {
+					rt.Fatalf("%s %s: span %q, want %q", tl.Name, s.path, got, want)
+				}
+				c := candidate{build: at(tg, s, "tpc-x"), replaces: s, with: "tpc-x"}
+				if got, want := tg.text(c, c.build()), jsonvalue.MustMarshal(c.build()); !bytes.Equal(got, want) {
+					rt.Fatalf("%s %s: spliced %q, want %q", tl.Name, s.path, got, want)
+				}
+			}
+		})
+	}
+}
