@@ -251,6 +251,7 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 			}
 			out = append(out, candidate{
 				build: func() any { return editedObject(tg.Value, s.toks, func(m map[string]any) { m[k] = v }) },
+				text:  tg.withKey(s, k, v),
 				path:  s.path + "/" + jsonvalue.EscapeToken(k), variant: variant, keywords: keywords,
 				reason: reason, canary: cn,
 			})

@@ -99,6 +99,12 @@ func checkMutation(t failer, f fixture, m cases.Case, class cases.Class) {
 	if m.Canary != "" && !bytes.Contains(m.Args, []byte(m.Canary)) {
 		t.Fatalf("%s: canary %q not in %s", class, m.Canary, m.Args)
 	}
+	// A value mutation's text is canonical (written whole or spliced from the valid value's).
+	if !m.Raw {
+		if canon := jsonvalue.MustMarshal(mustParse(t, m.Args)); !bytes.Equal(canon, m.Args) {
+			t.Fatalf("%s (%s): text %s, canonical %s", class, m.Variant, m.Args, canon)
+		}
+	}
 	switch m.Expect {
 	case cases.Reject:
 		if m.Keyword == "" {

@@ -38,6 +38,7 @@ func (missing) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 			}
 			out = append(out, candidate{
 				build: func() any { return editedObject(tg.Value, s.toks, func(m map[string]any) { delete(m, r) }) },
+				text:  tg.withoutKey(s, r),
 				path:  s.path + "/" + jsonvalue.EscapeToken(r), variant: "omitted",
 				keywords: []string{"required", "dependentRequired", "dependencies"},
 				reason:   because("the required property %q left out of %s", r, describe(s)),
@@ -127,7 +128,8 @@ func (jsonInString) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 		return false
 	})
 	return firstConfirmed(t, tg, JSONInString, places, func(t *rapid.T, s *site) []candidate {
-		return []candidate{{build: func() any { return jsonvalue.Replaced(tg.Value, s.toks, string(jsonvalue.MustMarshal(s.value))) },
+		encoded := string(tg.Text[s.start:s.end])
+		return []candidate{{build: func() any { return jsonvalue.Replaced(tg.Value, s.toks, encoded) }, replaces: s, with: encoded,
 			path: s.path, variant: "encoded", keywords: typeKeywords,
 			reason: because("the %s at %s JSON-encoded into a string", jsonvalue.TypeName(s.value), s.path)}}
 	})
@@ -167,7 +169,7 @@ func (wrapperNesting) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 		var out []candidate
 		for _, k := range wrapperKeys {
 			k := k
-			out = append(out, candidate{build: func() any { return map[string]any{k: tg.Value} }, path: "", variant: k,
+			out = append(out, candidate{build: func() any { return map[string]any{k: tg.Value} }, text: tg.wrapped(k), path: "", variant: k,
 				keywords: structuralKeywords, below: true, reason: because("the arguments nested under %q", k)})
 		}
 		return out
