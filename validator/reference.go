@@ -281,17 +281,14 @@ func branchIssues(e *jsonschema.ValidationError, out *[]Issue) {
 	}
 	toks := strings.Split(strings.TrimPrefix(frag, "/"), "/")
 	depth := 0
-	for i := 0; i < len(toks) && depth <= len(e.InstanceLocation); i++ {
+	var found []Issue
+	for i := 0; i < len(toks); i++ {
 		switch toks[i] {
 		case "then", "else":
-			is := Issue{Path: jsonvalue.Pointer(e.InstanceLocation[:depth]), Keyword: toks[i]}
-			if !slices.Contains(*out, is) {
-				*out = append(*out, is)
+			if depth <= len(e.InstanceLocation) {
+				found = append(found, Issue{Path: jsonvalue.Pointer(e.InstanceLocation[:depth]), Keyword: toks[i]})
 			}
-		case "properties", "patternProperties":
-			i++
-			depth++
-		case "prefixItems":
+		case "properties", "patternProperties", "prefixItems":
 			i++
 			depth++
 		case "additionalProperties", "items", "contains", "unevaluatedProperties", "unevaluatedItems", "additionalItems":
@@ -301,6 +298,16 @@ func branchIssues(e *jsonschema.ValidationError, out *[]Issue) {
 		case "not", "if":
 		default:
 			return // a keyword that moves elsewhere in the schema or the value ($defs, $ref, ...)
+		}
+	}
+	// The schema path must lead to the error's own place: a $ref back to the root (recursion)
+	// gives the target's path, which says nothing of how deep the value is.
+	if depth != len(e.InstanceLocation) {
+		return
+	}
+	for _, is := range found {
+		if !slices.Contains(*out, is) {
+			*out = append(*out, is)
 		}
 	}
 }

@@ -316,20 +316,38 @@ func TestLocateNamesTheBranch(t *testing.T) {
 		{`{"job":{"n":11}}`, "/job else", "/job then"},
 		{`{"ref":{"a":1}}`, "", "then"},
 	} {
-		v, _ := jsonvalue.Parse([]byte(tc.args))
-		var got []string
-		for _, is := range gk.Locate(v) {
-			got = append(got, is.Path+" "+is.Keyword)
-		}
-		all := "," + strings.Join(got, ",") + ","
-		if tc.want != "" && !strings.Contains(all, ","+tc.want+",") {
-			t.Errorf("%s: Locate %v, want %q among them", tc.args, got, tc.want)
-		}
-		if tc.not != "" && strings.Contains(all, ","+tc.not+",") || tc.want == "" && strings.Contains(all, " then,") {
-			t.Errorf("%s: Locate %v, did not want %q", tc.args, got, tc.not)
-		}
-		if is := gk.Issues(v); len(is) == 0 || strings.Contains(fmt.Sprint(is), "then") {
-			t.Errorf("%s: Issues %v: want the error inside, and no branch issue (the gate's own report is unchanged)", tc.args, is)
-		}
+		checkLocate(t, gk, tc.args, tc.want, tc.not)
+	}
+	// Through a $ref back to the root, the schema path is the root's: it does not tell where
+	// the value is, so no branch issue (it would be at the root, above everything).
+	rec, err := validator.Compile(tool.Tool{Name: "r", Parameters: json.RawMessage(`{"type":"object",
+		"properties":{"kid":{"$ref":"#"},"kind":{"type":"string"},"size":{"type":"integer"}},
+		"if":{"properties":{"kind":{"const":"big"}},"required":["kind"]},
+		"then":{"properties":{"size":{"minimum":10}}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLocate(t, rec, `{"kind":"big","size":1}`, " then", "")
+	checkLocate(t, rec, `{"kid":{"kid":{"kind":"big","size":1}}}`, "", "then")
+}
+
+// checkLocate fails unless Locate of args has the issue want ("PATH KEYWORD", or none of then
+// when want is empty) and not the issue not, and Issues has no branch issue.
+func checkLocate(t *testing.T, gk *validator.Gatekeeper, args, want, not string) {
+	t.Helper()
+	v, _ := jsonvalue.Parse([]byte(args))
+	var got []string
+	for _, is := range gk.Locate(v) {
+		got = append(got, is.Path+" "+is.Keyword)
+	}
+	all := "," + strings.Join(got, ",") + ","
+	if want != "" && !strings.Contains(all, ","+want+",") {
+		t.Errorf("%s: Locate %v, want %q among them", args, got, want)
+	}
+	if not != "" && strings.Contains(all, ","+not+",") || want == "" && strings.Contains(all, " then,") {
+		t.Errorf("%s: Locate %v, did not want %q", args, got, not)
+	}
+	if is := gk.Issues(v); len(is) == 0 || strings.Contains(fmt.Sprint(is), "then") {
+		t.Errorf("%s: Issues %v: want the error inside, and no branch issue (the gate's own report is unchanged)", args, is)
 	}
 }
