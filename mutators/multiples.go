@@ -10,6 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/toolproof/toolproof/internal/pattern"
 	"github.com/toolproof/toolproof/internal/schemawalk"
 )
 
@@ -160,6 +161,11 @@ func (p *placer) objectPlaces(pl *place, set []*jsonschema.Schema) {
 		}
 		for _, pp := range schemawalk.Patterns(s) {
 			pl.patterns = append(pl.patterns, pp.Regexp)
+			if len(pattern.Problems(pp.Regexp.String())) > 0 {
+				// Syntax only some dialects have: which keys it matches cannot be told, so
+				// every multipleOf is tried under this object.
+				pl.unsure = true
+			}
 		}
 		if s.UnevaluatedProperties != nil {
 			unevaluated = append(unevaluated, s.UnevaluatedProperties)

@@ -25,10 +25,12 @@ func TestMultipleOfAtItsPlace(t *testing.T) {
 		anyOf = `{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"number","multipleOf":0.01}]},"y":{"type":"number"}}}`
 		not   = `{"type":"object","properties":{"x":{"not":{"multipleOf":0.01}},"y":{"type":"number"}}}`
 		pats  = `{"type":"object","patternProperties":{"^p_":{"multipleOf":0.01}},"additionalProperties":{"type":"number"}}`
-		addl  = `{"type":"object","properties":{"n":{"type":"number"}},"additionalProperties":{"multipleOf":0.01}}`
-		deps  = `{"type":"object","properties":{"c":{"type":"number"}},"dependentSchemas":{"a":{"properties":{"b":{"multipleOf":0.01}}}}}`
-		tree  = `{"$defs":{"tree":{"type":"object","properties":{"v":{"multipleOf":0.01},"w":{"type":"number"},"kids":{"type":"array","items":{"$ref":"#/$defs/tree"}}}}},"$ref":"#/$defs/tree"}`
-		dyn   = `{"$schema":"https://json-schema.org/draft/2020-12/schema","$dynamicAnchor":"node","type":"object","properties":{"n":{"multipleOf":0.01},"w":{"type":"number"},"kids":{"type":"array","items":{"$dynamicRef":"#node"}}}}`
+		// \pL is a letter class to RE2 and to ECMA-262 with the u flag, the text "pL" without it.
+		dialect = `{"type":"object","patternProperties":{"^\\pL$":{"multipleOf":0.01}},"additionalProperties":{"type":"number"}}`
+		addl    = `{"type":"object","properties":{"n":{"type":"number"}},"additionalProperties":{"multipleOf":0.01}}`
+		deps    = `{"type":"object","properties":{"c":{"type":"number"}},"dependentSchemas":{"a":{"properties":{"b":{"multipleOf":0.01}}}}}`
+		tree    = `{"$defs":{"tree":{"type":"object","properties":{"v":{"multipleOf":0.01},"w":{"type":"number"},"kids":{"type":"array","items":{"$ref":"#/$defs/tree"}}}}},"$ref":"#/$defs/tree"}`
+		dyn     = `{"$schema":"https://json-schema.org/draft/2020-12/schema","$dynamicAnchor":"node","type":"object","properties":{"n":{"multipleOf":0.01},"w":{"type":"number"},"kids":{"type":"array","items":{"$dynamicRef":"#node"}}}}`
 	)
 	for _, tc := range []struct {
 		schema, value string
@@ -62,6 +64,8 @@ func TestMultipleOfAtItsPlace(t *testing.T) {
 		{pats, `{"p_a":0.07}`, true},
 		{pats, `{"q":0.07}`, false},
 		{pats, `{"é":0.07}`, true},
+		// A pattern dialects read otherwise: every multipleOf is tried under the object.
+		{dialect, `{"pL":0.07}`, true},
 		{addl, `{"n":0.07}`, false},
 		{addl, `{"m":0.07}`, true},
 		// dependentSchemas apply to the object they sit at, whether the key is there or not.
