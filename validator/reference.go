@@ -257,7 +257,7 @@ func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, ou
 	default:
 		descend := describe(k, jsonvalue.Pointer(e.InstanceLocation), issueSink{out, messages})
 		if all && len(e.Causes) == 0 {
-			branchIssues(e, out)
+			branchIssues(e, messages, out)
 		}
 		if !descend && !all {
 			return
@@ -274,7 +274,7 @@ func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, ou
 // mutators raise a case's scope to it. The instance place of the branch comes from the
 // error's schema location; where that path goes through a keyword this cannot follow ($ref
 // targets, $defs), nothing is added.
-func branchIssues(e *jsonschema.ValidationError, out *[]Issue) {
+func branchIssues(e *jsonschema.ValidationError, messages bool, out *[]Issue) {
 	_, frag, ok := strings.Cut(e.SchemaURL, "#")
 	if !ok || !strings.Contains(frag, "/then") && !strings.Contains(frag, "/else") {
 		return
@@ -286,7 +286,11 @@ func branchIssues(e *jsonschema.ValidationError, out *[]Issue) {
 		switch toks[i] {
 		case "then", "else":
 			if depth <= len(e.InstanceLocation) {
-				found = append(found, Issue{Path: jsonvalue.Pointer(e.InstanceLocation[:depth]), Keyword: toks[i]})
+				is := Issue{Path: jsonvalue.Pointer(e.InstanceLocation[:depth]), Keyword: toks[i]}
+				if messages {
+					is.Message = fmt.Sprintf("must match the %q branch of the if", toks[i])
+				}
+				found = append(found, is)
 			}
 		case "properties", "patternProperties", "prefixItems":
 			i++
