@@ -153,6 +153,9 @@ func appendTok(toks []string, t string) []string {
 // expandFor returns roots with $ref targets and allOf members, plus the branches of anyOf,
 // oneOf and if/then/else that v satisfies; boolean schemas are left out.
 func expandFor(roots []*jsonschema.Schema, v any) []*jsonschema.Schema {
+	if len(roots) == 1 && plainSchema(roots[0]) {
+		return roots // most places: one schema that refers to nothing and has no branches
+	}
 	all := schemawalk.Conjunction(roots, func(s *jsonschema.Schema) []*jsonschema.Schema {
 		if s.Bool != nil {
 			return nil
@@ -181,6 +184,12 @@ func expandFor(roots []*jsonschema.Schema, v any) []*jsonschema.Schema {
 		}
 	}
 	return out
+}
+
+// plainSchema reports whether s is a schema object with nothing for expandFor to expand.
+func plainSchema(s *jsonschema.Schema) bool {
+	return s != nil && s.Bool == nil && s.Ref == nil && s.RecursiveRef == nil && s.DynamicRef == nil &&
+		len(s.AllOf) == 0 && len(s.AnyOf) == 0 && len(s.OneOf) == 0 && s.If == nil
 }
 
 // ---- what the schemas at a site say
