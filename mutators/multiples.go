@@ -226,22 +226,7 @@ func (p *placer) arrayPlaces(pl *place, set []*jsonschema.Schema) {
 	roots := func(i int) []*jsonschema.Schema {
 		out := append([]*jsonschema.Schema{}, every...)
 		for _, s := range set {
-			switch {
-			case i < len(s.PrefixItems):
-				out = append(out, s.PrefixItems[i])
-			case s.Items2020 != nil:
-				out = append(out, s.Items2020)
-			}
-			switch it := s.Items.(type) {
-			case *jsonschema.Schema:
-				out = append(out, it)
-			case []*jsonschema.Schema:
-				if i < len(it) {
-					out = append(out, it[i])
-				} else if add, ok := s.AdditionalItems.(*jsonschema.Schema); ok {
-					out = append(out, add)
-				}
-			}
+			out = appendItemSchemas(out, s, i)
 		}
 		return out
 	}
