@@ -74,21 +74,7 @@ func probes(g *group, s sample, loc []string) []probe {
 			put("null", nil, "null at %s in place of the %s", path, ty)
 		}
 	case mutators.WrongType:
-		var forms []any
-		switch x.(type) {
-		case json.Number:
-			forms = []any{true, map[string]any{"value": x}, canaryText}
-		case string:
-			forms = []any{json.Number("42"), true, map[string]any{"text": canaryText}}
-		case bool:
-			forms = []any{json.Number("1"), canaryText}
-		case nil:
-			forms = []any{json.Number("0"), canaryText, map[string]any{}}
-		case []any:
-			forms = []any{map[string]any{"items": x}, canaryText}
-		case map[string]any:
-			forms = []any{canaryText, json.Number("1"), true}
-		}
+		forms := mutators.WrongTypeForms(x, canaryText)
 		for _, f := range forms {
 			put(ty+"-to-"+jsonvalue.TypeName(f), f, "a %s at %s in place of the %s", jsonvalue.TypeName(f), path, ty)
 		}
