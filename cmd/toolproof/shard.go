@@ -38,25 +38,22 @@ func pickShard(flagShard string, flagShards int, getenv func(string) string) (i,
 	if flagShards < 0 {
 		return 0, 0, "", usagef("--shards %d: want a positive count", flagShards)
 	}
-	if flagShard != "" {
-		i, n, ok := parseShard(flagShard)
+	// --shard i/n, else TOOLPROOF_SHARD=i/n: the same reading, named as the user gave it.
+	for _, src := range []struct{ name, sep, value string }{
+		{"--shard", " ", flagShard},
+		{"TOOLPROOF_SHARD", "=", getenv("TOOLPROOF_SHARD")},
+	} {
+		if src.value == "" {
+			continue
+		}
+		i, n, ok := parseShard(src.value)
 		if !ok {
-			return 0, 0, "", usagef("--shard %q: want i/n with 0 <= i < n", flagShard)
+			return 0, 0, "", usagef("%s%s%q: want i/n with 0 <= i < n", src.name, src.sep, src.value)
 		}
 		if flagShards > 0 && flagShards != n {
-			return 0, 0, "", usagef("--shard %s and --shards %d disagree on the count", flagShard, flagShards)
+			return 0, 0, "", usagef("%s%s%s and --shards %d disagree on the count", src.name, src.sep, src.value, flagShards)
 		}
-		return i, n, "--shard " + flagShard, nil
-	}
-	if v := getenv("TOOLPROOF_SHARD"); v != "" {
-		i, n, ok := parseShard(v)
-		if !ok {
-			return 0, 0, "", usagef("TOOLPROOF_SHARD=%q: want i/n with 0 <= i < n", v)
-		}
-		if flagShards > 0 && flagShards != n {
-			return 0, 0, "", usagef("TOOLPROOF_SHARD=%s and --shards %d disagree on the count", v, flagShards)
-		}
-		return i, n, "TOOLPROOF_SHARD=" + v, nil
+		return i, n, src.name + src.sep + src.value, nil
 	}
 	for _, sv := range shardVars {
 		v := getenv(sv.index)
