@@ -32,7 +32,8 @@ type doubles struct {
 	// (cheap, and most numbers are written so already), its exact value where multipleOf
 	// divides them.
 	round func(json.Number) (json.Number, bool)
-	exact bool // the schema reads the same as doubles: only the arguments' numbers matter
+	keeps func([]byte) bool // round gives the number back as it is, told without parsing
+	exact bool              // the schema reads the same as doubles: only the arguments' numbers matter
 
 	rounded tool.Tool // the tool with its schema read as doubles, when that differs
 	once    sync.Once // compiles rounded into oracle
@@ -65,9 +66,9 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 	if !d.sensitive {
 		return d
 	}
-	d.round = jsonvalue.Shortest64
+	d.round, d.keeps = jsonvalue.Shortest64, jsonvalue.Shortest64Keeps
 	if len(d.multiples) > 0 {
-		d.round = jsonvalue.Binary64
+		d.round, d.keeps = jsonvalue.Binary64, jsonvalue.Binary64Keeps
 		d.places = newPlaces(gk.Schema())
 	}
 	doc, err := jsonvalue.Parse(gk.Tool().Parameters)
@@ -173,19 +174,35 @@ func (d *doubles) mixedDiffers(v any, valid bool) bool {
 }
 
 // differ reports whether the verdict on v changes in the binary64 reading; issues are what the
-// oracle found in v (none: v is valid).
-func (d *doubles) differ(v any, issues []validator.Issue) bool {
+// oracle found in v (none: v is valid). text, when not nil, is v's JSON text.
+func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 	if !d.sensitive {
 		return false
 	}
-	// One walk over the numbers reads them as doubles and says what the readings below need
-	// to know.
-	hasNumber, bigInteger := false, false
-	rounded, changed, ok := jsonvalue.Round(v, func(n json.Number) (json.Number, bool) {
-		hasNumber = true
-		bigInteger = bigInteger || isBigInteger(n)
-		return d.round(n)
-	})
+	// Where the text shows only numbers that read back as written (most are), v reads the
+	// same as doubles and holds no big integer: no walk is needed.
+	hasNumber, plain := false, text != nil
+	if plain {
+		jsonvalue.NumberTokens(text, func(tok []byte) bool {
+			hasNumber = true
+			plain = d.keeps(tok)
+			return plain
+		})
+		if !hasNumber {
+			return false
+		}
+	}
+	rounded, changed, ok, bigInteger := v, false, true, false
+	if !plain {
+		// One walk over the numbers reads them as doubles and says what the readings below
+		// need to know.
+		hasNumber = false
+		rounded, changed, ok = jsonvalue.Round(v, func(n json.Number) (json.Number, bool) {
+			hasNumber = true
+			bigInteger = bigInteger || isBigInteger(n)
+			return d.round(n)
+		})
+	}
 	if !hasNumber {
 		return false
 	}

@@ -88,7 +88,7 @@ func TestMultipleOfAtItsPlace(t *testing.T) {
 			t.Fatal(err)
 		}
 		issues := gk.Locate(v)
-		if got := d.differ(v, issues); got != tc.either {
+		if got := d.differ(v, nil, issues); got != tc.either {
 			t.Errorf("%s on %s: either %v, want %v (issues %v)", tc.value, tc.schema, got, tc.either, issues)
 		}
 		// The division itself, apart from the other readings (which mark most of these too:

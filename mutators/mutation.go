@@ -192,9 +192,9 @@ func sortedKeys(m map[string]bool) []string {
 // no verdict (Either), since RFC 8259 leaves that precision to implementations.
 func (c *Context) DoublesDiffer(v any, valid bool) bool {
 	if valid {
-		return c.doubles.differ(v, nil)
+		return c.doubles.differ(v, nil, nil)
 	}
-	return c.doubles.differ(v, c.oracle.Locate(v))
+	return c.doubles.differ(v, nil, c.oracle.Locate(v))
 }
 
 // Binary64Only counts distortions that were invalid only where numbers are read exactly; a
@@ -380,7 +380,7 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 			m := cases.Case{Args: tg.text(c, value), Class: class, Variant: c.variant, Path: c.path,
 				Scope: scope, Also: also, Keyword: is.Keyword, Reason: c.reason(), Expect: cases.Reject,
 				Canary: c.canary}
-			if tg.ctx.doubles.differ(value, issues) {
+			if tg.ctx.doubles.differ(value, m.Args, issues) {
 				tg.ctx.binary64Only.Add(1)
 				m.Expect = cases.Either
 				m.Reason += " (as doubles the verdict differs: implementation-defined)"

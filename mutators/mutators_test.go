@@ -116,6 +116,9 @@ func checkMutation(t failer, f fixture, m cases.Case, class cases.Class) {
 		if class == mutators.MalformedJSON && jsonvalue.Valid(m.Args) {
 			t.Fatalf("malformed_json case is valid JSON: %q", m.Args)
 		}
+		if !m.Raw && f.ctx.DoublesDiffer(mustParse(t, m.Args), false) {
+			t.Fatalf("%s (%s): a must-reject case whose verdict changes when its numbers are read as doubles: %s", class, m.Variant, m.Args)
+		}
 		if !m.Raw {
 			issues := f.gk.Explain(mustParse(t, m.Args))
 			found := false

@@ -1,11 +1,11 @@
 package jsonvalue
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/big"
 	"strconv"
-	"strings"
 )
 
 // Binary64 returns the exact value of the IEEE binary64 number nearest to n, written as a JSON
@@ -48,20 +48,28 @@ func exactDouble(f float64) string {
 
 // wholePart is s without a fraction of zeros ("-53.000" gives "-53"), or "" when s has another
 // fraction or an exponent.
-func wholePart(s string) string {
-	dot := strings.IndexByte(s, '.')
+func wholePart[T text](s T) T {
+	dot := -1
+	for i := 0; i < len(s) && dot < 0; i++ {
+		if s[i] == '.' {
+			dot = i
+		}
+	}
 	if dot < 0 {
-		return ""
+		return s[:0]
 	}
 	for i := dot + 1; i < len(s); i++ {
 		if s[i] != '0' {
-			return ""
+			return s[:0]
 		}
 	}
 	return s[:dot]
 }
 
-func smallInteger(s string) bool {
+// text is a number's text, as a string or as bytes.
+type text interface{ ~string | ~[]byte }
+
+func smallInteger[T text](s T) bool {
 	if len(s) > 0 && s[0] == '-' {
 		s = s[1:]
 	}
@@ -80,7 +88,7 @@ func smallInteger(s string) bool {
 // magnitude well inside the normal doubles. Such a number reads back from its nearest double
 // (DBL_DIG is 15): two decimals of 15 digits are further apart than two neighbouring doubles,
 // so the shortest decimal of that double has the value of s.
-func fewDigits(s string) bool {
+func fewDigits[T text](s T) bool {
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		i++
@@ -116,7 +124,7 @@ func fewDigits(s string) bool {
 
 // smallExponent reads the exponent of a JSON number (after the e) when it has at most four
 // digits.
-func smallExponent(s string) (int, bool) {
+func smallExponent[T text](s T) (int, bool) {
 	neg := false
 	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
 		neg = s[0] == '-'
@@ -161,6 +169,56 @@ func Shortest64(n json.Number) (json.Number, bool) {
 		}
 	}
 	return json.Number(short), true
+}
+
+// Shortest64Keeps reports, without parsing, that Shortest64 gives the number s back as it is:
+// an integer of at most 15 digits, or a number with at most 15 significant digits well inside
+// the normal doubles. False says nothing.
+func Shortest64Keeps(s []byte) bool { return smallInteger(s) || fewDigits(s) }
+
+// Binary64Keeps reports, without parsing, that Binary64 gives the number s back as it is: a
+// whole number of at most 15 digits. False says nothing.
+func Binary64Keeps(s []byte) bool { return smallInteger(s) || smallInteger(wholePart(s)) }
+
+// NumberTokens calls fn with each number of the JSON text b, in order, and stops when fn
+// returns false. b must be valid JSON: strings are skipped, and whatever else starts with '-'
+// or a digit is a number.
+func NumberTokens(b []byte, fn func(tok []byte) bool) {
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			// To the closing quote: the first quote after i that no odd run of backslashes
+			// escapes.
+			for {
+				q := bytes.IndexByte(b[i+1:], '"')
+				if q < 0 {
+					return
+				}
+				i += 1 + q
+				n := 0
+				for n < i && b[i-1-n] == '\\' {
+					n++
+				}
+				if n%2 == 0 {
+					break
+				}
+			}
+		case c == '-' || c >= '0' && c <= '9':
+			j := i + 1
+			for j < len(b) && numberByte(b[j]) {
+				j++
+			}
+			if !fn(b[i:j]) {
+				return
+			}
+			i = j - 1
+		}
+	}
+}
+
+// numberByte reports whether c may follow the first byte of a JSON number.
+func numberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
 }
 
 // RoundBinary64 returns v with every number replaced by Binary64 of it (v itself, shared, when

@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
+	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -62,6 +65,58 @@ func TestFewDigitsReadBack(t *testing.T) {
 			t.Errorf("Shortest64(%s) = %s", s, got)
 		}
 	}
+}
+
+// TestKeepsMeansKept: a number the fast checks say is kept as written is kept by the full
+// rounding (so differ may skip the walk on their word).
+func TestKeepsMeansKept(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		text := rapid.StringMatching(`-?(0|[1-9][0-9]{0,18})(\.[0-9]{1,18})?([eE][+-]?[0-9]{1,3})?`).Draw(t, "n")
+		n := json.Number(text)
+		if Shortest64Keeps([]byte(text)) {
+			if got, ok := Shortest64(n); !ok || got != n {
+				t.Fatalf("Shortest64Keeps(%s), but Shortest64 gives %s, %v", text, got, ok)
+			}
+		}
+		if Binary64Keeps([]byte(text)) {
+			if got, ok := Binary64(n); !ok || got != n {
+				t.Fatalf("Binary64Keeps(%s), but Binary64 gives %s, %v", text, got, ok)
+			}
+		}
+	})
+}
+
+// TestNumberTokens: the numbers NumberTokens finds in a JSON text are those of its value,
+// whatever the strings around them hold.
+func TestNumberTokens(t *testing.T) {
+	pieces := []string{`1`, `-0.5`, `1e+300`, `"2"`, `"a\"3"`, `"\\"`, `"-4"`, `true`, `null`, `[]`, `{}`, `"x\u0035"`, `12345678901234567890`}
+	rapid.Check(t, func(t *rapid.T) {
+		var parts []string
+		for _, i := range rapid.SliceOfN(rapid.IntRange(0, len(pieces)-1), 0, 8).Draw(t, "pieces") {
+			parts = append(parts, pieces[i])
+		}
+		// An object whose keys are pieces that are strings, and an array of all.
+		text := "[" + strings.Join(parts, ",") + "]"
+		var obj []string
+		for i, p := range parts {
+			if strings.HasPrefix(p, `"`) {
+				obj = append(obj, p+":"+parts[(i+1)%len(parts)])
+			}
+		}
+		text = `{"a":` + text + `,"b":{` + strings.Join(obj, ",") + `}}`
+		v, err := Parse([]byte(text))
+		if err != nil {
+			t.Skip("duplicate keys")
+		}
+		var want, got []string
+		Numbers(v, func(n json.Number) { want = append(want, string(n)) })
+		NumberTokens([]byte(text), func(tok []byte) bool { got = append(got, string(tok)); return true })
+		sort.Strings(want)
+		sort.Strings(got)
+		if !slices.Equal(want, got) {
+			t.Fatalf("%s: NumberTokens found %q, the value holds %q", text, got, want)
+		}
+	})
 }
 
 func shortestOf(s string) string {
