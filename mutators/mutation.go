@@ -224,6 +224,11 @@ func (c *Context) Target(v any) *Target {
 	return tg
 }
 
+// DoublesDiffer is Context.DoublesDiffer for the Target's value, which the oracle accepts,
+// read from its text: whether it may turn invalid when its numbers and the schema's are read
+// as binary64 doubles.
+func (tg *Target) DoublesDiffer() bool { return tg.ctx.doubles.differ(tg.Value, tg.Text, nil) }
+
 // candidate is a proposed value-level change, judged by the oracle before it is kept. The new
 // value and the reason are built only when the candidate is tried.
 type candidate struct {
@@ -247,7 +252,9 @@ type candidate struct {
 // with the new value's spliced in where the old one was (the same bytes as writing it all).
 func (tg *Target) text(c candidate, value any) []byte {
 	if s := c.replaces; s != nil && s.end > s.start {
-		return tg.splice(s.start, s.end, mustAppend(nil, c.with))
+		// The new value's text written in place, between the Target's text before and after.
+		out := append(make([]byte, 0, len(tg.Text)+32), tg.Text[:s.start]...)
+		return append(mustAppend(out, c.with), tg.Text[s.end:]...)
 	}
 	if c.text != nil {
 		if b := c.text(); b != nil {
