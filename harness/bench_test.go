@@ -2,8 +2,8 @@ package harness
 
 import (
 	"context"
+	"runtime"
 	"runtime/debug"
-	"slices"
 	"testing"
 	"time"
 
@@ -143,12 +143,13 @@ func BenchmarkJobs(b *testing.B) {
 // BenchmarkRunFloor measures a whole run of the embedded corpus (one job, the reference gate)
 // and, from the same cases, its floor: what no harness can avoid for them, summed from per-case
 // costs measured in the same process: generating the valid values (Generator.Build, no oracle),
-// one oracle validation of each case and one call of the reference gate on it. run/floor, in the
-// floor sub-benchmark, is the ratio of wall times, cpu:run/floor of CPU times, steadier on a busy
-// machine (issue 12 asks for at most 1.3). The collector runs as the command sets it (GOGC=400).
-// 100 checks a tool, as in the issue's measurement (all of BFCL, 100 checks): fewer checks
-// would weigh each tool's one-time work (compiling its schema, preparing its mutators) more
-// than a real run does.
+// one oracle validation of each case and one call of the reference gate on it. Each iteration
+// times one run and one floor, in turn first, each after a collection, so that the two halves
+// of a ratio see the same machine: cpu:run/floor is the ratio of CPU times (steadier on a busy
+// machine), run/floor of wall times (issue 12 asks for at most 1.3). The collector runs as the
+// command sets it (GOGC=400). 100 checks a tool, as in the issue's measurement (all of BFCL,
+// 100 checks): fewer checks would weigh each tool's one-time work (compiling its schema,
+// preparing its mutators) more than a real run does.
 func BenchmarkRunFloor(b *testing.B) {
 	// The collector as the command sets it, for the run and the floor alike.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
@@ -173,90 +174,91 @@ func BenchmarkRunFloor(b *testing.B) {
 	for _, a := range byTool {
 		total += len(a)
 	}
-	// With -count, go test runs every "run" before the first "floor": each floor is compared
-	// with the median of the runs so far, not with the last one alone.
-	var runsWall, runsCPU []float64
-	b.Run("run", func(b *testing.B) {
-		b.ReportAllocs()
-		cpu := cpuTime()
-		for i := 0; i < b.N; i++ {
-			if _, err := Run(tools, validator.Reference{}, opts); err != nil {
-				b.Fatal(err)
-			}
+	run := func() {
+		if _, err := Run(tools, validator.Reference{}, opts); err != nil {
+			b.Fatal(err)
 		}
-		runCPU := float64((cpuTime() - cpu).Nanoseconds()) / float64(b.N*total)
-		runPerCase := float64(b.Elapsed().Nanoseconds()) / float64(b.N*total)
-		runsWall, runsCPU = append(runsWall, runPerCase), append(runsCPU, runCPU)
-		b.ReportMetric(runPerCase, "ns/case")
-		b.ReportMetric(runCPU, "cpu-ns/case")
-	})
-	b.Run("floor", func(b *testing.B) {
-		b.ReportAllocs()
-		type prep struct {
-			gk   *validator.Gatekeeper
-			gate validator.Gate
-			p    *prepared
-		}
-		ps := map[string]prep{}
-		for _, t := range tools {
-			p, skip := prepareOne(t, validator.Reference{}, opts, nil)
-			if skip != nil {
-				continue
-			}
-			ps[t.Name] = prep{p.oracle, p.gate, p}
-		}
-		b.ResetTimer()
-		cpu := cpuTime()
-		for i := 0; i < b.N; i++ {
-			for name, args := range byTool {
-				pr := ps[name]
-				n := valid[name]
-				// The generation share: the valid values, drawn without the oracle.
-				runCheckOnce(func(t *rapid.T) {
-					for k := 0; k < n; k++ {
-						pr.p.gen.Build(t)
-					}
-				})
-				for _, a := range args {
-					if v, err := jsonvalue.Parse(a); err == nil {
-						pr.gk.Valid(v) // one oracle validation
-					}
-					pr.gate.Check(context.Background(), a) // one call of the reference gate
-				}
-			}
-		}
-		floorCPU := float64((cpuTime() - cpu).Nanoseconds()) / float64(b.N*total)
-		floor := float64(b.Elapsed().Nanoseconds()) / float64(b.N*total)
-		// What the per-case floor leaves out: compiling each tool's schema once, which no
-		// harness can skip either (santhosh-tekuri/jsonschema checks it against the
-		// meta-schema). Timed apart and reported as a second ratio.
-		b.StopTimer()
-		cpu = cpuTime()
-		for i := 0; i < b.N; i++ {
-			for _, t := range tools {
-				validator.Compile(t)
-			}
-		}
-		compileCPU := float64((cpuTime() - cpu).Nanoseconds()) / float64(b.N*total)
-		b.ReportMetric(floor, "ns/case")
-		b.ReportMetric(floorCPU, "cpu-ns/case")
-		b.ReportMetric(compileCPU, "compile-cpu-ns/case")
-		if len(runsWall) > 0 {
-			runPerCase, runCPU := median(runsWall), median(runsCPU)
-			b.ReportMetric(runPerCase/floor, "run/floor")
-			b.ReportMetric(runCPU/floorCPU, "cpu:run/floor")
-			b.ReportMetric(runCPU/(floorCPU+compileCPU), "cpu:run/(floor+compile)")
-		}
-	})
-}
-
-// median is the middle of xs (the mean of the two middle ones when their number is even).
-func median(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
 	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	type prep struct {
+		gk   *validator.Gatekeeper
+		gate validator.Gate
+		p    *prepared
+	}
+	ps := map[string]prep{}
+	for _, t := range tools {
+		p, skip := prepareOne(t, validator.Reference{}, opts, nil)
+		if skip != nil {
+			continue
+		}
+		ps[t.Name] = prep{p.oracle, p.gate, p}
+	}
+	floor := func() {
+		for name, args := range byTool {
+			pr := ps[name]
+			n := valid[name]
+			// The generation share: the valid values, drawn without the oracle.
+			runCheckOnce(func(t *rapid.T) {
+				for k := 0; k < n; k++ {
+					pr.p.gen.Build(t)
+				}
+			})
+			for _, a := range args {
+				if v, err := jsonvalue.Parse(a); err == nil {
+					pr.gk.Valid(v) // one oracle validation
+				}
+				pr.gate.Check(context.Background(), a) // one call of the reference gate
+			}
+		}
+	}
+	type cost struct {
+		wall, cpu time.Duration
+		allocs    uint64
+	}
+	measure := func(f func(), into *cost) {
+		runtime.GC()
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		c0, t0 := cpuTime(), time.Now()
+		f()
+		into.wall += time.Since(t0)
+		into.cpu += cpuTime() - c0
+		runtime.ReadMemStats(&m1)
+		into.allocs += m1.Mallocs - m0.Mallocs
+	}
+	var r, f cost
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%2 == 0 {
+			measure(run, &r)
+			measure(floor, &f)
+		} else {
+			measure(floor, &f)
+			measure(run, &r)
+		}
+	}
+	// What the per-case floor leaves out: compiling each tool's schema once, which no harness
+	// can skip either (santhosh-tekuri/jsonschema checks it against the meta-schema). Timed
+	// apart and reported as a second ratio.
+	b.StopTimer()
+	c0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		for _, t := range tools {
+			validator.Compile(t)
+		}
+	}
+	compile := cpuTime() - c0
+	perCase := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N*total) }
+	b.ReportMetric(float64(total), "cases/op")
+	b.ReportMetric(perCase(r.wall), "run-ns/case")
+	b.ReportMetric(perCase(r.cpu), "run-cpu-ns/case")
+	b.ReportMetric(float64(r.allocs)/float64(b.N), "run-allocs/op")
+	b.ReportMetric(perCase(f.wall), "floor-ns/case")
+	b.ReportMetric(perCase(f.cpu), "floor-cpu-ns/case")
+	b.ReportMetric(float64(f.allocs)/float64(b.N), "floor-allocs/op")
+	b.ReportMetric(perCase(compile), "compile-cpu-ns/case")
+	b.ReportMetric(float64(r.wall)/float64(f.wall), "run/floor")
+	b.ReportMetric(float64(r.cpu)/float64(f.cpu), "cpu:run/floor")
+	b.ReportMetric(float64(r.cpu)/float64(f.cpu+compile), "cpu:run/(floor+compile)")
 }
 
 // cpuTime is the CPU time this process has used so far (every thread, the collector's too):

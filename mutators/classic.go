@@ -250,7 +250,7 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 				cn = c
 			}
 			out = append(out, candidate{
-				build: func() any { return editedObject(tg.Value, s.toks, func(m map[string]any) { m[k] = v }) },
+				build: func() any { return editedObject(tg.Value, s.tokens(), func(m map[string]any) { m[k] = v }) },
 				text:  tg.withKey(s, k, v),
 				path:  s.path + "/" + jsonvalue.EscapeToken(k), variant: variant, keywords: keywords,
 				reason: reason, canary: cn,
@@ -292,7 +292,7 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 					k := k
 					out = append(out, candidate{
 						build: func() any {
-							return editedObject(tg.Value, s.toks, func(m map[string]any) { delete(m, real); m[k] = v })
+							return editedObject(tg.Value, s.tokens(), func(m map[string]any) { delete(m, real); m[k] = v })
 						},
 						path: s.path + "/" + jsonvalue.EscapeToken(k), variant: "near-miss", keywords: keywords,
 						reason: because("the key %q written as %q in %s", real, k, describe(s)),

@@ -350,7 +350,7 @@ func (tg *Target) wrapped(k string) func() []byte {
 
 // at builds candidates that replace the value at s by v.
 func at(tg *Target, s *site, v any) func() any {
-	return func() any { return jsonvalue.Replaced(tg.Value, s.toks, v) }
+	return func() any { return jsonvalue.Replaced(tg.Value, s.tokens(), v) }
 }
 
 // because makes a lazy reason.

@@ -143,7 +143,7 @@ func (b *breaks) put(v any, variant string, reason func() string, canary string,
 // putBuilt is put for a value built only if the candidate is tried (a long string, say).
 func (b *breaks) putBuilt(build func() any, variant string, reason func() string, canary string, keywords ...string) {
 	tg, s := b.tg, b.s
-	b.out = append(b.out, candidate{build: func() any { return jsonvalue.Replaced(tg.Value, s.toks, build()) }, path: s.path,
+	b.out = append(b.out, candidate{build: func() any { return jsonvalue.Replaced(tg.Value, s.tokens(), build()) }, path: s.path,
 		variant: variant, keywords: keywords, reason: reason, canary: canary})
 }
 

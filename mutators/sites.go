@@ -15,8 +15,7 @@ import (
 // site is one place in a valid value with the schemas that apply there: $ref targets and allOf
 // members expanded, and the anyOf/oneOf/if branches the value actually satisfies.
 type site struct {
-	path    string
-	toks    []string
+	path    string // the JSON Pointer of the place (its tokens: tokens())
 	value   any
 	schemas []*jsonschema.Schema
 	parent  *site
@@ -39,6 +38,15 @@ type site struct {
 func annotate(root *jsonschema.Schema, v any) ([]*site, []byte) {
 	var out []*site
 	var text []byte
+	// Sites are allocated in blocks, not one by one, each twice the last (up to 64).
+	block := make([]site, 0, 4)
+	newSite := func() *site {
+		if len(block) == cap(block) {
+			block = make([]site, 0, min(2*cap(block), 64))
+		}
+		block = block[:len(block)+1]
+		return &block[len(block)-1]
+	}
 	var walk func(s *site, depth int)
 	walk = func(s *site, depth int) {
 		out = append(out, s)
@@ -78,7 +86,8 @@ func annotate(root *jsonschema.Schema, v any) ([]*site, []byte) {
 						roots = append(roots, ap)
 					}
 				}
-				child := &site{path: s.path + "/" + jsonvalue.EscapeToken(k), toks: appendTok(s.toks, k),
+				child := newSite()
+				*child = site{path: s.path + "/" + jsonvalue.EscapeToken(k),
 					value: val[k], parent: s, name: k, required: requires(s.schemas, k)}
 				child.schemas = expandFor(roots, val[k])
 				walk(child, depth+1)
@@ -95,7 +104,8 @@ func annotate(root *jsonschema.Schema, v any) ([]*site, []byte) {
 					roots = appendItemSchemas(roots, sch, i)
 				}
 				idx := strconv.Itoa(i)
-				child := &site{path: s.path + "/" + idx, toks: appendTok(s.toks, idx), value: e, parent: s, name: idx}
+				child := newSite()
+				*child = site{path: s.path + "/" + idx, value: e, parent: s, name: idx}
 				child.schemas = expandFor(roots, e)
 				walk(child, depth+1)
 			}
@@ -150,11 +160,18 @@ func requires(schemas []*jsonschema.Schema, k string) bool {
 	return false
 }
 
-func appendTok(toks []string, t string) []string {
-	out := make([]string, len(toks)+1)
-	copy(out, toks)
-	out[len(toks)] = t
-	return out
+// tokens returns the JSON Pointer tokens of s's place, from the root down.
+func (s *site) tokens() []string {
+	n := 0
+	for p := s; p.parent != nil; p = p.parent {
+		n++
+	}
+	toks := make([]string, n)
+	for p := s; p.parent != nil; p = p.parent {
+		n--
+		toks[n] = p.name
+	}
+	return toks
 }
 
 // expandFor returns roots with $ref targets and allOf members, plus the branches of anyOf,

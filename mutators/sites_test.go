@@ -53,7 +53,7 @@ func TestSitesKnowTheirText(t *testing.T) {
 				}
 				// Every member left out, and keys added before, between and after the others.
 				for k := range obj {
-					want := jsonvalue.MustMarshal(editedObject(tg.Value, s.toks, func(m map[string]any) { delete(m, k) }))
+					want := jsonvalue.MustMarshal(editedObject(tg.Value, s.tokens(), func(m map[string]any) { delete(m, k) }))
 					if got := tg.withoutKey(s, k)(); got != nil && !bytes.Equal(got, want) {
 						rt.Fatalf("%s %s without %q: %q, want %q", tl.Name, s.path, k, got, want)
 					}
@@ -62,7 +62,7 @@ func TestSitesKnowTheirText(t *testing.T) {
 					if _, present := obj[k]; present {
 						continue
 					}
-					want := jsonvalue.MustMarshal(editedObject(tg.Value, s.toks, func(m map[string]any) { m[k] = []any{1, "x"} }))
+					want := jsonvalue.MustMarshal(editedObject(tg.Value, s.tokens(), func(m map[string]any) { m[k] = []any{1, "x"} }))
 					if got := tg.withKey(s, k, []any{1, "x"})(); got != nil && !bytes.Equal(got, want) {
 						rt.Fatalf("%s %s with %q: %q, want %q", tl.Name, s.path, k, got, want)
 					}

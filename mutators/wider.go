@@ -37,7 +37,7 @@ func (missing) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 				continue
 			}
 			out = append(out, candidate{
-				build: func() any { return editedObject(tg.Value, s.toks, func(m map[string]any) { delete(m, r) }) },
+				build: func() any { return editedObject(tg.Value, s.tokens(), func(m map[string]any) { delete(m, r) }) },
 				text:  tg.withoutKey(s, r),
 				path:  s.path + "/" + jsonvalue.EscapeToken(r), variant: "omitted",
 				keywords: []string{"required", "dependentRequired", "dependencies"},
@@ -135,7 +135,7 @@ func (jsonInString) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	})
 	return firstConfirmed(t, tg, JSONInString, places, func(t *rapid.T, s *site) []candidate {
 		encoded := string(tg.Text[s.start:s.end])
-		return []candidate{{build: func() any { return jsonvalue.Replaced(tg.Value, s.toks, encoded) }, replaces: s, with: encoded,
+		return []candidate{{build: func() any { return jsonvalue.Replaced(tg.Value, s.tokens(), encoded) }, replaces: s, with: encoded,
 			path: s.path, variant: "encoded", keywords: typeKeywords,
 			reason: because("the %s at %s JSON-encoded into a string", jsonvalue.TypeName(s.value), s.path)}}
 	})
