@@ -183,9 +183,9 @@ func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 	// same as doubles and holds no big integer: no walk is needed.
 	hasNumber, plain := false, text != nil
 	if plain {
-		jsonvalue.NumberTokens(text, func(tok []byte) bool {
+		jsonvalue.NumberTokens(text, func(start, end int) bool {
 			hasNumber = true
-			plain = d.keeps(tok)
+			plain = d.keeps(text[start:end])
 			return plain
 		})
 		if !hasNumber {

@@ -28,18 +28,12 @@ func tokens(b []byte) []token {
 	for i := 0; i < len(b); {
 		switch c := b[i]; {
 		case c == '"':
-			j := i + 1
-			for j < len(b) && b[j] != '"' {
-				if b[j] == '\\' {
-					j++
-				}
-				j++
-			}
+			j := stringEnd(b, i)
 			out = append(out, token{'"', i, j + 1})
 			i = j + 1
 		case c == '-' || (c >= '0' && c <= '9'):
 			j := i
-			for j < len(b) && strings.IndexByte("+-.eE0123456789", b[j]) >= 0 {
+			for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
 				j++
 			}
 			out = append(out, token{'0', i, j})
@@ -56,6 +50,25 @@ func tokens(b []byte) []token {
 		}
 	}
 	return out
+}
+
+// stringEnd returns where the string that opens at b[i] closes: the first quote after i that
+// no odd run of backslashes escapes (len(b) when none does).
+func stringEnd(b []byte, i int) int {
+	for {
+		q := bytes.IndexByte(b[i+1:], '"')
+		if q < 0 {
+			return len(b)
+		}
+		i += 1 + q
+		n := 0
+		for b[i-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return i
+		}
+	}
 }
 
 func splice(b []byte, start, end int, repl string) []byte {
@@ -211,13 +224,10 @@ func (implementationDefined) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 		}
 	}
 	var num *token
-	for _, tk := range tokens(b) {
-		if tk.kind == '0' {
-			tk := tk
-			num = &tk
-			break
-		}
-	}
+	jsonvalue.NumberTokens(b, func(start, end int) bool {
+		num = &token{'0', start, end}
+		return false
+	})
 	if num != nil {
 		vs = append(vs, variant{"huge-number", "a number beyond every float and integer type", func() []byte {
 			huge := []string{"1e400", "123456789012345678901234567890123456789", "-1e-400", "1" + strings.Repeat("0", 400)}[draw.Int(t, 0, 3, "huge")]

@@ -180,10 +180,10 @@ func Shortest64Keeps(s []byte) bool { return smallInteger(s) || fewDigits(s) }
 // whole number of at most 15 digits. False says nothing.
 func Binary64Keeps(s []byte) bool { return smallInteger(s) || smallInteger(wholePart(s)) }
 
-// NumberTokens calls fn with each number of the JSON text b, in order, and stops when fn
-// returns false. b must be valid JSON: strings are skipped, and whatever else starts with '-'
+// NumberTokens calls fn with where each number of the JSON text b starts and ends, in order,
+// and stops when fn returns false. b must be valid JSON: strings are skipped, and whatever else starts with '-'
 // or a digit is a number.
-func NumberTokens(b []byte, fn func(tok []byte) bool) {
+func NumberTokens(b []byte, fn func(start, end int) bool) {
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; {
 		case c == '"':
@@ -208,7 +208,7 @@ func NumberTokens(b []byte, fn func(tok []byte) bool) {
 			for j < len(b) && numberByte(b[j]) {
 				j++
 			}
-			if !fn(b[i:j]) {
+			if !fn(i, j) {
 				return
 			}
 			i = j - 1
