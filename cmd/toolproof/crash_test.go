@@ -95,11 +95,14 @@ func TestSameSeedSameReport(t *testing.T) {
 // run again alone). Compare the two ns/op: the cost of crashes. The CPU metrics tell
 // toolproof's share (self-cpu-ms/run) from the adapter's (adapter-cpu-ms/run, its start-ups
 // included), and starts/run counts the adapter's processes: each call that kills it kills two,
-// the one it was sent to and the one that runs it alone.
+// the one it was sent to and the one that runs it alone. With two jobs (the default here) the
+// two cores are busy; with one (jobs=1), a core is left for the warm spares to start on.
 func BenchmarkCrashingValidator(b *testing.B) {
-	for _, bc := range []struct{ name, flags string }{
-		{"healthy", "-strict"},
-		{"dies-on-1pct", "-strict -die-rate 100"},
+	for _, bc := range []struct{ name, flags, jobs string }{
+		{"healthy", "-strict", "2"},
+		{"dies-on-1pct", "-strict -die-rate 100", "2"},
+		{"healthy/jobs=1", "-strict", "1"},
+		{"dies-on-1pct/jobs=1", "-strict -die-rate 100", "1"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			starts := filepath.Join(b.TempDir(), "starts")
@@ -109,7 +112,7 @@ func BenchmarkCrashingValidator(b *testing.B) {
 			children0, _ := cputime.Children()
 			for i := 0; i < b.N; i++ {
 				var out, errOut strings.Builder
-				code := run([]string{"run", "--validator", spec, "--checks", "20", "--seed", "1", "--format", "json"}, &out, &errOut)
+				code := run([]string{"run", "--validator", spec, "--checks", "20", "--seed", "1", "--jobs", bc.jobs, "--format", "json"}, &out, &errOut)
 				if code > 1 {
 					b.Fatalf("exit %d: %s", code, errOut.String())
 				}

@@ -81,6 +81,12 @@ func runFake(behaviour string, n int) int {
 		}
 	case "crashone", "refuseone":
 		f.first = claim(os.Getenv(fakeState), 1)
+	case "slowdieon":
+		// Every start after the first takes n ms; the state file logs starts and calls.
+		if !claim(os.Getenv(fakeState), 1) {
+			time.Sleep(time.Duration(n) * time.Millisecond)
+		}
+		logState(fmt.Sprintf("start %d", os.Getpid()))
 	}
 	fmt.Fprintln(os.Stderr, "fake adapter: ready")
 	if behaviour == "fast" {
@@ -160,7 +166,9 @@ func runFake(behaviour string, n int) int {
 				f.out.Flush()
 				fmt.Fprintf(os.Stderr, "fake adapter: crashing on request %d\n", n)
 				os.Exit(3)
-			case behaviour == "dieon" && bytes.Contains(text, []byte(`"die":1`)):
+			case behaviour == "slowdieon" && !bytes.Contains(text, []byte(`"die":1`)):
+				logState(fmt.Sprintf("serve %d", os.Getpid()))
+			case (behaviour == "dieon" || behaviour == "slowdieon") && bytes.Contains(text, []byte(`"die":1`)):
 				fmt.Fprintln(os.Stderr, "fake adapter: dying on a marked call")
 				os.Exit(3)
 			case behaviour == "closeout" && f.count == n:
@@ -206,6 +214,16 @@ func runFake(behaviour string, n int) int {
 			f.out.Flush()
 		}
 	}
+}
+
+// logState appends a line to the state file (slowdieon).
+func logState(line string) {
+	f, err := os.OpenFile(os.Getenv(fakeState)+".log", os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	f.WriteString(line + "\n")
+	f.Close()
 }
 
 // claim takes one of n start tokens (files path.0, path.1, ...), once per process and token.

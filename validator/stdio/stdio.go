@@ -480,8 +480,12 @@ func (c *Client) restart(p *proc) {
 
 	// The warm spare takes over when it is alive. Tools are registered again as their calls
 	// come (child.take), so a restart costs a start and a hello, whatever the number of tools;
-	// the tools of the calls held for the new child go first, as the protocol orders.
+	// the tools of the calls held for the new child go first, as the protocol orders. A spare
+	// on its way is waited for: it is further along than a process started now.
 	c.mu.Lock()
+	for p.spareBusy && !c.closed && c.broken == "" {
+		c.ready.Wait()
+	}
 	if sp := p.spare; sp != nil && !sp.dead && !c.closed && c.broken == "" {
 		// Taken and installed under one lock: a spare cannot die in between unnoticed.
 		p.spare = nil
@@ -549,6 +553,7 @@ func (c *Client) startSpare(p *proc) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		p.spareBusy = false
+		c.ready.Broadcast() // a restart may be waiting for it
 		if err != nil || c.closed || ch.dead {
 			if ch != nil && !ch.dead {
 				c.markDead(ch, "spare not used")

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -266,6 +267,50 @@ func TestCrash(t *testing.T) {
 		t.Errorf("stderr not passed through")
 	}
 	checkStats(t, c)
+}
+
+// TestRestartWaitsForTheSpare: a death while the warm spare is still starting is served by
+// that spare when it is ready, not by a process started cold beside it (which would be further
+// from ready). Every start but the first takes 300 ms; the state file logs starts and calls.
+func TestRestartWaitsForTheSpare(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	stderr := newSyncBuffer()
+	c, err := Start(Options{Command: fakeCommand(), Stderr: stderr,
+		Env: fakeEnviron(fakeEnv+"=slowdieon", fakeNEnv+"=300", fakeState+"="+state)})
+	if err != nil {
+		t.Fatalf("Start: %v\n%s", err, stderr)
+	}
+	defer c.Close()
+	g := compile(t, c, readTool)
+	die := []byte(`{"die":1}`)
+	// The first death: a restart with no spare yet starts the second process, whose install
+	// starts the third as the spare. The second death comes at once, while the spare starts.
+	for i := 0; i < 2; i++ {
+		if v := g.Check(context.Background(), die); v.Fault != validator.Crash {
+			t.Fatalf("death %d: %+v, want a crash", i+1, v)
+		}
+	}
+	if v := g.Check(context.Background(), []byte(`{"path":"a"}`)); v.Fault != "" || !v.Valid {
+		t.Fatalf("the call after the deaths: %+v", v)
+	}
+	log, err := os.ReadFile(state + ".log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var starts []string
+	served := ""
+	for _, line := range strings.Split(strings.TrimSpace(string(log)), "\n") {
+		what, pid, _ := strings.Cut(line, " ")
+		switch what {
+		case "start":
+			starts = append(starts, pid)
+		case "serve":
+			served = pid
+		}
+	}
+	if len(starts) < 3 || served != starts[2] {
+		t.Errorf("the call after the second death was served by process %s; want the third started, the spare (starts %v)", served, starts)
+	}
 }
 
 func TestRestartFails(t *testing.T) {
