@@ -174,7 +174,9 @@ func (d *doubles) mixedDiffers(v any, valid bool) bool {
 }
 
 // differ reports whether the verdict on v changes in the binary64 reading; issues are what the
-// oracle found in v (none: v is valid). text, when not nil, is v's JSON text.
+// oracle found in v (none: v is valid). text, when not nil, is v's JSON text as
+// jsonvalue.Marshal writes it, from a value whose numbers are all json.Number (as parsed and
+// generated values are): the numbers the walk would read are then the text's.
 func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 	if !d.sensitive {
 		return false

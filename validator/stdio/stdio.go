@@ -103,7 +103,7 @@ type Client struct {
 	iso isolation // the process that runs calls alone, for crash blame
 
 	mu          sync.Mutex
-	ready       *sync.Cond // broadcast when a proc's cur, broken or closed change
+	ready       *sync.Cond // broadcast when a proc's cur or spareBusy, broken or closed change
 	pending     map[uint64]*request
 	inflight    int           // window slots taken
 	waiters     []*slotWaiter // batches waiting for window slots, first come first served
@@ -481,12 +481,25 @@ func (c *Client) restart(p *proc) {
 	// The warm spare takes over when it is alive. Tools are registered again as their calls
 	// come (child.take), so a restart costs a start and a hello, whatever the number of tools;
 	// the tools of the calls held for the new child go first, as the protocol orders. A spare
-	// on its way is waited for: it is further along than a process started now.
+	// on its way is waited for: it is further along than a process started now, and its start
+	// is bounded by the start timeout.
 	c.mu.Lock()
 	for p.spareBusy && !c.closed && c.broken == "" {
 		c.ready.Wait()
 	}
-	if sp := p.spare; sp != nil && !sp.dead && !c.closed && c.broken == "" {
+	if c.closed || c.broken != "" {
+		// Nothing more is started: the spare, if any, is ended and the held requests fail.
+		if sp := p.spare; sp != nil && !sp.dead {
+			c.markDead(sp, "spare not used")
+			sp.kill()
+		}
+		p.spare = nil
+		c.failWaiting(p)
+		c.ready.Broadcast()
+		c.mu.Unlock()
+		return
+	}
+	if sp := p.spare; sp != nil && !sp.dead {
 		// Taken and installed under one lock: a spare cannot die in between unnoticed.
 		p.spare = nil
 		c.install(p, sp)
