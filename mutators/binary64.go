@@ -34,6 +34,10 @@ type doubles struct {
 	round func(json.Number) (json.Number, bool)
 	keeps func([]byte) bool // round gives the number back as it is, told without parsing
 	exact bool              // the schema reads the same as doubles: only the arguments' numbers matter
+	// unevaluated: the schema has unevaluatedProperties or unevaluatedItems, whose reach
+	// depends on what branches evaluated (and so on numbers), and whose failures are reported
+	// by the keywords inside them.
+	unevaluated bool
 
 	rounded tool.Tool // the tool with its schema read as doubles, when that differs
 	once    sync.Once // compiles rounded into oracle
@@ -61,6 +65,9 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 		}
 		if s.MultipleOf != nil {
 			d.multiples = append(d.multiples, s.MultipleOf)
+		}
+		if s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil {
+			d.unevaluated = true
 		}
 	})
 	if !d.sensitive {
@@ -138,9 +145,9 @@ func hasBigInteger(v any) bool {
 	return big
 }
 
-// mixedDiffers reports whether the verdict on v (valid: the exact one) changes in the mixed
-// reading; the caller knows that the schema or v holds a big integer literal.
-func (d *doubles) mixedDiffers(v any, valid bool) bool {
+// mixed returns the oracle of the schema in the mixed reading, compiled on first need; nil when
+// the schema cannot be read so.
+func (d *doubles) mixed() *validator.Gatekeeper {
 	d.mixedOnce.Do(func() {
 		doc, err := jsonvalue.Parse(d.tool.Parameters)
 		if err != nil {
@@ -160,7 +167,13 @@ func (d *doubles) mixedDiffers(v any, valid bool) bool {
 			d.mixedOracle = o
 		}
 	})
-	if d.mixedOracle == nil {
+	return d.mixedOracle
+}
+
+// mixedDiffers reports whether the verdict on v (valid: the exact one) changes in the mixed
+// reading; the caller knows that the schema or v holds a big integer literal.
+func (d *doubles) mixedDiffers(v any, valid bool) bool {
+	if d.mixed() == nil {
 		return true // the schema cannot be read this way: no verdict holds
 	}
 	rounded, changed, ok := jsonvalue.Round(v, mixed64)
@@ -212,23 +225,65 @@ func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 		return true // the schema, or a number of v, is beyond every double
 	}
 	valid := len(issues) == 0
+	// An invalid value that fails where no number is looked at stays invalid in the other
+	// readings: they need not be validated (only be usable).
+	holds := !valid && !d.unevaluated && holdsAsDoubles(v, issues)
 	// When neither the schema nor the arguments read otherwise as doubles, nothing can change.
 	if changed || !d.exact {
 		o := d.roundedOracle()
 		if o == nil {
 			return true // the schema read as doubles is unusable: no verdict holds
 		}
-		if o.Valid(rounded) != valid {
+		if !holds && o.Valid(rounded) != valid {
 			return true
 		}
 	}
-	if (d.mixedSchemaBig || bigInteger) && d.mixedDiffers(v, valid) {
-		return true
+	if d.mixedSchemaBig || bigInteger {
+		if holds {
+			if d.mixed() == nil {
+				return true // the schema cannot be read this way: no verdict holds
+			}
+		} else if d.mixedDiffers(v, valid) {
+			return true
+		}
 	}
 	// Floating-point division can change a multipleOf verdict either way (and, under not or in
 	// a branch, the value's); a value that fails for another keyword only stays invalid. Each
 	// number is divided by the multipleOf values that may apply at its place (multiples.go).
 	return (valid || mayTurnOnMultiple(issues)) && quotientAt(d.places, v, d.multiples)
+}
+
+// holdsAsDoubles reports whether v, invalid with these issues, stays invalid however its numbers
+// and the schema's are read, for a schema without unevaluatedProperties or unevaluatedItems. It
+// does when some issue is of a keyword that looks at no number (keys, lengths and sizes,
+// strings, the JSON type of a value that is not a number) and no issue is of a keyword that
+// chooses among subschemas (anyOf, oneOf, not, then, else and contains are reported with the
+// failures inside them): the failing keyword then applies at its place in every reading
+// (properties, patternProperties, additionalProperties, items, prefixItems, dependentSchemas,
+// $ref and allOf reach it by keys and indices, whatever the numbers), and fails there alike. A
+// failure inside a branch that another branch makes good is not reported, so it never counts.
+func holdsAsDoubles(v any, issues []validator.Issue) bool {
+	for _, is := range issues {
+		switch is.Keyword {
+		case "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "contains",
+			"unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef", "":
+			return false
+		}
+	}
+	for _, is := range issues {
+		switch is.Keyword {
+		case "required", "dependentRequired", "additionalProperties", "minLength", "maxLength", "pattern",
+			"minItems", "maxItems", "minProperties", "maxProperties":
+			return true
+		case "type":
+			if x, ok := jsonvalue.Get(v, is.Path); ok {
+				if _, isNumber := x.(json.Number); !isNumber {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // mayTurnOnMultiple reports whether some issue may be a multipleOf failure, directly or inside

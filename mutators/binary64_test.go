@@ -73,3 +73,99 @@ func TestDifferReadsTextAsTheWalkDoes(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldsAsDoubles: a distortion that fails where no number is looked at is invalid in the
+// binary64 and the mixed readings too (so differ may skip validating them); with
+// unevaluatedProperties, whose reach follows the branches numbers choose, it is not trusted.
+func TestHoldsAsDoubles(t *testing.T) {
+	schemas := []string{
+		`{"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":9007199254740993},` +
+			`"x":{"type":"number","multipleOf":0.01},"s":{"type":"string","minLength":2},"t":{"type":"array","maxItems":2}},` +
+			`"required":["n"],"additionalProperties":false}`,
+		`{"type":"object","properties":{"k":{"allOf":[{"$ref":"#/$defs/d"}]},"m":{"type":"object","required":["a"],` +
+			`"properties":{"a":{"exclusiveMaximum":1e300}}}},"$defs":{"d":{"type":"string","pattern":"^[a-z]+$"}},` +
+			`"dependentRequired":{"m":["k"]}}`,
+	}
+	held := 0
+	for _, schema := range schemas {
+		gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := generate.New(gk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := NewContext(gk, nil)
+		d := ctx.doubles
+		// check fails when w holds as doubles by its issues but is valid in another reading.
+		check := func(t interface{ Fatalf(string, ...any) }, w any) {
+			issues := gk.Locate(w)
+			if len(issues) == 0 || !holdsAsDoubles(w, issues) {
+				return
+			}
+			held++
+			if o := d.roundedOracle(); o != nil {
+				if r, _, ok := jsonvalue.Round(w, d.round); ok && o.Valid(r) {
+					t.Fatalf("%s: holds as doubles by %v, but valid read as doubles", jsonvalue.MustMarshal(w), issues)
+				}
+			}
+			if o := d.mixed(); o != nil {
+				if r, _, ok := jsonvalue.Round(w, mixed64); ok && o.Valid(r) {
+					t.Fatalf("%s: holds as doubles by %v, but valid in the mixed reading", jsonvalue.MustMarshal(w), issues)
+				}
+			}
+		}
+		rapid.Check(t, func(t *rapid.T) {
+			v, ok := g.Draw(t)
+			if !ok {
+				t.Fatalf("%s: no valid value", schema)
+			}
+			tg := ctx.Target(v)
+			for _, m := range All() {
+				mu, ok := m.Mutate(t, tg)
+				if !ok || mu.Raw {
+					continue
+				}
+				w, err := jsonvalue.Parse(mu.Args)
+				if err != nil {
+					t.Fatal(err)
+				}
+				check(t, w)
+			}
+		})
+		// Values at the edges of what doubles tell apart: the mutators avoid them, a gate's
+		// callers do not.
+		for _, text := range []string{`{"n":0.99999999999999999}`, `{"n":9007199254740993.5,"s":"a"}`,
+			`{"n":1,"x":0.0099999999999999999}`, `{"n":1,"t":[1,2,3]}`, `{"n":1,"m":{"a":1e300}}`,
+			`{"m":{"a":1.00000000000000000001e300}}`, `{"k":"a","m":{"a":1e300}}`, `{"n":1e-400,"z":1}`} {
+			w, err := jsonvalue.Parse([]byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, w)
+		}
+	}
+	if held == 0 {
+		t.Error("no distortion held as doubles: the property was never tried")
+	}
+	// Exactly, n is below 5: the first branch fails, y is evaluated by none and fails
+	// minLength. As a double n is 5: the first branch evaluates y, and the value is valid.
+	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(
+		`{"anyOf":[{"properties":{"n":{"minimum":5},"y":true}},{}],"unevaluatedProperties":{"minLength":3}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jsonvalue.Parse([]byte(`{"n":4.99999999999999999,"y":"ab"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := NewContext(gk, nil)
+	issues := gk.Locate(v)
+	if !holdsAsDoubles(v, issues) {
+		t.Fatalf("the example no longer looks robust (%v): it tests nothing", issues)
+	}
+	if !ctx.doubles.differ(v, nil, issues) {
+		t.Errorf("%v: valid as doubles (unevaluatedProperties follows the branch n chooses), but not implementation-defined", issues)
+	}
+}
