@@ -34,10 +34,11 @@ type doubles struct {
 	round func(json.Number) (json.Number, bool)
 	keeps func([]byte) bool // round gives the number back as it is, told without parsing
 	exact bool              // the schema reads the same as doubles: only the arguments' numbers matter
-	// unevaluated: the schema has unevaluatedProperties or unevaluatedItems, whose reach
-	// depends on what branches evaluated (and so on numbers), and whose failures are reported
-	// by the keywords inside them.
-	unevaluated bool
+	// conditional: the schema has if/then/else, contains (with minContains or maxContains), or
+	// unevaluatedProperties or unevaluatedItems: subschemas whose reach depends on what other
+	// subschemas find (and so on numbers), and whose failures may be reported by the keywords
+	// inside them alone. holdsAsDoubles is not trusted for such a schema.
+	conditional bool
 
 	rounded tool.Tool // the tool with its schema read as doubles, when that differs
 	once    sync.Once // compiles rounded into oracle
@@ -66,8 +67,9 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 		if s.MultipleOf != nil {
 			d.multiples = append(d.multiples, s.MultipleOf)
 		}
-		if s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil {
-			d.unevaluated = true
+		if s.If != nil || s.Then != nil || s.Else != nil || s.Contains != nil || s.MinContains != nil ||
+			s.MaxContains != nil || s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil {
+			d.conditional = true
 		}
 	})
 	if !d.sensitive {
@@ -227,7 +229,7 @@ func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 	valid := len(issues) == 0
 	// An invalid value that fails where no number is looked at stays invalid in the other
 	// readings: they need not be validated (only be usable).
-	holds := !valid && !d.unevaluated && holdsAsDoubles(v, issues)
+	holds := !valid && !d.conditional && holdsAsDoubles(v, issues)
 	// When neither the schema nor the arguments read otherwise as doubles, nothing can change.
 	if changed || !d.exact {
 		o := d.roundedOracle()
@@ -254,19 +256,19 @@ func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 }
 
 // holdsAsDoubles reports whether v, invalid with these issues, stays invalid however its numbers
-// and the schema's are read, for a schema without unevaluatedProperties or unevaluatedItems. It
-// does when some issue is of a keyword that looks at no number (keys, lengths and sizes,
-// strings, the JSON type of a value that is not a number) and no issue is of a keyword that
-// chooses among subschemas (anyOf, oneOf, not, then, else and contains are reported with the
-// failures inside them): the failing keyword then applies at its place in every reading
+// and the schema's are read, for a schema without if/then/else, contains or unevaluated* (see
+// doubles.conditional: what those reach depends on what other subschemas find, and their
+// failures can come without a keyword that says so). It does when some issue is of a keyword
+// that looks at no number (keys, lengths and sizes, strings, the JSON type of a value that is
+// not a number) and no issue is of anyOf, oneOf or not, which are reported above the failures
+// of their branches: the failing keyword then applies at its place in every reading
 // (properties, patternProperties, additionalProperties, items, prefixItems, dependentSchemas,
 // $ref and allOf reach it by keys and indices, whatever the numbers), and fails there alike. A
 // failure inside a branch that another branch makes good is not reported, so it never counts.
 func holdsAsDoubles(v any, issues []validator.Issue) bool {
 	for _, is := range issues {
 		switch is.Keyword {
-		case "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "contains",
-			"unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef", "":
+		case "anyOf", "oneOf", "not", "then", "else", "contains", "minContains", "maxContains", "":
 			return false
 		}
 	}
