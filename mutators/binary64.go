@@ -72,6 +72,25 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 			d.conditional = true
 		}
 	})
+	doc, err := jsonvalue.Parse(gk.Tool().Parameters)
+	if err != nil { // not seen for a schema that compiled; if it were, no verdict would hold
+		d.sensitive, d.broken = true, true
+		d.round, d.keeps = jsonvalue.Shortest64, jsonvalue.Shortest64Keeps
+		return d
+	}
+	// A $dynamicRef may land on a subschema the walk above never reaches (one known only by its
+	// $dynamicAnchor): read every keyword of the document instead, as if it applied somewhere.
+	if schemaKeywords(doc, func(k string, _ any) bool { return k == "$dynamicRef" }) {
+		d.sensitive, d.conditional = true, true
+		schemaKeywords(doc, func(k string, v any) bool {
+			if n, ok := v.(json.Number); ok && k == "multipleOf" {
+				if r, ok := jsonvalue.Rat(n); ok && r.Sign() > 0 {
+					d.multiples = append(d.multiples, r)
+				}
+			}
+			return false
+		})
+	}
 	if !d.sensitive {
 		return d
 	}
@@ -79,10 +98,6 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 	if len(d.multiples) > 0 {
 		d.round, d.keeps = jsonvalue.Binary64, jsonvalue.Binary64Keeps
 		d.places = newPlaces(gk.Schema())
-	}
-	doc, err := jsonvalue.Parse(gk.Tool().Parameters)
-	if err != nil {
-		return d
 	}
 	d.mixedSchemaBig = hasBigInteger(doc)
 	rounded, changed, ok := jsonvalue.Round(doc, d.round)
@@ -170,6 +185,34 @@ func (d *doubles) mixed() *validator.Gatekeeper {
 		}
 	})
 	return d.mixedOracle
+}
+
+// schemaKeywords calls fn with every member of every object in the schema document doc, except
+// inside the data of enum, const, default and examples, until fn returns true; it reports
+// whether one did.
+func schemaKeywords(doc any, fn func(key string, value any) bool) bool {
+	switch x := doc.(type) {
+	case map[string]any:
+		for k, v := range x {
+			if fn(k, v) {
+				return true
+			}
+			switch k {
+			case "enum", "const", "default", "examples":
+				continue
+			}
+			if schemaKeywords(v, fn) {
+				return true
+			}
+		}
+	case []any:
+		for _, v := range x {
+			if schemaKeywords(v, fn) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mixedDiffers reports whether the verdict on v (valid: the exact one) changes in the mixed

@@ -165,6 +165,16 @@ func TestHoldsAsDoubles(t *testing.T) {
 		{`{"$schema":"http://json-schema.org/draft-07/schema#","dependencies":{"n":{"if":{"properties":{"n":{"exclusiveMinimum":5}}},"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`},
 		{`{"$schema":"http://json-schema.org/draft-07/schema#","allOf":[{"$ref":"#/definitions/c"}],"definitions":{"c":{"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"minProperties":2}}}}`, `{"n":5.00000000000000001}`},
 		{`{"if":{"properties":{"n":{"minimum":9007199254740993}},"required":["n"]},"then":{"$ref":"#/$defs/r"},"$defs":{"r":{"required":["x"]}}}`, `{"n":9007199254740993.0}`},
+		// A $dynamicRef that lands on a subschema known only by its $dynamicAnchor, which no
+		// walk of the compiled schema reaches (the last: nothing else is number-sensitive).
+		{`{"properties":{"n":{"minimum":0}},"$ref":"inner","$defs":{"inner":{"$id":"inner","$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
+			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`},
+		{`{"properties":{"n":{"minimum":0}},"$ref":"inner","$defs":{"inner":{"$id":"inner","$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
+			`"hidden":{"$dynamicAnchor":"a","anyOf":[{"properties":{"n":{"minimum":5},"y":true}},{}],"unevaluatedProperties":{"minLength":3}}}}`, `{"n":4.99999999999999999,"y":"ab"}`},
+		{`{"properties":{"n":{"minimum":0}},"$ref":"inner","$defs":{"inner":{"$id":"inner","$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
+			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"minimum":9007199254740993}},"required":["n"]},"then":{"minProperties":2}}}}`, `{"n":9007199254740993.0}`},
+		{`{"$ref":"inner","$defs":{"inner":{"$id":"inner","$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
+			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`},
 	} {
 		gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(c.schema)})
 		if err != nil {

@@ -2,8 +2,10 @@ package validator
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"sort"
@@ -75,6 +77,9 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 	default:
 		return nil, cfg(fmt.Errorf("parameters must be a JSON Schema object, found %s", jsonvalue.TypeName(doc)))
 	}
+	if err := sizesFit(doc, ""); err != nil {
+		return nil, cfg(err)
+	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	if !conf.formatAnnotation {
@@ -97,6 +102,43 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 		}
 	})
 	return &Gatekeeper{tool: t, schema: s, keys: keys}, nil
+}
+
+// sizeKeywords take a count; santhosh-tekuri/jsonschema keeps it in an int64, and one beyond
+// that wraps around (maxLength 2^64 would read as 0 and reject every string).
+var sizeKeywords = map[string]bool{"minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
+	"minProperties": true, "maxProperties": true, "minContains": true, "maxContains": true}
+
+// sizesFit returns an error naming the first size keyword of the schema document v (at JSON
+// Pointer at) whose count does not fit in an int64. Values of enum, const, default and
+// examples are data, not schemas, and are not looked into.
+func sizesFit(v any, at string) error {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			e := x[k]
+			switch k {
+			case "enum", "const", "default", "examples":
+				continue
+			}
+			if n, ok := e.(json.Number); ok && sizeKeywords[k] {
+				if r, ok := jsonvalue.Rat(n); ok && r.IsInt() && !r.Num().IsInt64() {
+					return fmt.Errorf("%s is %s at %s: more than the oracle can hold (an int64)", k, n, child(at, k))
+				}
+				continue
+			}
+			if err := sizesFit(e, child(at, k)); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if err := sizesFit(e, child(at, strconv.Itoa(i))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 type refuseLoader struct{}

@@ -179,6 +179,34 @@ func TestCompileErrorsAreConfigErrors(t *testing.T) {
 	}
 }
 
+// TestSizesBeyondInt64: a size keyword whose count does not fit in an int64 would wrap around
+// in santhosh-tekuri/jsonschema (maxLength 2^64 reads as 0, 1e19 as a negative count, and every
+// string is rejected), so the tool is refused with the keyword and its place; counts that fit,
+// and the same keys inside enum, const, default and examples (data, not schemas), are fine.
+func TestSizesBeyondInt64(t *testing.T) {
+	for params, want := range map[string]string{
+		`{"properties":{"s":{"maxLength":18446744073709551616}}}`:    "maxLength is 18446744073709551616 at /properties/s/maxLength",
+		`{"items":[{"type":"string"},{"minItems":1e19}]}`:            "minItems is 1e19 at /items/1/minItems",
+		`{"$defs":{"d":{"maxProperties":99999999999999999999}}}`:     "at /$defs/d/maxProperties",
+		`{"properties":{"a":{"maxLength":9223372036854775807}}}`:     "",
+		`{"const":{"maxLength":18446744073709551616},"maxLength":3}`: "",
+		`{"properties":{"maxItems":{"type":"integer"}}}`:             "",
+	} {
+		_, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(params)})
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v, want it compiled", params, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: error %v, want one saying %q", params, err, want)
+		}
+	}
+	// The largest count the check lets through is read as written.
+	g := compile(t, tool.Tool{Name: "fits", Parameters: json.RawMessage(`{"properties":{"s":{"maxLength":9223372036854775807,"minLength":2}}}`)})
+	if !g.Valid(map[string]any{"s": "ab"}) || g.Valid(map[string]any{"s": "a"}) {
+		t.Errorf("maxLength 2^63-1 with minLength 2: \"ab\" valid %v, \"a\" valid %v; want true, false", g.Valid(map[string]any{"s": "ab"}), g.Valid(map[string]any{"s": "a"}))
+	}
+}
+
 func TestDraft07(t *testing.T) {
 	g := compile(t, tool.Tool{Name: "d7", Parameters: json.RawMessage(`{
 		"$schema": "http://json-schema.org/draft-07/schema#",
