@@ -52,6 +52,7 @@ type doubles struct {
 
 func newDoubles(gk *validator.Gatekeeper) *doubles {
 	d := &doubles{tool: gk.Tool(), base: gk}
+	dynamic := false
 	schemawalk.Each(gk.Schema(), func(s *jsonschema.Schema) {
 		if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil ||
 			s.MultipleOf != nil || s.UniqueItems || s.Enum != nil || s.Const != nil {
@@ -71,6 +72,9 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 			s.MaxContains != nil || s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil {
 			d.conditional = true
 		}
+		if s.DynamicRef != nil {
+			dynamic = true // a $dynamicRef the walk reaches (the tool's or a meta-schema's)
+		}
 	})
 	doc, err := jsonvalue.Parse(gk.Tool().Parameters)
 	if err != nil { // not seen for a schema that compiled; if it were, no verdict would hold
@@ -79,8 +83,9 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 		return d
 	}
 	// A $dynamicRef may land on a subschema the walk above never reaches (one known only by its
-	// $dynamicAnchor): read every keyword of the document instead, as if it applied somewhere.
-	if schemaKeywords(doc, func(k string, _ any) bool { return k == "$dynamicRef" }) {
+	// $dynamicAnchor, in the tool's document even when the $dynamicRef is a meta-schema's): read
+	// every keyword of the document instead, as if it applied somewhere.
+	if dynamic || schemaKeywords(doc, func(k string, _ any) bool { return k == "$dynamicRef" }) {
 		d.sensitive, d.conditional = true, true
 		schemaKeywords(doc, func(k string, v any) bool {
 			if n, ok := v.(json.Number); ok && k == "multipleOf" {
@@ -187,19 +192,16 @@ func (d *doubles) mixed() *validator.Gatekeeper {
 	return d.mixedOracle
 }
 
-// schemaKeywords calls fn with every member of every object in the schema document doc, except
-// inside the data of enum, const, default and examples, until fn returns true; it reports
-// whether one did.
+// schemaKeywords calls fn with every member of every object in the schema document doc until fn
+// returns true, and reports whether one did. Data (enum, const, default, examples) is read as
+// well: a key there can also name a property or a $defs entry, and reading too much only makes
+// the check more careful.
 func schemaKeywords(doc any, fn func(key string, value any) bool) bool {
 	switch x := doc.(type) {
 	case map[string]any:
 		for k, v := range x {
 			if fn(k, v) {
 				return true
-			}
-			switch k {
-			case "enum", "const", "default", "examples":
-				continue
 			}
 			if schemaKeywords(v, fn) {
 				return true

@@ -175,6 +175,14 @@ func TestHoldsAsDoubles(t *testing.T) {
 			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"minimum":9007199254740993}},"required":["n"]},"then":{"minProperties":2}}}}`, `{"n":9007199254740993.0}`},
 		{`{"$ref":"inner","$defs":{"inner":{"$id":"inner","$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
 			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`},
+		// The same, the $dynamicRef under a $defs entry or a property named like data keywords,
+		// and a $dynamicRef only in the 2020-12 meta-schema, which lands on the tool's anchor.
+		{`{"$ref":"inner","$defs":{"const":{"$id":"inner","$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
+			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`},
+		{`{"properties":{"enum":{"$ref":"inner"}},"$defs":{"inner":{"$id":"inner","properties":{"examples":{"$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"}}},` +
+			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"enum":{"examples":{"n":5.00000000000000001}}}`},
+		{`{"$ref":"https://json-schema.org/draft/2020-12/schema","$defs":{"hidden":{"$dynamicAnchor":"meta",` +
+			`"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"properties":{"p":{"n":5.00000000000000001}}}`},
 	} {
 		gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(c.schema)})
 		if err != nil {
