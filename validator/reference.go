@@ -77,7 +77,7 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 	default:
 		return nil, cfg(fmt.Errorf("parameters must be a JSON Schema object, found %s", jsonvalue.TypeName(doc)))
 	}
-	if err := sizesFit(doc, ""); err != nil {
+	if err := sizesFit(doc, "", false); err != nil {
 		return nil, cfg(err)
 	}
 	c := jsonschema.NewCompiler()
@@ -109,14 +109,26 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 var sizeKeywords = map[string]bool{"minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
 	"minProperties": true, "maxProperties": true, "minContains": true, "maxContains": true}
 
+// nameMaps are the keywords whose value maps names (of properties, patterns, definitions) to
+// schemas: its keys are names, not keywords.
+var nameMaps = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true,
+	"dependentSchemas": true, "dependencies": true}
+
 // sizesFit returns an error naming the first size keyword of the schema document v (at JSON
-// Pointer at) whose count does not fit in an int64. Values of enum, const, default and
-// examples are data, not schemas, and are not looked into.
-func sizesFit(v any, at string) error {
+// Pointer at) whose count does not fit in an int64. names says that v's keys are names (v is
+// the value of properties, $defs, ...), each naming a schema. The values of enum, const,
+// default and examples are data, not schemas, and are not looked into.
+func sizesFit(v any, at string, names bool) error {
 	switch x := v.(type) {
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(x)) {
 			e := x[k]
+			if names {
+				if err := sizesFit(e, child(at, k), false); err != nil {
+					return err
+				}
+				continue
+			}
 			switch k {
 			case "enum", "const", "default", "examples":
 				continue
@@ -127,13 +139,13 @@ func sizesFit(v any, at string) error {
 				}
 				continue
 			}
-			if err := sizesFit(e, child(at, k)); err != nil {
+			if err := sizesFit(e, child(at, k), nameMaps[k]); err != nil {
 				return err
 			}
 		}
 	case []any:
 		for i, e := range x {
-			if err := sizesFit(e, child(at, strconv.Itoa(i))); err != nil {
+			if err := sizesFit(e, child(at, strconv.Itoa(i)), false); err != nil {
 				return err
 			}
 		}

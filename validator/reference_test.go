@@ -185,12 +185,14 @@ func TestCompileErrorsAreConfigErrors(t *testing.T) {
 // and the same keys inside enum, const, default and examples (data, not schemas), are fine.
 func TestSizesBeyondInt64(t *testing.T) {
 	for params, want := range map[string]string{
-		`{"properties":{"s":{"maxLength":18446744073709551616}}}`:    "maxLength is 18446744073709551616 at /properties/s/maxLength",
-		`{"items":[{"type":"string"},{"minItems":1e19}]}`:            "minItems is 1e19 at /items/1/minItems",
-		`{"$defs":{"d":{"maxProperties":99999999999999999999}}}`:     "at /$defs/d/maxProperties",
-		`{"properties":{"a":{"maxLength":9223372036854775807}}}`:     "",
-		`{"const":{"maxLength":18446744073709551616},"maxLength":3}`: "",
-		`{"properties":{"maxItems":{"type":"integer"}}}`:             "",
+		`{"properties":{"s":{"maxLength":18446744073709551616}}}`:     "maxLength is 18446744073709551616 at /properties/s/maxLength",
+		`{"items":[{"type":"string"},{"minItems":1e19}]}`:             "minItems is 1e19 at /items/1/minItems",
+		`{"$defs":{"d":{"maxProperties":99999999999999999999}}}`:      "at /$defs/d/maxProperties",
+		`{"properties":{"a":{"maxLength":9223372036854775807}}}`:      "",
+		`{"const":{"maxLength":18446744073709551616},"maxLength":3}`:  "",
+		`{"properties":{"maxItems":{"type":"integer"}}}`:              "",
+		`{"properties":{"const":{"maxLength":18446744073709551616}}}`: "maxLength is 18446744073709551616 at /properties/const/maxLength",
+		`{"$defs":{"enum":{"minItems":1e20}}}`:                        "minItems is 1e20 at /$defs/enum/minItems",
 	} {
 		_, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(params)})
 		switch {
