@@ -76,6 +76,9 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 			dynamic = true // a $dynamicRef the walk reaches (the tool's or a meta-schema's)
 		}
 	})
+	if !d.sensitive && !dynamic {
+		return d
+	}
 	doc, err := jsonvalue.Parse(gk.Tool().Parameters)
 	if err != nil { // not seen for a schema that compiled; if it were, no verdict would hold
 		d.sensitive, d.broken = true, true
@@ -84,20 +87,17 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 	}
 	// A $dynamicRef may land on a subschema the walk above never reaches (one known only by its
 	// $dynamicAnchor, in the tool's document even when the $dynamicRef is a meta-schema's): read
-	// every keyword of the document instead, as if it applied somewhere.
-	if dynamic || schemaKeywords(doc, func(k string, _ any) bool { return k == "$dynamicRef" }) {
+	// every keyword of the document instead, as if it applied somewhere. (Every $dynamicRef that
+	// runs is reached by the walk, or by a jump from one that is: the walk sees one if any runs.)
+	if dynamic {
 		d.sensitive, d.conditional = true, true
-		schemaKeywords(doc, func(k string, v any) bool {
+		schemaKeywords(doc, func(k string, v any) {
 			if n, ok := v.(json.Number); ok && k == "multipleOf" {
 				if r, ok := jsonvalue.Rat(n); ok && r.Sign() > 0 {
 					d.multiples = append(d.multiples, r)
 				}
 			}
-			return false
 		})
-	}
-	if !d.sensitive {
-		return d
 	}
 	d.round, d.keeps = jsonvalue.Shortest64, jsonvalue.Shortest64Keeps
 	if len(d.multiples) > 0 {
@@ -192,29 +192,21 @@ func (d *doubles) mixed() *validator.Gatekeeper {
 	return d.mixedOracle
 }
 
-// schemaKeywords calls fn with every member of every object in the schema document doc until fn
-// returns true, and reports whether one did. Data (enum, const, default, examples) is read as
-// well: a key there can also name a property or a $defs entry, and reading too much only makes
-// the check more careful.
-func schemaKeywords(doc any, fn func(key string, value any) bool) bool {
+// schemaKeywords calls fn with every member of every object in the schema document doc. Data
+// (enum, const, default, examples) is read as well: reading too much only makes the check more
+// careful.
+func schemaKeywords(doc any, fn func(key string, value any)) {
 	switch x := doc.(type) {
 	case map[string]any:
 		for k, v := range x {
-			if fn(k, v) {
-				return true
-			}
-			if schemaKeywords(v, fn) {
-				return true
-			}
+			fn(k, v)
+			schemaKeywords(v, fn)
 		}
 	case []any:
 		for _, v := range x {
-			if schemaKeywords(v, fn) {
-				return true
-			}
+			schemaKeywords(v, fn)
 		}
 	}
-	return false
 }
 
 // mixedDiffers reports whether the verdict on v (valid: the exact one) changes in the mixed

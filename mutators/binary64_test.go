@@ -25,10 +25,7 @@ func TestDifferReadsTextAsTheWalkDoes(t *testing.T) {
 		`{"type":"object","properties":{"e":{"enum":[0.1,100000000000000000001,"9e9"]},"u":{"type":"array","uniqueItems":true}}}`,
 	}
 	for _, schema := range schemas {
-		gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		gk := gatekeeper(t, schema)
 		g, err := generate.New(gk)
 		if err != nil {
 			t.Fatal(err)
@@ -62,10 +59,7 @@ func TestDifferReadsTextAsTheWalkDoes(t *testing.T) {
 			`{"9e9":"1\"2","n":12345678901234567890}`, `{"\\":"-0.5","n":1,"s":"\\\"3"}`,
 			`{"a":[1e400],"n":2}`, `{"n":-0,"x":0.07}`, `{"e":100000000000000000001,"n":3}`, `{"s":"","x":1.5e-7}`,
 		} {
-			v, err := jsonvalue.Parse([]byte(text))
-			if err != nil {
-				t.Fatal(err)
-			}
+			v := parsed(t, text)
 			b := jsonvalue.MustMarshal(v)
 			if a, w := ctx.doubles.differ(v, b, gk.Locate(v)), ctx.doubles.differ(v, nil, gk.Locate(v)); a != w {
 				t.Errorf("%s: from the text %v, from the value %v", b, a, w)
@@ -89,10 +83,7 @@ func TestHoldsAsDoubles(t *testing.T) {
 	}
 	held := 0
 	for _, schema := range schemas {
-		gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		gk := gatekeeper(t, schema)
 		g, err := generate.New(gk)
 		if err != nil {
 			t.Fatal(err)
@@ -140,10 +131,7 @@ func TestHoldsAsDoubles(t *testing.T) {
 		for _, text := range []string{`{"n":0.99999999999999999}`, `{"n":9007199254740993.5,"s":"a"}`,
 			`{"n":1,"x":0.0099999999999999999}`, `{"n":1,"t":[1,2,3]}`, `{"n":1,"m":{"a":1e300}}`,
 			`{"m":{"a":1.00000000000000000001e300}}`, `{"k":"a","m":{"a":1e300}}`, `{"n":1e-400,"z":1}`} {
-			w, err := jsonvalue.Parse([]byte(text))
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := parsed(t, text)
 			check(t, w)
 		}
 	}
@@ -184,14 +172,7 @@ func TestHoldsAsDoubles(t *testing.T) {
 		{`{"$ref":"https://json-schema.org/draft/2020-12/schema","$defs":{"hidden":{"$dynamicAnchor":"meta",` +
 			`"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"properties":{"p":{"n":5.00000000000000001}}}`},
 	} {
-		gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(c.schema)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := jsonvalue.Parse([]byte(c.value))
-		if err != nil {
-			t.Fatal(err)
-		}
+		gk, v := gatekeeper(t, c.schema), parsed(t, c.value)
 		ctx := NewContext(gk, nil)
 		issues := gk.Locate(v)
 		if len(issues) == 0 || !holdsAsDoubles(v, issues) {
@@ -204,16 +185,29 @@ func TestHoldsAsDoubles(t *testing.T) {
 	}
 	// minContains lists the failures of the items that did not match under it: its keyword
 	// keeps the value from holding.
-	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(
-		`{"type":"array","contains":{"required":["n"],"properties":{"n":{"maximum":5}}},"minContains":1}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := jsonvalue.Parse([]byte(`[{"n":5.00000000000000001},{}]`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	gk := gatekeeper(t, `{"type":"array","contains":{"required":["n"],"properties":{"n":{"maximum":5}}},"minContains":1}`)
+	v := parsed(t, `[{"n":5.00000000000000001},{}]`)
 	if issues := gk.Locate(v); holdsAsDoubles(v, issues) {
 		t.Errorf("%v: holds as doubles by its issues, though one item matches contains as a double", issues)
 	}
+}
+
+// gatekeeper compiles schema as the parameters of a tool named t.
+func gatekeeper(t testing.TB, schema string) *validator.Gatekeeper {
+	t.Helper()
+	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gk
+}
+
+// parsed is the value of the JSON text.
+func parsed(t testing.TB, text string) any {
+	t.Helper()
+	v, err := jsonvalue.Parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
