@@ -251,6 +251,16 @@ func (ch *child) read() {
 	close(ch.readerDone)
 	ch.stdout.Close()
 
+	// A current child is replaced at once: its unsent requests go to the next child while the
+	// cause of this death is found out, and only the requests it had been sent wait for it.
+	var d death
+	taken := false
+	c.mu.Lock()
+	if !ch.dead && ch.p.cur == ch {
+		d, taken = c.stdoutEnded(ch), true
+	}
+	c.mu.Unlock()
+
 	// Find out why: exit status and the last stderr lines.
 	how := ""
 	select {
@@ -259,7 +269,7 @@ func (ch *child) read() {
 		c.mu.Lock()
 		dead := ch.dead
 		c.mu.Unlock()
-		if !dead {
+		if taken || !dead {
 			how = "closed its stdout and was killed"
 		}
 		ch.kill()
@@ -282,7 +292,13 @@ func (ch *child) read() {
 	if lines := ch.tail.lines(); len(lines) > 0 {
 		detail += "; last lines of its stderr:\n" + strings.Join(lines, "\n")
 	}
-	c.childDied(ch, detail)
+	if !taken {
+		c.childDied(ch, detail)
+		return
+	}
+	c.mu.Lock()
+	c.cutShort(d, detail)
+	c.mu.Unlock()
 }
 
 // readLine returns the next line, however long. A line longer than the reader's buffer is

@@ -79,7 +79,7 @@ func runFake(behaviour string, n int) int {
 			fmt.Fprintln(os.Stderr, "fake adapter: refusing to start again")
 			return 4
 		}
-	case "crashone", "refuseone":
+	case "crashone", "refuseone", "closeoutone":
 		f.first = claim(os.Getenv(fakeState), 1)
 	case "slowdieon":
 		// Every start after the first takes n ms; the state file logs starts and calls.
@@ -171,7 +171,7 @@ func runFake(behaviour string, n int) int {
 			case (behaviour == "dieon" || behaviour == "slowdieon") && bytes.Contains(text, []byte(`"die":1`)):
 				fmt.Fprintln(os.Stderr, "fake adapter: dying on a marked call")
 				os.Exit(3)
-			case behaviour == "closeout" && f.count == n:
+			case (behaviour == "closeout" || f.first && behaviour == "closeoutone") && f.count == n:
 				f.out.Flush()
 				os.Stdout.Close()
 				time.Sleep(time.Hour)

@@ -633,7 +633,7 @@ func (c *Client) abandon(ch *child, detail string) {
 		return
 	}
 	p.cur = nil
-	c.requeue(ch, 0, "")
+	c.requeue(ch, true)
 	c.scheduleRestart(p)
 }
 
@@ -651,18 +651,45 @@ func (c *Client) childDied(ch *child, detail string) {
 	if !wasCurrent {
 		return // a child being started: its launcher sees deadCh
 	}
+	c.cutShort(c.stdoutEnded(ch), detail)
+}
+
+// death is the end of a current child, as far as its requests go: the ones it had been sent,
+// in the order it got them, and the number of the death.
+type death struct {
+	number uint64
+	sent   []*request
+}
+
+// stdoutEnded takes the current child ch out of service the moment its stdout ends: the
+// requests not yet sent to it wait for the next child of its slot, which is started now, and
+// the ones it had been sent are returned, to end with Crash once the cause is known (cutShort).
+// The restart does not wait for the process to exit. Called with c.mu held; ch must be current.
+func (c *Client) stdoutEnded(ch *child) death {
+	p := ch.p
 	p.cur = nil
 	c.deaths++
+	c.markDead(ch, "its stdout ended")
 	// Verdict.Death tells this death from others with the same stderr: the harness groups
 	// the calls it cut short by it.
-	c.requeue(ch, c.deaths, detail)
+	d := death{number: c.deaths, sent: c.requeue(ch, false)}
 	c.scheduleRestart(p)
+	return d
+}
+
+// cutShort ends the requests a death cut short with Crash and detail. Called with c.mu held.
+func (c *Client) cutShort(d death, detail string) {
+	v := validator.Failed(validator.Crash, detail)
+	v.Death = d.number
+	for _, r := range d.sent {
+		c.finish(r, v)
+	}
 }
 
 // requeue moves the requests given to ch to the waiting list of its slot, in the order ch got
-// them; after a death (death > 0, its number), those already written to ch end with Crash
-// instead. Called with c.mu held.
-func (c *Client) requeue(ch *child, death uint64, detail string) {
+// them; with keepSent false, those already written to ch are left out and returned instead, in
+// the order they were written. Called with c.mu held.
+func (c *Client) requeue(ch *child, keepSent bool) []*request {
 	var sent []*request
 	for _, r := range c.pending {
 		if r.child == ch && r.sent {
@@ -671,14 +698,8 @@ func (c *Client) requeue(ch *child, death uint64, detail string) {
 	}
 	slices.SortFunc(sent, func(a, b *request) int { return compareUint(a.seq, b.seq) })
 	var moved []*request
-	if death == 0 {
-		moved = sent
-	} else {
-		v := validator.Failed(validator.Crash, detail)
-		v.Death = death
-		for _, r := range sent {
-			c.finish(r, v)
-		}
+	if keepSent {
+		moved, sent = sent, nil
 	}
 	for _, it := range ch.queue {
 		if it.req != nil && it.req.child == ch && !it.req.finished {
@@ -690,6 +711,7 @@ func (c *Client) requeue(ch *child, death uint64, detail string) {
 		r.child, r.sent = nil, false
 	}
 	ch.p.waiting = append(ch.p.waiting, moved...)
+	return sent
 }
 
 func compareUint(a, b uint64) int {

@@ -574,6 +574,46 @@ func TestClosedStdout(t *testing.T) {
 	}
 }
 
+// TestReplacedWhenStdoutEnds: a child is replaced the moment its stdout ends, not once it has
+// exited. A call made while the child that closed its stdout still runs goes to the next child
+// and gets its verdict; only the call that child had been sent waits for the cause (a kill after
+// exitGrace) and ends with Crash.
+func TestReplacedWhenStdoutEnds(t *testing.T) {
+	stderr := newSyncBuffer()
+	c, err := Start(Options{Command: fakeCommand(), Stderr: stderr,
+		Env: fakeEnviron(fakeEnv+"=closeoutone", fakeNEnv+"=1", fakeState+"="+filepath.Join(t.TempDir(), "state"))})
+	if err != nil {
+		t.Fatalf("Start: %v\n%s", err, stderr)
+	}
+	defer c.Close()
+	g := compile(t, c, readTool)
+	first := c.procs[0].cur
+	cut := make(chan validator.Verdict, 1)
+	go func() { cut <- g.Check(context.Background(), []byte(`{}`)) }()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		c.mu.Lock()
+		replaced := c.procs[0].cur != first
+		c.mu.Unlock()
+		if replaced {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the child that closed its stdout is still the current one after 10s")
+		}
+	}
+	select {
+	case <-first.exited:
+		t.Fatal("the child that closed its stdout was replaced only once it had exited (killed after exitGrace): the restart waited for the exit")
+	default:
+	}
+	if v := g.Check(context.Background(), []byte(`{"path":"a"}`)); !v.Valid || v.Fault != "" {
+		t.Errorf("a call made after the stdout ended, before the process exited: %+v, want valid", v)
+	}
+	if v := <-cut; v.Fault != validator.Crash || !strings.Contains(v.Detail, "closed its stdout and was killed") {
+		t.Errorf("the call that was cut short: %+v, want a crash whose detail says the process closed its stdout and was killed", v)
+	}
+}
+
 func TestCloseKillsStubbornChild(t *testing.T) {
 	c, _ := startFake(t, "stubborn", 0, Options{})
 	start := time.Now()
