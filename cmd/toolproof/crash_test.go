@@ -3,14 +3,19 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/cputime"
 )
 
@@ -97,44 +102,123 @@ func TestSameSeedSameReport(t *testing.T) {
 // included), and starts/run counts the adapter's processes: each call that kills it kills two,
 // the one it was sent to and the one that runs it alone. With two jobs (the default here) the
 // two cores are busy; with one (jobs=1), a core is left for the warm spares to start on.
+//
+// healthy+starts is the floor of any way to blame crashes: the healthy run while the adapter
+// is started beside it as many times as the dying run starts it, each start saying hello,
+// compiling one tool and answering one call, spread evenly over the run. What the dying run
+// costs beyond it is toolproof's handling of the deaths.
 func BenchmarkCrashingValidator(b *testing.B) {
-	for _, bc := range []struct{ name, flags, jobs string }{
-		{"healthy", "-strict", "2"},
-		{"dies-on-1pct", "-strict -die-rate 100", "2"},
-		{"healthy/jobs=1", "-strict", "1"},
-		{"dies-on-1pct/jobs=1", "-strict -die-rate 100", "1"},
+	for _, bc := range []struct {
+		name, flags, jobs string
+		starts            bool
+	}{
+		{"healthy", "-strict", "2", false},
+		{"dies-on-1pct", "-strict -die-rate 100", "2", false},
+		{"healthy+starts", "-strict", "2", true},
+		{"healthy/jobs=1", "-strict", "1", false},
+		{"dies-on-1pct/jobs=1", "-strict -die-rate 100", "1", false},
+		{"healthy+starts/jobs=1", "-strict", "1", true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
+			var extra int
+			var every time.Duration
+			var input string
+			if bc.starts {
+				input = startInput(b)
+				// Untimed: how long the healthy run takes, and how often the dying one starts
+				// the adapter.
+				t0 := time.Now()
+				crashRun(b, "-strict", bc.jobs, filepath.Join(b.TempDir(), "starts"))
+				took := time.Since(t0)
+				log := filepath.Join(b.TempDir(), "starts")
+				crashRun(b, "-strict -die-rate 100", bc.jobs, log)
+				extra = countStarts(log) - 1
+				every = took / time.Duration(max(extra, 1))
+				b.ResetTimer()
+			}
 			starts := filepath.Join(b.TempDir(), "starts")
-			spec := "exec:'" + adapter(b) + "' " + bc.flags + " -log-starts '" + starts + "'"
 			cs := 0
 			self0, _ := cputime.Self()
 			children0, _ := cputime.Children()
 			for i := 0; i < b.N; i++ {
-				var out, errOut strings.Builder
-				code := run([]string{"run", "--validator", spec, "--checks", "20", "--seed", "1", "--jobs", bc.jobs, "--format", "json"}, &out, &errOut)
-				if code > 1 {
-					b.Fatalf("exit %d: %s", code, errOut.String())
-				}
-				var doc struct {
-					Reports []struct {
-						Cases int `json:"cases"`
+				var beside sync.WaitGroup
+				if bc.starts {
+					path := adapter(b)
+					t0 := time.Now()
+					for k := 0; k < extra; k++ {
+						beside.Add(1)
+						go func() {
+							defer beside.Done()
+							time.Sleep(time.Until(t0.Add(time.Duration(k) * every)))
+							if err := startOnce(path, input); err != nil {
+								b.Error(err)
+							}
+						}()
 					}
 				}
-				if err := json.Unmarshal([]byte(out.String()), &doc); err != nil || len(doc.Reports) != 1 {
-					b.Fatal(err)
-				}
-				cs = doc.Reports[0].Cases
+				cs = crashRun(b, bc.flags, bc.jobs, starts)
+				beside.Wait()
 			}
 			b.StopTimer()
 			self1, _ := cputime.Self()
 			children1, _ := cputime.Children()
-			log, _ := os.ReadFile(starts)
 			n := float64(b.N)
 			b.ReportMetric(float64(cs), "cases/run")
-			b.ReportMetric(float64(bytes.Count(log, []byte("\n")))/n, "starts/run")
+			b.ReportMetric(float64(countStarts(starts)+b.N*extra)/n, "starts/run")
 			b.ReportMetric(float64((self1-self0).Milliseconds())/n, "self-cpu-ms/run")
 			b.ReportMetric(float64((children1-children0).Milliseconds())/n, "adapter-cpu-ms/run")
 		})
 	}
+}
+
+// crashRun runs the corpus once against the test adapter with flags and returns the number of
+// cases; the adapter logs each of its starts to the file starts.
+func crashRun(b *testing.B, flags, jobs, starts string) int {
+	spec := "exec:'" + adapter(b) + "' " + flags + " -log-starts '" + starts + "'"
+	var out, errOut strings.Builder
+	code := run([]string{"run", "--validator", spec, "--checks", "20", "--seed", "1", "--jobs", jobs, "--format", "json"}, &out, &errOut)
+	if code > 1 {
+		b.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var doc struct {
+		Reports []struct {
+			Cases int `json:"cases"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out.String()), &doc); err != nil || len(doc.Reports) != 1 {
+		b.Fatal(err)
+	}
+	return doc.Reports[0].Cases
+}
+
+// countStarts is the number of starts the adapter logged to the file.
+func countStarts(file string) int {
+	log, _ := os.ReadFile(file)
+	return bytes.Count(log, []byte("\n"))
+}
+
+// startInput is what startOnce says to the adapter: hello, one corpus tool and one call of it.
+func startInput(b *testing.B) string {
+	t := corpus.Tools().Tools[0]
+	toolMsg, err := json.Marshal(map[string]any{"op": "tool", "tool": t})
+	if err != nil {
+		b.Fatal(err)
+	}
+	call, _ := json.Marshal(map[string]any{"op": "validate", "id": 1, "tool": t.Name, "arguments": "{}"})
+	return `{"op":"hello"}` + "\n" + string(toolMsg) + "\n" + string(call) + "\n"
+}
+
+// startOnce starts the test adapter, gives it input (startInput) and waits for its three
+// answers and its end: the work of one restart.
+func startOnce(path, input string) error {
+	cmd := exec.Command(path, "-strict")
+	cmd.Stdin = strings.NewReader(input)
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("a start of the adapter beside the run: %v", err)
+	}
+	if n := bytes.Count(out, []byte("\n")); n != 3 {
+		return fmt.Errorf("a start of the adapter beside the run answered %d lines, want 3:\n%s", n, out)
+	}
+	return nil
 }
