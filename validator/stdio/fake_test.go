@@ -65,6 +65,7 @@ type fake struct {
 	count     int // validate requests seen
 	garbage   int
 	first     bool // crashone, refuseone: the first process started with this state file
+	ordinal   int  // sparecloseout: how many processes started before this one
 }
 
 func runFake(behaviour string, n int) int {
@@ -81,6 +82,9 @@ func runFake(behaviour string, n int) int {
 		}
 	case "crashone", "refuseone", "closeoutone":
 		f.first = claim(os.Getenv(fakeState), 1)
+	case "sparecloseout":
+		for f.ordinal = 0; !claim(fmt.Sprintf("%s.o%d", os.Getenv(fakeState), f.ordinal), 1); f.ordinal++ {
+		}
 	case "slowdieon":
 		// Every start after the first takes n ms; the state file logs starts and calls.
 		if !claim(os.Getenv(fakeState), 1) {
@@ -144,6 +148,11 @@ func runFake(behaviour string, n int) int {
 				proto = "toolproof/2"
 			}
 			f.write(map[string]any{"op": "hello", "protocol": proto, "name": "fake", "version": "1.0"})
+			if behaviour == "sparecloseout" && f.ordinal == 2 {
+				f.out.Flush()
+				os.Stdout.Close()
+				time.Sleep(time.Hour)
+			}
 		case "tool":
 			var t struct {
 				Name       string          `json:"name"`
@@ -171,7 +180,7 @@ func runFake(behaviour string, n int) int {
 			case (behaviour == "dieon" || behaviour == "slowdieon") && bytes.Contains(text, []byte(`"die":1`)):
 				fmt.Fprintln(os.Stderr, "fake adapter: dying on a marked call")
 				os.Exit(3)
-			case (behaviour == "closeout" || f.first && behaviour == "closeoutone") && f.count == n:
+			case (behaviour == "closeout" || f.first && behaviour == "closeoutone" || behaviour == "sparecloseout" && f.ordinal < 2) && f.count == n:
 				f.out.Flush()
 				os.Stdout.Close()
 				time.Sleep(time.Hour)

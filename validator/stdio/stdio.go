@@ -500,11 +500,17 @@ func (c *Client) restart(p *proc) {
 		return
 	}
 	if sp := p.spare; sp != nil && !sp.dead {
-		// Taken and installed under one lock: a spare cannot die in between unnoticed.
-		p.spare = nil
-		c.install(p, sp)
-		c.mu.Unlock()
-		return
+		select {
+		case <-sp.readerDone:
+			// Its stdout has ended: its reader is finding out why, but it can answer nothing.
+			c.markDead(sp, "its stdout ended while it was the spare")
+		default:
+			// Taken and installed under one lock: a spare cannot die in between unnoticed.
+			p.spare = nil
+			c.install(p, sp)
+			c.mu.Unlock()
+			return
+		}
 	}
 	p.spare = nil
 	c.mu.Unlock()

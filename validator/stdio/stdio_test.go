@@ -655,3 +655,59 @@ func TestParseCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestSpareWhoseStdoutEndedIsNotInstalled: a warm spare whose stdout has ended (it keeps
+// running) is out of service at once, as a current child is: the next restart does not make it
+// current, and a call made after that restart gets its verdict.
+func TestSpareWhoseStdoutEndedIsNotInstalled(t *testing.T) {
+	stderr := newSyncBuffer()
+	c, err := Start(Options{Command: fakeCommand(), Stderr: stderr,
+		Env: fakeEnviron(fakeEnv+"=sparecloseout", fakeNEnv+"=1", fakeState+"="+filepath.Join(t.TempDir(), "state"))})
+	if err != nil {
+		t.Fatalf("Start: %v\n%s", err, stderr)
+	}
+	defer c.Close()
+	g := compile(t, c, readTool)
+	p := c.procs[0]
+	// The first process closes its stdout on its first call; the second one is started and the
+	// third, the spare, closes its stdout right after hello.
+	if v := g.Check(context.Background(), []byte(`{}`)); v.Fault != validator.Crash {
+		t.Fatalf("first call: %+v, want crash", v)
+	}
+	var second *child
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		c.mu.Lock()
+		ready := p.spare != nil && p.cur != nil
+		second = p.cur
+		c.mu.Unlock()
+		if ready {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no spare after 10s")
+		}
+	}
+	c.mu.Lock()
+	spare := p.spare
+	c.mu.Unlock()
+	select {
+	case <-spare.readerDone: // the spare's stdout has ended, and its reader has seen it
+	case <-time.After(10 * time.Second):
+		t.Fatal("the spare's stdout did not end within 10s")
+	}
+	go g.Check(context.Background(), []byte(`{}`)) // the second process closes its stdout
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		c.mu.Lock()
+		replaced := p.cur != nil && p.cur != second
+		c.mu.Unlock()
+		if replaced {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second process was not replaced after 10s")
+		}
+	}
+	if v := g.Check(context.Background(), []byte(`{"path":"a"}`)); !v.Valid || v.Fault != "" {
+		t.Errorf("a call made after the restart: %+v, want valid (the spare whose stdout had ended was made current)", v)
+	}
+}
