@@ -86,13 +86,13 @@ func TestLocatedWhereTheElseFails(t *testing.T) {
 }
 
 // branchGate is the reference gate, but a value whose only error is inside the then (replicas
-// 1 or 2, below the production minimum) it rejects with one issue at the root naming the
-// branch ("must match "then" schema", as TypeBox does).
-func branchGate(branch *atomic.Int64) validator.Validator {
+// 1 or 2, below the production minimum, at at+"/replicas") it rejects with one issue at at, the
+// object that holds the if, naming the branch ("must match "then" schema", as TypeBox does).
+func branchGate(at string, branch *atomic.Int64) validator.Validator {
 	return reportsAs("branch", func(args []byte, is []validator.Issue) []validator.Issue {
-		if len(is) == 1 && is[0].Path == "/replicas" && is[0].Keyword == "minimum" && belowThen.Match(args) {
+		if len(is) == 1 && is[0].Path == at+"/replicas" && is[0].Keyword == "minimum" && belowThen.Match(args) {
 			branch.Add(1)
-			return []validator.Issue{{Path: "", Keyword: "then", Message: "must match the then schema"}}
+			return []validator.Issue{{Path: at, Keyword: "then", Message: "must match the then schema"}}
 		}
 		return is
 	})
@@ -102,30 +102,38 @@ func branchGate(branch *atomic.Int64) validator.Validator {
 var belowThen = regexp.MustCompile(`"replicas":[12](\.0)?[,}]`)
 
 // A bound broken inside a then (replicas below the production minimum) may be reported as the
-// then that fails, at the object that holds the if: that locates it.
+// then that fails, at the object that holds the if: that locates it, at the root or where a
+// $ref brings the if in.
 func TestLocatedAtTheFailingBranch(t *testing.T) {
-	tl := tool.Tool{Name: "deploy", Parameters: []byte(`{"type":"object",
+	const deploy = `{"type":"object",
 		"properties":{"environment":{"const":"prod"},"replicas":{"type":"integer","minimum":1,"maximum":50}},
 		"required":["environment","replicas"],"additionalProperties":false,
 		"if":{"properties":{"environment":{"const":"prod"}}},
-		"then":{"properties":{"replicas":{"minimum":3}}}}`)}
-	ms, err := mutators.Select("out_of_range_enum")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var branch atomic.Int64
-	rep, err := harness.Run([]tool.Tool{tl}, branchGate(&branch), harness.Options{Checks: 200, Seed: 1, RequireLocation: true, Mutators: ms, Jobs: 1}) // -short: 40
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := rep.Classes["out_of_range_enum"]
-	if st == nil || st.Rejected == 0 {
-		t.Fatalf("no out_of_range_enum case rejected: %+v", st)
-	}
-	if !rep.Passed {
-		t.Errorf("a gate naming the failing then at the root is not located: %v", rep.Findings)
-	}
-	if branch.Load() == 0 {
-		t.Fatal("no case made the gate name the branch: the test tests nothing")
+		"then":{"properties":{"replicas":{"minimum":3}}}}`
+	for _, tc := range []struct{ at, schema string }{
+		{"", deploy},
+		{"/job", `{"type":"object","properties":{"job":{"$ref":"#/$defs/deploy"}},"required":["job"],"additionalProperties":false,
+			"$defs":{"deploy":` + deploy + `}}`},
+	} {
+		tl := tool.Tool{Name: "deploy", Parameters: []byte(tc.schema)}
+		ms, err := mutators.Select("out_of_range_enum")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var branch atomic.Int64
+		rep, err := harness.Run([]tool.Tool{tl}, branchGate(tc.at, &branch), harness.Options{Checks: 200, Seed: 1, RequireLocation: true, Mutators: ms, Jobs: 1}) // -short: 40
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := rep.Classes["out_of_range_enum"]
+		if st == nil || st.Rejected == 0 {
+			t.Fatalf("at %q: no out_of_range_enum case rejected: %+v", tc.at, st)
+		}
+		if !rep.Passed {
+			t.Errorf("a gate naming the failing then at %q is not located: %v", tc.at, rep.Findings)
+		}
+		if branch.Load() == 0 {
+			t.Fatalf("at %q: no case made the gate name the branch: the test tests nothing", tc.at)
+		}
 	}
 }

@@ -275,7 +275,7 @@ func issuesOf(err error, v any, all, messages bool) []Issue {
 		return []Issue{{Path: "", Message: "cannot validate: " + err.Error()}}
 	}
 	out := []Issue{}
-	flatten(ve, all, messages, v, &out)
+	flatten(ve, all, messages, v, branchBase{ve.SchemaURL, 0}, &out)
 	sortIssues(out)
 	return out
 }
@@ -297,9 +297,24 @@ func sortIssues(is []Issue) {
 // Valid reports whether v is valid, without building issues.
 func (g *Gatekeeper) Valid(v any) bool { return g.schema.Validate(v) == nil }
 
-func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, out *[]Issue) {
+// branchBase is where the schema locations of the errors below an error node start: the
+// location of the root schema or of the latest $ref (or $dynamicRef) target, with the depth in
+// the value at which that schema applies.
+type branchBase struct {
+	url   string
+	depth int
+}
+
+func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, base branchBase, out *[]Issue) {
 	switch k := e.ErrorKind.(type) {
-	case nil, *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+	case *kind.Reference:
+		// The $ref itself may lie in a then or else; below it the schema locations are the
+		// target's, and the target applies to the value where the $ref is.
+		if all {
+			branchIssues(e, base, messages, out)
+		}
+		base = branchBase{k.URL, len(e.InstanceLocation)}
+	case nil, *kind.Schema, *kind.Group, *kind.AllOf:
 		// Only what lies under them says something.
 	case *kind.PropertyNames:
 		// santhosh v6.0.3 keeps a slice for this location that later validation overwrites: only
@@ -311,14 +326,14 @@ func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, ou
 	default:
 		descend := describe(k, jsonvalue.Pointer(e.InstanceLocation), issueSink{out, messages})
 		if all && len(e.Causes) == 0 {
-			branchIssues(e, messages, out)
+			branchIssues(e, base, messages, out)
 		}
 		if !descend && !all {
 			return
 		}
 	}
 	for _, c := range e.Causes {
-		flatten(c, all, messages, instance, out)
+		flatten(c, all, messages, instance, base, out)
 	}
 }
 
@@ -326,15 +341,16 @@ func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, ou
 // keyword at the object that holds the if: santhosh reports only the error inside, but a gate
 // may name the branch instead ("must match "then" schema", as Ajv and TypeBox do), and the
 // mutators raise a case's scope to it. The instance place of the branch comes from the
-// error's schema location; where that path goes through a keyword this cannot follow ($ref
-// targets, $defs), nothing is added.
-func branchIssues(e *jsonschema.ValidationError, messages bool, out *[]Issue) {
-	_, frag, ok := strings.Cut(e.SchemaURL, "#")
-	if !ok || !strings.Contains(frag, "/then") && !strings.Contains(frag, "/else") {
+// error's schema location, read from base (the root, or the target of the $ref the error lies
+// under, which applies where the $ref is); where that path goes through a keyword this cannot
+// follow, nothing is added.
+func branchIssues(e *jsonschema.ValidationError, base branchBase, messages bool, out *[]Issue) {
+	rest, ok := strings.CutPrefix(e.SchemaURL, base.url)
+	if !ok || rest != "" && rest[0] != '/' || !strings.Contains(rest, "/then") && !strings.Contains(rest, "/else") {
 		return
 	}
-	toks := strings.Split(strings.TrimPrefix(frag, "/"), "/")
-	depth := 0
+	toks := strings.Split(strings.TrimPrefix(rest, "/"), "/")
+	depth := base.depth
 	var found []Issue
 	for i := 0; i < len(toks); i++ {
 		switch toks[i] {
@@ -349,17 +365,21 @@ func branchIssues(e *jsonschema.ValidationError, messages bool, out *[]Issue) {
 		case "properties", "patternProperties", "prefixItems":
 			i++
 			depth++
-		case "additionalProperties", "items", "contains", "unevaluatedProperties", "unevaluatedItems", "additionalItems":
+		case "items":
 			depth++
-		case "allOf", "anyOf", "oneOf", "dependentSchemas":
+			if i+1 < len(toks) && isIndex(toks[i+1]) {
+				i++ // draft 7's array of items: the schema of one position
+			}
+		case "additionalProperties", "contains", "unevaluatedProperties", "unevaluatedItems", "additionalItems":
+			depth++
+		case "allOf", "anyOf", "oneOf", "dependentSchemas", "dependencies":
 			i++
 		case "not", "if":
 		default:
-			return // a keyword that moves elsewhere in the schema or the value ($defs, $ref, ...)
+			return // a keyword that moves elsewhere in the schema ($defs, definitions, ...)
 		}
 	}
-	// The schema path must lead to the error's own place: a $ref back to the root (recursion)
-	// gives the target's path, which says nothing of how deep the value is.
+	// The schema path must lead to the error's own place.
 	if depth != len(e.InstanceLocation) {
 		return
 	}
@@ -368,6 +388,19 @@ func branchIssues(e *jsonschema.ValidationError, messages bool, out *[]Issue) {
 			*out = append(*out, is)
 		}
 	}
+}
+
+// isIndex reports whether tok is an array index in a JSON Pointer.
+func isIndex(tok string) bool {
+	if tok == "" {
+		return false
+	}
+	for _, c := range tok {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // objectsWithKey returns the JSON Pointers of the objects at the given depth in v that have key.

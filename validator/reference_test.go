@@ -328,15 +328,19 @@ func TestWhere(t *testing.T) {
 
 // TestLocateNamesTheBranch: an error inside the then or else of an if also gives an issue with
 // that keyword at the object that holds the if (where Ajv and TypeBox say "must match "then"
-// schema"), nested or not; not through a $ref, whose target's place the path does not tell.
+// schema"), nested or not, and through a $ref (the target applies where the $ref is), but not
+// for a $ref to a then itself, which no if chose.
 func TestLocateNamesTheBranch(t *testing.T) {
 	gk, err := validator.Compile(tool.Tool{Name: "b", Parameters: json.RawMessage(`{"type":"object",
 		"properties":{"replicas":{"type":"integer"},"job":{"type":"object",
 			"if":{"required":["prod"]},"then":{"properties":{"n":{"minimum":2}}},"else":{"properties":{"n":{"maximum":10}}}},
-			"ref":{"$ref":"#/$defs/r"}},
+			"ref":{"$ref":"#/$defs/r"},
+			"refs":{"type":"array","items":{"$ref":"#/$defs/r"}},
+			"borrowed":{"$ref":"#/$defs/r/then"},
+			"lent":{"if":{"required":["a"]},"then":{"$ref":"#/$defs/q"}}},
 		"if":{"properties":{"env":{"const":"prod"}},"required":["env"]},
 		"then":{"properties":{"replicas":{"minimum":2}}},
-		"$defs":{"r":{"if":{"required":["a"]},"then":{"required":["b"]}}}}`)})
+		"$defs":{"r":{"if":{"required":["a"]},"then":{"required":["b"]}},"q":{"required":["b"]}}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,12 +348,14 @@ func TestLocateNamesTheBranch(t *testing.T) {
 		{`{"env":"prod","replicas":1}`, " then", ""},
 		{`{"job":{"prod":1,"n":1}}`, "/job then", " then"},
 		{`{"job":{"n":11}}`, "/job else", "/job then"},
-		{`{"ref":{"a":1}}`, "", "then"},
+		{`{"ref":{"a":1}}`, "/ref then", " then"},
+		{`{"refs":[{"b":1},{"a":1}]}`, "/refs/1 then", "/refs then"},
+		{`{"borrowed":{"a":1}}`, "", "then"},        // the then of $defs/r, reached by a $ref alone
+		{`{"lent":{"a":1}}`, "/lent then", " then"}, // a then that is a $ref
 	} {
 		checkLocate(t, gk, tc.args, tc.want, tc.not)
 	}
-	// Through a $ref back to the root, the schema path is the root's: it does not tell where
-	// the value is, so no branch issue (it would be at the root, above everything).
+	// Through a $ref back to the root, the root's if applies where the $ref is.
 	rec, err := validator.Compile(tool.Tool{Name: "r", Parameters: json.RawMessage(`{"type":"object",
 		"properties":{"kid":{"$ref":"#"},"kind":{"type":"string"},"size":{"type":"integer"}},
 		"if":{"properties":{"kind":{"const":"big"}},"required":["kind"]},
@@ -358,7 +364,19 @@ func TestLocateNamesTheBranch(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkLocate(t, rec, `{"kind":"big","size":1}`, " then", "")
-	checkLocate(t, rec, `{"kid":{"kid":{"kind":"big","size":1}}}`, "", "then")
+	checkLocate(t, rec, `{"kid":{"kid":{"kind":"big","size":1}}}`, "/kid/kid then", " then")
+	// Draft 7: definitions, an array of items and a schema in dependencies.
+	d7, err := validator.Compile(tool.Tool{Name: "d7", Parameters: json.RawMessage(`{
+		"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
+		"properties":{"pair":{"type":"array","items":[{"type":"string"},{"$ref":"#/definitions/c"}]},
+			"dep":{"type":"object","dependencies":{"x":{"if":{"required":["y"]},"then":{"required":["z"]}}}}},
+		"definitions":{"c":{"if":{"required":["a"]},"then":{"required":["b"]},"else":{"required":["c"]}}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLocate(t, d7, `{"pair":["s",{"a":1}]}`, "/pair/1 then", "/pair then")
+	checkLocate(t, d7, `{"pair":["s",{}]}`, "/pair/1 else", "")
+	checkLocate(t, d7, `{"dep":{"x":1,"y":2}}`, "/dep then", " then")
 }
 
 // checkLocate fails unless Locate of args has the issue want ("PATH KEYWORD", or none of then
