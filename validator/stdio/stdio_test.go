@@ -30,11 +30,13 @@ var readTool = tool.Tool{
 var writeTool = tool.Tool{Name: "write", Parameters: json.RawMessage("{\n  \"type\": \"object\"\n}")}
 
 // startFake starts a fake adapter with the given behaviour and parameter.
+// startFake starts the fake adapter with behaviour and n; opts.Env adds variables (a state
+// file, say).
 func startFake(t testing.TB, behaviour string, n int, opts Options) (*Client, *syncBuffer) {
 	t.Helper()
 	stderr := newSyncBuffer()
 	opts.Command = fakeCommand()
-	opts.Env = fakeEnviron(fakeEnv+"="+behaviour, fmt.Sprintf("%s=%d", fakeNEnv, n))
+	opts.Env = fakeEnviron(append([]string{fakeEnv + "=" + behaviour, fmt.Sprintf("%s=%d", fakeNEnv, n)}, opts.Env...)...)
 	if opts.Stderr == nil {
 		opts.Stderr = stderr
 	}
@@ -579,13 +581,7 @@ func TestClosedStdout(t *testing.T) {
 // and gets its verdict; only the call that child had been sent waits for the cause (a kill after
 // exitGrace) and ends with Crash.
 func TestReplacedWhenStdoutEnds(t *testing.T) {
-	stderr := newSyncBuffer()
-	c, err := Start(Options{Command: fakeCommand(), Stderr: stderr,
-		Env: fakeEnviron(fakeEnv+"=closeoutone", fakeNEnv+"=1", fakeState+"="+filepath.Join(t.TempDir(), "state"))})
-	if err != nil {
-		t.Fatalf("Start: %v\n%s", err, stderr)
-	}
-	defer c.Close()
+	c, _ := startFake(t, "closeoutone", 1, Options{Env: []string{fakeState + "=" + filepath.Join(t.TempDir(), "state")}})
 	g := compile(t, c, readTool)
 	first := c.procs[0].cur
 	cut := make(chan validator.Verdict, 1)
@@ -660,13 +656,7 @@ func TestParseCommand(t *testing.T) {
 // running) is out of service at once, as a current child is: the next restart does not make it
 // current, and a call made after that restart gets its verdict.
 func TestSpareWhoseStdoutEndedIsNotInstalled(t *testing.T) {
-	stderr := newSyncBuffer()
-	c, err := Start(Options{Command: fakeCommand(), Stderr: stderr,
-		Env: fakeEnviron(fakeEnv+"=sparecloseout", fakeNEnv+"=1", fakeState+"="+filepath.Join(t.TempDir(), "state"))})
-	if err != nil {
-		t.Fatalf("Start: %v\n%s", err, stderr)
-	}
-	defer c.Close()
+	c, _ := startFake(t, "sparecloseout", 1, Options{Env: []string{fakeState + "=" + filepath.Join(t.TempDir(), "state")}})
 	g := compile(t, c, readTool)
 	p := c.procs[0]
 	// The first process closes its stdout on its first call; the second one is started and the
