@@ -29,7 +29,6 @@ var readTool = tool.Tool{
 
 var writeTool = tool.Tool{Name: "write", Parameters: json.RawMessage("{\n  \"type\": \"object\"\n}")}
 
-// startFake starts a fake adapter with the given behaviour and parameter.
 // startFake starts the fake adapter with behaviour and n; opts.Env adds variables (a state
 // file, say).
 func startFake(t testing.TB, behaviour string, n int, opts Options) (*Client, *syncBuffer) {
