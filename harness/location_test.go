@@ -137,3 +137,34 @@ func TestLocatedAtTheFailingBranch(t *testing.T) {
 		}
 	}
 }
+
+// A then that fails only by a propertyNames inside it, at an object below the one that holds
+// the if, may be reported as that then (Ajv says "must match "then" schema" at the root).
+func TestLocatedAtTheFailingBranchOfPropertyNames(t *testing.T) {
+	tl := tool.Tool{Name: "pn", Parameters: []byte(`{"type":"object",
+		"properties":{"strict":{"const":true},"opts":{"type":"object","properties":{"a":{"type":"integer"}}}},
+		"required":["strict","opts"],"if":{"required":["strict"]},
+		"then":{"properties":{"opts":{"propertyNames":{"maxLength":3}}}}}`)}
+	ms, err := mutators.Select("hallucinated_key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named atomic.Int64
+	gate := reportsAs("then-only", func(_ []byte, is []validator.Issue) []validator.Issue {
+		if len(is) == 1 && is[0].Keyword == "propertyNames" {
+			named.Add(1)
+			return []validator.Issue{{Path: "", Keyword: "then", Message: "must match the then schema"}}
+		}
+		return is
+	})
+	rep, err := harness.Run([]tool.Tool{tl}, gate, harness.Options{Checks: 100, Seed: 1, RequireLocation: true, Mutators: ms, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if named.Load() == 0 {
+		t.Fatal("no case made the gate name the branch: the test tests nothing")
+	}
+	if !rep.Passed {
+		t.Errorf("a gate naming the then a propertyNames fails in is not located: %v", rep.Findings)
+	}
+}

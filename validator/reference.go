@@ -319,8 +319,19 @@ func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, ba
 	case *kind.PropertyNames:
 		// santhosh v6.0.3 keeps a slice for this location that later validation overwrites: only
 		// its length can be trusted. Report the name in every object at that depth that has it.
-		for _, p := range objectsWithKey(instance, k.Property, len(e.InstanceLocation)) {
+		objs := objectsWithKey(instance, k.Property, len(e.InstanceLocation))
+		for _, p := range objs {
 			*out = append(*out, Issue{Path: child(p, k.Property), Keyword: "propertyNames", Message: "is not an allowed property name"})
+		}
+		if all && len(objs) == 1 {
+			// The propertyNames may lie in a then or else: its SchemaURL is the keyword's own.
+			// Only one object can be the one that failed (its location is not trusted).
+			url := strings.TrimSuffix(e.SchemaURL, "/propertyNames")
+			for _, b := range branchPlaces(url, base, len(e.InstanceLocation)) {
+				for _, p := range objs {
+					addBranch(out, prefixPointer(p, b.depth), b.keyword, messages)
+				}
+			}
 		}
 		return
 	default:
@@ -345,23 +356,32 @@ func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, ba
 // under, which applies where the $ref is); where that path goes through a keyword this cannot
 // follow, nothing is added.
 func branchIssues(e *jsonschema.ValidationError, base branchBase, messages bool, out *[]Issue) {
-	rest, ok := strings.CutPrefix(e.SchemaURL, base.url)
+	for _, b := range branchPlaces(e.SchemaURL, base, len(e.InstanceLocation)) {
+		addBranch(out, jsonvalue.Pointer(e.InstanceLocation[:b.depth]), b.keyword, messages)
+	}
+}
+
+// branchPlace is a then or else on a schema path, and the depth in the value of the object
+// that holds its if.
+type branchPlace struct {
+	keyword string
+	depth   int
+}
+
+// branchPlaces returns the then and else on the schema path from base to url, with the depth
+// in the value of the object that holds each if, when that path ends at depth n.
+func branchPlaces(url string, base branchBase, n int) []branchPlace {
+	rest, ok := strings.CutPrefix(url, base.url)
 	if !ok || rest != "" && rest[0] != '/' || !strings.Contains(rest, "/then") && !strings.Contains(rest, "/else") {
-		return
+		return nil
 	}
 	toks := strings.Split(strings.TrimPrefix(rest, "/"), "/")
 	depth := base.depth
-	var found []Issue
+	var found []branchPlace
 	for i := 0; i < len(toks); i++ {
 		switch toks[i] {
 		case "then", "else":
-			if depth <= len(e.InstanceLocation) {
-				is := Issue{Path: jsonvalue.Pointer(e.InstanceLocation[:depth]), Keyword: toks[i]}
-				if messages {
-					is.Message = fmt.Sprintf("must match the %q branch of the if", toks[i])
-				}
-				found = append(found, is)
-			}
+			found = append(found, branchPlace{toks[i], depth})
 		case "properties", "patternProperties", "prefixItems":
 			i++
 			depth++
@@ -376,18 +396,34 @@ func branchIssues(e *jsonschema.ValidationError, base branchBase, messages bool,
 			i++
 		case "not", "if":
 		default:
-			return // a keyword that moves elsewhere in the schema ($defs, definitions, ...)
+			return nil // a keyword that moves elsewhere in the schema ($defs, definitions, ...)
 		}
 	}
 	// The schema path must lead to the error's own place.
-	if depth != len(e.InstanceLocation) {
-		return
+	if depth != n {
+		return nil
 	}
-	for _, is := range found {
-		if !slices.Contains(*out, is) {
-			*out = append(*out, is)
-		}
+	return found
+}
+
+// addBranch adds the issue of a failing then or else at path, once.
+func addBranch(out *[]Issue, path, keyword string, messages bool) {
+	is := Issue{Path: path, Keyword: keyword}
+	if messages {
+		is.Message = fmt.Sprintf("must match the %q branch of the if", keyword)
 	}
+	if !slices.Contains(*out, is) {
+		*out = append(*out, is)
+	}
+}
+
+// prefixPointer is the JSON Pointer of the first depth tokens of p.
+func prefixPointer(p string, depth int) string {
+	toks := strings.SplitN(p, "/", depth+2)
+	if len(toks) > depth+1 {
+		toks = toks[:depth+1]
+	}
+	return strings.Join(toks, "/")
 }
 
 // isIndex reports whether tok is an array index in a JSON Pointer.

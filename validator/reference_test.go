@@ -377,6 +377,14 @@ func TestLocateNamesTheBranch(t *testing.T) {
 	checkLocate(t, d7, `{"pair":["s",{"a":1}]}`, "/pair/1 then", "/pair then")
 	checkLocate(t, d7, `{"pair":["s",{}]}`, "/pair/1 else", "")
 	checkLocate(t, d7, `{"dep":{"x":1,"y":2}}`, "/dep then", " then")
+	// A then that fails by a propertyNames inside it (santhosh reports that error apart).
+	pn, err := validator.Compile(tool.Tool{Name: "pn", Parameters: json.RawMessage(`{"type":"object",
+		"if":{"required":["strict"]},
+		"then":{"properties":{"opts":{"type":"object","propertyNames":{"maxLength":3}}}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLocate(t, pn, `{"strict":true,"opts":{"long":1}}`, " then", "")
 }
 
 // checkLocate fails unless Locate of args has the issue want ("PATH KEYWORD", or none of then
