@@ -385,6 +385,13 @@ func TestLocateNamesTheBranch(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkLocate(t, pn, `{"strict":true,"opts":{"long":1}}`, " then", "")
+	deep, err := validator.Compile(tool.Tool{Name: "deep", Parameters: json.RawMessage(`{"type":"object",
+		"properties":{"a":{"type":"object","if":{"required":["strict"]},
+			"then":{"properties":{"opts":{"type":"object","propertyNames":{"maxLength":3}}}}}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLocate(t, deep, `{"a":{"strict":true,"opts":{"long":1}}}`, "/a then", " then")
 }
 
 // checkLocate fails unless Locate of args has the issue want ("PATH KEYWORD", or none of then
