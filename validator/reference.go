@@ -326,11 +326,9 @@ func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, ba
 		if all && len(objs) == 1 {
 			// The propertyNames may lie in a then or else: its SchemaURL is the keyword's own.
 			// Only one object can be the one that failed (its location is not trusted).
-			url := strings.TrimSuffix(e.SchemaURL, "/propertyNames")
-			for _, b := range branchPlaces(url, base, len(e.InstanceLocation)) {
-				for _, p := range objs {
-					addBranch(out, prefixPointer(p, b.depth), b.keyword, messages)
-				}
+			toks, _ := jsonvalue.SplitPointer(objs[0])
+			for _, b := range branchPlaces(strings.TrimSuffix(e.SchemaURL, "/propertyNames"), base, len(toks)) {
+				addBranch(out, jsonvalue.Pointer(toks[:b.depth]), b.keyword, messages)
 			}
 		}
 		return
@@ -415,15 +413,6 @@ func addBranch(out *[]Issue, path, keyword string, messages bool) {
 	if !slices.Contains(*out, is) {
 		*out = append(*out, is)
 	}
-}
-
-// prefixPointer is the JSON Pointer of the first depth tokens of p.
-func prefixPointer(p string, depth int) string {
-	toks := strings.SplitN(p, "/", depth+2)
-	if len(toks) > depth+1 {
-		toks = toks[:depth+1]
-	}
-	return strings.Join(toks, "/")
 }
 
 // isIndex reports whether tok is an array index in a JSON Pointer.
