@@ -43,17 +43,7 @@ func TestDifferReadsTextAsTheWalkDoes(t *testing.T) {
 			}
 			tg := ctx.Target(v)
 			same(t, v, tg.Text, nil)
-			for _, m := range All() {
-				mu, ok := m.Mutate(t, tg)
-				if !ok || mu.Raw {
-					continue
-				}
-				w, err := jsonvalue.Parse(mu.Args)
-				if err != nil {
-					t.Fatal(err)
-				}
-				same(t, w, mu.Args, gk.Locate(w))
-			}
+			eachDistortion(t, tg, func(w any, args []byte) { same(t, w, args, gk.Locate(w)) })
 		})
 		for _, text := range []string{
 			`{"9e9":"1\"2","n":12345678901234567890}`, `{"\\":"-0.5","n":1,"s":"\\\"3"}`,
@@ -113,18 +103,7 @@ func TestHoldsAsDoubles(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: no valid value", schema)
 			}
-			tg := ctx.Target(v)
-			for _, m := range All() {
-				mu, ok := m.Mutate(t, tg)
-				if !ok || mu.Raw {
-					continue
-				}
-				w, err := jsonvalue.Parse(mu.Args)
-				if err != nil {
-					t.Fatal(err)
-				}
-				check(t, w)
-			}
+			eachDistortion(t, ctx.Target(v), func(w any, _ []byte) { check(t, w) })
 		})
 		// Values at the edges of what doubles tell apart: the mutators avoid them, a gate's
 		// callers do not.
@@ -197,6 +176,22 @@ func TestHoldsAsDoubles(t *testing.T) {
 	v := parsed(t, `[{"n":5.00000000000000001},{}]`)
 	if issues := gk.Locate(v); holdsAsDoubles(v, issues) {
 		t.Errorf("%v: holds as doubles by its issues, though one item matches contains as a double", issues)
+	}
+}
+
+// eachDistortion calls f with the value and text of each JSON distortion every mutator makes of
+// tg.
+func eachDistortion(t *rapid.T, tg *Target, f func(w any, args []byte)) {
+	for _, m := range All() {
+		mu, ok := m.Mutate(t, tg)
+		if !ok || mu.Raw {
+			continue
+		}
+		w, err := jsonvalue.Parse(mu.Args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(w, mu.Args)
 	}
 }
 
