@@ -25,12 +25,7 @@ func TestDifferReadsTextAsTheWalkDoes(t *testing.T) {
 		`{"type":"object","properties":{"e":{"enum":[0.1,100000000000000000001,"9e9"]},"u":{"type":"array","uniqueItems":true}}}`,
 	}
 	for _, schema := range schemas {
-		gk := gatekeeper(t, schema)
-		g, err := generate.New(gk)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx := NewContext(gk, nil)
+		gk, g, ctx := generated(t, schema)
 		same := func(t *rapid.T, v any, text []byte, issues []validator.Issue) {
 			if a, b := ctx.doubles.differ(v, text, issues), ctx.doubles.differ(v, nil, issues); a != b {
 				t.Fatalf("%s: from the text %v, from the value %v", text, a, b)
@@ -73,12 +68,7 @@ func TestHoldsAsDoubles(t *testing.T) {
 	}
 	held := 0
 	for _, schema := range schemas {
-		gk := gatekeeper(t, schema)
-		g, err := generate.New(gk)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx := NewContext(gk, nil)
+		gk, g, ctx := generated(t, schema)
 		d := ctx.doubles
 		// check fails when w holds as doubles by its issues but is valid in another reading.
 		check := func(t interface{ Fatalf(string, ...any) }, w any) {
@@ -193,6 +183,18 @@ func eachDistortion(t *rapid.T, tg *Target, f func(w any, args []byte)) {
 		}
 		f(w, mu.Args)
 	}
+}
+
+// generated is the gatekeeper of schema, a generator of its valid values and a mutators'
+// context on it.
+func generated(t *testing.T, schema string) (*validator.Gatekeeper, *generate.Generator, *Context) {
+	t.Helper()
+	gk := gatekeeper(t, schema)
+	g, err := generate.New(gk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gk, g, NewContext(gk, nil)
 }
 
 // gatekeeper compiles schema as the parameters of a tool named t.
