@@ -105,8 +105,13 @@ func TestSameSeedSameReport(t *testing.T) {
 //
 // healthy+starts is the floor of any way to blame crashes: the healthy run while the adapter
 // is started beside it as many times as the dying run starts it, each start saying hello,
-// compiling one tool and answering one call, spread evenly over the run. What the dying run
-// costs beyond it is toolproof's handling of the deaths.
+// compiling one tool (the corpus's tools in turn) and answering one call, spread evenly over
+// the run. What the dying run costs beyond it is toolproof's handling of the deaths.
+//
+// side-by-side times the three in each iteration, in an order that turns, and reports their
+// ratios, so that drift of the machine's speed does not bias them: dies/healthy is the cost of
+// crashes, floor/healthy the part of it the adapter's own restarts take, and share/healthy,
+// (dies - floor) / healthy, the part toolproof adds.
 func BenchmarkCrashingValidator(b *testing.B) {
 	for _, bc := range []struct {
 		name, flags, jobs string
@@ -120,20 +125,9 @@ func BenchmarkCrashingValidator(b *testing.B) {
 		{"healthy+starts/jobs=1", "-strict", "1", true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			var extra int
-			var every time.Duration
-			var input string
+			var fl floor
 			if bc.starts {
-				input = startInput(b)
-				// Untimed: how long the healthy run takes, and how often the dying one starts
-				// the adapter.
-				t0 := time.Now()
-				crashRun(b, "-strict", bc.jobs, filepath.Join(b.TempDir(), "starts"))
-				took := time.Since(t0)
-				log := filepath.Join(b.TempDir(), "starts")
-				crashRun(b, "-strict -die-rate 100", bc.jobs, log)
-				extra = countStarts(log) - 1
-				every = took / time.Duration(max(extra, 1))
+				fl = measureFloor(b, bc.jobs)
 				b.ResetTimer()
 			}
 			starts := filepath.Join(b.TempDir(), "starts")
@@ -141,34 +135,96 @@ func BenchmarkCrashingValidator(b *testing.B) {
 			self0, _ := cputime.Self()
 			children0, _ := cputime.Children()
 			for i := 0; i < b.N; i++ {
-				var beside sync.WaitGroup
 				if bc.starts {
-					path := adapter(b)
-					t0 := time.Now()
-					for k := 0; k < extra; k++ {
-						beside.Add(1)
-						go func() {
-							defer beside.Done()
-							time.Sleep(time.Until(t0.Add(time.Duration(k) * every)))
-							if err := startOnce(path, input); err != nil {
-								b.Error(err)
-							}
-						}()
-					}
+					cs = fl.run(b, starts)
+				} else {
+					cs = crashRun(b, bc.flags, bc.jobs, starts)
 				}
-				cs = crashRun(b, bc.flags, bc.jobs, starts)
-				beside.Wait()
 			}
 			b.StopTimer()
 			self1, _ := cputime.Self()
 			children1, _ := cputime.Children()
 			n := float64(b.N)
 			b.ReportMetric(float64(cs), "cases/run")
-			b.ReportMetric(float64(countStarts(starts)+b.N*extra)/n, "starts/run")
+			b.ReportMetric(float64(countStarts(starts)+b.N*fl.extra)/n, "starts/run")
 			b.ReportMetric(float64((self1-self0).Milliseconds())/n, "self-cpu-ms/run")
 			b.ReportMetric(float64((children1-children0).Milliseconds())/n, "adapter-cpu-ms/run")
 		})
 	}
+	for _, jobs := range []string{"2", "1"} {
+		name := "side-by-side"
+		if jobs == "1" {
+			name += "/jobs=1"
+		}
+		b.Run(name, func(b *testing.B) {
+			fl := measureFloor(b, jobs)
+			b.ResetTimer()
+			var healthy, dies, floor time.Duration
+			for i := 0; i < b.N; i++ {
+				for k := 0; k < 3; k++ {
+					starts := filepath.Join(b.TempDir(), "starts")
+					t0 := time.Now()
+					switch (i + k) % 3 {
+					case 0:
+						crashRun(b, "-strict", jobs, starts)
+						healthy += time.Since(t0)
+					case 1:
+						crashRun(b, "-strict -die-rate 100", jobs, starts)
+						dies += time.Since(t0)
+					case 2:
+						fl.run(b, starts)
+						floor += time.Since(t0)
+					}
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(dies.Seconds()/healthy.Seconds(), "dies/healthy")
+			b.ReportMetric(floor.Seconds()/healthy.Seconds(), "floor/healthy")
+			b.ReportMetric((dies-floor).Seconds()/healthy.Seconds(), "share/healthy")
+		})
+	}
+}
+
+// floor is the healthy run with the adapter started beside it, extra times, one start every
+// every, each start given one of inputs in turn (startInputs).
+type floor struct {
+	jobs   string
+	extra  int
+	every  time.Duration
+	path   string
+	inputs []string
+}
+
+// measureFloor times the healthy run and counts the starts of the dying one (untimed work for
+// the caller to reset the timer after), and returns the floor they make.
+func measureFloor(b *testing.B, jobs string) floor {
+	t0 := time.Now()
+	crashRun(b, "-strict", jobs, filepath.Join(b.TempDir(), "starts"))
+	took := time.Since(t0)
+	log := filepath.Join(b.TempDir(), "starts")
+	crashRun(b, "-strict -die-rate 100", jobs, log)
+	extra := countStarts(log) - 1
+	return floor{jobs: jobs, extra: extra, every: took / time.Duration(max(extra, 1)), path: adapter(b), inputs: startInputs(b)}
+}
+
+// run runs the healthy run while the starts happen beside it and returns its number of cases;
+// the run's own start is logged to the file starts.
+func (f floor) run(b *testing.B, starts string) int {
+	var beside sync.WaitGroup
+	t0 := time.Now()
+	for k := 0; k < f.extra; k++ {
+		beside.Add(1)
+		go func() {
+			defer beside.Done()
+			time.Sleep(time.Until(t0.Add(time.Duration(k) * f.every)))
+			if err := startOnce(f.path, f.inputs[k%len(f.inputs)]); err != nil {
+				b.Error(err)
+			}
+		}()
+	}
+	cs := crashRun(b, "-strict", f.jobs, starts)
+	beside.Wait()
+	return cs
 }
 
 // crashRun runs the corpus once against the test adapter with flags and returns the number of
@@ -197,18 +253,22 @@ func countStarts(file string) int {
 	return bytes.Count(log, []byte("\n"))
 }
 
-// startInput is what startOnce says to the adapter: hello, one corpus tool and one call of it.
-func startInput(b *testing.B) string {
-	t := corpus.Tools().Tools[0]
-	toolMsg, err := json.Marshal(map[string]any{"op": "tool", "tool": t})
-	if err != nil {
-		b.Fatal(err)
+// startInputs are what startOnce says to the adapter, one per corpus tool: hello, the tool and
+// one call of it (a restarted process registers the tool its calls need).
+func startInputs(b *testing.B) []string {
+	var inputs []string
+	for _, t := range corpus.Tools().Tools {
+		toolMsg, err := json.Marshal(map[string]any{"op": "tool", "tool": t})
+		if err != nil {
+			b.Fatal(err)
+		}
+		call, _ := json.Marshal(map[string]any{"op": "validate", "id": 1, "tool": t.Name, "arguments": "{}"})
+		inputs = append(inputs, `{"op":"hello"}`+"\n"+string(toolMsg)+"\n"+string(call)+"\n")
 	}
-	call, _ := json.Marshal(map[string]any{"op": "validate", "id": 1, "tool": t.Name, "arguments": "{}"})
-	return `{"op":"hello"}` + "\n" + string(toolMsg) + "\n" + string(call) + "\n"
+	return inputs
 }
 
-// startOnce starts the test adapter, gives it input (startInput) and waits for its three
+// startOnce starts the test adapter, gives it input (one of startInputs) and waits for its three
 // answers and its end: the work of one restart.
 func startOnce(path, input string) error {
 	cmd := exec.Command(path, "-strict")
