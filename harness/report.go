@@ -328,7 +328,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			if f.Detail != "" {
 				fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(strings.TrimRight(f.Detail, "\n"), "\n", "\n     "))
 			}
-			fmt.Fprintf(w, "     id:     %s (%d such cases in the last pass)\n", f.ID, f.Count)
+			fmt.Fprintf(w, "     id:     %s (%s in the last pass)\n", f.ID, suchCases(f.Count))
 		}
 	}
 	if unclear {
@@ -591,7 +591,15 @@ func junitFinding(f Finding) string {
 	if f.Detail != "" {
 		s += strings.TrimRight(f.Detail, "\n") + "\n"
 	}
-	return s + fmt.Sprintf("id: %s (%d such cases in the last pass)\n", f.ID, f.Count)
+	return s + fmt.Sprintf("id: %s (%s in the last pass)\n", f.ID, suchCases(f.Count))
+}
+
+// suchCases counts the cases like a finding's: "1 such case", "4 such cases".
+func suchCases(n int) string {
+	if n == 1 {
+		return "1 such case"
+	}
+	return fmt.Sprintf("%d such cases", n)
 }
 
 // junitSuites builds one test suite per class (named toolproof/CLASS, or toolproof/VALIDATOR/CLASS
