@@ -159,7 +159,7 @@ func BenchmarkCrashingValidator(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			fl := measureFloor(b, jobs)
 			b.ResetTimer()
-			var healthy, dies, floor time.Duration
+			var healthy, dies, floored time.Duration
 			for i := 0; i < b.N; i++ {
 				for k := 0; k < 3; k++ {
 					starts := filepath.Join(b.TempDir(), "starts")
@@ -173,14 +173,14 @@ func BenchmarkCrashingValidator(b *testing.B) {
 						dies += time.Since(t0)
 					case 2:
 						fl.run(b, starts)
-						floor += time.Since(t0)
+						floored += time.Since(t0)
 					}
 				}
 			}
 			b.StopTimer()
 			b.ReportMetric(dies.Seconds()/healthy.Seconds(), "dies/healthy")
-			b.ReportMetric(floor.Seconds()/healthy.Seconds(), "floor/healthy")
-			b.ReportMetric((dies-floor).Seconds()/healthy.Seconds(), "share/healthy")
+			b.ReportMetric(floored.Seconds()/healthy.Seconds(), "floor/healthy")
+			b.ReportMetric((dies-floored).Seconds()/healthy.Seconds(), "share/healthy")
 		})
 	}
 }
