@@ -225,6 +225,16 @@ func (d *doubles) mixedDiffers(v any, valid bool) bool {
 	return d.mixedOracle.Valid(rounded) != valid
 }
 
+// mixedIssues returns the issues of v in the mixed reading (mixedDiffers has found it invalid
+// there, as it is exactly).
+func (d *doubles) mixedIssues(v any) []validator.Issue {
+	rounded, _, ok := jsonvalue.Round(v, mixed64)
+	if o := d.mixed(); o != nil && ok {
+		return o.Locate(rounded)
+	}
+	return []validator.Issue{{}} // unreadable: an issue of no keyword, which may turn
+}
+
 // differ reports whether the verdict on v changes in the binary64 reading; issues are what the
 // oracle found in v (none: v is valid). text, when not nil, is v's JSON text as
 // jsonvalue.Marshal writes it, from a value whose numbers are all json.Number (as parsed and
@@ -268,13 +278,20 @@ func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 	// readings: they need not be validated (only be usable).
 	holds := !valid && !d.conditional && holdsAsDoubles(v, issues)
 	// When neither the schema nor the arguments read otherwise as doubles, nothing can change.
+	// Each reading that may fail by other keywords than the exact one is kept for below.
+	var otherFailures []func() []validator.Issue
 	if changed || !d.exact {
 		o := d.roundedOracle()
 		if o == nil {
 			return true // the schema read as doubles is unusable: no verdict holds
 		}
-		if !holds && o.Valid(rounded) != valid {
-			return true
+		if !holds {
+			if o.Valid(rounded) != valid {
+				return true
+			}
+			if !valid {
+				otherFailures = append(otherFailures, func() []validator.Issue { return o.Locate(rounded) })
+			}
 		}
 	}
 	if d.mixedSchemaBig || bigInteger {
@@ -284,12 +301,30 @@ func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 			}
 		} else if d.mixedDiffers(v, valid) {
 			return true
+		} else if !valid {
+			otherFailures = append(otherFailures, func() []validator.Issue { return d.mixedIssues(v) })
 		}
 	}
 	// Floating-point division can change a multipleOf verdict either way (and, under not or in
-	// a branch, the value's); a value that fails for another keyword only stays invalid. Each
-	// number is divided by the multipleOf values that may apply at its place (multiples.go).
-	return (valid || mayTurnOnMultiple(issues)) && quotientAt(d.places, v, d.multiples)
+	// a branch, the value's). Each number is divided by the multipleOf values that may apply at
+	// its place (multiples.go).
+	if valid || mayTurnOnMultiple(issues) {
+		return quotientAt(d.places, v, d.multiples, false)
+	}
+	// The value fails for keywords no division turns, but a reading of its numbers as doubles
+	// may fail it by others: 1000000000000000.001 breaks a maximum of 1e15; as a double it is
+	// 1e15, which meets the maximum and is no multiple of the double nearest 0.001 divided
+	// exactly, though 1e15/0.001 is 1e18 in floating point. There the doubles are divided.
+	for _, other := range otherFailures {
+		is := other()
+		if !d.conditional && failsBeyondDivision(is) {
+			continue // a bound, a size or a key fails that reading too: it stays invalid
+		}
+		if mayTurnOnMultiple(is) {
+			return quotientAt(d.places, v, d.multiples, true)
+		}
+	}
+	return false
 }
 
 // holdsAsDoubles reports whether v, invalid with these issues, stays invalid however its numbers
@@ -327,6 +362,32 @@ func holdsAsDoubles(v any, issues []validator.Issue) bool {
 	return false
 }
 
+// failsBeyondDivision reports whether a value with these issues, in a reading of its numbers
+// and the schema's as doubles, stays invalid however multipleOf divides them: some issue is of
+// a keyword that compares doubles exactly (bounds, integer, enum, const, uniqueItems) or looks
+// at no number, and none is of a keyword reported above its branches (see holdsAsDoubles, whose
+// reasons hold here; the caller leaves out conditional schemas as it does).
+func failsBeyondDivision(issues []validator.Issue) bool {
+	for _, is := range issues {
+		switch is.Keyword {
+		case "anyOf", "oneOf", "not", "then", "else", "contains", "minContains", "maxContains", "":
+			return false
+		}
+	}
+	return !mayTurnOnMultipleAll(issues)
+}
+
+// mayTurnOnMultipleAll reports whether every issue may be a multipleOf failure (see
+// mayTurnOnMultiple); true for none.
+func mayTurnOnMultipleAll(issues []validator.Issue) bool {
+	for _, is := range issues {
+		if !mayTurnOnMultiple([]validator.Issue{is}) {
+			return false
+		}
+	}
+	return true
+}
+
 // mayTurnOnMultiple reports whether some issue may be a multipleOf failure, directly or inside
 // a keyword that combines subschemas; an issue of any other keyword stays whatever the
 // division says.
@@ -342,9 +403,18 @@ func mayTurnOnMultiple(issues []validator.Issue) bool {
 	return false
 }
 
+// exactQuotientOfDoubles reports whether x / m, both doubles read exactly, is an integer.
+func exactQuotientOfDoubles(x, m float64) bool {
+	if math.IsInf(x, 0) || math.IsNaN(x) || math.IsInf(m, 0) || math.IsNaN(m) || m == 0 {
+		return false
+	}
+	return new(big.Rat).Quo(new(big.Rat).SetFloat64(x), new(big.Rat).SetFloat64(m)).IsInt()
+}
+
 // quotientDiffers reports whether n / m is an integer exactly but not in floating point, or the
 // other way round, for some m: a gate that checks multipleOf by dividing doubles reads it so.
-func quotientDiffers(n json.Number, ms []*big.Rat) bool {
+// With doubles, n and m are read as doubles before the exact division.
+func quotientDiffers(n json.Number, ms []*big.Rat, doubles bool) bool {
 	x, ok := jsonvalue.Rat(n)
 	if !ok {
 		return true
@@ -356,7 +426,11 @@ func quotientDiffers(n json.Number, ms []*big.Rat) bool {
 		q := fx / fm
 		float := !math.IsInf(q, 0) && !math.IsNaN(q) && q == math.Trunc(q)
 		// Either way round: a multipleOf under not, or in a branch, turns a difference in any
-		// direction into another verdict.
+		// direction into another verdict. With doubles, the exact quotient is of the two
+		// doubles: the reading of the schema and the value as doubles (doubles.roundedOracle).
+		if doubles {
+			exact = exactQuotientOfDoubles(fx, fm)
+		}
 		if float != exact {
 			return true
 		}

@@ -93,12 +93,12 @@ func TestMultipleOfAtItsPlace(t *testing.T) {
 		}
 		// The division itself, apart from the other readings (which mark most of these too:
 		// 0.07 is no multiple of the double nearest 0.01).
-		if got := quotientAt(d.places, v, d.multiples); got != tc.either {
+		if got := quotientAt(d.places, v, d.multiples, false); got != tc.either {
 			t.Errorf("%s on %s: division differs %v, want %v", tc.value, tc.schema, got, tc.either)
 		}
 		// Every case here has a number that divides badly by some multipleOf of the schema:
 		// pairing each number with every multipleOf, as the rule did, marks them all.
-		if !anyQuotient(v, d.multiples) {
+		if !anyQuotient(v, d.multiples, false) {
 			t.Errorf("%s on %s: no number divides badly by any multipleOf; the case shows nothing", tc.value, tc.schema)
 		}
 	}
@@ -125,8 +125,8 @@ func TestMultipleOfPairingIsASubset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wide := anyQuotient(v, d.multiples)
-			precise := quotientAt(d.places, v, d.multiples)
+			wide := anyQuotient(v, d.multiples, false)
+			precise := quotientAt(d.places, v, d.multiples, false)
 			if precise && !wide {
 				t.Errorf("%s: marked at its place but not by every multipleOf", text)
 			}
@@ -142,4 +142,48 @@ func TestMultipleOfPairingIsASubset(t *testing.T) {
 		t.Errorf("precise pairing marked %d of %d values, the whole-schema pairing %d: no precision won", now, len(nums)*len(nums), old)
 	}
 	t.Logf("values whose division differs: %d of %d paired by place, %d paired with every multipleOf", now, len(nums)*len(nums), old)
+}
+
+// A value that fails by a bound can fail, read as doubles, by a multipleOf instead, which
+// floating-point division may turn: 1000000000000000.001 breaks a maximum of 1e15, but as a
+// double it is 1e15, within the maximum and no multiple of the double nearest 0.001, though
+// 1e15/0.001 divides to 1e18 (Ajv, TypeBox and jsonschema-go accept it). Such a case is
+// implementation-defined; one whose numbers read the same as doubles keeps its verdict.
+func TestFailureTurnsIntoAMultipleOf(t *testing.T) {
+	const (
+		upper = `{"type":"object","properties":{"f":{"type":"number","multipleOf":0.001,"maximum":1e15}},"required":["f"],"additionalProperties":false}`
+		lower = `{"type":"object","properties":{"f":{"type":"number","multipleOf":0.001,"minimum":-1e15}},"required":["f"],"additionalProperties":false}`
+	)
+	for _, tc := range []struct {
+		schema, value string
+		either        bool
+	}{
+		{upper, `{"f":1000000000000000.001}`, true},
+		{lower, `{"f":-1000000000000000.001}`, true},
+		// Broken by a margin a double sees, and a multiple either way: it holds.
+		{upper, `{"f":1000000000000001}`, false},
+		// A key too many, no number read otherwise: it holds.
+		{upper, `{"f":1,"g":2}`, false},
+	} {
+		gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(tc.schema)})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.schema, err)
+		}
+		d := newDoubles(gk)
+		v, err := jsonvalue.Parse([]byte(tc.value))
+		if err != nil {
+			t.Fatal(err)
+		}
+		issues := gk.Locate(v)
+		if len(issues) == 0 {
+			t.Fatalf("%s on %s: valid; the case must be invalid", tc.value, tc.schema)
+		}
+		if got := d.differ(v, nil, issues); got != tc.either {
+			t.Errorf("%s on %s: either %v, want %v (issues %v)", tc.value, tc.schema, got, tc.either, issues)
+		}
+		// The text path (what the mutators call) must agree with the walk.
+		if got := d.differ(v, jsonvalue.MustMarshal(v), issues); got != tc.either {
+			t.Errorf("%s on %s, from its text: either %v, want %v", tc.value, tc.schema, got, tc.either)
+		}
+	}
 }
