@@ -74,13 +74,15 @@ func TestCrashIsBlamedOnTheCallThatCausesIt(t *testing.T) {
 // timings matches the parts of a JSON report that may differ from run to run.
 var timings = regexp.MustCompile(`"(elapsed|duration|seconds|time)[a-z_]*":\s*[0-9.e+-]+`)
 
-// TestSameSeedSameReport: one external validator, run twice with --jobs 2 and the same seed,
-// gives byte-identical JSON reports (timings aside), findings, minimal cases and ids included.
+// TestSameSeedSameReport: one external validator, run with --jobs 2 and the same seed three
+// times, and with two processes of a small window, gives byte-identical JSON reports (timings
+// aside), findings, minimal cases and ids included.
 func TestSameSeedSameReport(t *testing.T) {
 	spec := execSpec(t)
 	var first string
-	for i := 0; i < 2; i++ {
-		r := cli(t, "run", "--validator", spec, "--checks", "10", "--seed", "5", "--jobs", "2", "--format", "json")
+	for i, extra := range [][]string{nil, nil, nil, {"--processes", "2", "--window", "4"}} {
+		args := append([]string{"run", "--validator", spec, "--checks", "10", "--seed", "5", "--jobs", "2", "--format", "json"}, extra...)
+		r := cli(t, args...)
 		if r.code != 1 {
 			t.Fatalf("exit %d, want 1: the coercing adapter has findings\n%s", r.code, r.stderr)
 		}
@@ -90,7 +92,7 @@ func TestSameSeedSameReport(t *testing.T) {
 			continue
 		}
 		if out != first {
-			t.Errorf("two runs with --seed 5 --jobs 2 differ (-want +got):\n%s", cmp.Diff(first, out))
+			t.Errorf("run %d (%s) differs from the first with --seed 5 --jobs 2 (-want +got):\n%s", i+1, strings.Join(args[1:], " "), cmp.Diff(first, out))
 		}
 	}
 }

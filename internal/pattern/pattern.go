@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 )
 
 // Warning is one pattern of a schema with syntax only some dialects have.
@@ -141,10 +142,21 @@ func Problems(src string) []string {
 			add(atomic)
 		}
 	}
-	if _, err := regexp.Compile(src); err != nil {
+	if _, err := regexp.Compile(ToRE2(src)); err != nil && !saidRE2Rejects(out) {
 		add(notRE2 + err.Error())
 	}
 	return out
+}
+
+// saidRE2Rejects reports whether one of the problems already says that RE2 (toolproof's
+// oracle) cannot compile the pattern.
+func saidRE2Rejects(problems []string) bool {
+	for _, p := range problems {
+		if p == lookaround || p == backref {
+			return true
+		}
+	}
+	return false
 }
 
 // countedEnd matches text that ends in a counted quantifier {n}, {n,} or {n,m}.
@@ -230,4 +242,62 @@ var nameMaps = map[string]bool{"properties": true, "patternProperties": true, "$
 
 func escape(tok string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
+}
+
+// ToRE2 rewrites the \u escapes of an ECMA-262 pattern as RE2 \x{...} escapes (surrogate pairs
+// joined): the form toolproof's oracle compiles.
+func ToRE2(src string) string {
+	if !strings.Contains(src, `\u`) {
+		return src
+	}
+	var b strings.Builder
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c != '\\' || i+1 >= len(src) {
+			b.WriteByte(c)
+			continue
+		}
+		if src[i+1] != 'u' {
+			b.WriteByte(c)
+			b.WriteByte(src[i+1]) // any other escape, kept as it is (an escaped backslash too)
+			i++
+			continue
+		}
+		// \u{X...}
+		if i+2 < len(src) && src[i+2] == '{' {
+			if end := strings.IndexByte(src[i+3:], '}'); end > 0 {
+				if _, err := strconv.ParseUint(src[i+3:i+3+end], 16, 32); err == nil {
+					fmt.Fprintf(&b, `\x{%s}`, src[i+3:i+3+end])
+					i += 3 + end
+					continue
+				}
+			}
+		}
+		// \uXXXX, and a surrogate pair \uD83D\uDE00 as one code point.
+		if r, ok := hex4(src, i+2); ok {
+			if utf16.IsSurrogate(rune(r)) && strings.HasPrefix(src[i+6:], `\u`) {
+				if r2, ok := hex4(src, i+8); ok {
+					if cp := utf16.DecodeRune(rune(r), rune(r2)); cp != '\uFFFD' {
+						fmt.Fprintf(&b, `\x{%X}`, cp)
+						i += 11
+						continue
+					}
+				}
+			}
+			fmt.Fprintf(&b, `\x{%04X}`, r)
+			i += 5
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// hex4 reads four hex digits at src[i:].
+func hex4(src string, i int) (uint64, bool) {
+	if i+4 > len(src) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(src[i:i+4], 16, 32)
+	return v, err == nil
 }

@@ -56,6 +56,30 @@ func TestDialectOnlySyntaxIsNamed(t *testing.T) {
 	}
 }
 
+// A pattern gets one problem for one construct: "RE2 cannot compile it" only where no other
+// problem says so already, and never for what the oracle rewrites (\u escapes), which it
+// compiles.
+func TestOneProblemForOneConstruct(t *testing.T) {
+	for p, want := range map[string][]string{
+		`^(?=a)ab$`:          {"lookahead"},
+		`(a)\1`:              {"backreferences"},
+		`^[\u4e00-\u9fa5]+$`: {`\uXXXX`},
+		`^\u{1F600}$`:        {`\u{...}`},
+		`[a-`:                {"RE2 cannot compile"},
+	} {
+		got := pattern.Problems(p)
+		if len(got) != len(want) {
+			t.Errorf("%s: %d problems, want %d: %q", p, len(got), len(want), got)
+			continue
+		}
+		for i := range want {
+			if !strings.Contains(got[i], want[i]) {
+				t.Errorf("%s: problem %d is %q, want one with %q", p, i, got[i], want[i])
+			}
+		}
+	}
+}
+
 // Warnings finds the patterns of a schema and says where they are; values of enum, const,
 // default and examples are data, not patterns; a property named like a keyword is a property.
 func TestWarningsPointAtThePattern(t *testing.T) {
@@ -92,6 +116,21 @@ func TestEscapeBracesAreNotQuantifiers(t *testing.T) {
 			if strings.Contains(got, "possessive") {
 				t.Errorf("%s: %s", p, got)
 			}
+		}
+	}
+}
+
+func TestToRE2(t *testing.T) {
+	for _, tc := range []struct{ ecma, re2 string }{
+		{`^[\u4e00-\u9fa5]+$`, `^[\x{4E00}-\x{9FA5}]+$`},
+		{`^\u{1F600}$`, `^\x{1F600}$`},
+		{`^\uD83D\uDE00$`, `^\x{1F600}$`},
+		{`^a\\u0041$`, `^a\\u0041$`},
+		{`^\d{3}-\w+$`, `^\d{3}-\w+$`},
+		{`^\u12$`, `^\u12$`},
+	} {
+		if got := pattern.ToRE2(tc.ecma); got != tc.re2 {
+			t.Errorf("ToRE2(%s) = %s, want %s", tc.ecma, got, tc.re2)
 		}
 	}
 }
