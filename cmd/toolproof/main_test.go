@@ -499,6 +499,24 @@ func TestSkippedFilesAndEntries(t *testing.T) {
 	}
 }
 
+// Tools that load but that the oracle cannot use (a lookaround RE2 cannot compile, no valid
+// value) are skipped with their reasons; when that leaves none, the run checked nothing, and
+// says so with exit 2 after the report instead of passing.
+func TestNothingCheckedIsNoPass(t *testing.T) {
+	dir := t.TempDir()
+	f := writeFile(t, dir, "tools.json", `[
+		{"name":"look","description":"x","parameters":{"type":"object","properties":{"a":{"type":"string","pattern":"^(?=a)ab$"}},"required":["a"]}},
+		{"name":"never","description":"x","parameters":{"type":"object","properties":{"a":{"type":"integer","minimum":2,"maximum":1}},"required":["a"]}}
+	]`)
+	r := must(t, 2, "run", "--tools", f, "--checks", "3", "--seed", "1")
+	if !strings.Contains(r.stderr, "no tool could be checked; all 2 were skipped") || !strings.Contains(r.stdout, "skipped tools (2):") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	// One usable tool beside them: the run checks it and passes.
+	g := writeFile(t, dir, "more.json", `[{"name":"ok","description":"x","parameters":{"type":"object","properties":{"a":{"type":"string"}}}}]`)
+	must(t, 0, "run", "--tools", f, "--tools", g, "--checks", "3", "--seed", "1")
+}
+
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	notJSON := writeFile(t, dir, "notjson.json", "this is not json\n")

@@ -362,8 +362,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 }
 
 // writeReports writes the report (one validator) or the comparison (several), then says how the
-// run ended: more skipped tools than maxSkipped (when it is not negative) is bad input, exit 2,
-// whatever the findings; else a finding is exit 1.
+// run ended: more skipped tools than maxSkipped (when it is not negative), or every tool
+// skipped, is bad input, exit 2, whatever the findings; else a finding is exit 1.
 func writeReports(reports []*harness.Report, format string, maxSkipped int, stdout, stderr io.Writer) error {
 	passed := true
 	for _, r := range reports {
@@ -386,6 +386,13 @@ func writeReports(reports []*harness.Report, format string, maxSkipped int, stdo
 			if len(r.Skipped) > maxSkipped {
 				return usagef("%s: %d tools skipped, more than --max-skipped %d allows (the report lists them with their reasons)", r.Validator, len(r.Skipped), maxSkipped)
 			}
+		}
+	}
+	for _, r := range reports {
+		// A run that checked nothing proves nothing: every tool was skipped (the oracle or the
+		// gate could not use it). A shard may be empty; merge judges the whole run.
+		if r.Tools == 0 && len(r.Skipped) > 0 && r.Shard == nil {
+			return usagef("%s: no tool could be checked; all %d were skipped (the report lists them with their reasons)", r.Validator, len(r.Skipped))
 		}
 	}
 	if !passed {
