@@ -46,8 +46,8 @@ func ExampleFunc() {
 	}
 	// Output:
 	// {"path":"a.go"}  valid=true issues=[]
-	// {"limit":3}      valid=false issues=[/: path is required]
-	// [1]              valid=false issues=[/: not a JSON object]
+	// {"limit":3}      valid=false issues=[(root): path is required]
+	// [1]              valid=false issues=[(root): not a JSON object]
 }
 
 // The reference gatekeeper parses strictly, validates without coercion, points at each problem

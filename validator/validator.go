@@ -115,10 +115,11 @@ type Issue struct {
 	Message string `json:"message"`           // what is wrong; never quotes argument values
 }
 
+// String is "PATH: MESSAGE", with the root written (root).
 func (i Issue) String() string {
 	p := i.Path
 	if p == "" {
-		p = "/"
+		p = "(root)" // not "/", which is the pointer of the key ""
 	}
 	return p + ": " + i.Message
 }
