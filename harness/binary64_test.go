@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -142,11 +143,25 @@ func TestDoublesGateHasNoFinding(t *testing.T) {
 			t.Errorf("finding against a correct double-based gate: %s\n  args %s", f, f.Args)
 		}
 	}
-	either := 0
-	for _, st := range rep.Classes {
+	either, accepted := 0, 0
+	for class, st := range rep.Classes {
 		either += st.Either
+		accepted += st.EitherAccepted
+		if st.EitherAccepted > st.Either {
+			t.Errorf("%s: %d either cases accepted of %d", class, st.EitherAccepted, st.Either)
+		}
 	}
 	if either == 0 {
 		t.Errorf("no case was implementation-defined: the number tools should yield some")
+	}
+	// The report shows what a double-based gate does with them: it takes some, not all (it
+	// cannot read 1e400).
+	if accepted == 0 || accepted == either {
+		t.Errorf("the doubles gate accepted %d of %d implementation-defined cases; want some, not all", accepted, either)
+	}
+	// The mutators prefer bounds broken by a margin a double sees: near 2^53 and past it, no
+	// out_of_range_enum case depends on how numbers are read.
+	if st := rep.Classes[string(mutators.OutOfRangeEnum)]; st == nil || st.Cases == 0 || st.Either > 0 {
+		t.Errorf("out_of_range_enum: %+v; want cases, none of them implementation-defined", st)
 	}
 }
