@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
