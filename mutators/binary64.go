@@ -48,6 +48,15 @@ type doubles struct {
 	mixedSchemaBig bool                  // the schema holds an integer literal a double may not hold
 	mixedOnce      sync.Once
 	mixedOracle    *validator.Gatekeeper // the schema in the mixed reading (compiled on first need)
+	mixedTool      tool.Tool             // the tool in the mixed reading (set with mixedOracle)
+
+	// Where a multipleOf divides, three more readings (divisions.go): the doubles divided in
+	// floating point, the doubles written as their shortest decimals and judged exactly, and
+	// the mixed reading divided in floating point. Compiled on first need.
+	divOnce                     sync.Once
+	floatOracle, shortestOracle *validator.Gatekeeper
+	mixedFloatOracle            *validator.Gatekeeper
+	shortestExact               bool // the schema reads the same written as shortest decimals
 }
 
 func newDoubles(gk *validator.Gatekeeper) *doubles {
@@ -180,13 +189,13 @@ func (d *doubles) mixed() *validator.Gatekeeper {
 			return
 		}
 		if !changed {
-			d.mixedOracle = d.base
+			d.mixedOracle, d.mixedTool = d.base, d.tool
 			return
 		}
 		t := d.tool
 		t.Parameters = jsonvalue.MustMarshal(rounded)
 		if o, err := validator.Compile(t); err == nil {
-			d.mixedOracle = o
+			d.mixedOracle, d.mixedTool = o, t
 		}
 	})
 	return d.mixedOracle
@@ -223,16 +232,6 @@ func (d *doubles) mixedDiffers(v any, valid bool) bool {
 		return false // the same value against the same schema: the exact verdict
 	}
 	return d.mixedOracle.Valid(rounded) != valid
-}
-
-// mixedIssues returns the issues of v in the mixed reading (mixedDiffers has found it invalid
-// there, as it is exactly).
-func (d *doubles) mixedIssues(v any) []validator.Issue {
-	rounded, _, ok := jsonvalue.Round(v, mixed64)
-	if o := d.mixed(); o != nil && ok {
-		return o.Locate(rounded)
-	}
-	return []validator.Issue{{}} // unreadable: an issue of no keyword, which may turn
 }
 
 // differ reports whether the verdict on v changes in the binary64 reading; issues are what the
@@ -278,20 +277,13 @@ func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 	// readings: they need not be validated (only be usable).
 	holds := !valid && !d.conditional && holdsAsDoubles(v, issues)
 	// When neither the schema nor the arguments read otherwise as doubles, nothing can change.
-	// Each reading that may fail by other keywords than the exact one is kept for below.
-	var otherFailures []func() []validator.Issue
 	if changed || !d.exact {
 		o := d.roundedOracle()
 		if o == nil {
 			return true // the schema read as doubles is unusable: no verdict holds
 		}
-		if !holds {
-			if o.Valid(rounded) != valid {
-				return true
-			}
-			if !valid {
-				otherFailures = append(otherFailures, func() []validator.Issue { return o.Locate(rounded) })
-			}
+		if !holds && o.Valid(rounded) != valid {
+			return true
 		}
 	}
 	if d.mixedSchemaBig || bigInteger {
@@ -301,30 +293,17 @@ func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 			}
 		} else if d.mixedDiffers(v, valid) {
 			return true
-		} else if !valid {
-			otherFailures = append(otherFailures, func() []validator.Issue { return d.mixedIssues(v) })
 		}
+	}
+	if len(d.multiples) > 0 && !holds && d.divisionsDiffer(v, rounded, valid, d.mixedSchemaBig || bigInteger) {
+		return true
 	}
 	// Floating-point division can change a multipleOf verdict either way (and, under not or in
-	// a branch, the value's). Each number is divided by the multipleOf values that may apply at
-	// its place (multiples.go).
-	if valid || mayTurnOnMultiple(issues) {
-		return quotientAt(d.places, v, d.multiples, false)
-	}
-	// The value fails for keywords no division turns, but a reading of its numbers as doubles
-	// may fail it by others: 1000000000000000.001 breaks a maximum of 1e15; as a double it is
-	// 1e15, which meets the maximum and is no multiple of the double nearest 0.001 divided
-	// exactly, though 1e15/0.001 is 1e18 in floating point. There the doubles are divided.
-	for _, other := range otherFailures {
-		is := other()
-		if !d.conditional && failsBeyondDivision(is) {
-			continue // a bound, a size or a key fails that reading too: it stays invalid
-		}
-		if mayTurnOnMultiple(is) {
-			return quotientAt(d.places, v, d.multiples, true)
-		}
-	}
-	return false
+	// a branch, the value's); a value that fails for another keyword only stays invalid. Each
+	// number is divided by the multipleOf values that may apply at its place (multiples.go).
+	// (The readings of divisionsDiffer judge the whole value so; this is kept as well, a
+	// reading of each number on its own.)
+	return (valid || mayTurnOnMultiple(issues)) && quotientAt(d.places, v, d.multiples)
 }
 
 // holdsAsDoubles reports whether v, invalid with these issues, stays invalid however its numbers
@@ -362,32 +341,6 @@ func holdsAsDoubles(v any, issues []validator.Issue) bool {
 	return false
 }
 
-// failsBeyondDivision reports whether a value with these issues, in a reading of its numbers
-// and the schema's as doubles, stays invalid however multipleOf divides them: some issue is of
-// a keyword that compares doubles exactly (bounds, integer, enum, const, uniqueItems) or looks
-// at no number, and none is of a keyword reported above its branches (see holdsAsDoubles, whose
-// reasons hold here; the caller leaves out conditional schemas as it does).
-func failsBeyondDivision(issues []validator.Issue) bool {
-	for _, is := range issues {
-		switch is.Keyword {
-		case "anyOf", "oneOf", "not", "then", "else", "contains", "minContains", "maxContains", "":
-			return false
-		}
-	}
-	return !mayTurnOnMultipleAll(issues)
-}
-
-// mayTurnOnMultipleAll reports whether every issue may be a multipleOf failure (see
-// mayTurnOnMultiple); true for none.
-func mayTurnOnMultipleAll(issues []validator.Issue) bool {
-	for _, is := range issues {
-		if !mayTurnOnMultiple([]validator.Issue{is}) {
-			return false
-		}
-	}
-	return true
-}
-
 // mayTurnOnMultiple reports whether some issue may be a multipleOf failure, directly or inside
 // a keyword that combines subschemas; an issue of any other keyword stays whatever the
 // division says.
@@ -403,18 +356,9 @@ func mayTurnOnMultiple(issues []validator.Issue) bool {
 	return false
 }
 
-// exactQuotientOfDoubles reports whether x / m, both doubles read exactly, is an integer.
-func exactQuotientOfDoubles(x, m float64) bool {
-	if math.IsInf(x, 0) || math.IsNaN(x) || math.IsInf(m, 0) || math.IsNaN(m) || m == 0 {
-		return false
-	}
-	return new(big.Rat).Quo(new(big.Rat).SetFloat64(x), new(big.Rat).SetFloat64(m)).IsInt()
-}
-
 // quotientDiffers reports whether n / m is an integer exactly but not in floating point, or the
 // other way round, for some m: a gate that checks multipleOf by dividing doubles reads it so.
-// With doubles, n and m are read as doubles before the exact division.
-func quotientDiffers(n json.Number, ms []*big.Rat, doubles bool) bool {
+func quotientDiffers(n json.Number, ms []*big.Rat) bool {
 	x, ok := jsonvalue.Rat(n)
 	if !ok {
 		return true
@@ -426,11 +370,7 @@ func quotientDiffers(n json.Number, ms []*big.Rat, doubles bool) bool {
 		q := fx / fm
 		float := !math.IsInf(q, 0) && !math.IsNaN(q) && q == math.Trunc(q)
 		// Either way round: a multipleOf under not, or in a branch, turns a difference in any
-		// direction into another verdict. With doubles, the exact quotient is of the two
-		// doubles: the reading of the schema and the value as doubles (doubles.roundedOracle).
-		if doubles {
-			exact = exactQuotientOfDoubles(fx, fm)
-		}
+		// direction into another verdict.
 		if float != exact {
 			return true
 		}

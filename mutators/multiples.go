@@ -248,18 +248,18 @@ func plainKey(k string) bool {
 }
 
 // quotientAt reports whether some number in v, at the place pl, divides differently by a
-// multipleOf that may apply to it exactly and in floating point (see quotientDiffers, and for
-// doubles); all are every multipleOf of the schema, for places that are unsure.
-func quotientAt(pl *place, v any, all []*big.Rat, doubles bool) bool {
+// multipleOf that may apply to it exactly and in floating point (see quotientDiffers); all are
+// every multipleOf of the schema, for places that are unsure.
+func quotientAt(pl *place, v any, all []*big.Rat) bool {
 	if pl == nil || !pl.below {
 		return false
 	}
 	if pl.unsure {
-		return anyQuotient(v, all, doubles)
+		return anyQuotient(v, all)
 	}
 	switch x := v.(type) {
 	case json.Number:
-		return len(pl.multiples) > 0 && quotientDiffers(x, pl.multiples, doubles)
+		return len(pl.multiples) > 0 && quotientDiffers(x, pl.multiples)
 	case map[string]any:
 		for k, e := range x {
 			c, ok := pl.props[k]
@@ -269,7 +269,7 @@ func quotientAt(pl *place, v any, all []*big.Rat, doubles bool) bool {
 					c = pl.otherMatch
 				}
 			}
-			if quotientAt(c, e, all, doubles) {
+			if quotientAt(c, e, all) {
 				return true
 			}
 		}
@@ -279,7 +279,7 @@ func quotientAt(pl *place, v any, all []*big.Rat, doubles bool) bool {
 			if i < len(pl.items) {
 				c = pl.items[i]
 			}
-			if quotientAt(c, e, all, doubles) {
+			if quotientAt(c, e, all) {
 				return true
 			}
 		}
@@ -296,21 +296,20 @@ func matchesAny(res []jsonschema.Regexp, k string) bool {
 	return false
 }
 
-// anyQuotient reports whether some number in v divides differently by some of ms (see
-// quotientDiffers, and for doubles).
-func anyQuotient(v any, ms []*big.Rat, doubles bool) bool {
+// anyQuotient reports whether some number in v divides differently by some of ms.
+func anyQuotient(v any, ms []*big.Rat) bool {
 	switch x := v.(type) {
 	case json.Number:
-		return quotientDiffers(x, ms, doubles)
+		return quotientDiffers(x, ms)
 	case map[string]any:
 		for _, e := range x {
-			if anyQuotient(e, ms, doubles) {
+			if anyQuotient(e, ms) {
 				return true
 			}
 		}
 	case []any:
 		for _, e := range x {
-			if anyQuotient(e, ms, doubles) {
+			if anyQuotient(e, ms) {
 				return true
 			}
 		}

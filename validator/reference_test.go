@@ -414,3 +414,39 @@ func checkLocate(t *testing.T, gk *validator.Gatekeeper, args, want, not string)
 		t.Errorf("%s: Issues %v: want the error inside, and no branch issue (the gate's own report is unchanged)", args, is)
 	}
 }
+
+// FloatDivision divides as doubles do, wherever the multipleOf is (here under anyOf and items):
+// 1000000000000000.0005 is a multiple of 0.001 in floating point (as a double it is 1e15), not
+// exactly; 0.07 is a multiple of 0.01 exactly, not in floating point (7.000000000000001).
+func TestFloatDivision(t *testing.T) {
+	schema := `{"type":"object","properties":{"a":{"anyOf":[{"type":"number","multipleOf":0.001},{"type":"string"}]},"b":{"type":"array","items":{"multipleOf":0.01}}}}`
+	tl := tool.Tool{Name: "t", Parameters: json.RawMessage(schema)}
+	exact, err := validator.Compile(tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	float, err := validator.Compile(tl, validator.FloatDivision())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args         string
+		exact, float bool
+	}{
+		{`{"a":1000000000000000.0005}`, false, true},
+		{`{"b":[0.07]}`, true, false},
+		{`{"a":0.5,"b":[0.5]}`, true, true},
+		{`{"a":"s","b":[0.005]}`, false, false},
+	} {
+		v, err := jsonvalue.Parse([]byte(c.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := exact.Valid(v); got != c.exact {
+			t.Errorf("%s: exact valid %v, want %v", c.args, got, c.exact)
+		}
+		if got := float.Valid(v); got != c.float {
+			t.Errorf("%s: in floating point valid %v, want %v", c.args, got, c.float)
+		}
+	}
+}
