@@ -9,8 +9,8 @@ import (
 // oracle) and the mixed reading: gates that read numbers as doubles divide them in one of two
 // ways, and each is a reading a correct gate may have.
 //
-//   - Floating point: the two doubles divided, the quotient a whole number (Ajv, TypeBox's
-//     check before its tolerance, jsonschema-go, python-jsonschema for a float divisor).
+//   - Floating point: the two doubles divided, the quotient a whole number (Ajv,
+//     jsonschema-go, python-jsonschema for a float divisor).
 //     1000000000000000.001 breaks a maximum of 1e15 exactly; as a double it is 1e15, within the
 //     maximum, and 1e15/0.001 is 1e18: such a gate accepts it.
 //   - Decimals: each double written as its shortest decimal, and judged exactly (gates that
