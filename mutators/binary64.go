@@ -48,13 +48,11 @@ type doubles struct {
 	mixedSchemaBig bool                  // the schema holds an integer literal a double may not hold
 	mixedOnce      sync.Once
 	mixedOracle    *validator.Gatekeeper // the schema in the mixed reading (compiled on first need)
-	mixedTool      tool.Tool             // the tool in the mixed reading (set with mixedOracle)
 
-	// Where a multipleOf divides, three more readings (divisions.go): the doubles divided in
-	// floating point, the doubles written as their shortest decimals and judged exactly, and
-	// the mixed reading divided in floating point. Compiled on first need.
+	// Where a multipleOf divides, more readings (divisions.go), compiled on first need.
 	divOnce                     sync.Once
 	floatOracle, shortestOracle *validator.Gatekeeper
+	pythonOracle                *validator.Gatekeeper
 	mixedFloatOracle            *validator.Gatekeeper
 	shortestExact               bool // the schema reads the same written as shortest decimals
 }
@@ -189,13 +187,13 @@ func (d *doubles) mixed() *validator.Gatekeeper {
 			return
 		}
 		if !changed {
-			d.mixedOracle, d.mixedTool = d.base, d.tool
+			d.mixedOracle = d.base
 			return
 		}
 		t := d.tool
 		t.Parameters = jsonvalue.MustMarshal(rounded)
 		if o, err := validator.Compile(t); err == nil {
-			d.mixedOracle, d.mixedTool = o, t
+			d.mixedOracle = o
 		}
 	})
 	return d.mixedOracle
@@ -295,7 +293,8 @@ func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 			return true
 		}
 	}
-	if len(d.multiples) > 0 && !holds && d.divisionsDiffer(v, rounded, valid, d.mixedSchemaBig || bigInteger) {
+	// How a multipleOf divides matters only where one may apply to a number of v.
+	if len(d.multiples) > 0 && !holds && divisibleAt(d.places, v, d.multiples) && d.divisionsDiffer(v, rounded, valid) {
 		return true
 	}
 	// Floating-point division can change a multipleOf verdict either way (and, under not or in

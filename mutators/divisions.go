@@ -1,31 +1,34 @@
 package mutators
 
 import (
+	"encoding/json"
+
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/validator"
 )
 
 // The readings of a schema with multipleOf, beside the doubles judged exactly (the rounded
-// oracle) and the mixed reading: gates that read numbers as doubles divide them in one of two
-// ways, and each is a reading a correct gate may have.
+// oracle) and the mixed reading: gates that read numbers as doubles divide them in one of a few
+// ways, and each is a reading a correct gate may have, judged on the whole value.
 //
 //   - Floating point: the two doubles divided, the quotient a whole number (Ajv,
-//     jsonschema-go, python-jsonschema for a float divisor).
-//     1000000000000000.001 breaks a maximum of 1e15 exactly; as a double it is 1e15, within the
-//     maximum, and 1e15/0.001 is 1e18: such a gate accepts it.
+//     jsonschema-go). 1000000000000000.001 breaks a maximum of 1e15 exactly; as a double it
+//     is 1e15, within the maximum, and 1e15/0.001 is 1e18: such a gate accepts it.
 //   - Decimals: each double written as its shortest decimal, and judged exactly (gates that
 //     divide decimals to avoid floating-point error). 9999999999999999 is 1e16 so; 490 is a
 //     multiple of 0.07.
-//
-// The mixed reading (integer literals exact) is also divided in floating point, as Python does
-// for a float divisor.
+//   - Python (python-jsonschema on json.loads): integer literals exact, other numbers doubles;
+//     a multipleOf written as an integer divides exactly (a remainder), one written otherwise
+//     in floating point, and exactly again where that quotient overflows. One value can meet
+//     both ways: 7e22 is no multiple of 7 by remainder, but 7e22/0.1 is whole.
+//   - The mixed reading divided in floating point everywhere.
 
 // divisionsDiffer reports whether v (valid: the exact verdict; rounded: v read as doubles, as
 // differ made it) gets another verdict in one of those readings. Not called for a value that
 // holds as doubles (holdsAsDoubles): no reading of its numbers turns it.
-func (d *doubles) divisionsDiffer(v, rounded any, valid, mixed bool) bool {
+func (d *doubles) divisionsDiffer(v, rounded any, valid bool) bool {
 	d.divOnce.Do(d.compileDivisions)
-	if d.floatOracle == nil || d.shortestOracle == nil {
+	if d.floatOracle == nil || d.shortestOracle == nil || d.pythonOracle == nil || d.mixedFloatOracle == nil {
 		return true // the schema cannot be read so: no verdict holds
 	}
 	if d.floatOracle.Valid(rounded) != valid {
@@ -38,26 +41,36 @@ func (d *doubles) divisionsDiffer(v, rounded any, valid, mixed bool) bool {
 	if (changed || !d.shortestExact) && d.shortestOracle.Valid(short) != valid {
 		return true
 	}
-	if mixed {
-		m := d.mixed()
-		if m == nil || d.mixedFloatOracle == nil {
-			return true
-		}
-		mv, _, ok := jsonvalue.Round(v, mixed64)
-		if !ok || d.mixedFloatOracle.Valid(mv) != valid {
-			return true
-		}
-	}
-	return false
+	mixed, _, ok := jsonvalue.Round(v, mixed64)
+	return !ok || d.pythonOracle.Valid(mixed) != valid || d.mixedFloatOracle.Valid(mixed) != valid
 }
 
 // compileDivisions compiles the oracles of divisionsDiffer; one left nil cannot be read so.
 func (d *doubles) compileDivisions() {
-	asDoubles := d.tool
-	if !d.exact {
-		asDoubles = d.rounded
+	reading := func(round func(json.Number) (json.Number, bool), float func(json.Number) bool, exactOnOverflow bool) *validator.Gatekeeper {
+		doc, err := jsonvalue.Parse(d.tool.Parameters)
+		if err != nil {
+			return nil
+		}
+		// Marked as written, then read: the literal says how Python divides.
+		validator.MarkFloatDivisions(doc, float)
+		if round != nil {
+			var ok bool
+			if doc, _, ok = jsonvalue.Round(doc, round); !ok {
+				return nil
+			}
+		}
+		t := d.tool
+		t.Parameters = jsonvalue.MustMarshal(doc)
+		o, err := validator.Compile(t, validator.FloatDivision(exactOnOverflow))
+		if err != nil {
+			return nil
+		}
+		return o
 	}
-	d.floatOracle, _ = validator.Compile(asDoubles, validator.FloatDivision())
+	d.floatOracle = reading(d.round, nil, false)
+	d.pythonOracle = reading(mixed64, func(n json.Number) bool { return !integerLiteral(string(n)) }, true)
+	d.mixedFloatOracle = reading(mixed64, nil, false)
 	doc, err := jsonvalue.Parse(d.tool.Parameters)
 	if err != nil {
 		return
@@ -67,8 +80,5 @@ func (d *doubles) compileDivisions() {
 		t := d.tool
 		t.Parameters = jsonvalue.MustMarshal(short)
 		d.shortestOracle, _ = validator.Compile(t)
-	}
-	if d.mixed() != nil {
-		d.mixedFloatOracle, _ = validator.Compile(d.mixedTool, validator.FloatDivision())
 	}
 }

@@ -251,15 +251,26 @@ func plainKey(k string) bool {
 // multipleOf that may apply to it exactly and in floating point (see quotientDiffers); all are
 // every multipleOf of the schema, for places that are unsure.
 func quotientAt(pl *place, v any, all []*big.Rat) bool {
+	return someNumberAt(pl, v, all, quotientDiffers)
+}
+
+// divisibleAt reports whether some number in v is at a place where a multipleOf may apply.
+func divisibleAt(pl *place, v any, all []*big.Rat) bool {
+	return someNumberAt(pl, v, all, func(_ json.Number, ms []*big.Rat) bool { return len(ms) > 0 })
+}
+
+// someNumberAt reports whether fn holds for some number in v, at the place pl, and the
+// multipleOf values that may apply to it (all of them, for places that are unsure).
+func someNumberAt(pl *place, v any, all []*big.Rat, fn func(json.Number, []*big.Rat) bool) bool {
 	if pl == nil || !pl.below {
 		return false
 	}
 	if pl.unsure {
-		return anyQuotient(v, all)
+		return someNumber(v, all, fn)
 	}
 	switch x := v.(type) {
 	case json.Number:
-		return len(pl.multiples) > 0 && quotientDiffers(x, pl.multiples)
+		return len(pl.multiples) > 0 && fn(x, pl.multiples)
 	case map[string]any:
 		for k, e := range x {
 			c, ok := pl.props[k]
@@ -269,7 +280,7 @@ func quotientAt(pl *place, v any, all []*big.Rat) bool {
 					c = pl.otherMatch
 				}
 			}
-			if quotientAt(c, e, all) {
+			if someNumberAt(c, e, all, fn) {
 				return true
 			}
 		}
@@ -279,7 +290,7 @@ func quotientAt(pl *place, v any, all []*big.Rat) bool {
 			if i < len(pl.items) {
 				c = pl.items[i]
 			}
-			if quotientAt(c, e, all) {
+			if someNumberAt(c, e, all, fn) {
 				return true
 			}
 		}
@@ -297,19 +308,22 @@ func matchesAny(res []jsonschema.Regexp, k string) bool {
 }
 
 // anyQuotient reports whether some number in v divides differently by some of ms.
-func anyQuotient(v any, ms []*big.Rat) bool {
+func anyQuotient(v any, ms []*big.Rat) bool { return someNumber(v, ms, quotientDiffers) }
+
+// someNumber reports whether fn holds for some number in v and ms.
+func someNumber(v any, ms []*big.Rat, fn func(json.Number, []*big.Rat) bool) bool {
 	switch x := v.(type) {
 	case json.Number:
-		return quotientDiffers(x, ms)
+		return fn(x, ms)
 	case map[string]any:
 		for _, e := range x {
-			if anyQuotient(e, ms) {
+			if someNumber(e, ms, fn) {
 				return true
 			}
 		}
 	case []any:
 		for _, e := range x {
-			if anyQuotient(e, ms) {
+			if someNumber(e, ms, fn) {
 				return true
 			}
 		}

@@ -176,6 +176,11 @@ func TestFailureTurnsIntoAMultipleOf(t *testing.T) {
 		// Judged on shortest decimals (gates that divide decimals): 9999999999999999 reads as
 		// 1e16, and 490 is a multiple of 0.07, so the case is valid there.
 		{obj(`{"a":{"type":"number","multipleOf":0.07},"b":{"type":"number","minimum":1e16}}`), `{"a":490,"b":9999999999999999}`, true},
+		// python-jsonschema divides by 7 with a remainder and by 0.1 in floating point, both
+		// in one value: 7e22 fails the first (as a double its remainder is 2) and meets the
+		// second, so the not fails and the valid 7e22 is rejected.
+		{obj(`{"p0":{"const":7e22,"anyOf":[{"multipleOf":7},{"not":{"multipleOf":0.1}}]}}`), `{"p0":7e22}`, true},
+		{obj(`{"p0":{"type":"number","minimum":1e+17,"maximum":1e+18,"oneOf":[{"multipleOf":6},{"multipleOf":1.5}]},"p1":{"type":"number","minimum":9e+21,"maximum":1e+23,"anyOf":[{"multipleOf":0.1},{"not":{"multipleOf":6}}]}}`), `{"p0":999999999999999999,"p1":8999999999999999999999.9}`, true},
 		// Broken by a margin a double sees, and a multiple either way: it holds.
 		{upper, `{"f":1000000000000001}`, false},
 		// A key too many, no number read otherwise: it holds.

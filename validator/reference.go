@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
-	"math/big"
 	"net/url"
 	"slices"
 	"sort"
@@ -52,21 +50,16 @@ const SchemaURL = "mem://toolproof/"
 // CompileOption changes how Compile reads a schema.
 type CompileOption func(*compileConfig)
 
-type compileConfig struct{ formatAnnotation, floatDivision bool }
+type compileConfig struct {
+	formatAnnotation bool
+	division         *floatDivision // FloatDivision's, nil without it
+}
 
 // FormatsAsAnnotations makes "format" an annotation, as draft 2020-12 has it by default, instead
 // of an assertion (the gatekeeper's default). The test-suite export uses it to keep only cases
 // whose verdict does not depend on the choice.
 func FormatsAsAnnotations() CompileOption {
 	return func(c *compileConfig) { c.formatAnnotation = true }
-}
-
-// FloatDivision judges multipleOf as a gate that reads numbers as IEEE doubles does: the two
-// doubles divided in floating point must give a whole number (1e15/0.001 does; exactly, 1e15 is
-// no multiple of the double nearest 0.001). The binary64 rule uses it for one of its readings.
-// A subschema reached only by a $dynamicRef keeps the exact division.
-func FloatDivision() CompileOption {
-	return func(c *compileConfig) { c.floatDivision = true }
 }
 
 // Compile compiles t's parameters schema. Formats are asserted; nothing is loaded from files or
@@ -97,6 +90,10 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 	}
 	c.UseLoader(refuseLoader{})
 	c.UseRegexpEngine(ecmaRegexp)
+	if conf.division != nil {
+		c.RegisterVocabulary(conf.division.vocabulary())
+		c.AssertVocabs()
+	}
 	loc := SchemaURL + url.PathEscape(t.Name) + ".json"
 	if err := c.AddResource(loc, doc); err != nil {
 		return nil, cfg(err)
@@ -110,41 +107,8 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 		for k := range x.Properties {
 			keys[k] = k
 		}
-		if conf.floatDivision && x.MultipleOf != nil {
-			m, _ := x.MultipleOf.Float64()
-			x.Extensions = append(x.Extensions, floatMultiple{want: x.MultipleOf, m: m})
-			x.MultipleOf = nil
-		}
 	})
 	return &Gatekeeper{tool: t, schema: s, keys: keys}, nil
-}
-
-// floatMultiple is multipleOf judged in floating point (FloatDivision).
-type floatMultiple struct {
-	want *big.Rat // the keyword's value, for the error
-	m    float64  // the double nearest it
-}
-
-// Validate fails v, a number, unless v read as a double, divided by m in floating point, is a
-// whole number.
-func (f floatMultiple) Validate(ctx *jsonschema.ValidatorContext, v any) {
-	var x float64
-	switch n := v.(type) {
-	case json.Number:
-		x, _ = strconv.ParseFloat(string(n), 64) // the nearest double, ±Inf beyond them all
-	case float64:
-		x = n
-	case int:
-		x = float64(n)
-	case int64:
-		x = float64(n)
-	default:
-		return // not a number: multipleOf says nothing of it
-	}
-	if q := x / f.m; math.IsInf(q, 0) || math.IsNaN(q) || q != math.Trunc(q) {
-		got, _ := new(big.Rat).SetString(fmt.Sprintf("%v", v))
-		ctx.AddError(&kind.MultipleOf{Got: got, Want: f.want})
-	}
 }
 
 // sizeKeywords take a count; santhosh-tekuri/jsonschema keeps it in an int64, and one beyond

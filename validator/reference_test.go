@@ -415,7 +415,8 @@ func checkLocate(t *testing.T, gk *validator.Gatekeeper, args, want, not string)
 	}
 }
 
-// FloatDivision divides as doubles do, wherever the multipleOf is (here under anyOf and items):
+// FloatDivision divides as doubles do, wherever MarkFloatDivisions marked a multipleOf (here
+// under anyOf and items):
 // 1000000000000000.0005 is a multiple of 0.001 in floating point (as a double it is 1e15), not
 // exactly; 0.07 is a multiple of 0.01 exactly, not in floating point (7.000000000000001).
 func TestFloatDivision(t *testing.T) {
@@ -425,7 +426,14 @@ func TestFloatDivision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	float, err := validator.Compile(tl, validator.FloatDivision())
+	doc, err := jsonvalue.Parse(tl.Parameters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validator.MarkFloatDivisions(doc, nil)
+	marked := tl
+	marked.Parameters = jsonvalue.MustMarshal(doc)
+	float, err := validator.Compile(marked, validator.FloatDivision(false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -448,5 +456,20 @@ func TestFloatDivision(t *testing.T) {
 		if got := float.Valid(v); got != c.float {
 			t.Errorf("%s: in floating point valid %v, want %v", c.args, got, c.float)
 		}
+	}
+}
+
+// MarkFloatDivisions renames the multipleOf keywords float picks, and nothing else: not a
+// property named multipleOf, nor data.
+func TestMarkFloatDivisions(t *testing.T) {
+	doc, err := jsonvalue.Parse([]byte(`{"properties":{"multipleOf":{"multipleOf":7},"x":{"multipleOf":0.5,"enum":[{"multipleOf":1.5}]}},"$defs":{"d":{"anyOf":[{"multipleOf":2.5}]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	validator.MarkFloatDivisions(doc, func(n json.Number) bool { return strings.ContainsAny(string(n), ".eE") })
+	got := string(jsonvalue.MustMarshal(doc))
+	want := `{"$defs":{"d":{"anyOf":[{"x-toolproof-float-multipleOf":2.5}]}},"properties":{"multipleOf":{"multipleOf":7},"x":{"enum":[{"multipleOf":1.5}],"x-toolproof-float-multipleOf":0.5}}}`
+	if got != want {
+		t.Errorf("marked:\n got %s\nwant %s", got, want)
 	}
 }
