@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -18,15 +19,29 @@ import (
 
 // doublesGate is a correct gate that reads every number as a double, as JSON.parse, Python's
 // json and Go's float64 do: the arguments and the schema go through encoding/json into float64,
-// then the reference judges the doubles' exact values. The binary64 rule says it must get no
-// finding.
-func doublesGate() validator.Validator {
-	return validator.Func("doubles", func(t tool.Tool) (func([]byte) (any, error), error) {
+// then the reference judges the doubles' exact values, and with float, divides them for
+// multipleOf in floating point, as Ajv does. The binary64 rule says it must get no finding.
+func doublesGate(float bool) validator.Validator {
+	name := "doubles"
+	if float {
+		name = "doubles-float-division"
+	}
+	return validator.Func(name, func(t tool.Tool) (func([]byte) (any, error), error) {
 		schema, err := viaDoubles(t.Parameters)
 		if err != nil {
 			return nil, err
 		}
-		gk, err := validator.Compile(tool.Tool{Name: t.Name, Parameters: schema})
+		var opts []validator.CompileOption
+		if float {
+			doc, err := jsonvalue.Parse(schema)
+			if err != nil {
+				return nil, err
+			}
+			validator.MarkFloatDivisions(doc, nil)
+			schema = jsonvalue.MustMarshal(doc)
+			opts = append(opts, validator.FloatDivision(false))
+		}
+		gk, err := validator.Compile(tool.Tool{Name: t.Name, Parameters: schema}, opts...)
 		if err != nil {
 			return nil, err
 		}
@@ -134,7 +149,7 @@ func TestDoublesGateHasNoFinding(t *testing.T) {
 	if testing.Short() {
 		checks = 8
 	}
-	rep, err := harness.Run(tools, doublesGate(), harness.Options{Checks: checks, Seed: 1})
+	rep, err := harness.Run(tools, doublesGate(false), harness.Options{Checks: checks, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,5 +178,32 @@ func TestDoublesGateHasNoFinding(t *testing.T) {
 	// out_of_range_enum case depends on how numbers are read.
 	if st := rep.Classes[string(mutators.OutOfRangeEnum)]; st == nil || st.Cases == 0 || st.Either > 0 {
 		t.Errorf("out_of_range_enum: %+v; want cases, none of them implementation-defined", st)
+	}
+}
+
+// The same gate dividing in floating point, on tools whose bounds a double cannot tell from a
+// value past them, beside a decimal multipleOf (validator/registry/testdata/division.json, the
+// standing differential's), and on numbers.json: no finding.
+func TestFloatDivisionGateHasNoFinding(t *testing.T) {
+	var tools []tool.Tool
+	for _, f := range []string{"testdata/numbers.json", "../validator/registry/testdata/division.json"} {
+		set, err := tool.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools = append(tools, set.Tools...)
+	}
+	checks := 60
+	if testing.Short() {
+		checks = 15
+	}
+	rep, err := harness.Run(tools, doublesGate(true), harness.Options{Checks: checks, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if f.Blocking {
+			t.Errorf("finding against a correct gate that divides doubles: %s\n  args %s", f, f.Args)
+		}
 	}
 }
