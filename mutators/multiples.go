@@ -57,7 +57,8 @@ func newPlaces(root *jsonschema.Schema) *place {
 	schemawalk.Each(root, func(s *jsonschema.Schema) {
 		all = append(all, s)
 		children[s] = schemawalk.Children(s)
-		if s.MultipleOf != nil {
+		// A $dynamicRef may jump to a subschema no walk reaches: count it as reaching one.
+		if s.MultipleOf != nil || s.DynamicRef != nil || s.RecursiveRef != nil {
 			p.reach[s] = true
 		}
 	})
@@ -140,6 +141,11 @@ func (p *placer) place(roots []*jsonschema.Schema) *place {
 	}
 	if len(p.memo) > maxPlaces {
 		pl.unsure = true
+	}
+	if pl.unsure {
+		// Anything may apply here, a multipleOf the walk does not reach too (one a $dynamicRef
+		// jumps to, known only by its $dynamicAnchor).
+		pl.below = true
 	}
 	if !pl.below || pl.unsure {
 		return pl // nothing divides under here, or anything may

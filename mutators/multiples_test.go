@@ -181,6 +181,10 @@ func TestFailureTurnsIntoAMultipleOf(t *testing.T) {
 		// second, so the not fails and the valid 7e22 is rejected.
 		{obj(`{"p0":{"const":7e22,"anyOf":[{"multipleOf":7},{"not":{"multipleOf":0.1}}]}}`), `{"p0":7e22}`, true},
 		{obj(`{"p0":{"type":"number","minimum":1e+17,"maximum":1e+18,"oneOf":[{"multipleOf":6},{"multipleOf":1.5}]},"p1":{"type":"number","minimum":9e+21,"maximum":1e+23,"anyOf":[{"multipleOf":0.1},{"not":{"multipleOf":6}}]}}`), `{"p0":999999999999999999,"p1":8999999999999999999999.9}`, true},
+		// The same multipleOf reached only by a $dynamicRef (known by its $dynamicAnchor), and
+		// one in a default that a $ref points into (found by review).
+		{`{"$id":"https://x.example/root.json","type":"object","$defs":{"item":{"$dynamicAnchor":"item","anyOf":[{"multipleOf":7},{"not":{"multipleOf":0.1}}]},"list":{"$id":"list","$defs":{"item":{"$dynamicAnchor":"item"}},"$dynamicRef":"#item"}},"properties":{"a":{"$ref":"list"}}}`, `{"a":7e22}`, true},
+		{`{"type":"object","properties":{"a":{"$ref":"#/properties/b/default"},"b":{"default":{"multipleOf":3,"maximum":1e22}}}}`, `{"a":10000000000000000000002}`, true},
 		// Broken by a margin a double sees, and a multiple either way: it holds.
 		{upper, `{"f":1000000000000001}`, false},
 		// A key too many, no number read otherwise: it holds.

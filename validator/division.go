@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -21,10 +22,58 @@ const FloatMultipleOf = "x-toolproof-float-multipleOf"
 
 // MarkFloatDivisions renames, in the schema document doc (as jsonvalue.Parse gives it), every
 // multipleOf for whose value, as written, float reports true (every one when float is nil) to
-// FloatMultipleOf. Values of enum, const, default and examples are data and are left alone. The
-// binary64 rule reads a schema with it as gates that read numbers as doubles do.
-func MarkFloatDivisions(doc any, float func(divisor json.Number) bool) {
+// FloatMultipleOf. Values of enum, const, default and examples are data and are left alone; it
+// reports false when a reference points into such data (a schema there would keep its exact
+// multipleOf). The binary64 rule reads a schema with it as gates that read numbers as doubles do.
+func MarkFloatDivisions(doc any, float func(divisor json.Number) bool) (complete bool) {
 	markFloat(doc, false, float)
+	return !refersIntoData(doc)
+}
+
+// refersIntoData reports whether some $ref, $dynamicRef or $recursiveRef of doc has a JSON
+// Pointer fragment that passes through enum, const, default or examples in keyword position.
+func refersIntoData(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if s, ok := e.(string); ok && (k == "$ref" || k == "$dynamicRef" || k == "$recursiveRef") {
+				if _, frag, found := strings.Cut(s, "#"); found && pointsIntoData(frag) {
+					return true
+				}
+			}
+			if refersIntoData(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if refersIntoData(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pointsIntoData reports whether the JSON Pointer ptr, read from a schema, passes through enum,
+// const, default or examples where a keyword stands (not a property or definition name).
+func pointsIntoData(ptr string) bool {
+	if !strings.HasPrefix(ptr, "/") {
+		return false // an anchor, or the whole document
+	}
+	names := false
+	for _, seg := range strings.Split(ptr[1:], "/") {
+		if names {
+			names = false
+			continue
+		}
+		switch seg {
+		case "enum", "const", "default", "examples":
+			return true
+		}
+		names = nameMaps[seg]
+	}
+	return false
 }
 
 func markFloat(v any, names bool, float func(json.Number) bool) {

@@ -466,10 +466,23 @@ func TestMarkFloatDivisions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	validator.MarkFloatDivisions(doc, func(n json.Number) bool { return strings.ContainsAny(string(n), ".eE") })
+	if !validator.MarkFloatDivisions(doc, func(n json.Number) bool { return strings.ContainsAny(string(n), ".eE") }) {
+		t.Errorf("no reference into data, but the marking says it is incomplete")
+	}
 	got := string(jsonvalue.MustMarshal(doc))
 	want := `{"$defs":{"d":{"anyOf":[{"x-toolproof-float-multipleOf":2.5}]}},"properties":{"multipleOf":{"multipleOf":7},"x":{"enum":[{"multipleOf":1.5}],"x-toolproof-float-multipleOf":0.5}}}`
 	if got != want {
 		t.Errorf("marked:\n got %s\nwant %s", got, want)
+	}
+	// A $ref into a default reaches a schema the marking leaves alone; one to a property
+	// named default does not.
+	for ref, complete := range map[string]bool{"#/properties/b/default": false, "#/properties/default": true, "#/$defs/enum": true, "#/properties/b/enum/0": false} {
+		doc, err := jsonvalue.Parse([]byte(`{"properties":{"a":{"$ref":"` + ref + `"}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := validator.MarkFloatDivisions(doc, nil); got != complete {
+			t.Errorf("$ref %s: complete %v, want %v", ref, got, complete)
+		}
 	}
 }
