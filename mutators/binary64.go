@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -48,6 +49,8 @@ type doubles struct {
 	mixedSchemaBig bool                  // the schema holds an integer literal a double may not hold
 	mixedOnce      sync.Once
 	mixedOracle    *validator.Gatekeeper // the schema in the mixed reading (compiled on first need)
+	serdeOnce      sync.Once
+	serdeOracle    *validator.Gatekeeper // the schema in serde_json's reading (compiled on first need)
 
 	// Where a multipleOf divides, more readings (divisions.go), compiled on first need.
 	divOnce                     sync.Once
@@ -144,15 +147,30 @@ func (d *doubles) roundedOracle() *validator.Gatekeeper {
 	return d.oracle
 }
 
-// The mixed reading, as Python's json, Jackson and serde_json read numbers: an integer literal
-// (no fraction, no exponent) exactly, any other literal as its nearest double, in the schema and
-// the arguments alike. It differs from both other readings only where an integer literal is
-// beyond what a double holds exactly, so it is tried only then.
+// The mixed reading, as Python's json and Jackson read numbers: an integer literal (no
+// fraction, no exponent) exactly, any other literal as its nearest double, in the schema and the
+// arguments alike. serde_json's (without arbitrary_precision) keeps an integer literal exactly
+// only within 64 bits (i64 or u64); a longer one is a double. Each differs from the other
+// readings only where an integer literal is beyond what a double holds exactly, so they are
+// tried only then.
 
 // mixed64 reads n as the mixed reading does.
 func mixed64(n json.Number) (json.Number, bool) {
 	if integerLiteral(string(n)) {
 		return n, true
+	}
+	return jsonvalue.Binary64(n)
+}
+
+// serde64 reads n as serde_json does.
+func serde64(n json.Number) (json.Number, bool) {
+	if s := string(n); integerLiteral(s) {
+		if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return n, true
+		}
+		if _, err := strconv.ParseUint(s, 10, 64); err == nil {
+			return n, true
+		}
 	}
 	return jsonvalue.Binary64(n)
 }
@@ -177,26 +195,37 @@ func hasBigInteger(v any) bool {
 // mixed returns the oracle of the schema in the mixed reading, compiled on first need; nil when
 // the schema cannot be read so.
 func (d *doubles) mixed() *validator.Gatekeeper {
-	d.mixedOnce.Do(func() {
-		doc, err := jsonvalue.Parse(d.tool.Parameters)
-		if err != nil {
-			return
-		}
-		rounded, changed, ok := jsonvalue.Round(doc, mixed64)
-		if !ok {
-			return
-		}
-		if !changed {
-			d.mixedOracle = d.base
-			return
-		}
-		t := d.tool
-		t.Parameters = jsonvalue.MustMarshal(rounded)
-		if o, err := validator.Compile(t); err == nil {
-			d.mixedOracle = o
-		}
-	})
+	d.mixedOnce.Do(func() { d.mixedOracle = d.readAs(mixed64) })
 	return d.mixedOracle
+}
+
+// serde returns the oracle of the schema in serde_json's reading, as mixed does.
+func (d *doubles) serde() *validator.Gatekeeper {
+	d.serdeOnce.Do(func() { d.serdeOracle = d.readAs(serde64) })
+	return d.serdeOracle
+}
+
+// readAs compiles the schema with its numbers read by round (the oracle itself when none
+// changes); nil when it cannot be read so.
+func (d *doubles) readAs(round func(json.Number) (json.Number, bool)) *validator.Gatekeeper {
+	doc, err := jsonvalue.Parse(d.tool.Parameters)
+	if err != nil {
+		return nil
+	}
+	rounded, changed, ok := jsonvalue.Round(doc, round)
+	if !ok {
+		return nil
+	}
+	if !changed {
+		return d.base
+	}
+	t := d.tool
+	t.Parameters = jsonvalue.MustMarshal(rounded)
+	o, err := validator.Compile(t)
+	if err != nil {
+		return nil
+	}
+	return o
 }
 
 // schemaKeywords calls fn with every member of every object in the schema document doc. Data
@@ -216,20 +245,21 @@ func schemaKeywords(doc any, fn func(key string, value any)) {
 	}
 }
 
-// mixedDiffers reports whether the verdict on v (valid: the exact one) changes in the mixed
-// reading; the caller knows that the schema or v holds a big integer literal.
-func (d *doubles) mixedDiffers(v any, valid bool) bool {
-	if d.mixed() == nil {
+// intDiffers reports whether the verdict on v (valid: the exact one) changes when v's numbers
+// are read by round against o, the schema read so; the caller knows that the schema or v holds
+// a big integer literal.
+func (d *doubles) intDiffers(o *validator.Gatekeeper, round func(json.Number) (json.Number, bool), v any, valid bool) bool {
+	if o == nil {
 		return true // the schema cannot be read this way: no verdict holds
 	}
-	rounded, changed, ok := jsonvalue.Round(v, mixed64)
+	rounded, changed, ok := jsonvalue.Round(v, round)
 	if !ok {
 		return true
 	}
-	if !changed && d.mixedOracle == d.base {
+	if !changed && o == d.base {
 		return false // the same value against the same schema: the exact verdict
 	}
-	return d.mixedOracle.Valid(rounded) != valid
+	return o.Valid(rounded) != valid
 }
 
 // differ reports whether the verdict on v changes in the binary64 reading; issues are what the
@@ -286,10 +316,10 @@ func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 	}
 	if d.mixedSchemaBig || bigInteger {
 		if holds {
-			if d.mixed() == nil {
+			if d.mixed() == nil || d.serde() == nil {
 				return true // the schema cannot be read this way: no verdict holds
 			}
-		} else if d.mixedDiffers(v, valid) {
+		} else if d.intDiffers(d.mixed(), mixed64, v, valid) || d.intDiffers(d.serde(), serde64, v, valid) {
 			return true
 		}
 	}

@@ -209,3 +209,35 @@ func TestFailureTurnsIntoAMultipleOf(t *testing.T) {
 		}
 	}
 }
+
+// serde_json reads an integer within 64 bits exactly and a longer one as a double: a value can
+// be invalid exactly, as doubles and in the mixed reading, each for its own reason, and valid
+// only so. 9007199254740993 is past an exclusiveMinimum of 9007199254740992 except as a double;
+// 18446744073709551618 breaks a maximum of 18446744073709551617 except as a double.
+func TestSerdeReading(t *testing.T) {
+	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(`{"type":"object","properties":{"x":{"exclusiveMinimum":9007199254740992},"y":{"maximum":18446744073709551617}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDoubles(gk)
+	for _, tc := range []struct {
+		value  string
+		either bool
+	}{
+		{`{"x":9007199254740993,"y":18446744073709551618}`, true},
+		{`{"x":9007199254740993,"y":18446744073709571618}`, false}, // past the maximum as a double too
+	} {
+		v, err := jsonvalue.Parse([]byte(tc.value))
+		if err != nil {
+			t.Fatal(err)
+		}
+		issues := gk.Locate(v)
+		if len(issues) == 0 {
+			t.Fatalf("%s: valid; the case must be invalid", tc.value)
+		}
+		if got := d.differ(v, nil, issues); got != tc.either {
+			t.Errorf("%s: either %v, want %v (issues %v)", tc.value, got, tc.either, issues)
+		}
+	}
+}
+
