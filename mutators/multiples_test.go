@@ -240,4 +240,3 @@ func TestSerdeReading(t *testing.T) {
 		}
 	}
 }
-
