@@ -9,6 +9,21 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
+// doublesOf compiles schema as the tool "t" and returns its binary64 readings, with value parsed
+// and the issues the oracle finds in it.
+func doublesOf(t *testing.T, schema, value string) (*doubles, any, []validator.Issue) {
+	t.Helper()
+	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
+	if err != nil {
+		t.Fatalf("%s: %v", schema, err)
+	}
+	v, err := jsonvalue.Parse([]byte(value))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newDoubles(gk), v, gk.Locate(v)
+}
+
 // A number is divided only by the multipleOf values that may apply at its place: one that
 // divides badly as doubles (0.07/0.01 is 7.000000000000001, 7/0.07 is 99.99999999999999) at a
 // place no multipleOf reaches leaves the verdict alone, and the case keeps its verdict; at a
@@ -78,16 +93,7 @@ func TestMultipleOfAtItsPlace(t *testing.T) {
 		{dyn, `{"w":0.07}`, false},
 		{dyn, `{"kids":[{"w":0.07}]}`, true},
 	} {
-		gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(tc.schema)})
-		if err != nil {
-			t.Fatalf("%s: %v", tc.schema, err)
-		}
-		d := newDoubles(gk)
-		v, err := jsonvalue.Parse([]byte(tc.value))
-		if err != nil {
-			t.Fatal(err)
-		}
-		issues := gk.Locate(v)
+		d, v, issues := doublesOf(t, tc.schema, tc.value)
 		if got := d.differ(v, nil, issues); got != tc.either {
 			t.Errorf("%s on %s: either %v, want %v (issues %v)", tc.value, tc.schema, got, tc.either, issues)
 		}
@@ -190,16 +196,7 @@ func TestFailureTurnsIntoAMultipleOf(t *testing.T) {
 		// A key too many, no number read otherwise: it holds.
 		{upper, `{"f":1,"g":2}`, false},
 	} {
-		gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(tc.schema)})
-		if err != nil {
-			t.Fatalf("%s: %v", tc.schema, err)
-		}
-		d := newDoubles(gk)
-		v, err := jsonvalue.Parse([]byte(tc.value))
-		if err != nil {
-			t.Fatal(err)
-		}
-		issues := gk.Locate(v)
+		d, v, issues := doublesOf(t, tc.schema, tc.value)
 		if got := d.differ(v, nil, issues); got != tc.either {
 			t.Errorf("%s on %s: either %v, want %v (issues %v)", tc.value, tc.schema, got, tc.either, issues)
 		}
@@ -215,11 +212,7 @@ func TestFailureTurnsIntoAMultipleOf(t *testing.T) {
 // only so. 9007199254740993 is past an exclusiveMinimum of 9007199254740992 except as a double;
 // 18446744073709551618 breaks a maximum of 18446744073709551617 except as a double.
 func TestSerdeReading(t *testing.T) {
-	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(`{"type":"object","properties":{"x":{"exclusiveMinimum":9007199254740992},"y":{"maximum":18446744073709551617}}}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := newDoubles(gk)
+	const schema = `{"type":"object","properties":{"x":{"exclusiveMinimum":9007199254740992},"y":{"maximum":18446744073709551617}}}`
 	for _, tc := range []struct {
 		value  string
 		either bool
@@ -227,11 +220,7 @@ func TestSerdeReading(t *testing.T) {
 		{`{"x":9007199254740993,"y":18446744073709551618}`, true},
 		{`{"x":9007199254740993,"y":18446744073709571618}`, false}, // past the maximum as a double too
 	} {
-		v, err := jsonvalue.Parse([]byte(tc.value))
-		if err != nil {
-			t.Fatal(err)
-		}
-		issues := gk.Locate(v)
+		d, v, issues := doublesOf(t, schema, tc.value)
 		if len(issues) == 0 {
 			t.Fatalf("%s: valid; the case must be invalid", tc.value)
 		}
