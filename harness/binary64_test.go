@@ -140,24 +140,11 @@ func trimZeros(s string) string {
 // never blamed (the binary64 rule), on the corpus and on tools made to tempt it: unbounded
 // integers, bounds past 2^53, decimal multipleOf, numeric enums and uniqueItems.
 func TestDoublesGateHasNoFinding(t *testing.T) {
-	set, err := tool.Load("testdata/numbers.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tools := append(set.Tools, corpus.Tools().Tools...)
 	checks := 30
 	if testing.Short() {
 		checks = 8
 	}
-	rep, err := harness.Run(tools, doublesGate(false), harness.Options{Checks: checks, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range rep.Findings {
-		if f.Blocking {
-			t.Errorf("finding against a correct double-based gate: %s\n  args %s", f, f.Args)
-		}
-	}
+	rep := runWithoutFinding(t, doublesGate(false), checks, corpus.Tools().Tools, "testdata/numbers.json")
 	either, accepted := 0, 0
 	for class, st := range rep.Classes {
 		either += st.Either
@@ -185,25 +172,32 @@ func TestDoublesGateHasNoFinding(t *testing.T) {
 // value past them, beside a decimal multipleOf (validator/registry/testdata/division.json, the
 // standing differential's), and on numbers.json: no finding.
 func TestFloatDivisionGateHasNoFinding(t *testing.T) {
-	var tools []tool.Tool
-	for _, f := range []string{"testdata/numbers.json", "../validator/registry/testdata/division.json"} {
+	checks := 60
+	if testing.Short() {
+		checks = 15
+	}
+	runWithoutFinding(t, doublesGate(true), checks, nil, "testdata/numbers.json", "../validator/registry/testdata/division.json")
+}
+
+// runWithoutFinding runs gate over tools and the tool files, with checks values per tool and
+// seed 1, fails the test on each blocking finding, and returns the report.
+func runWithoutFinding(t *testing.T, gate validator.Validator, checks int, tools []tool.Tool, files ...string) *harness.Report {
+	t.Helper()
+	for _, f := range files {
 		set, err := tool.Load(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		tools = append(tools, set.Tools...)
 	}
-	checks := 60
-	if testing.Short() {
-		checks = 15
-	}
-	rep, err := harness.Run(tools, doublesGate(true), harness.Options{Checks: checks, Seed: 1})
+	rep, err := harness.Run(tools, gate, harness.Options{Checks: checks, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range rep.Findings {
 		if f.Blocking {
-			t.Errorf("finding against a correct gate that divides doubles: %s\n  args %s", f, f.Args)
+			t.Errorf("finding against %s, a correct gate: %s\n  args %s", gate.Name(), f, f.Args)
 		}
 	}
+	return rep
 }

@@ -3,10 +3,8 @@ package validator
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math"
 	"math/big"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/schemawalk"
 )
 
 // FloatMultipleOf is the name MarkFloatDivisions gives a multipleOf that divides in floating
@@ -26,7 +25,13 @@ const FloatMultipleOf = "x-toolproof-float-multipleOf"
 // reports false when a reference points into such data (a schema there would keep its exact
 // multipleOf). The binary64 rule reads a schema with it as gates that read numbers as doubles do.
 func MarkFloatDivisions(doc any, float func(divisor json.Number) bool) (complete bool) {
-	markFloat(doc, false, float)
+	schemawalk.Keywords(doc, func(obj map[string]any, k string, v any, _ string) bool {
+		if n, ok := v.(json.Number); ok && k == "multipleOf" && (float == nil || float(n)) {
+			delete(obj, k)
+			obj[FloatMultipleOf] = n
+		}
+		return true
+	})
 	return !refersIntoData(doc)
 }
 
@@ -67,42 +72,12 @@ func pointsIntoData(ptr string) bool {
 			names = false
 			continue
 		}
-		switch seg {
-		case "enum", "const", "default", "examples":
+		if schemawalk.IsData(seg) {
 			return true
 		}
-		names = nameMaps[seg]
+		names = schemawalk.IsNameMap(seg)
 	}
 	return false
-}
-
-func markFloat(v any, names bool, float func(json.Number) bool) {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			e := x[k]
-			if names {
-				markFloat(e, false, float)
-				continue
-			}
-			switch k {
-			case "enum", "const", "default", "examples":
-				continue
-			}
-			if n, ok := e.(json.Number); ok && k == "multipleOf" {
-				if float == nil || float(n) {
-					delete(x, k)
-					x[FloatMultipleOf] = n
-				}
-				continue
-			}
-			markFloat(e, nameMaps[k], float)
-		}
-	case []any:
-		for _, e := range x {
-			markFloat(e, false, float)
-		}
-	}
 }
 
 // FloatDivision judges each FloatMultipleOf (MarkFloatDivisions) as a gate that reads numbers as

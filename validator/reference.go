@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"net/url"
 	"slices"
 	"sort"
@@ -80,7 +79,7 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 	default:
 		return nil, cfg(fmt.Errorf("parameters must be a JSON Schema object, found %s", jsonvalue.TypeName(doc)))
 	}
-	if err := sizesFit(doc, "", false); err != nil {
+	if err := sizesFit(doc); err != nil {
 		return nil, cfg(err)
 	}
 	c := jsonschema.NewCompiler()
@@ -116,48 +115,20 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 var sizeKeywords = map[string]bool{"minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
 	"minProperties": true, "maxProperties": true, "minContains": true, "maxContains": true}
 
-// nameMaps are the keywords whose value maps names (of properties, patterns, definitions) to
-// schemas: its keys are names, not keywords.
-var nameMaps = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true,
-	"dependentSchemas": true, "dependencies": true}
-
-// sizesFit returns an error naming the first size keyword of the schema document v (at JSON
-// Pointer at) whose count does not fit in an int64. names says that v's keys are names (v is
-// the value of properties, $defs, ...), each naming a schema. The values of enum, const,
-// default and examples are data, not schemas, and are not looked into.
-func sizesFit(v any, at string, names bool) error {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			e := x[k]
-			if names {
-				if err := sizesFit(e, child(at, k), false); err != nil {
-					return err
-				}
-				continue
-			}
-			switch k {
-			case "enum", "const", "default", "examples":
-				continue
-			}
-			if n, ok := e.(json.Number); ok && sizeKeywords[k] {
-				if r, ok := jsonvalue.Rat(n); ok && r.IsInt() && !r.Num().IsInt64() {
-					return fmt.Errorf("%s is %s at %s: more than the oracle can hold (an int64)", k, n, child(at, k))
-				}
-				continue
-			}
-			if err := sizesFit(e, child(at, k), nameMaps[k]); err != nil {
-				return err
+// sizesFit returns an error naming the first size keyword of the schema document doc whose
+// count does not fit in an int64 (data, such as enum values, is not looked into).
+func sizesFit(doc any) error {
+	var err error
+	schemawalk.Keywords(doc, func(_ map[string]any, k string, v any, at string) bool {
+		if n, ok := v.(json.Number); ok && sizeKeywords[k] {
+			if r, ok := jsonvalue.Rat(n); ok && r.IsInt() && !r.Num().IsInt64() {
+				err = fmt.Errorf("%s is %s at %s: more than the oracle can hold (an int64)", k, n, at)
+				return false
 			}
 		}
-	case []any:
-		for i, e := range x {
-			if err := sizesFit(e, child(at, strconv.Itoa(i)), false); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+		return true
+	})
+	return err
 }
 
 type refuseLoader struct{}

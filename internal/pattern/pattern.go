@@ -8,11 +8,15 @@ package pattern
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/schemawalk"
 )
 
 // Warning is one pattern of a schema with syntax only some dialects have.
@@ -183,65 +187,26 @@ func Warnings(schema json.RawMessage) []Warning {
 		return nil
 	}
 	var out []Warning
-	// names: v is a map from names to schemas (properties, $defs, ...), whose keys are not keywords.
-	var walk func(v any, ptr string, names bool)
-	walk = func(v any, ptr string, names bool) {
-		switch v := v.(type) {
-		case map[string]any:
-			keys := make([]string, 0, len(v))
-			for k := range v {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				x := v[k]
-				at := ptr + "/" + escape(k)
-				if names {
-					walk(x, at, false)
-					continue
+	schemawalk.Keywords(v, func(_ map[string]any, k string, x any, at string) bool {
+		switch k {
+		case "pattern":
+			if s, ok := x.(string); ok {
+				for _, p := range Problems(s) {
+					out = append(out, Warning{Pointer: at, Pattern: s, Problem: p})
 				}
-				switch k {
-				case "enum", "const", "default", "examples":
-					continue
-				case "pattern":
-					if s, ok := x.(string); ok {
-						for _, p := range Problems(s) {
-							out = append(out, Warning{Pointer: at, Pattern: s, Problem: p})
-						}
-						continue
-					}
-				case "patternProperties":
-					if m, ok := x.(map[string]any); ok {
-						pks := make([]string, 0, len(m))
-						for pk := range m {
-							pks = append(pks, pk)
-						}
-						sort.Strings(pks)
-						for _, pk := range pks {
-							for _, p := range Problems(pk) {
-								out = append(out, Warning{Pointer: at + "/" + escape(pk), Pattern: pk, Problem: p})
-							}
-						}
+			}
+		case "patternProperties":
+			if m, ok := x.(map[string]any); ok {
+				for _, pk := range slices.Sorted(maps.Keys(m)) {
+					for _, p := range Problems(pk) {
+						out = append(out, Warning{Pointer: at + "/" + jsonvalue.EscapeToken(pk), Pattern: pk, Problem: p})
 					}
 				}
-				walk(x, at, nameMaps[k])
-			}
-		case []any:
-			for i, x := range v {
-				walk(x, ptr+"/"+strconv.Itoa(i), false)
 			}
 		}
-	}
-	walk(v, "", false)
+		return true
+	})
 	return out
-}
-
-// nameMaps are the keywords whose value maps names to schemas.
-var nameMaps = map[string]bool{"properties": true, "patternProperties": true, "$defs": true,
-	"definitions": true, "dependentSchemas": true, "dependencies": true}
-
-func escape(tok string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
 }
 
 // ToRE2 rewrites the \u escapes of an ECMA-262 pattern as RE2 \x{...} escapes (surrogate pairs
