@@ -1,0 +1,18 @@
+package mutators
+
+import "slices"
+
+// wrapper_nesting read backwards: a root object whose one member, named as the mutator names
+// wrappers, holds the arguments; undone by taking them out.
+func (wrapperNesting) undo(r *reading, s *site) []undo {
+	obj, ok := s.value.(map[string]any)
+	if s.parent != nil || !ok || len(obj) != 1 {
+		return nil
+	}
+	for k, inner := range obj {
+		if _, isObj := inner.(map[string]any); isObj && slices.Contains(wrapperKeys, k) {
+			return []undo{{class: WrapperNesting, variant: k, path: "", value: func() any { return inner }}}
+		}
+	}
+	return nil
+}
