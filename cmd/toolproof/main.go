@@ -7,6 +7,7 @@
 //	toolproof merge      REPORT.json... [--format text|json|junit|markdown]
 //	toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S] [--format jsonl|test-suite]
 //	toolproof audit      --tools PATH [--format text|json]
+//	toolproof classify   --calls LOG [--tools PATH]... [--format text|json|jsonl] [--save DIR] [--weights OUT]
 //	toolproof validators
 //
 // Exit status: 0 no finding, 1 findings, 2 bad usage or input (or more skipped tools than
@@ -47,6 +48,8 @@ Usage:
   toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S]
                        [--mutators LIST] [--close] [--format jsonl|test-suite|go-fuzz]
   toolproof audit      [--tools PATH]... [--close] [--format text|json] [--all]
+  toolproof classify   --calls LOG [--tools PATH]... [--format text|json|jsonl] [--save DIR]
+                       [--save-valid] [--weights OUT] [--close]
   toolproof validators
 
 With no --tools, run, replay and audit use the embedded tool corpus; with no --validator, the
@@ -93,6 +96,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdGen(args[1:], stdout, stderr)
 	case "audit":
 		err = cmdAudit(args[1:], stdout, stderr)
+	case "classify":
+		err = cmdClassify(args[1:], stdout, stderr)
 	case "validators":
 		err = cmdValidators(args[1:], stdout, stderr)
 	default:
