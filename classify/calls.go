@@ -73,10 +73,23 @@ func ReadCalls(r io.Reader) ([]Call, []LineError, error) {
 	return calls, bad, nil
 }
 
+// id is a call's id: a string, or (JSON-RPC) a number, kept as written.
+type id string
+
+func (i *id) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*i = id(s)
+	} else if string(b) != "null" {
+		*i = id(b)
+	}
+	return nil
+}
+
 // envelope holds every field the forms use.
 type envelope struct {
 	Type      string          `json:"type"`
-	ID        string          `json:"id"`
+	ID        id              `json:"id"`
 	CallID    string          `json:"call_id"`
 	Tool      string          `json:"tool"`
 	Name      string          `json:"name"`
@@ -122,13 +135,13 @@ func (e envelope) calls(depth int) ([]Call, error) {
 	case len(e.ToolCalls) > 0:
 		return chatCalls(e.ToolCalls)
 	case e.Function != nil:
-		return one(e.Function.Name, e.ID, e.Function.Arguments, "openai-chat")
+		return one(e.Function.Name, string(e.ID), e.Function.Arguments, "openai-chat")
 	case e.Type == "function_call":
-		return one(e.Name, firstOf(e.CallID, e.ID), e.Arguments, "openai-responses")
+		return one(e.Name, firstOf(e.CallID, string(e.ID)), e.Arguments, "openai-responses")
 	case e.Type == "tool_use":
-		return one(e.Name, e.ID, e.Input, "anthropic")
+		return one(e.Name, string(e.ID), e.Input, "anthropic")
 	case e.Tool != "" || (e.Name != "" && (e.Arguments != nil || e.Input != nil)):
-		return one(firstOf(e.Tool, e.Name), firstOf(e.ID, e.CallID), firstRaw(e.Arguments, e.Input), "plain")
+		return one(firstOf(e.Tool, e.Name), firstOf(string(e.ID), e.CallID), firstRaw(e.Arguments, e.Input), "plain")
 	}
 	if depth > 1 {
 		return nil, nil
@@ -170,7 +183,7 @@ func (e envelope) mcp() ([]Call, error) {
 	if e.Params == nil {
 		return nil, errors.New("a tools/call request without params")
 	}
-	return one(e.Params.Name, "", e.Params.Arguments, "mcp")
+	return one(e.Params.Name, string(e.ID), e.Params.Arguments, "mcp")
 }
 
 // chatCalls reads the tool_calls of a Chat Completions message.
@@ -184,7 +197,7 @@ func chatCalls(tcs []json.RawMessage) ([]Call, error) {
 		if tc.Function == nil {
 			return nil, fmt.Errorf("tool_calls[%d] has no function", i)
 		}
-		c, err := one(tc.Function.Name, tc.ID, tc.Function.Arguments, "openai-chat")
+		c, err := one(tc.Function.Name, string(tc.ID), tc.Function.Arguments, "openai-chat")
 		if err != nil {
 			return nil, fmt.Errorf("tool_calls[%d]: %v", i, err)
 		}

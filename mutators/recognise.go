@@ -402,13 +402,14 @@ func (r *reading) replace(s *site, v any) func() any {
 	return func() any { return jsonvalue.Replaced(root, s.tokens(), v) }
 }
 
-// onlyString reports whether the schemas at s take strings and nothing else.
+// onlyString reports whether the schemas at s (and the branches of their alternatives) take
+// strings and nothing else.
 func (s *site) onlyString() bool {
 	if !s.mayBe("string") {
 		return false
 	}
 	for _, t := range []string{"null", "boolean", "object", "array", "number"} {
-		if s.mayBe(t) {
+		if s.mayBe(t) || s.takes(t) {
 			return false
 		}
 	}

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/validator"
@@ -80,8 +83,15 @@ func (r *reading) unflattened(s *site) []undo {
 		}
 		add("comma-joined", splitItems(str, ",", false))
 		add("comma-joined", splitItems(str, ",", true))
+		tooLong := ""
+		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxLength }, false); ok && utf8.RuneCountInString(str) > m {
+			tooLong = string(OutOfRangeEnum) + ":too-long" // a string past its length reads so too
+		}
 		for i := range out {
 			out[i].partial = true
+			if tooLong != "" {
+				out[i].alike = []string{tooLong}
+			}
 		}
 		add("unwrapped", []any{str})
 		out[len(out)-1].alikeOnly = true
