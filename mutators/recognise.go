@@ -58,6 +58,25 @@ type Classification struct {
 	Reason      string            `json:"reason,omitempty"` // why Either, in a few words
 }
 
+// Names reports whether c reads the mutation m back: the verdict m owes (Invalid for a
+// must-reject case, Either for an either one) and m's class and variant at m's place (or, read
+// as another class that writes the same text, at a member inside it).
+func (c Classification) Names(m cases.Case) bool {
+	want := Invalid
+	if m.Expect == cases.Either {
+		want = Either
+	}
+	if c.Verdict != want {
+		return false
+	}
+	for _, d := range c.Distortions {
+		if d.Is(m.Class, m.Variant) && (d.Path == m.Path || (d.Class != m.Class && jsonvalue.IsPrefix(m.Path, d.Path))) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxUndo bounds the distortions undone in one call.
 const maxUndo = 32
 
