@@ -42,7 +42,8 @@ type Distortion struct {
 }
 
 // Is reports whether d is of class c and variant v, or writes the same text as it (an Alike
-// "variant", or "class:variant" of another class).
+// "variant", or "class:variant" of another class; "class:variant@pointer" names the same text
+// read at another place).
 func (d Distortion) Is(c cases.Class, v string) bool {
 	if d.Class == c && (d.Variant == v || slices.Contains(d.Alike, v)) {
 		return true
@@ -73,6 +74,9 @@ func (c Classification) Names(m cases.Case) bool {
 		if d.Is(m.Class, m.Variant) && (d.Path == m.Path || (d.Class != m.Class && jsonvalue.IsPrefix(m.Path, d.Path))) {
 			return true
 		}
+		if slices.Contains(d.Alike, string(m.Class)+":"+m.Variant+"@"+m.Path) {
+			return true
+		}
 	}
 	return false
 }
@@ -84,8 +88,29 @@ const maxUndo = 32
 // distortions: the verdict, and for an invalid call the class and variant of each distortion at
 // its place. It is safe for concurrent use.
 func (c *Context) Classify(args []byte) Classification {
+	return c.classify(args, defaultRecognisers())
+}
+
+// recognisers are the classes' recognisers a classification uses: the text and root layers'
+// and the value's, in order (a test breaks one on purpose).
+type recognisers struct {
+	text       func(b []byte) (v any, parsed bool, ds []Distortion, either string)
+	root       func(v any) (obj any, ds []Distortion, ok bool)
+	undoers    []undoer    // the classes that can be undone, in the order they are tried
+	explainers []explainer // the classes that name what no undoing removes, in order
+}
+
+func defaultRecognisers() recognisers {
+	return recognisers{text: readText, root: readRoot,
+		undoers: []undoer{wrapperNesting{}, jsonInString{}, stringified{}, wrappedScalar{}, wrongType{},
+			flattened{}, hallucinated{}},
+		explainers: []explainer{missing{}, nullValue{}, outOfRange{}, wrongType{}, hallucinated{}}}
+}
+
+// classify is Classify with the recognisers rs.
+func (c *Context) classify(args []byte, rs recognisers) Classification {
 	var out Classification
-	v, parsed, ds, either := readText(args)
+	v, parsed, ds, either := rs.text(args)
 	out.Distortions = ds
 	if either != "" {
 		out.Verdict, out.Reason = Either, either
@@ -95,17 +120,17 @@ func (c *Context) Classify(args []byte) Classification {
 		out.Verdict = Invalid
 		return out
 	}
-	v, ds, ok := readRoot(v)
+	v, ds, ok := rs.root(v)
 	out.Distortions = append(out.Distortions, ds...)
 	if !ok {
 		out.Verdict = Invalid
 		return out
 	}
-	return c.classifyValue(v, out)
+	return c.classifyValue(v, out, rs)
 }
 
 // classifyValue classifies an arguments object, after what was found in its text and root.
-func (c *Context) classifyValue(v any, out Classification) Classification {
+func (c *Context) classifyValue(v any, out Classification, rs recognisers) Classification {
 	issues := c.oracle.Where(v)
 	if issues == nil {
 		out.Verdict = Valid
@@ -121,7 +146,7 @@ func (c *Context) classifyValue(v any, out Classification) Classification {
 	} else if lax := c.laxOracle(); lax != nil && lax.Valid(v) {
 		out.Reason = "invalid only where format is asserted"
 	}
-	r := &reading{ctx: c, value: v, issues: issues}
+	r := &reading{ctx: c, rs: rs, value: v, issues: issues}
 	for i := 0; i < maxUndo && r.undoOne(); i++ {
 	}
 	var left []validator.Issue
@@ -145,6 +170,7 @@ func (c *Context) classifyValue(v any, out Classification) Classification {
 // reading is the state of one call's value as its distortions are undone.
 type reading struct {
 	ctx    *Context
+	rs     recognisers
 	value  any               // the value, with the distortions found so far undone
 	issues []validator.Issue // the oracle's issues with it (Where: alternatives once)
 	found  []Distortion
@@ -178,18 +204,6 @@ type explainer interface {
 	explain(r *reading, is validator.Issue, s *site) ([]Distortion, bool)
 }
 
-// undoers are the classes that can be undone, in the order they are tried: each undoing the
-// oracle confirms (fewer issues) is kept.
-func undoers() []undoer {
-	return []undoer{wrapperNesting{}, jsonInString{}, stringified{}, wrappedScalar{}, wrongType{},
-		flattened{}, hallucinated{}}
-}
-
-// explainers name what no undoing removes, in order.
-func explainers() []explainer {
-	return []explainer{missing{}, nullValue{}, outOfRange{}, wrongType{}, hallucinated{}}
-}
-
 // undoOne applies the best undoing the oracle confirms, over every class and flagged site: one
 // that leaves the place right and fewer issues before a partial one, then the fewest issues left,
 // then the order of undoers and sites. It reports whether one was found.
@@ -199,7 +213,7 @@ func (r *reading) undoOne() bool {
 	}
 	sites, _ := annotate(r.ctx.oracle.Schema(), r.value)
 	var us []undo
-	for _, u := range undoers() {
+	for _, u := range r.rs.undoers {
 		for _, s := range sites {
 			if r.flagged(s) {
 				us = append(us, u.undo(r, s)...)
@@ -229,7 +243,10 @@ func (r *reading) tryUndos(us []undo) bool {
 		if us[i].partial != us[j].partial {
 			return !us[i].partial
 		}
-		return len(issues[i]) < len(issues[j])
+		if len(issues[i]) != len(issues[j]) {
+			return len(issues[i]) < len(issues[j])
+		}
+		return strings.Count(us[i].path, "/") > strings.Count(us[j].path, "/") // the smaller change
 	}
 	for i, u := range us {
 		values[i] = u.value()
@@ -248,6 +265,9 @@ func (r *reading) tryUndos(us []undo) bool {
 			alike = append(alike, o.variant)
 		}
 	}
+	if u.partial {
+		alike = append(alike, r.refusedMember(u.path)...)
+	}
 	d := Distortion{Class: u.class, Variant: u.variant, Path: u.path, Alike: alike, Keyword: gone(r.issues, issues[best])}
 	r.found = append(r.found, d)
 	if u.partial {
@@ -255,6 +275,21 @@ func (r *reading) tryUndos(us []undo) bool {
 	}
 	r.value, r.issues, r.locatedDone = values[best], issues[best], false
 	return true
+}
+
+// refusedMember names, for a member some branch of an alternative refuses as a key, the
+// hallucinated_key reading of it: where branches declare different keys, a key of one added to
+// an object of another reads as both.
+func (r *reading) refusedMember(path string) []string {
+	if path == "" || !r.issueAt(path, keyKeywords...) {
+		return nil
+	}
+	toks, err := jsonvalue.SplitPointer(path)
+	if err != nil {
+		return nil
+	}
+	v, _ := r.keyVariant(toks[len(toks)-1], nil)
+	return []string{string(HallucinatedKey) + ":" + v}
 }
 
 // improves reports whether an undoing that leaves issues is kept: no type issue at its place,
@@ -348,7 +383,7 @@ func (r *reading) name(is validator.Issue, byPath map[string]*site) bool {
 	if s == nil {
 		return false
 	}
-	for _, e := range explainers() {
+	for _, e := range r.rs.explainers {
 		ds, ok := e.explain(r, is, s)
 		if !ok {
 			continue

@@ -35,7 +35,12 @@ func (flattened) undo(r *reading, s *site) []undo {
 		if !r.issueAt(s.path, "type") && !slices.ContainsFunc(a, func(e any) bool { return r.issueAt(s.path+"/0", "type") }) {
 			return out
 		}
-		return append(out, undo{class: FlattenedArray, variant: "unwrapped", path: s.path, value: r.replace(s, []any{a}), partial: true})
+		u := undo{class: FlattenedArray, variant: "unwrapped", path: s.path, value: r.replace(s, []any{a}), partial: true}
+		if len(a) == 1 {
+			// [[x]] written [x]: the outer array unwrapped, or the inner one.
+			u.alike = []string{string(FlattenedArray) + ":unwrapped@" + s.path + "/0"}
+		}
+		return append(out, u)
 	}
 	return append(out, r.unflattened(s)...)
 }
@@ -105,6 +110,10 @@ func (r *reading) unflattened(s *site) []undo {
 	}
 	add("unwrapped", []any{s.value})
 	out[len(out)-1].partial = true
+	if pa, ok := s.parent.value.([]any); ok && len(pa) == 1 {
+		// [[x]] written [x]: the inner array unwrapped, or the outer one.
+		out[len(out)-1].alike = []string{string(FlattenedArray) + ":unwrapped@" + s.parent.path}
+	}
 	return out
 }
 
