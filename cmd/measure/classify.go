@@ -64,7 +64,7 @@ func classifyMeasure(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return report(stdout, defs, calls, pairs, verdicts, *out)
+	return writeClassifyReport(stdout, defs, calls, pairs, verdicts, *out)
 }
 
 // pair is one call classified against one definition of its tool.
@@ -302,9 +302,9 @@ func agrees(c mutators.Classification, valid *bool) bool {
 	return false
 }
 
-// report writes the checks and the class frequencies of the calls, each against its own
+// writeClassifyReport writes the checks and the class frequencies of the calls, each against its own
 // definition.
-func report(w io.Writer, defs []bfclTool, calls []labelled, ps []pair, py []*bool, jsonOut string) error {
+func writeClassifyReport(w io.Writer, defs []bfclTool, calls []labelled, ps []pair, py []*bool, jsonOut string) error {
 	var agree, either, identified, labelRight, ambiguous, ambiguousRight int
 	var disagreements []string
 	chosen := make([]int, len(calls))
