@@ -96,3 +96,24 @@ func TestClassifyTextAndBadUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestRunWithWeightsFromClassify: the weights classify writes draw run's classes; the report says
+// them, and the same seed gives the same report.
+func TestRunWithWeightsFromClassify(t *testing.T) {
+	dir := t.TempDir()
+	logPath := writeFile(t, dir, "calls.jsonl", trafficLog)
+	weights := filepath.Join(dir, "weights.json")
+	must(t, 0, "classify", "--tools", corpusTool("read"), "--calls", logPath, "--weights", weights)
+	args := []string{"run", "--tools", corpusTool("read"), "--checks", "20", "--seed", "3", "--weights", weights, "--format", "json"}
+	first := must(t, 0, args...).stdout
+	if second := must(t, 0, args...).stdout; first != second {
+		t.Error("the same seed and weights gave two reports")
+	}
+	if !strings.Contains(first, "classes drawn by the given weights") || !strings.Contains(first, "stringified_type 52.6%") {
+		t.Errorf("the report does not state the weights:\n%s", clip(first))
+	}
+	bad := writeFile(t, dir, "bad.json", `{"classes":{"no_such_class":1}}`)
+	if r := cli(t, "run", "--tools", corpusTool("read"), "--weights", bad); r.code != 2 || !strings.Contains(r.stderr, "no_such_class") {
+		t.Errorf("a weights file with an unknown class: exit %d\n%s", r.code, r.stderr)
+	}
+}

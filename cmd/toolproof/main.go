@@ -43,6 +43,7 @@ Usage:
                        [--save DIR] [--require-location] [--timeout D] [--window N]
                        [--processes N] [--max-skipped N] [--only-reject]
                        [--tool NAME]... [--skip-tool NAME]... [--reject-pattern RE] [--ran-pattern RE]
+                       [--weights FILE]
   toolproof merge      REPORT.json... [--format text|json|junit|markdown] [--max-skipped N]
   toolproof replay DIR [--validator SPEC]... [--tools PATH]... [--format ...] [--close] [--max-skipped N]
   toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S]

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/classify"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
@@ -137,7 +138,8 @@ type runFlags struct {
 	processes  int
 	maxSkipped int
 	cpuprofile string
-	gen        bool // the flags of run (which draws new cases) were registered
+	weights    string // a weights file (toolproof classify --weights)
+	gen        bool   // the flags of run (which draws new cases) were registered
 	mcp        mcpFlags
 }
 
@@ -205,6 +207,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 		fs.IntVar(&f.shards, "shards", 0, "the number of shards, when the index comes from a variable (JOB_COMPLETION_INDEX has no count of its own)")
 		fs.StringVar(&f.save, "save", "", "directory to save the minimal failing cases in (replay them with toolproof replay)")
 		fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for `go tool pprof`)")
+		fs.StringVar(&f.weights, "weights", "", "draw the classes in the proportions of this file (toolproof classify --weights), each class at least a quarter of an even share")
 	}
 }
 
@@ -241,6 +244,13 @@ func (f *runFlags) options() (harness.Options, error) {
 	}
 	if _, err := report.FormatNamed(f.format); err != nil {
 		return opts, usagef("--format %q: want %s", f.format, report.FormatList())
+	}
+	if f.weights != "" {
+		w, err := classify.ReadWeights(f.weights)
+		if err != nil {
+			return opts, usagef("--weights: %v", err)
+		}
+		opts.Weights = w.Proportions()
 	}
 	if f.checks < 0 || (f.checks == 0 && f.gen) {
 		return opts, usagef("--checks must be positive")
