@@ -206,7 +206,8 @@ type explainer interface {
 
 // undoOne applies the best undoing the oracle confirms, over every class and flagged site: one
 // that leaves the place right and fewer issues before a partial one, then the fewest issues left,
-// then the order of undoers and sites. It reports whether one was found.
+// then (partial ones) the deepest, then the order of undoers and sites. It reports whether one
+// was found.
 func (r *reading) undoOne() bool {
 	if r.issues == nil {
 		return false
@@ -243,8 +244,8 @@ func (r *reading) tryUndos(us []undo) bool {
 		if us[i].partial != us[j].partial {
 			return !us[i].partial
 		}
-		if len(issues[i]) != len(issues[j]) {
-			return len(issues[i]) < len(issues[j])
+		if len(issues[i]) != len(issues[j]) || !us[i].partial {
+			return len(issues[i]) < len(issues[j]) // a tie of whole undoings goes to the first
 		}
 		return strings.Count(us[i].path, "/") > strings.Count(us[j].path, "/") // the smaller change
 	}
