@@ -7,8 +7,9 @@ import (
 	"github.com/toolproof/toolproof/mutators"
 )
 
-// Unexplained is the class a saved call gets when the oracle rejects it but no class names why.
-const Unexplained cases.Class = "unexplained"
+// UnexplainedClass is the class a saved call gets when the oracle rejects it but no class names
+// why.
+const UnexplainedClass cases.Class = "unexplained"
 
 // CaseOf is the regression case of a classified call: its text as the model wrote it, the
 // verdict a gate owes it and its first class. ok is false for a call that owes no verdict
@@ -34,7 +35,7 @@ func (c *Classifier) CaseOf(r Result, source string, valid bool) (cases.Case, bo
 		cs.Expect, cs.Class, cs.Variant, cs.Path, cs.Keyword = cases.Reject, d.Class, d.Variant, d.Path, d.Keyword
 		cs.Reason = fmt.Sprintf("a logged call: %s", describe(r.Distortions))
 	case mutators.Unexplained:
-		cs.Expect, cs.Class = cases.Reject, Unexplained
+		cs.Expect, cs.Class = cases.Reject, UnexplainedClass
 		cs.Reason = fmt.Sprintf("a logged call the schema rejects: %v", r.Issues)
 	default:
 		return cases.Case{}, false

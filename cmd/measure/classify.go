@@ -302,73 +302,90 @@ func agrees(c mutators.Classification, valid *bool) bool {
 	return false
 }
 
-// writeClassifyReport writes the checks and the class frequencies of the calls, each against its own
-// definition.
-func writeClassifyReport(w io.Writer, defs []bfclTool, calls []labelled, ps []pair, py []*bool, jsonOut string) error {
-	var agree, either, identified, labelRight, ambiguous, ambiguousRight int
-	var disagreements []string
+// checked is what the checks of a labelled log found.
+type checked struct {
+	agree, either             int // pairs python-jsonschema agrees with; pairs classified either
+	identified, labelRight    int // calls whose definition BFCL names; of them, right by the label
+	ambiguous, ambiguousRight int // calls whose definition it does not; right against one of them
+	labels                    map[bool]int
+	disagreements             []string
+	results                   []classify.Result // each call against its own definition
+}
+
+// check compares every pair with python-jsonschema, and each call, against its own definition
+// (or the first of its name whose verdict matches the label), with its label.
+func check(defs []bfclTool, calls []labelled, ps []pair, py []*bool) checked {
+	c := checked{labels: map[bool]int{}}
 	chosen := make([]int, len(calls))
 	for i := range chosen {
 		chosen[i] = -1
 	}
 	for k, p := range ps {
+		call := calls[p.call]
 		switch {
 		case p.got.Verdict == mutators.Either:
-			either++
-			disagreements = append(disagreements, fmt.Sprintf("either (%s): %s line %d against %s", p.got.Reason, calls[p.call].ID, calls[p.call].Line, defs[p.def].Source))
+			c.either++
+			c.disagreements = append(c.disagreements, fmt.Sprintf("either (%s): %s line %d against %s", p.got.Reason, call.ID, call.Line, defs[p.def].Source))
 		case agrees(p.got, py[k]):
-			agree++
+			c.agree++
 		default:
-			disagreements = append(disagreements, fmt.Sprintf("python says %v, classify %s: %s line %d against %s", deref(py[k]), p.got.Verdict, calls[p.call].ID, calls[p.call].Line, defs[p.def].Source))
+			c.disagreements = append(c.disagreements, fmt.Sprintf("python says %v, classify %s: %s line %d against %s", deref(py[k]), p.got.Verdict, call.ID, call.Line, defs[p.def].Source))
 		}
-		label := calls[p.call].Valid
-		if chosen[p.call] < 0 || (!ps[chosen[p.call]].identified && !agrees(ps[chosen[p.call]].got, &label) && agrees(p.got, &label)) {
+		if ch := chosen[p.call]; ch < 0 || (!ps[ch].identified && !agrees(ps[ch].got, &call.Valid) && agrees(p.got, &call.Valid)) {
 			chosen[p.call] = k
 		}
 	}
-	var results []classify.Result
-	labels := map[bool]int{}
-	for ci, c := range calls {
+	for ci, call := range calls {
 		p := ps[chosen[ci]]
-		right := agrees(p.got, &c.Valid)
+		right := agrees(p.got, &call.Valid)
 		if p.identified {
-			identified++
-			if right {
-				labelRight++
-			}
+			c.identified++
+			c.labelRight += btoi(right)
 		} else {
-			ambiguous++
-			if right {
-				ambiguousRight++
-			}
+			c.ambiguous++
+			c.ambiguousRight += btoi(right)
 		}
-		labels[c.Valid]++
-		results = append(results, classify.Result{Call: c.Call, Classification: p.got})
+		c.labels[call.Valid]++
+		c.results = append(c.results, classify.Result{Call: call.Call, Classification: p.got})
 	}
-	fmt.Fprintf(w, "%d labelled calls (%d valid, %d invalid), %d (call, definition) pairs classified\n", len(calls), labels[true], labels[false], len(ps))
-	fmt.Fprintf(w, "python-jsonschema on the same pair: %d of %d agree, %d either, %d disagree\n", agree, len(ps), either, len(ps)-agree-either)
-	for i, d := range disagreements {
+	return c
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// writeClassifyReport writes the checks and the class frequencies of the calls, each against its
+// own definition.
+func writeClassifyReport(w io.Writer, defs []bfclTool, calls []labelled, ps []pair, py []*bool, jsonOut string) error {
+	c := check(defs, calls, ps, py)
+	fmt.Fprintf(w, "%d labelled calls (%d valid, %d invalid), %d (call, definition) pairs classified\n", len(calls), c.labels[true], c.labels[false], len(ps))
+	fmt.Fprintf(w, "python-jsonschema on the same pair: %d of %d agree, %d either, %d disagree\n", c.agree, len(ps), c.either, len(ps)-c.agree-c.either)
+	for i, d := range c.disagreements {
 		if i == 20 {
-			fmt.Fprintf(w, "  ... and %d more\n", len(disagreements)-i)
+			fmt.Fprintf(w, "  ... and %d more\n", len(c.disagreements)-i)
 			break
 		}
 		fmt.Fprintf(w, "  %s\n", d)
 	}
-	fmt.Fprintf(w, "the label, against the definition the call names among its sources: %d of %d right\n", labelRight, identified)
-	fmt.Fprintf(w, "the label, where several definitions share the name and none names the call: %d of %d right against one of them\n", ambiguousRight, ambiguous)
-	s := classify.Summarise(results, nil)
+	fmt.Fprintf(w, "the label, against the definition the call names among its sources: %d of %d right\n", c.labelRight, c.identified)
+	fmt.Fprintf(w, "the label, where several definitions share the name and none names the call: %d of %d right against one of them\n", c.ambiguousRight, c.ambiguous)
+	s := classify.Summarise(c.results, nil)
 	fmt.Fprintln(w)
 	if err := classify.WriteText(w, s); err != nil {
 		return err
 	}
-	if jsonOut != "" {
-		data, err := json.MarshalIndent(s, "", "  ")
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(jsonOut, append(data, '\n'), 0o644)
+	if jsonOut == "" {
+		return nil
 	}
-	return nil
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(jsonOut, append(data, '\n'), 0o644)
 }
 
 func deref(b *bool) string {
