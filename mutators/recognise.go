@@ -235,7 +235,7 @@ func (r *reading) flagged(s *site) bool {
 }
 
 // tryUndos applies the best of us (see undoOne); the other variants of its class at its place
-// that leave as many issues are its Alike.
+// that leave as many issues (or, both partial, that the oracle confirms too) are its Alike.
 func (r *reading) tryUndos(us []undo) bool {
 	values := make([]any, len(us))
 	issues := make([][]validator.Issue, len(us))
@@ -262,7 +262,9 @@ func (r *reading) tryUndos(us []undo) bool {
 	u := us[best]
 	alike := slices.Clone(u.alike)
 	for i, o := range us {
-		if len(issues[i]) == len(issues[best]) && o.class == u.class && o.variant != u.variant && o.path == u.path && !slices.Contains(alike, o.variant) {
+		// A reading as good, or (at a place only partly known) one that also holds.
+		good := len(issues[i]) == len(issues[best]) || (u.partial && o.partial && r.improves(o, issues[i]))
+		if good && o.class == u.class && o.variant != u.variant && o.path == u.path && !slices.Contains(alike, o.variant) {
 			alike = append(alike, o.variant)
 		}
 	}

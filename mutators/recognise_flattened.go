@@ -85,6 +85,9 @@ func (r *reading) unflattened(s *site) []undo {
 		if strings.Contains(str, ", ") {
 			add("comma-space", splitItems(str, ", ", false))
 			add("comma-space", splitItems(str, ", ", true))
+			// "a, b" is as well "a" and " b" joined with ",".
+			out[len(out)-2].alike = []string{"comma-joined"}
+			out[len(out)-1].alike = []string{"comma-joined"}
 		}
 		add("comma-joined", splitItems(str, ",", false))
 		add("comma-joined", splitItems(str, ",", true))
@@ -95,7 +98,7 @@ func (r *reading) unflattened(s *site) []undo {
 		for i := range out {
 			out[i].partial = true
 			if tooLong != "" {
-				out[i].alike = []string{tooLong}
+				out[i].alike = append(out[i].alike, tooLong)
 			}
 		}
 		add("unwrapped", []any{str})
