@@ -307,30 +307,7 @@ func (n *node) plan() {
 			if n.done[k] {
 				continue
 			}
-			var opts [][]*jsonschema.Schema
-			switch kind {
-			case "anyOf":
-				for _, b := range s.AnyOf {
-					opts = append(opts, []*jsonschema.Schema{b})
-				}
-			case "oneOf":
-				for _, b := range s.OneOf {
-					opts = append(opts, []*jsonschema.Schema{b})
-				}
-			case "if":
-				if s.If == nil || (s.Then == nil && s.Else == nil) {
-					continue
-				}
-				then := []*jsonschema.Schema{s.If}
-				if s.Then != nil {
-					then = append(then, s.Then)
-				}
-				var els []*jsonschema.Schema
-				if s.Else != nil {
-					els = append(els, s.Else)
-				}
-				opts = [][]*jsonschema.Schema{then, els}
-			}
+			opts := choiceOptions(s, kind)
 			if len(opts) == 0 {
 				continue
 			}
@@ -341,6 +318,36 @@ func (n *node) plan() {
 		}
 	}
 	n.planTypes()
+}
+
+// choiceOptions is the options of one choice of s (kind: anyOf, oneOf or if), each the
+// schemas a branch adds; none when s makes no such choice.
+func choiceOptions(s *jsonschema.Schema, kind string) [][]*jsonschema.Schema {
+	var opts [][]*jsonschema.Schema
+	switch kind {
+	case "anyOf":
+		for _, b := range s.AnyOf {
+			opts = append(opts, []*jsonschema.Schema{b})
+		}
+	case "oneOf":
+		for _, b := range s.OneOf {
+			opts = append(opts, []*jsonschema.Schema{b})
+		}
+	case "if":
+		if s.If == nil || (s.Then == nil && s.Else == nil) {
+			return nil
+		}
+		then := []*jsonschema.Schema{s.If}
+		if s.Then != nil {
+			then = append(then, s.Then)
+		}
+		var els []*jsonschema.Schema
+		if s.Else != nil {
+			els = append(els, s.Else)
+		}
+		opts = [][]*jsonschema.Schema{then, els}
+	}
+	return opts
 }
 
 func validForAll(roots []*jsonschema.Schema, v any) bool {
@@ -389,24 +396,9 @@ func (n *node) dead(at string, visiting map[*node]bool) string {
 		why := ""
 		switch {
 		case ty == tObj && n.obj != nil:
-			for _, pp := range n.obj.props {
-				if pp.required && pp.child != nil {
-					if why = pp.child.get().dead(at+"/"+jsonvalue.EscapeToken(pp.name), visiting); why != "" {
-						break
-					}
-				}
-			}
+			why = n.deadObject(at, visiting)
 		case ty == tArr && n.arr != nil && n.arr.minItems > 0:
-			for i := 0; i < n.arr.minItems && i <= len(n.arr.prefix); i++ {
-				if i < len(n.arr.prefix) {
-					why = n.arr.prefix[i].get().dead(fmt.Sprintf("%s/%d", at, i), visiting)
-				} else if n.arr.rest != nil {
-					why = n.arr.rest.get().dead(at+"/*", visiting)
-				}
-				if why != "" {
-					break
-				}
-			}
+			why = n.deadArray(at, visiting)
 		}
 		if why == "" {
 			return ""
@@ -417,6 +409,35 @@ func (n *node) dead(at string, visiting map[*node]bool) string {
 		return ""
 	}
 	return reasons[0]
+}
+
+// deadObject is why some required property of the object node can have no value ("" if none).
+func (n *node) deadObject(at string, visiting map[*node]bool) string {
+	for _, pp := range n.obj.props {
+		if pp.required && pp.child != nil {
+			if why := pp.child.get().dead(at+"/"+jsonvalue.EscapeToken(pp.name), visiting); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// deadArray is why some item the array node needs (up to minItems) can have no value ("" if
+// none).
+func (n *node) deadArray(at string, visiting map[*node]bool) string {
+	for i := 0; i < n.arr.minItems && i <= len(n.arr.prefix); i++ {
+		why := ""
+		if i < len(n.arr.prefix) {
+			why = n.arr.prefix[i].get().dead(fmt.Sprintf("%s/%d", at, i), visiting)
+		} else if n.arr.rest != nil {
+			why = n.arr.rest.get().dead(at+"/*", visiting)
+		}
+		if why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // branch returns the node for choosing option i.
