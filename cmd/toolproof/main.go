@@ -20,7 +20,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 )
 
 // usageError is bad usage or input: exit status 2.
@@ -114,12 +113,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 }
-
-// multiFlag collects a repeatable flag.
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // parse parses a subcommand's flags, allowing flags after positional arguments too.
 func parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {

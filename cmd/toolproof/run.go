@@ -184,22 +184,22 @@ func notesOf(v validator.Validator) []string {
 }
 
 func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
-	fs.Var(&f.tools, "tools", "tool file or directory (repeatable; default: the embedded corpus)")
+	toolsFlag(fs, &f.tools, "tool file or directory (repeatable; default: the embedded corpus)")
 	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH or mcp:COMMAND (repeatable: a comparison)")
 	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
-	fs.BoolVar(&f.close, "close", false, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
-	fs.StringVar(&f.format, "format", "text", "report format: text, json, junit or markdown")
+	closeFlag(fs, &f.close, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
+	reportFormatFlag(fs, &f.format)
 	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when no issue of a rejection is at the distorted place, inside it, or above it only as far as the schema lets a gate know (the object that lacks or holds the key, the anyOf/oneOf/not or if that chose); one issue at the root locates only the root")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
 	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to each process of an external validator")
 	fs.IntVar(&f.processes, "processes", 1, "processes of an external validator run side by side")
 	f.mcp.register(fs)
-	fs.IntVar(&f.maxSkipped, "max-skipped", -1, "exit with status 2 after the report when more than this many tools are skipped (0: any skipped tool; -1: no limit)")
+	maxSkippedFlag(fs, &f.maxSkipped)
 	f.gen = gen
 	if gen {
 		fs.IntVar(&f.checks, "checks", 100, "valid values drawn per tool (each with one distortion per class)")
 		fs.Uint64Var(&f.seed, "seed", 0, "seed for the cases (0: a random seed, printed in the report)")
-		fs.StringVar(&f.muts, "mutators", "all", "comma-separated distortion classes")
+		mutatorsFlag(fs, &f.muts, "comma-separated distortion classes")
 		fs.IntVar(&f.jobs, "jobs", 0, "tools checked in parallel (default: the number of CPUs)")
 		fs.StringVar(&f.shard, "shard", "", "i/n: check only the tools whose index modulo n is i (default: from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX, CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB or CI_NODE_INDEX)")
 		fs.IntVar(&f.shards, "shards", 0, "the number of shards, when the index comes from a variable (JOB_COMPLETION_INDEX has no count of its own)")
