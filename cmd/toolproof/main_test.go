@@ -287,5 +287,3 @@ func TestUsageErrors(t *testing.T) {
 		})
 	}
 }
-
-// ---- audit, validators
