@@ -183,63 +183,17 @@ func (c *genCmd) load(stderr io.Writer) ([]tool.Tool, error) {
 // contract rejects (a root that is not an object, where the schema itself allows it), and values
 // whose verdict changes when format is an annotation are left out, and counted on stderr.
 func writeTestSuite(w io.Writer, ts []tool.Tool, cs []cases.Case, closeObjects bool, stderr io.Writer) error {
-	type test struct {
-		Description string `json:"description"`
-		Data        any    `json:"data"`
-		Valid       bool   `json:"valid"`
-	}
-	type group struct {
-		Description string          `json:"description"`
-		Schema      json.RawMessage `json:"schema"`
-		Tests       []test          `json:"tests"`
-	}
-	byTool := map[string]*group{}
-	oracles := map[string]*validator.Gatekeeper{}
-	lax := map[string]*validator.Gatekeeper{} // format as an annotation, the suite's default
-	var order []string
-	for _, t := range ts {
-		if closeObjects {
-			t = tool.Close(t)
-		}
-		gk, err := validator.Compile(t)
-		if err != nil {
-			continue
-		}
-		oracles[t.Name] = gk
-		if lk, err := validator.Compile(t, validator.FormatsAsAnnotations()); err == nil {
-			lax[t.Name] = lk
-		}
-		byTool[t.Name] = &group{Description: "toolproof cases for tool " + t.Name, Schema: t.Parameters}
-		order = append(order, t.Name)
-	}
+	st := newSuite(ts, closeObjects)
 	left := 0
 	for _, c := range cs {
-		g := byTool[c.Tool]
-		if g == nil {
-			continue
-		}
-		v, err := jsonvalue.Parse(c.Args)
-		if err != nil || c.Expect == cases.Either {
+		if !st.add(c) {
 			left++
-			continue
 		}
-		// Keep a case only if its verdict holds whether format is asserted or not: suite runners
-		// treat format as an annotation unless told otherwise.
-		schemaValid := oracles[c.Tool].Valid(v)
-		if schemaValid != (c.Expect == cases.Accept) || lax[c.Tool] == nil || lax[c.Tool].Valid(v) != schemaValid {
-			left++
-			continue
-		}
-		desc := string(c.Class)
-		if c.Reason != "" {
-			desc += ": " + c.Reason
-		}
-		g.Tests = append(g.Tests, test{Description: desc, Data: v, Valid: schemaValid})
 	}
-	var groups []*group
-	for _, name := range order {
-		if len(byTool[name].Tests) > 0 {
-			groups = append(groups, byTool[name])
+	var groups []*suiteGroupOut
+	for _, name := range st.order {
+		if len(st.byTool[name].Tests) > 0 {
+			groups = append(groups, st.byTool[name])
 		}
 	}
 	data, err := marshalIndentExact(groups)
@@ -253,6 +207,73 @@ func writeTestSuite(w io.Writer, ts []tool.Tool, cs []cases.Case, closeObjects b
 		fmt.Fprintf(stderr, "toolproof: %d cases left out of the test suite: not JSON, implementation-defined, rejected only by the plain-object rule of the gate, or judged differently when format is an annotation\n", left)
 	}
 	return nil
+}
+
+// suiteTest and suiteGroupOut are a test and a group of a JSON-Schema-Test-Suite file.
+type suiteTest struct {
+	Description string `json:"description"`
+	Data        any    `json:"data"`
+	Valid       bool   `json:"valid"`
+}
+
+type suiteGroupOut struct {
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+	Tests       []suiteTest     `json:"tests"`
+}
+
+// suite is a test suite being written: a group per tool, with the tool's oracle and its lax
+// copy (format as an annotation, the suite's default).
+type suite struct {
+	byTool  map[string]*suiteGroupOut
+	oracles map[string]*validator.Gatekeeper
+	lax     map[string]*validator.Gatekeeper
+	order   []string
+}
+
+func newSuite(ts []tool.Tool, closeObjects bool) *suite {
+	st := &suite{byTool: map[string]*suiteGroupOut{}, oracles: map[string]*validator.Gatekeeper{}, lax: map[string]*validator.Gatekeeper{}}
+	for _, t := range ts {
+		if closeObjects {
+			t = tool.Close(t)
+		}
+		gk, err := validator.Compile(t)
+		if err != nil {
+			continue
+		}
+		st.oracles[t.Name] = gk
+		if lk, err := validator.Compile(t, validator.FormatsAsAnnotations()); err == nil {
+			st.lax[t.Name] = lk
+		}
+		st.byTool[t.Name] = &suiteGroupOut{Description: "toolproof cases for tool " + t.Name, Schema: t.Parameters}
+		st.order = append(st.order, t.Name)
+	}
+	return st
+}
+
+// add adds a case to its tool's group; false when it is left out (a case of a tool with no
+// group is neither added nor left out: true).
+func (st *suite) add(c cases.Case) bool {
+	g := st.byTool[c.Tool]
+	if g == nil {
+		return true
+	}
+	v, err := jsonvalue.Parse(c.Args)
+	if err != nil || c.Expect == cases.Either {
+		return false
+	}
+	// Keep a case only if its verdict holds whether format is asserted or not: suite runners
+	// treat format as an annotation unless told otherwise.
+	schemaValid := st.oracles[c.Tool].Valid(v)
+	if schemaValid != (c.Expect == cases.Accept) || st.lax[c.Tool] == nil || st.lax[c.Tool].Valid(v) != schemaValid {
+		return false
+	}
+	desc := string(c.Class)
+	if c.Reason != "" {
+		desc += ": " + c.Reason
+	}
+	g.Tests = append(g.Tests, suiteTest{Description: desc, Data: v, Valid: schemaValid})
+	return true
 }
 
 // marshalIndentExact indents JSON that may hold json.Number values without changing them.
