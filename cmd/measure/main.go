@@ -292,56 +292,7 @@ func mutators_(files []string, n int) error {
 		for _, m := range all {
 			counts[m.Class()] = &classCount{}
 		}
-		var offTarget int64
-		for _, gk := range gks {
-			g, err := generate.New(gk)
-			if err != nil {
-				continue
-			}
-			ctx := mutators.NewContext(gk, sib)
-			gen := rapid.Custom(func(t *rapid.T) mutResult {
-				v, ok := g.Draw(t)
-				if !ok {
-					return mutResult{}
-				}
-				tg := ctx.Target(v)
-				r := mutResult{ok: true}
-				for _, m := range all {
-					if mu, ok := m.Mutate(t, tg); ok {
-						r.muts = append(r.muts, mu)
-					} else {
-						r.na = append(r.na, m.Class())
-					}
-				}
-				return r
-			})
-			for i := 1; i <= n; i++ {
-				r := gen.Example(i)
-				for _, c := range r.na {
-					counts[c].na++
-				}
-				for _, mu := range r.muts {
-					c := counts[mu.Class]
-					if mu.Expect == cases.Either {
-						c.either++
-					} else {
-						c.cs++
-						if _, err := gk.Parse(mu.Args); err == nil {
-							c.disagree++
-						}
-					}
-					if c.example == "" {
-						c.example = fmt.Sprintf("%s %s: %s -> %s", gk.Tool().Name, mu.Path, mu.Reason, truncate(string(mu.Args), 160))
-					}
-				}
-			}
-			offTarget += ctx.OffTarget()
-			if *verbose {
-				for _, o := range ctx.OffTargetSamples() {
-					fmt.Println("OFF", gk.Tool().Name, o)
-				}
-			}
-		}
+		offTarget := countMutations(gks, sib, all, counts, n)
 		fmt.Printf("%s: %d tools, %d values each, %v\n", file, len(gks), n, time.Since(start).Round(time.Millisecond))
 		fmt.Printf("%-24s %8s %8s %8s %10s\n", "class", "cases", "either", "n/a", "disagree")
 		for _, m := range all {
@@ -354,6 +305,63 @@ func mutators_(files []string, n int) error {
 		}
 	}
 	return nil
+}
+
+// countMutations draws n values of each tool and every mutator's distortion of each, counting
+// the cases, the implementation-defined ones, where a class applies nowhere, and the cases the
+// tool's own parse accepts; it returns the candidates rejected off target.
+func countMutations(gks []*validator.Gatekeeper, sib *mutators.Siblings, all []mutators.Mutator, counts map[cases.Class]*classCount, n int) int64 {
+	var offTarget int64
+	for _, gk := range gks {
+		g, err := generate.New(gk)
+		if err != nil {
+			continue
+		}
+		ctx := mutators.NewContext(gk, sib)
+		gen := rapid.Custom(func(t *rapid.T) mutResult {
+			v, ok := g.Draw(t)
+			if !ok {
+				return mutResult{}
+			}
+			tg := ctx.Target(v)
+			r := mutResult{ok: true}
+			for _, m := range all {
+				if mu, ok := m.Mutate(t, tg); ok {
+					r.muts = append(r.muts, mu)
+				} else {
+					r.na = append(r.na, m.Class())
+				}
+			}
+			return r
+		})
+		for i := 1; i <= n; i++ {
+			r := gen.Example(i)
+			for _, c := range r.na {
+				counts[c].na++
+			}
+			for _, mu := range r.muts {
+				c := counts[mu.Class]
+				if mu.Expect == cases.Either {
+					c.either++
+				} else {
+					c.cs++
+					if _, err := gk.Parse(mu.Args); err == nil {
+						c.disagree++
+					}
+				}
+				if c.example == "" {
+					c.example = fmt.Sprintf("%s %s: %s -> %s", gk.Tool().Name, mu.Path, mu.Reason, truncate(string(mu.Args), 160))
+				}
+			}
+		}
+		offTarget += ctx.OffTarget()
+		if *verbose {
+			for _, o := range ctx.OffTargetSamples() {
+				fmt.Println("OFF", gk.Tool().Name, o)
+			}
+		}
+	}
+	return offTarget
 }
 
 func truncate(s string, n int) string {
