@@ -134,8 +134,7 @@ func suite(dir string, n int, dumpPath string) error {
 	}
 	defer d.close()
 	start := time.Now()
-	var eligible, reached, remote, noValid, values, invalid int
-	var unreached []string
+	var t suiteTally
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -146,58 +145,68 @@ func suite(dir string, n int, dumpPath string) error {
 			return fmt.Errorf("%s: %v", f, err)
 		}
 		for i, grp := range groups {
-			id := fmt.Sprintf("%s#%d %s", filepath.Base(f), i, grp.Description)
-			if strings.Contains(string(grp.Schema), "localhost:1234") {
-				remote++
-				continue
-			}
-			hasValid := false
-			for _, tc := range grp.Tests {
-				hasValid = hasValid || tc.Valid
-			}
-			if !hasValid {
-				noValid++
-				continue
-			}
-			eligible++
-			gk, err := validator.Compile(tool.Tool{Name: "suite", Parameters: grp.Schema})
-			if err != nil {
-				unreached = append(unreached, fmt.Sprintf("%s: does not compile: %v", id, err))
-				continue
-			}
-			g, err := generate.New(gk)
-			if err != nil {
-				unreached = append(unreached, fmt.Sprintf("%s: %v", id, err))
-				continue
-			}
-			vs, _ := sample(g, n)
-			st := g.Stats()
-			invalid += int(st.Bugs)
-			if st.Bugs > 0 {
-				fmt.Printf("INVALID %s: %s\n", id, st.LastBug)
-			}
-			values += len(vs)
-			d.write(grp.Schema, id, vs)
-			if len(vs) > 0 {
-				reached++
-			} else {
-				unreached = append(unreached, fmt.Sprintf("%s: no valid value in %d draws", id, n))
-			}
+			t.group(fmt.Sprintf("%s#%d %s", filepath.Base(f), i, grp.Description), grp, n, d)
 		}
 	}
 	fmt.Printf("JSON-Schema-Test-Suite draft2020-12 (%s)\n", dir)
-	fmt.Printf("schemas with a valid test: %d (left out: %d with remote refs, %d with no valid test)\n", eligible, remote, noValid)
-	fmt.Printf("reached: %d/%d (%.1f%%)\n", reached, eligible, 100*float64(reached)/float64(eligible))
-	fmt.Printf("values generated: %d, rejected by the oracle: %d\n", values, invalid)
+	fmt.Printf("schemas with a valid test: %d (left out: %d with remote refs, %d with no valid test)\n", t.eligible, t.remote, t.noValid)
+	fmt.Printf("reached: %d/%d (%.1f%%)\n", t.reached, t.eligible, 100*float64(t.reached)/float64(t.eligible))
+	fmt.Printf("values generated: %d, rejected by the oracle: %d\n", t.values, t.invalid)
 	fmt.Printf("time: %v\n", time.Since(start).Round(time.Millisecond))
-	sort.Strings(unreached)
-	if len(unreached) > 0 {
-		fmt.Printf("not reached (%d):\n", len(unreached))
-		for _, u := range unreached {
+	sort.Strings(t.unreached)
+	if len(t.unreached) > 0 {
+		fmt.Printf("not reached (%d):\n", len(t.unreached))
+		for _, u := range t.unreached {
 			fmt.Println("  -", u)
 		}
 	}
 	return nil
+}
+
+// suiteTally counts what the generator reached of the suite's schemas.
+type suiteTally struct {
+	eligible, reached, remote, noValid, values, invalid int
+	unreached                                           []string
+}
+
+// group draws n values of one schema of the suite (named id) and counts them.
+func (t *suiteTally) group(id string, grp suiteGroup, n int, d *dumper) {
+	if strings.Contains(string(grp.Schema), "localhost:1234") {
+		t.remote++
+		return
+	}
+	hasValid := false
+	for _, tc := range grp.Tests {
+		hasValid = hasValid || tc.Valid
+	}
+	if !hasValid {
+		t.noValid++
+		return
+	}
+	t.eligible++
+	gk, err := validator.Compile(tool.Tool{Name: "suite", Parameters: grp.Schema})
+	if err != nil {
+		t.unreached = append(t.unreached, fmt.Sprintf("%s: does not compile: %v", id, err))
+		return
+	}
+	g, err := generate.New(gk)
+	if err != nil {
+		t.unreached = append(t.unreached, fmt.Sprintf("%s: %v", id, err))
+		return
+	}
+	vs, _ := sample(g, n)
+	st := g.Stats()
+	t.invalid += int(st.Bugs)
+	if st.Bugs > 0 {
+		fmt.Printf("INVALID %s: %s\n", id, st.LastBug)
+	}
+	t.values += len(vs)
+	d.write(grp.Schema, id, vs)
+	if len(vs) > 0 {
+		t.reached++
+	} else {
+		t.unreached = append(t.unreached, fmt.Sprintf("%s: no valid value in %d draws", id, n))
+	}
 }
 
 func bfcl(files []string, n int, dumpPath string) error {
