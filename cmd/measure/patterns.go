@@ -46,19 +46,9 @@ func patterns(args []string, stdout io.Writer) error {
 	if *dump == "" {
 		return fmt.Errorf("patterns: -dump FILE is required")
 	}
-	found := map[string]string{} // pattern -> its first source
-	add := func(p, src string) {
-		if _, ok := found[p]; !ok {
-			found[p] = src
-		}
-	}
-	for _, p := range ownPatterns {
-		add(p, "own")
-	}
-	for _, src := range fs.Args() {
-		if err := collectPatterns(src, add); err != nil {
-			return err
-		}
+	found, err := allPatterns(fs.Args())
+	if err != nil {
+		return err
 	}
 	f, err := os.Create(*dump)
 	if err != nil {
@@ -96,6 +86,25 @@ func patterns(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "patterns: %d (%v), %d distinct strings written to %s, %d pattern/place pairs the oracle or generator could not use\n",
 		len(list), bySource, values, *dump, skipped)
 	return nil
+}
+
+// allPatterns is toolproof's own patterns and those of the sources, each with its first source.
+func allPatterns(sources []string) (map[string]string, error) {
+	found := map[string]string{} // pattern -> its first source
+	add := func(p, src string) {
+		if _, ok := found[p]; !ok {
+			found[p] = src
+		}
+	}
+	for _, p := range ownPatterns {
+		add(p, "own")
+	}
+	for _, src := range sources {
+		if err := collectPatterns(src, add); err != nil {
+			return nil, err
+		}
+	}
+	return found, nil
 }
 
 // patternStrings draws n values of a schema with the pattern (pj: the pattern as JSON) at a
