@@ -190,8 +190,6 @@ type undo struct {
 	// partial: kept when no issue is left at path and none is added outside it, even if the
 	// undone value has more issues inside (what was meant there is known, not all of it).
 	partial bool
-	// alikeOnly: never kept itself, only named as Alike of one kept that leaves as many issues.
-	alikeOnly bool
 }
 
 // undoer is a class whose distortions can be undone: the original value is in the call.
@@ -252,7 +250,7 @@ func (r *reading) tryUndos(us []undo) bool {
 	for i, u := range us {
 		values[i] = u.value()
 		issues[i] = r.ctx.oracle.Where(values[i])
-		if !u.alikeOnly && r.improves(u, issues[i]) && (best < 0 || better(i, best)) {
+		if r.improves(u, issues[i]) && (best < 0 || better(i, best)) {
 			best = i
 		}
 	}

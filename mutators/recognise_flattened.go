@@ -81,7 +81,8 @@ func (r *reading) unflattened(s *site) []undo {
 		out[len(out)-1].partial = true
 		return out
 	} else if ok {
-		// A string with commas is read as joined; the array of it alone is named only as alike.
+		// A string with commas is read as joined, or as an array's one item; the reading with
+		// fewer issues is kept, the other named alike when the oracle confirms it too.
 		if strings.Contains(str, ", ") {
 			add("comma-space", splitItems(str, ", ", false))
 			add("comma-space", splitItems(str, ", ", true))
@@ -102,7 +103,7 @@ func (r *reading) unflattened(s *site) []undo {
 			}
 		}
 		add("unwrapped", []any{str})
-		out[len(out)-1].alikeOnly = true
+		out[len(out)-1].partial = true
 		return out
 	}
 	if _, isObj := s.value.(map[string]any); isObj {
