@@ -287,8 +287,10 @@ func (cmp *Comparison) Write(w io.Writer, format string) error {
 		return cmp.WriteMarkdown(w)
 	case "junit":
 		return cmp.WriteJUnit(w)
+	case "html", "sarif", "badge":
+		return cmp.WriteFormat(w, format, RenderOptions{})
 	}
-	return fmt.Errorf("unknown format %q (want text, json, junit or markdown)", format)
+	return fmt.Errorf("unknown format %q (want %s)", format, FormatList)
 }
 
 // WriteJUnit writes one JUnit document with the suites of every validator (named

@@ -37,6 +37,10 @@ type Report struct {
 	// Shard is set in the report of one shard of a run (Options.Shards): which shard, and what
 	// Merge needs to put the shards together into the report of the whole run.
 	Shard *ShardInfo `json:"shard,omitempty"`
+	// Sources says where each tool with a finding is defined, for the SARIF report's locations.
+	Sources map[string]Source `json:"sources,omitempty"`
+	// Baseline is what a baseline of known findings made of the run (package baseline).
+	Baseline *BaselineResult `json:"baseline,omitempty"`
 	// Checked names, per class, the tools that had at least one case in it. A tool in a class is
 	// one check: the unit of the "checks" line of the text and Markdown reports and of the JUnit
 	// test cases, failed when it has a blocking finding. Not in the JSON (the classes and the
@@ -84,11 +88,18 @@ func (r *Report) finish() {
 	}
 	r.Passed = r.GeneratorBugs == 0
 	for _, f := range r.Findings {
-		if f.Blocking {
+		if f.Fails() {
 			r.Passed = false
 		}
 	}
+	if r.Baseline != nil && len(r.Baseline.Fixed) > 0 {
+		r.Passed = false
+	}
 }
+
+// Recount sets Passed again from the findings and the baseline (after a baseline marked findings
+// known, or added fixed ones).
+func (r *Report) Recount() { r.finish() }
 
 // classOrder is "valid", then the mutator classes in their order, then anything else.
 func (r *Report) classOrder() []string {
@@ -163,7 +174,7 @@ type toolCheck struct {
 
 func (c toolCheck) failed() bool {
 	for _, f := range c.findings {
-		if f.Blocking {
+		if f.Fails() {
 			return true
 		}
 	}
@@ -254,6 +265,9 @@ func (r *Report) countsLine() string {
 	if nb := len(r.Findings) - r.blocking(); nb > 0 {
 		s += fmt.Sprintf(" (%d not blocking)", nb)
 	}
+	if b := r.Baseline; b != nil {
+		s += fmt.Sprintf("; baseline: %d known, %d fixed", len(b.Known), len(b.Fixed))
+	}
 	return s + fmt.Sprintf("; skipped tools: %d", len(r.Skipped))
 }
 
@@ -316,6 +330,8 @@ func (r *Report) WriteText(w io.Writer) error {
 			mark := "FAIL"
 			if !f.Blocking {
 				mark = "note"
+			} else if f.Known {
+				mark = "known"
 			}
 			fmt.Fprintf(w, "\n%s %s\n", mark, f.String())
 			fmt.Fprintf(w, "     args:   %s\n", showArgs(string(f.Args)))
@@ -331,6 +347,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, "     id:     %s (%s in the last pass)\n", f.ID, suchCases(f.Count))
 		}
 	}
+	r.writeBaselineText(w)
 	if unclear {
 		fmt.Fprintf(w, "\nunclear answers (neither a rejection nor a call gone through; never a finding), samples:\n")
 		for _, c := range r.classOrder() {
@@ -463,6 +480,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintln(w)
 		writeMarkdownFindings(w, r.Findings)
 	}
+	r.writeBaselineMarkdown(w)
 	if unclear {
 		fmt.Fprintf(w, "\nUnclear answers (never a finding), samples:\n\n")
 		for _, c := range r.classOrder() {
@@ -494,7 +512,7 @@ func writeMarkdownFindings(w io.Writer, fs []Finding) {
 	fmt.Fprintf(w, "| tool | class | kind | args | path | blocking | id |\n|---|---|---|---|---|---|---|\n")
 	for _, f := range fs {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, mdCode(truncate(string(f.Args), 120)),
-			mdCell(f.Path), map[bool]string{true: "yes", false: "no"}[f.Blocking], f.ID)
+			mdCell(f.Path), blockingWord(f), f.ID)
 	}
 }
 
@@ -622,7 +640,7 @@ func (r *Report) junitSuites(withValidator bool) []junitSuite {
 			jc := junitCase{Name: tc.tool, Classname: prefix + cc.class}
 			var fail, note []string
 			for _, f := range tc.findings {
-				if f.Blocking {
+				if f.Fails() {
 					fail = append(fail, junitFinding(f))
 				} else {
 					note = append(note, junitFinding(f))
@@ -631,7 +649,7 @@ func (r *Report) junitSuites(withValidator bool) []junitSuite {
 			if len(fail) > 0 {
 				var first Finding
 				for _, f := range tc.findings {
-					if f.Blocking {
+					if f.Fails() {
 						first = f
 						break
 					}
@@ -696,7 +714,8 @@ func writeJUnit(w io.Writer, suites []junitSuite) error {
 // skipped tools; the validator, profile and seed are suite properties.
 func (r *Report) WriteJUnit(w io.Writer) error { return writeJUnit(w, r.junitSuites(false)) }
 
-// Write writes the report in a format: text, json, junit or markdown.
+// Write writes the report in a format: text, json, junit, markdown, html, sarif or badge (the
+// last three with no RenderOptions; WriteFormat takes them).
 func (r *Report) Write(w io.Writer, format string) error {
 	switch format {
 	case "", "text":
@@ -707,6 +726,8 @@ func (r *Report) Write(w io.Writer, format string) error {
 		return r.WriteJUnit(w)
 	case "markdown", "md":
 		return r.WriteMarkdown(w)
+	case "html", "sarif", "badge":
+		return r.WriteFormat(w, format, RenderOptions{})
 	}
-	return fmt.Errorf("unknown format %q (want text, json, junit or markdown)", format)
+	return fmt.Errorf("unknown format %q (want %s)", format, FormatList)
 }

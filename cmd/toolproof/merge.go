@@ -8,29 +8,66 @@ import (
 	"io"
 	"os"
 
+	"github.com/toolproof/toolproof/baseline"
 	"github.com/toolproof/toolproof/harness"
 )
+
+// mergeExtras puts together what the shards carry beside their findings: where each tool is
+// defined (Sources) and what the baseline made of each shard; Passed is recounted.
+func mergeExtras(merged []*harness.Report, docs []harness.Document) {
+	for i, r := range merged {
+		var parts []*harness.BaselineResult
+		for _, d := range docs {
+			if i >= len(d.Reports) {
+				continue
+			}
+			s := d.Reports[i]
+			for t, src := range s.Sources {
+				if r.Sources == nil {
+					r.Sources = map[string]harness.Source{}
+				}
+				r.Sources[t] = src
+			}
+			parts = append(parts, s.Baseline)
+		}
+		if b := baseline.Union(parts); b != nil {
+			r.Baseline = b
+			r.Recount()
+		}
+	}
+}
+
+// mergeReplay is the replay command of a finding of a merged run: from its JSON report.
+func mergeReplay(jsonFile string) func(*harness.Report, harness.Finding) string {
+	if jsonFile == "" {
+		jsonFile = "REPORT.json"
+	}
+	return func(r *harness.Report, f harness.Finding) string {
+		return fmt.Sprintf("toolproof replay %s --id %s --validator SPEC --tools TOOLS  # SPEC: the spec of %s; TOOLS: the run's tool files",
+			shellWord(jsonFile), f.ID, r.Validator)
+	}
+}
 
 // cmdMerge reads the JSON reports of the shards of one run (run --shard i/n --format json) and
 // writes the report of the whole run, as the unsharded run with the same seed writes it.
 func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("toolproof merge", flag.ContinueOnError)
-	format := fs.String("format", "text", "report format: text, json, junit or markdown")
+	format := fs.String("format", "text", "report format: "+harness.FormatList)
+	var files reportFlags
+	fs.Var(&files, "report", "FORMAT=FILE: write one more report of the merged run to FILE (repeatable)")
 	maxSkipped := fs.Int("max-skipped", -1, "exit with status 2 after the report when more than this many tools are skipped (0: any skipped tool; -1: no limit)")
-	files, err := parse(fs, args, stderr)
+	names, err := parse(fs, args, stderr)
 	if err != nil {
 		return err
 	}
-	switch *format {
-	case "text", "json", "junit", "markdown", "md":
-	default:
-		return usagef("--format %q: want text, json, junit or markdown", *format)
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
-	if len(files) == 0 {
+	if len(names) == 0 {
 		return usagef("merge takes the JSON reports of the shards of a run (toolproof run --shard i/n --format json > shard-i.json)")
 	}
-	docs := make([]harness.Document, len(files))
-	for i, name := range files {
+	docs := make([]harness.Document, len(names))
+	for i, name := range names {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return usagef("merge: %v", err)
@@ -43,11 +80,15 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 			return usagef("merge %s: more than one JSON value; want one report document", name)
 		}
 	}
-	doc, err := harness.Merge(docs, files)
+	doc, err := harness.Merge(docs, names)
 	if err != nil {
 		return usagef("merge: %v", err)
 	}
-	return writeReports(doc.Reports, *format, *maxSkipped, stdout, stderr)
+	mergeExtras(doc.Reports, docs)
+	out := outputs{format: *format, files: files, render: harness.RenderOptions{
+		HTML:  harness.HTMLOptions{Command: repeatCommand("merge", args, 0), Replay: mergeReplay(files.jsonPath())},
+		SARIF: harness.SARIFOptions{Version: version()}}}
+	return writeReports(doc.Reports, out, *maxSkipped, stdout, stderr)
 }
 
 // jsonErr says where in data a JSON error is, by line and column when it knows the offset.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/baseline"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
@@ -129,6 +129,9 @@ type runFlags struct {
 	shards     int
 	shardFrom  string // where the shard came from: the flag or a variable
 	format     string
+	reports    reportFlags
+	baseline   string
+	ids        multiFlag
 	save       string
 	requireLoc bool
 	timeout    time.Duration
@@ -187,7 +190,8 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH or mcp:COMMAND (repeatable: a comparison)")
 	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
 	fs.BoolVar(&f.close, "close", false, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
-	fs.StringVar(&f.format, "format", "text", "report format: text, json, junit or markdown")
+	fs.StringVar(&f.format, "format", "text", "report format: "+harness.FormatList)
+	fs.Var(&f.reports, "report", "FORMAT=FILE: write one more report of the run to FILE (repeatable: --report html=toolproof.html --report sarif=toolproof.sarif)")
 	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when no issue of a rejection is at the distorted place, inside it, or above it only as far as the schema lets a gate know (the object that lacks or holds the key, the anyOf/oneOf/not or if that chose); one issue at the root locates only the root")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
 	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to each process of an external validator")
@@ -204,6 +208,9 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 		fs.IntVar(&f.shards, "shards", 0, "the number of shards, when the index comes from a variable (JOB_COMPLETION_INDEX has no count of its own)")
 		fs.StringVar(&f.save, "save", "", "directory to save the minimal failing cases in (replay them with toolproof replay)")
 		fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for `go tool pprof`)")
+		fs.StringVar(&f.baseline, "baseline", "", "JSON report listing the known findings: replayed first; those that still reproduce do not fail the run, those that no longer do (fixed) fail it")
+	} else {
+		fs.Var(&f.ids, "id", "replay only the finding with this id (repeatable; replaying a JSON report)")
 	}
 }
 
@@ -238,10 +245,8 @@ func (f *runFlags) options() (harness.Options, error) {
 	if f.processes < 1 {
 		return opts, usagef("--processes must be at least 1")
 	}
-	switch f.format {
-	case "text", "json", "junit", "markdown", "md":
-	default:
-		return opts, usagef("--format %q: want text, json, junit or markdown", f.format)
+	if err := checkFormat(f.format); err != nil {
+		return opts, err
 	}
 	if f.checks < 0 || (f.checks == 0 && f.gen) {
 		return opts, usagef("--checks must be positive")
@@ -313,6 +318,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var base *baseline.Baseline
+	if f.baseline != "" {
+		if base, err = baseline.Load(f.baseline); err != nil {
+			return usageError{err.Error()}
+		}
+	}
 	seed := f.seed
 	if seed == 0 {
 		seed = randomSeed()
@@ -343,15 +354,26 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	var reports []*harness.Report
 	for _, v := range vs {
+		var known *baseline.Replayed
+		if base != nil {
+			// Before the run, whatever the seed: the known findings' verdicts are the gate's alone.
+			if known, err = base.Replay(tools, v, len(vs), opts); err != nil {
+				return err
+			}
+		}
 		rep, err := harness.Run(tools, v, opts)
 		if err != nil {
 			return err
 		}
 		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
 		rep.Notes = append(rep.Notes, notesOf(v)...)
+		if known != nil {
+			baseline.Apply(rep, known)
+		}
 		reports = append(reports, rep)
 	}
-	err = writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
+	sources(reports, tools, f.servedBy(vs))
+	err = writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr)
 	if len(f.validators) == 0 && f.format == "text" && (err == nil || errors.Is(err, errFindings)) {
 		// The reference alone proves nothing to a newcomer: show what a finding looks like.
 		if derr := writeDemo(stdout, tools, opts); derr != nil {
@@ -364,21 +386,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 // writeReports writes the report (one validator) or the comparison (several), then says how the
 // run ended: more skipped tools than maxSkipped (when it is not negative), or every tool
 // skipped, is bad input, exit 2, whatever the findings; else a finding is exit 1.
-func writeReports(reports []*harness.Report, format string, maxSkipped int, stdout, stderr io.Writer) error {
+func writeReports(reports []*harness.Report, out outputs, maxSkipped int, stdout, stderr io.Writer) error {
 	passed := true
 	for _, r := range reports {
 		passed = passed && r.Passed
 	}
-	var err error
-	if len(reports) == 1 {
-		err = reports[0].Write(stdout, format)
-	} else {
-		err = (&harness.Comparison{Reports: reports}).Write(stdout, format)
-	}
-	if err != nil {
+	if err := writeFiles(reports, out); err != nil {
 		return err
 	}
-	if format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
+	if err := write(stdout, reports, out.format, out.render); err != nil {
+		return err
+	}
+	if format := out.format; format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
 		fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
 	}
 	if maxSkipped >= 0 {
@@ -410,24 +429,13 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("replay takes one directory of saved cases")
+		return usagef("replay takes one directory of saved cases (--save DIR) or one JSON report (--format json)")
 	}
 	opts, err := f.options()
 	if err != nil {
 		return err
 	}
-	info, err := os.Stat(pos[0])
-	if err != nil || !info.IsDir() {
-		return usagef("replay %s: not a directory", pos[0])
-	}
-	cs, err := cases.Load(pos[0])
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(cs) == 0 {
-		return usagef("replay %s: no saved cases", pos[0])
-	}
-	tools, _, err := loadTools(f.tools, stderr)
+	cs, err := casesToReplay(pos[0], f.ids)
 	if err != nil {
 		return err
 	}
@@ -436,6 +444,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
+	tools, _, err := toolsFor(f.tools, vs, stderr)
+	if err != nil {
+		return err
+	}
 	known := map[string]bool{}
 	for _, t := range tools {
 		known[t.Name] = true
@@ -466,7 +478,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		reports = append(reports, rep)
 	}
-	return writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
+	sources(reports, tools, f.servedBy(vs))
+	return writeReports(reports, f.outputs(vs, args, 0), f.maxSkipped, stdout, stderr)
 }
 
 func cmdValidators(args []string, stdout, stderr io.Writer) error {
