@@ -48,7 +48,9 @@ func Parse(data []byte, file string) (*Baseline, error) {
 
 // Key names a finding for the baseline: its tool, class and kind. A run keeps one minimal case
 // per key, so a key is one known defect.
-func Key(f harness.Finding) string { return f.Tool + "\x00" + string(f.Class) + "\x00" + string(f.Kind) }
+func Key(f harness.Finding) string {
+	return f.Tool + "\x00" + string(f.Class) + "\x00" + string(f.Kind)
+}
 
 // entries are the known findings the baseline holds for a validator: those of its report of the
 // same name, or, when the baseline and the run each have one validator, of the one report it has
