@@ -31,8 +31,9 @@ func mergeExtras(merged []*harness.Report, docs []harness.Document) {
 			parts = append(parts, s.Baseline)
 		}
 		if b := baseline.Union(parts); b != nil {
-			r.Baseline = b
-			r.Recount()
+			// A shard's finding may come back as the first case it saw (merge puts the shrunk
+			// case of the first tool back), which does not carry the mark: mark again.
+			baseline.Apply(r, &baseline.Replayed{File: b.File, Known: b.Known, Fixed: b.Fixed})
 		}
 	}
 }

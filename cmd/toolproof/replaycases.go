@@ -13,7 +13,7 @@ import (
 func casesToReplay(path string, ids []string) ([]cases.Case, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, usagef("replay %s: %v", path, err)
+		return nil, usagef("replay %s: not a directory of saved cases nor a JSON report: %v", path, err)
 	}
 	var cs []cases.Case
 	if info.IsDir() {
