@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -21,7 +22,7 @@ import (
 // Baseline is the known findings of an earlier run, per validator.
 type Baseline struct {
 	File    string
-	reports []*harness.Report
+	reports []*report.Report
 }
 
 // Load reads a baseline: a JSON report of toolproof run (or merge), or what Trim made of one.
@@ -35,7 +36,7 @@ func Load(path string) (*Baseline, error) {
 
 // Parse reads a baseline from the bytes of a JSON report; file names it in messages.
 func Parse(data []byte, file string) (*Baseline, error) {
-	var doc harness.Document
+	var doc report.Document
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("baseline %s: not a JSON report of toolproof run (write one with --format json, or --report json=FILE): %v", file, err)
@@ -48,7 +49,7 @@ func Parse(data []byte, file string) (*Baseline, error) {
 
 // Key names a finding for the baseline: its tool, class and kind. A run keeps one minimal case
 // per key, so a key is one known defect.
-func Key(f harness.Finding) string {
+func Key(f report.Finding) string {
 	return f.Tool + "\x00" + string(f.Class) + "\x00" + string(f.Kind)
 }
 
@@ -56,7 +57,7 @@ func Key(f harness.Finding) string {
 // same name, or, when the baseline and the run each have one validator, of the one report it has
 // (a validator's name carries its version, which an upgrade changes). The bool says whether the
 // name differed.
-func (b *Baseline) entries(name string, validators int) ([]harness.Finding, bool) {
+func (b *Baseline) entries(name string, validators int) ([]report.Finding, bool) {
 	for _, r := range b.reports {
 		if r.Validator == name {
 			return known(r), false
@@ -69,10 +70,10 @@ func (b *Baseline) entries(name string, validators int) ([]harness.Finding, bool
 }
 
 // known are a report's blocking findings and the known entries of its own baseline, one per key.
-func known(r *harness.Report) []harness.Finding {
-	var out []harness.Finding
+func known(r *report.Report) []report.Finding {
+	var out []report.Finding
 	seen := map[string]bool{}
-	add := func(f harness.Finding) {
+	add := func(f report.Finding) {
 		if k := Key(f); f.Blocking && !seen[k] {
 			seen[k] = true
 			out = append(out, f)
@@ -93,7 +94,7 @@ func known(r *harness.Report) []harness.Finding {
 // that reproduce (with the verdict they got now) and those that do not.
 type Replayed struct {
 	File         string
-	Known, Fixed []harness.Finding
+	Known, Fixed []report.Finding
 	Notes        []string
 }
 
@@ -121,7 +122,7 @@ func (b *Baseline) Replay(tools []tool.Tool, v validator.Validator, validators i
 	if err != nil {
 		return nil, fmt.Errorf("baseline %s: replaying its known findings against %s: %w", b.File, v.Name(), err)
 	}
-	got := map[string]harness.Finding{}
+	got := map[string]report.Finding{}
 	for _, f := range rep.Findings {
 		got[f.ID+"\x00"+string(f.Kind)] = f
 	}
@@ -142,7 +143,7 @@ func (b *Baseline) Replay(tools []tool.Tool, v validator.Validator, validators i
 
 // inShard keeps the entries whose tool the shard checks (tool index modulo Shards); an entry
 // whose tool is not among tools goes to shard 0, so that exactly one shard reports it fixed.
-func inShard(es []harness.Finding, tools []tool.Tool, opts harness.Options) []harness.Finding {
+func inShard(es []report.Finding, tools []tool.Tool, opts harness.Options) []report.Finding {
 	if opts.Shards <= 1 {
 		return es
 	}
@@ -150,7 +151,7 @@ func inShard(es []harness.Finding, tools []tool.Tool, opts harness.Options) []ha
 	for i, t := range tools {
 		index[t.Name] = i
 	}
-	var out []harness.Finding
+	var out []report.Finding
 	for _, e := range es {
 		i, ok := index[e.Tool]
 		if (ok && i%opts.Shards == opts.Shard) || (!ok && opts.Shard == 0) {
@@ -163,7 +164,7 @@ func inShard(es []harness.Finding, tools []tool.Tool, opts harness.Options) []ha
 // Apply marks the run's report with what the replay found: every blocking finding whose key a
 // reproduced entry has is known (it does not fail the run), the known and fixed entries are listed
 // in Report.Baseline, and Passed is recounted (a fixed entry fails the run).
-func Apply(rep *harness.Report, r *Replayed) {
+func Apply(rep *report.Report, r *Replayed) {
 	keys := map[string]bool{}
 	for _, f := range r.Known {
 		keys[Key(f)] = true
@@ -173,20 +174,20 @@ func Apply(rep *harness.Report, r *Replayed) {
 			rep.Findings[i].Known = true
 		}
 	}
-	rep.Baseline = &harness.BaselineResult{File: r.File, Known: nonNil(r.Known), Fixed: nonNil(r.Fixed)}
+	rep.Baseline = &report.BaselineResult{File: r.File, Known: nonNil(r.Known), Fixed: nonNil(r.Fixed)}
 	rep.Notes = append(rep.Notes, r.Notes...)
 	rep.Recount()
 }
 
 // Union puts the baseline results of the shards of a run together, as the unsharded run has them.
-func Union(parts []*harness.BaselineResult) *harness.BaselineResult {
-	var out *harness.BaselineResult
+func Union(parts []*report.BaselineResult) *report.BaselineResult {
+	var out *report.BaselineResult
 	for _, p := range parts {
 		if p == nil {
 			continue
 		}
 		if out == nil {
-			out = &harness.BaselineResult{File: p.File, Known: []harness.Finding{}, Fixed: []harness.Finding{}}
+			out = &report.BaselineResult{File: p.File, Known: []report.Finding{}, Fixed: []report.Finding{}}
 		}
 		out.Known = append(out.Known, p.Known...)
 		out.Fixed = append(out.Fixed, p.Fixed...)
@@ -198,15 +199,15 @@ func Union(parts []*harness.BaselineResult) *harness.BaselineResult {
 	return out
 }
 
-func nonNil(fs []harness.Finding) []harness.Finding {
+func nonNil(fs []report.Finding) []report.Finding {
 	if fs == nil {
-		return []harness.Finding{}
+		return []report.Finding{}
 	}
 	return fs
 }
 
 // sortFindings orders entries by tool, class, kind and id, whatever order they came in.
-func sortFindings(fs []harness.Finding) {
+func sortFindings(fs []report.Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		if ki, kj := Key(fs[i]), Key(fs[j]); ki != kj {
 			return ki < kj
@@ -218,11 +219,11 @@ func sortFindings(fs []harness.Finding) {
 // Trim keeps of a JSON report what a baseline needs: per validator, its blocking findings and the
 // known entries of its own baseline, one per tool, class and kind, each with its case (what
 // replaying it takes) and its verdict, without counts, classes, notes or skipped tools.
-func Trim(doc harness.Document) harness.Document {
-	out := harness.Document{Passed: true, Seed: doc.Seed, Reports: []*harness.Report{}}
+func Trim(doc report.Document) report.Document {
+	out := report.Document{Passed: true, Seed: doc.Seed, Reports: []*report.Report{}}
 	for _, r := range doc.Reports {
-		t := &harness.Report{Validator: r.Validator, Profile: r.Profile, Closed: r.Closed, Findings: []harness.Finding{},
-			Classes: map[string]*harness.ClassStats{}, Skipped: []tool.Skipped{}}
+		t := &report.Report{Validator: r.Validator, Profile: r.Profile, Closed: r.Closed, Findings: []report.Finding{},
+			Classes: map[string]*report.ClassStats{}, Skipped: []tool.Skipped{}}
 		for _, f := range known(r) {
 			f.Known, f.Count, f.Detail, f.Shrunk = false, 0, "", false
 			t.Findings = append(t.Findings, f)
@@ -241,7 +242,7 @@ func (b *Baseline) Cases() []cases.Case {
 	var out []cases.Case
 	seen := map[string]bool{}
 	for _, r := range b.reports {
-		fs := append([]harness.Finding{}, r.Findings...)
+		fs := append([]report.Finding{}, r.Findings...)
 		if r.Baseline != nil {
 			fs = append(append(fs, r.Baseline.Known...), r.Baseline.Fixed...)
 		}

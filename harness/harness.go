@@ -6,54 +6,16 @@
 package harness
 
 import (
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"time"
-	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/generate"
 	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
-
-// Profile says what a validator may do with a distorted call.
-type Profile string
-
-// The profiles.
-const (
-	// Strict: every distortion must be rejected.
-	Strict Profile = "strict"
-	// Repair: a distortion may be accepted if the value passed on equals the original valid
-	// value exactly (the gate repaired it); anything else accepted is a wrong repair.
-	Repair Profile = "repair"
-)
-
-// Kind names a finding.
-type Kind string
-
-// The kinds of findings.
-const (
-	FalseReject       Kind = "false_reject"       // a valid case rejected
-	Missed            Kind = "missed"             // a must-reject case accepted
-	WrongRepair       Kind = "wrong_repair"       // repair profile: accepted, but not repaired to the original
-	SilentChange      Kind = "silent_change"      // a valid case accepted, but the value passed on differs
-	ImpreciseLocation Kind = "imprecise_location" // rejected, but no issue at the mutated place or above it
-	Leak              Kind = "leak"               // an error message repeats a planted canary
-	MutatedInput      Kind = "mutated_input"      // the gate changed the argument bytes it was given
-	// A gate with no verdict: the kinds are the validator's faults.
-	Crash         = Kind(validator.Crash)
-	Timeout       = Kind(validator.Timeout)
-	ProtocolError = Kind(validator.ProtocolError)
-)
-
-// Kinds lists every kind, in report order.
-func Kinds() []Kind {
-	return []Kind{FalseReject, Missed, WrongRepair, SilentChange, ImpreciseLocation, Leak, MutatedInput,
-		Crash, Timeout, ProtocolError}
-}
 
 // Options configure a run. The zero value is a strict run of every mutator, 100 values per
 // tool (or rapid's -rapid.checks) from a random seed (or rapid's -rapid.seed) that the report
@@ -63,7 +25,7 @@ type Options struct {
 	Seed            uint64             // the same seed gives the same cases and report (0: -rapid.seed, else random)
 	ShrinkTime      time.Duration      // the most time spent minimising one finding (0: -rapid.shrinktime, 30s)
 	Mutators        []mutators.Mutator // nil: every mutator
-	Profile         Profile            // "" is Strict
+	Profile         report.Profile     // "" is Strict
 	Close           bool               // treat objects that do not say otherwise as closed (OpenAI strict)
 	RequireLocation bool               // imprecise_location fails the run
 	OnlyReject      bool               // send only must-reject cases to the gate (a correct gate runs none of them)
@@ -77,9 +39,9 @@ type Options struct {
 	observe func(tool string, cs []cases.Case) // tests: sees the cases of every scorecard draw
 }
 
-func (o Options) profile() Profile {
+func (o Options) profile() report.Profile {
 	if o.Profile == "" {
-		return Strict
+		return report.Strict
 	}
 	return o.Profile
 }
@@ -96,100 +58,6 @@ func (o Options) mutators() []mutators.Mutator {
 		return mutators.All()
 	}
 	return o.Mutators
-}
-
-// Finding is one wrong verdict: the case that shows it (its tool, class, expectation, place,
-// reason, arguments and id) and what the gate did with it.
-type Finding struct {
-	cases.Case
-	Kind     Kind
-	Got      string            // accepted, rejected, unclear, crash, timeout, protocol_error
-	Detail   string            // a -want +got diff, the leaked message, the crash
-	Issues   []validator.Issue // what the gate said
-	Count    int               // cases with this tool, class and kind in the final pass
-	Blocking bool              // fails the run (imprecise_location only with RequireLocation)
-	Shrunk   bool              // minimised by rapid (else the first case seen)
-	// Known is set by a baseline (package baseline) on a finding it lists and whose minimal case
-	// still reproduces: it is reported, but does not fail the run.
-	Known bool
-}
-
-// Fails reports whether the finding fails the run: blocking, and not known to a baseline.
-func (f Finding) Fails() bool { return f.Blocking && !f.Known }
-
-// findingJSON is the JSON form of a Finding: the case's fields and the verdict's, flat.
-type findingJSON struct {
-	Tool       string            `json:"tool"`
-	Class      cases.Class       `json:"class"`
-	Variant    string            `json:"variant,omitempty"`
-	Kind       Kind              `json:"kind"`
-	Expect     cases.Expect      `json:"expect"`
-	Got        string            `json:"got"`
-	Path       string            `json:"path"`
-	Scope      string            `json:"scope,omitempty"`
-	Also       []cases.Place     `json:"also,omitempty"`
-	Keyword    string            `json:"keyword,omitempty"`
-	Reason     string            `json:"reason,omitempty"`
-	Canary     string            `json:"canary,omitempty"`
-	Args       string            `json:"args"`
-	ArgsBase64 string            `json:"args_base64,omitempty"` // the exact text, when it is not UTF-8
-	Original   string            `json:"original,omitempty"`    // the valid arguments the distortion started from
-	ID         string            `json:"id"`
-	SchemaHash string            `json:"schema_hash,omitempty"`
-	Detail     string            `json:"detail,omitempty"`
-	Issues     []validator.Issue `json:"issues,omitempty"`
-	Count      int               `json:"count"`
-	Blocking   bool              `json:"blocking"`
-	Shrunk     bool              `json:"shrunk"`
-	Known      bool              `json:"known,omitempty"`
-}
-
-// MarshalJSON writes the finding flat: its case's fields beside the verdict's.
-func (f Finding) MarshalJSON() ([]byte, error) {
-	j := findingJSON{Tool: f.Tool, Class: f.Class, Variant: f.Variant, Kind: f.Kind, Expect: f.Expect, Got: f.Got,
-		Path: f.Path, Scope: f.Scope, Also: f.Also, Keyword: f.Keyword, Reason: f.Reason, Canary: f.Canary, Args: string(f.Args),
-		Original: string(f.Original), ID: f.ID, SchemaHash: f.SchemaHash, Detail: f.Detail,
-		Issues: f.Issues, Count: f.Count, Blocking: f.Blocking, Shrunk: f.Shrunk, Known: f.Known}
-	if !utf8.Valid(f.Args) {
-		j.ArgsBase64 = base64.StdEncoding.EncodeToString(f.Args)
-	}
-	return json.Marshal(j)
-}
-
-// UnmarshalJSON reads what MarshalJSON writes.
-func (f *Finding) UnmarshalJSON(b []byte) error {
-	var j findingJSON
-	if err := json.Unmarshal(b, &j); err != nil {
-		return err
-	}
-	args := []byte(j.Args)
-	if j.ArgsBase64 != "" {
-		raw, err := base64.StdEncoding.DecodeString(j.ArgsBase64)
-		if err != nil {
-			return fmt.Errorf("finding %s: args_base64: %v", j.ID, err)
-		}
-		args = raw
-	}
-	var original []byte
-	if j.Original != "" {
-		original = []byte(j.Original)
-	}
-	*f = Finding{Case: cases.Case{ID: j.ID, Tool: j.Tool, SchemaHash: j.SchemaHash, Args: args, Original: original,
-		Expect: j.Expect, Class: j.Class, Variant: j.Variant, Path: j.Path, Scope: j.Scope, Also: j.Also, Keyword: j.Keyword,
-		Reason: j.Reason, Canary: j.Canary},
-		Kind: j.Kind, Got: j.Got, Detail: j.Detail, Issues: j.Issues, Count: j.Count, Blocking: j.Blocking, Shrunk: j.Shrunk,
-		Known: j.Known}
-	return nil
-}
-
-func (f Finding) group() string { return f.Tool + "\x00" + string(f.Class) + "\x00" + string(f.Kind) }
-
-func (f Finding) String() string {
-	s := fmt.Sprintf("%s: %s %s: %s (expect %s, got %s)", f.Tool, f.Class, f.Kind, f.Reason, f.Expect, f.Got)
-	if f.Reason == "" {
-		s = fmt.Sprintf("%s: %s %s (expect %s, got %s)", f.Tool, f.Class, f.Kind, f.Expect, f.Got)
-	}
-	return s
 }
 
 // prepared is one tool ready to be checked.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -52,10 +53,10 @@ func headless(t *testing.T, browser, file string, args ...string) []byte {
 }
 
 // renderedRun runs gates with findings on part of the corpus and returns the reports.
-func renderedRun(t *testing.T, gates ...validator.Validator) []*harness.Report {
+func renderedRun(t *testing.T, gates ...validator.Validator) []*report.Report {
 	t.Helper()
 	tools := corpus.Tools().Tools[:10]
-	var out []*harness.Report
+	var out []*report.Report
 	for _, g := range gates {
 		rep, err := harness.Run(tools, g, harness.Options{Checks: 5, Seed: 1, CorpusDir: "-"})
 		if err != nil {
@@ -89,7 +90,7 @@ func TestHTMLInChromium(t *testing.T) {
 	reports := renderedRun(t, brokenGate(t, "coerces numeric and boolean strings"), brokenGate(t, "drops unknown keys"), validator.Reference{})
 	for _, c := range []struct {
 		name    string
-		reports []*harness.Report
+		reports []*report.Report
 	}{{"one", reports[:1]}, {"comparison", reports}} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel() // each starts Chromium twice, which is slow to start
@@ -97,15 +98,15 @@ func TestHTMLInChromium(t *testing.T) {
 			var page, js bytes.Buffer
 			var err error
 			if len(c.reports) == 1 {
-				err = c.reports[0].WriteFormat(&page, "html", harness.RenderOptions{})
+				err = c.reports[0].WriteFormat(&page, "html", report.RenderOptions{})
 				if err == nil {
-					err = c.reports[0].WriteJSON(&js)
+					err = c.reports[0].Write(&js, "json")
 				}
 			} else {
-				cmp := &harness.Comparison{Reports: c.reports}
-				err = cmp.WriteFormat(&page, "html", harness.RenderOptions{})
+				cmp := &report.Comparison{Reports: c.reports}
+				err = cmp.WriteFormat(&page, "html", report.RenderOptions{})
 				if err == nil {
-					err = cmp.WriteJSON(&js)
+					err = cmp.Write(&js, "json")
 				}
 			}
 			if err != nil {
@@ -115,7 +116,7 @@ func TestHTMLInChromium(t *testing.T) {
 			if err := os.WriteFile(file, page.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			var doc harness.Document
+			var doc report.Document
 			if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
 				t.Fatal(err)
 			}

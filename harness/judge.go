@@ -12,23 +12,24 @@ import (
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/validator"
 )
 
 // judge turns one verdict into findings under the verdict rules.
-func judge(c *cases.Case, original any, v validator.Verdict, profile Profile, requireLocation bool) []Finding {
-	var out []Finding
-	add := func(k Kind, got, detail string, blocking bool) {
+func judge(c *cases.Case, original any, v validator.Verdict, profile report.Profile, requireLocation bool) []report.Finding {
+	var out []report.Finding
+	add := func(k report.Kind, got, detail string, blocking bool) {
 		if c.ID == "" {
 			*c = c.Seal()
 		}
-		out = append(out, Finding{Case: *c, Kind: k, Got: got, Detail: detail, Issues: v.Issues, Blocking: blocking})
+		out = append(out, report.Finding{Case: *c, Kind: k, Got: got, Detail: detail, Issues: v.Issues, Blocking: blocking})
 	}
 	if v.NotSent {
 		return nil
 	}
 	if v.Fault != "" {
-		add(Kind(v.Fault), string(v.Fault), v.Detail, true)
+		add(report.Kind(v.Fault), string(v.Fault), v.Detail, true)
 		return out
 	}
 	got := "rejected"
@@ -42,7 +43,7 @@ func judge(c *cases.Case, original any, v validator.Verdict, profile Profile, re
 	if c.Canary != "" {
 		for _, is := range v.Issues {
 			if strings.Contains(is.Message, c.Canary) {
-				add(Leak, got, fmt.Sprintf("message at %q repeats the argument value: %q", is.Path, is.Message), true)
+				add(report.Leak, got, fmt.Sprintf("message at %q repeats the argument value: %q", is.Path, is.Message), true)
 				break
 			}
 		}
@@ -53,26 +54,26 @@ func judge(c *cases.Case, original any, v validator.Verdict, profile Profile, re
 	switch c.Expect {
 	case cases.Accept:
 		if !v.Valid {
-			add(FalseReject, got, "", true)
+			add(report.FalseReject, got, "", true)
 		} else if v.HasValue && !sameValue(original, v.Value) {
-			add(SilentChange, got, "value passed on (-sent +passed on):\n"+jsonDiff(original, v.Value), true)
+			add(report.SilentChange, got, "value passed on (-sent +passed on):\n"+report.Diff(original, v.Value), true)
 		}
 	case cases.Reject:
 		switch {
-		case v.Valid && profile == Repair:
+		case v.Valid && profile == report.Repair:
 			if !v.HasValue {
-				add(WrongRepair, got, "accepted without saying what it passes on: the distorted value goes through", true)
+				add(report.WrongRepair, got, "accepted without saying what it passes on: the distorted value goes through", true)
 			} else if !sameValue(original, v.Value) {
-				add(WrongRepair, got, "value passed on (-original +passed on):\n"+jsonDiff(original, v.Value), true)
+				add(report.WrongRepair, got, "value passed on (-original +passed on):\n"+report.Diff(original, v.Value), true)
 			}
 		case v.Valid:
 			detail := ""
 			if v.HasValue {
 				detail = "passed on: " + string(jsonvalue.MustMarshal(v.Value))
 			}
-			add(Missed, got, detail, true)
+			add(report.Missed, got, detail, true)
 		case !locates(v.Issues, c):
-			add(ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q%s; issues: %s", c.Path, c.Scope, alsoText(c.Also), issuesText(v.Issues)), requireLocation)
+			add(report.ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q%s; issues: %s", c.Path, c.Scope, alsoText(c.Also), report.IssuesText(v.Issues)), requireLocation)
 		}
 	}
 	return out
@@ -107,17 +108,6 @@ func alsoText(also []cases.Place) string {
 		s += fmt.Sprintf(", or at %q up to %q", p.Path, p.Scope)
 	}
 	return s
-}
-
-func issuesText(issues []validator.Issue) string {
-	if len(issues) == 0 {
-		return "(no issues given)"
-	}
-	var parts []string
-	for _, is := range issues {
-		parts = append(parts, is.String())
-	}
-	return strings.Join(parts, "; ")
 }
 
 // runner executes an in-process gate safely: a panic is a crash, a call slower than the

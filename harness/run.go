@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 
@@ -13,13 +12,14 @@ import (
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
 
 // Run checks every tool against v and returns the report. It needs no *testing.T and writes no
 // file unless Options.CorpusDir names a directory.
-func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error) {
+func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report, error) {
 	if opts.CorpusDir == "-" {
 		opts.CorpusDir = ""
 	}
@@ -55,8 +55,8 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	pipeline(tools, v, opts, shared, func(i int, tr *toolResult, skip *tool.Skipped) {
 		skips[i] = skip
 		if tr != nil {
-			rep.add(tr)
-			rep.Shard.addShrinks(i, tr.firsts)
+			addResult(rep, tr)
+			addShrinks(rep.Shard, i, tr.firsts)
 			checked++
 		}
 		done++
@@ -70,11 +70,10 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	for i, s := range skips {
 		if s != nil {
 			rep.Skipped = append(rep.Skipped, *s)
-			rep.Shard.skipped(i)
+			addSkipped(rep.Shard, i)
 		}
 	}
-	rep.finish()
-	rep.Shard.finish(rep)
+	rep.Finish()
 	if opts.CorpusDir != "" {
 		for _, f := range rep.Findings {
 			if f.Blocking && f.Case.ID != "" {
@@ -172,31 +171,6 @@ func (s *runShared) notes() []string {
 	return []string{fmt.Sprintf("the validator's process died %d times with calls in flight, none of which crashed it again when run alone (not counted as findings); one of them: %s", n, sample)}
 }
 
-// toolResult is what checking one tool found.
-type toolResult struct {
-	tool     string
-	classes  map[string]*ClassStats
-	findings []Finding
-	bugs     int64  // generator values the oracle rejected
-	bugText  string // the last of them
-	unreach  int64
-	stale    []string // saved cases whose expectation the oracle no longer confirms
-	notes    []string
-	firsts   []Finding // the first case of each finding this tool shrank, as it was before
-}
-
-// noValue reports that the generator reached no valid value for the tool, so nothing was
-// checked. Valid cases kept back (Options.OnlyReject, a gate that could not be given them) count
-// as reached.
-func (tr *toolResult) noValue() bool {
-	st := tr.classes[string(cases.Valid)]
-	return st == nil || st.Cases+st.NotApplicable == 0
-}
-
-func (tr *toolResult) noValueReason() string {
-	return fmt.Sprintf("the generator reached no valid value (%d draws found none): nothing could be checked", tr.unreach)
-}
-
 // checkTool replays the saved cases of p, draws new ones for the scorecard (rapid's number of
 // checks), then shrinks the findings.
 func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
@@ -207,7 +181,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 	known, replayStats := replaySaved(p, run.saved, r, opts, tr)
 	first, order := scorecard(p, r, opts, known, tr)
 	for c, st := range replayStats {
-		statsFor(tr.classes, cases.Class(c)).merge(st)
+		report.StatsFor(tr.classes, cases.Class(c)).Merge(st)
 	}
 	groups := map[string]bool{}
 	for _, g := range order {
@@ -240,8 +214,8 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 
 // replaySaved sends the saved cases of p's tool that the oracle still confirms to the gate and
 // keeps the first blocking finding of each class and kind (known); stale cases are noted in tr.
-func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *toolResult) (known map[string]bool, stats map[string]*ClassStats) {
-	known, stats = map[string]bool{}, map[string]*ClassStats{}
+func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *toolResult) (known map[string]bool, stats map[string]*report.ClassStats) {
+	known, stats = map[string]bool{}, map[string]*report.ClassStats{}
 	var replay []cases.Case
 	var originals []any
 	for _, c := range saved {
@@ -267,10 +241,10 @@ func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *t
 	verdicts, mutated := r.check(p.gate, replay)
 	for i := range replay {
 		fs := judgeAll(&replay[i], originals[i], verdicts[i], mutated[i], opts)
-		count(stats, &replay[i], verdicts[i], fs)
+		report.StatsFor(stats, replay[i].Class).Count(&replay[i], verdicts[i], fs)
 		for _, f := range fs {
-			if f.Blocking && !known[f.group()] {
-				known[f.group()] = true
+			if f.Blocking && !known[f.Group()] {
+				known[f.Group()] = true
 				f.Detail = strings.TrimSpace(f.Detail + "\n(replayed from the regression corpus)")
 				tr.findings = append(tr.findings, f)
 			}
@@ -282,10 +256,10 @@ func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *t
 // scorecard draws Options.Checks values of p's tool, each with one distortion per class, judges
 // every case (nothing stops early) and counts them in tr.classes. It returns the first finding of
 // each class and kind not already known, and the order they came in.
-func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *toolResult) (map[string]Finding, []string) {
+func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *toolResult) (map[string]report.Finding, []string) {
 	ms := opts.mutators()
-	stats := map[string]*ClassStats{}
-	first := map[string]Finding{}
+	stats := map[string]*report.ClassStats{}
+	first := map[string]report.Finding{}
 	var order []string
 	prop := func(t *rapid.T) {
 		if r.hung >= maxHangs {
@@ -296,7 +270,7 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 			t.Skip("the generator found no valid value in this draw")
 		}
 		for _, c := range na {
-			statsFor(stats, c).NotApplicable++
+			report.StatsFor(stats, c).NotApplicable++
 		}
 		if opts.observe != nil {
 			opts.observe(p.tool.Name, cs)
@@ -304,11 +278,11 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 		verdicts, mutated := r.check(p.gate, cs)
 		for i := range cs {
 			fs := judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts)
-			count(stats, &cs[i], verdicts[i], fs)
+			report.StatsFor(stats, cs[i].Class).Count(&cs[i], verdicts[i], fs)
 			for _, f := range fs {
-				if _, seen := first[f.group()]; !seen && !known[f.group()] {
-					first[f.group()] = f
-					order = append(order, f.group())
+				if _, seen := first[f.Group()]; !seen && !known[f.Group()] {
+					first[f.Group()] = f
+					order = append(order, f.Group())
 				}
 			}
 		}
@@ -326,13 +300,15 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 // shrinkable reports whether f is worth a minimal case. A hang is not shrunk: every try would
 // cost the timeout; nor a crash: every try would cost a restart of the validator (the case kept
 // has crashed it twice, once alone).
-func shrinkable(f Finding) bool { return f.Blocking && f.Kind != Timeout && f.Kind != Crash }
+func shrinkable(f report.Finding) bool {
+	return f.Blocking && f.Kind != report.Timeout && f.Kind != report.Crash
+}
 
 // minimal draws again, only f's class, until a case of the same class and kind fails, and lets
 // rapid minimise it; f itself when no draw fails again.
-func minimal(p *prepared, r *runner, opts Options, f Finding) Finding {
-	g := f.group()
-	var last *Finding
+func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Finding {
+	g := f.Group()
+	var last *report.Finding
 	only := classOnly(opts.mutators(), f.Class)
 	prop := func(t *rapid.T) {
 		if r.hung >= maxHangs {
@@ -345,7 +321,7 @@ func minimal(p *prepared, r *runner, opts Options, f Finding) Finding {
 		verdicts, mutated := r.check(p.gate, cs)
 		for i := range cs {
 			for _, h := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
-				if h.group() == g {
+				if h.Group() == g {
 					h := h
 					last = &h
 					fail(t, h)
@@ -364,25 +340,25 @@ func minimal(p *prepared, r *runner, opts Options, f Finding) Finding {
 
 // fail stops the property at a line of its own for each kind: rapid shrinks a failure only to
 // smaller cases that fail at the same place, so a shrunk case keeps its kind.
-func fail(t *rapid.T, f Finding) {
+func fail(t *rapid.T, f report.Finding) {
 	switch f.Kind {
-	case FalseReject:
+	case report.FalseReject:
 		t.Fatalf("%s", f.String())
-	case Missed:
+	case report.Missed:
 		t.Fatalf("%s", f.String())
-	case WrongRepair:
+	case report.WrongRepair:
 		t.Fatalf("%s", f.String())
-	case SilentChange:
+	case report.SilentChange:
 		t.Fatalf("%s", f.String())
-	case ImpreciseLocation:
+	case report.ImpreciseLocation:
 		t.Fatalf("%s", f.String())
-	case Leak:
+	case report.Leak:
 		t.Fatalf("%s", f.String())
-	case MutatedInput:
+	case report.MutatedInput:
 		t.Fatalf("%s", f.String())
-	case Crash:
+	case report.Crash:
 		t.Fatalf("%s", f.String())
-	case Timeout:
+	case report.Timeout:
 		t.Fatalf("%s", f.String())
 	default:
 		t.Fatalf("%s", f.String())
@@ -403,13 +379,13 @@ func reconfirm(p *prepared, c cases.Case) (bool, string) {
 }
 
 // judgeAll is judge plus the mutated-input check.
-func judgeAll(c *cases.Case, original any, v validator.Verdict, mutated bool, opts Options) []Finding {
+func judgeAll(c *cases.Case, original any, v validator.Verdict, mutated bool, opts Options) []report.Finding {
 	fs := judge(c, original, v, opts.profile(), opts.RequireLocation)
 	if mutated {
 		if c.ID == "" {
 			*c = c.Seal()
 		}
-		fs = append(fs, Finding{Case: *c, Kind: MutatedInput, Got: "changed its input",
+		fs = append(fs, report.Finding{Case: *c, Kind: report.MutatedInput, Got: "changed its input",
 			Detail: "the gate wrote into the argument bytes it was given", Blocking: true})
 	}
 	return fs
@@ -549,7 +525,9 @@ func newShrinkSet() *shrinkSet {
 	return s
 }
 
-func shrinkKey(class cases.Class, kind Kind) string { return string(class) + "\x00" + string(kind) }
+func shrinkKey(class cases.Class, kind report.Kind) string {
+	return string(class) + "\x00" + string(kind)
+}
 
 // scored records what tool i's scorecard found (nil: nothing, or the tool was skipped).
 func (s *shrinkSet) scored(i int, groups map[string]bool) {
@@ -570,7 +548,7 @@ func (s *shrinkSet) scored(i int, groups map[string]bool) {
 
 // claim reports whether tool i shrinks class and kind: no tool before it found them. It waits
 // until every tool before i has been scored.
-func (s *shrinkSet) claim(i int, class cases.Class, kind Kind) bool {
+func (s *shrinkSet) claim(i int, class cases.Class, kind report.Kind) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for s.frontier < i {
@@ -583,112 +561,4 @@ func (s *shrinkSet) claim(i int, class cases.Class, kind Kind) bool {
 		}
 	}
 	return true
-}
-
-// ---- counting
-
-// ClassStats counts the cases of one class.
-type ClassStats struct {
-	Cases         int          `json:"cases"`
-	Failed        int          `json:"failed"`         // cases with a blocking finding
-	NotApplicable int          `json:"not_applicable"` // draws where the class applied nowhere
-	ByKind        map[Kind]int `json:"by_kind,omitempty"`
-	// Either counts the cases whose verdict is implementation-defined (expectation either: the
-	// binary64 rule, duplicate keys, ...), never failed; EitherAccepted of them were accepted.
-	Either         int `json:"either,omitempty"`
-	EitherAccepted int `json:"either_accepted,omitempty"`
-	// Unclear counts the answers that were neither a rejection nor a call gone through
-	// (validator.Verdict.Unclear); never failed. Samples keeps a few of them.
-	Unclear int      `json:"unclear,omitempty"`
-	Samples []string `json:"unclear_samples,omitempty"`
-	// Rejected counts the must-reject cases rejected; Located those of them with an issue where
-	// the change is (at its place, inside it, or above it as far as the schema lets a gate know).
-	Rejected int `json:"rejected,omitempty"`
-	Located  int `json:"located,omitempty"`
-}
-
-// maxSamples is how many unclear answers a class keeps as samples.
-const maxSamples = 3
-
-func statsFor(m map[string]*ClassStats, class cases.Class) *ClassStats {
-	st := m[string(class)]
-	if st == nil {
-		st = &ClassStats{ByKind: map[Kind]int{}}
-		m[string(class)] = st
-	}
-	return st
-}
-
-func (s *ClassStats) merge(o *ClassStats) {
-	s.Cases += o.Cases
-	s.Failed += o.Failed
-	s.NotApplicable += o.NotApplicable
-	s.Either += o.Either
-	s.EitherAccepted += o.EitherAccepted
-	s.Unclear += o.Unclear
-	s.Rejected += o.Rejected
-	s.Located += o.Located
-	// The first samples in text order, whatever order the tools finish in (or the shards merge).
-	s.Samples = append(s.Samples, o.Samples...)
-	sort.Strings(s.Samples)
-	if len(s.Samples) > maxSamples {
-		s.Samples = s.Samples[:maxSamples]
-	}
-	for k, n := range o.ByKind {
-		s.ByKind[k] += n
-	}
-}
-
-func count(m map[string]*ClassStats, c *cases.Case, v validator.Verdict, fs []Finding) {
-	st := statsFor(m, c.Class)
-	if v.NotSent {
-		st.NotApplicable++
-		return
-	}
-	st.Cases++
-	switch {
-	case v.Fault != "":
-	case v.Unclear:
-		st.Unclear++
-		if len(st.Samples) < maxSamples {
-			// Valid UTF-8, so that the JSON report (and a merge of shards) holds the sample as shown.
-			st.Samples = append(st.Samples, strings.ToValidUTF8(fmt.Sprintf("%s %s: %s", c.Tool, truncate(string(c.Args), 120), truncate(v.Detail, 200)), "\uFFFD"))
-		}
-	case c.Expect == cases.Either:
-		st.Either++
-		if v.Valid {
-			st.EitherAccepted++
-		}
-	case c.Expect == cases.Reject && !v.Valid:
-		// judge has located it already: an imprecise_location finding says it did not.
-		st.Rejected++
-		located := true
-		for _, f := range fs {
-			located = located && f.Kind != ImpreciseLocation
-		}
-		if located {
-			st.Located++
-		}
-	}
-	blocking := false
-	for _, f := range fs {
-		st.ByKind[f.Kind]++
-		blocking = blocking || f.Blocking
-	}
-	if blocking {
-		st.Failed++
-	}
-}
-
-func sortFindings(fs []Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.Tool != b.Tool {
-			return a.Tool < b.Tool
-		}
-		if a.Class != b.Class {
-			return a.Class < b.Class
-		}
-		return a.Kind < b.Kind
-	})
 }

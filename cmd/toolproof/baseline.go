@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/toolproof/toolproof/baseline"
-	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 )
 
 // cmdBaseline prints the baseline a JSON report needs: its known findings, trimmed (run
@@ -26,7 +26,7 @@ func cmdBaseline(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("baseline: %v", err)
 	}
-	var doc harness.Document
+	var doc report.Document
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil || doc.Reports == nil {
 		if err == nil {

@@ -10,12 +10,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolproof/toolproof/baseline"
-	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 )
 
 // baselineOf runs the coercing test adapter on a few tools and returns the tool flags, the
 // trimmed baseline's path and the findings it lists.
-func baselineOf(t *testing.T, dir string) ([]string, string, []harness.Finding) {
+func baselineOf(t *testing.T, dir string) ([]string, string, []report.Finding) {
 	t.Helper()
 	tools := []string{"--tools", corpusTool("read"), "--tools", corpusTool("bash"), "--tools", corpusTool("search_products"),
 		"--checks", "10"}
@@ -36,7 +36,7 @@ func baselineOf(t *testing.T, dir string) ([]string, string, []harness.Finding) 
 	return tools, path, d.Reports[0].Findings
 }
 
-func keysOf(fs []harness.Finding) []string {
+func keysOf(fs []report.Finding) []string {
 	var out []string
 	for _, f := range fs {
 		out = append(out, strings.ReplaceAll(baseline.Key(f), "\x00", " ")+" "+f.ID)
@@ -111,7 +111,7 @@ func TestBaselineNewFindingFails(t *testing.T) {
 func TestBaselineFixedFails(t *testing.T) {
 	dir := t.TempDir()
 	tools, base, entries := baselineOf(t, dir)
-	var first harness.Document
+	var first report.Document
 	for i, seed := range []string{"1", "5"} {
 		args := append([]string{"run", "--validator", execSpec(t, "-strict"), "--seed", seed, "--format", "json", "--baseline", base}, tools...)
 		r := must(t, 1, args...)

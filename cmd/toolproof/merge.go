@@ -9,14 +9,14 @@ import (
 	"os"
 
 	"github.com/toolproof/toolproof/baseline"
-	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 )
 
 // mergeExtras puts together what the shards carry beside their findings: where each tool is
 // defined (Sources) and what the baseline made of each shard; Passed is recounted.
-func mergeExtras(merged []*harness.Report, docs []harness.Document) {
+func mergeExtras(merged []*report.Report, docs []report.Document) {
 	for i, r := range merged {
-		var parts []*harness.BaselineResult
+		var parts []*report.BaselineResult
 		for _, d := range docs {
 			if i >= len(d.Reports) {
 				continue
@@ -24,7 +24,7 @@ func mergeExtras(merged []*harness.Report, docs []harness.Document) {
 			s := d.Reports[i]
 			for t, src := range s.Sources {
 				if r.Sources == nil {
-					r.Sources = map[string]harness.Source{}
+					r.Sources = map[string]report.Source{}
 				}
 				r.Sources[t] = src
 			}
@@ -39,11 +39,11 @@ func mergeExtras(merged []*harness.Report, docs []harness.Document) {
 }
 
 // mergeReplay is the replay command of a finding of a merged run: from its JSON report.
-func mergeReplay(jsonFile string) func(*harness.Report, harness.Finding) string {
+func mergeReplay(jsonFile string) func(*report.Report, report.Finding) string {
 	if jsonFile == "" {
 		jsonFile = "REPORT.json"
 	}
-	return func(r *harness.Report, f harness.Finding) string {
+	return func(r *report.Report, f report.Finding) string {
 		return fmt.Sprintf("toolproof replay %s --id %s --validator SPEC --tools TOOLS  # SPEC: the spec of %s; TOOLS: the run's tool files",
 			shellWord(jsonFile), f.ID, r.Validator)
 	}
@@ -53,7 +53,7 @@ func mergeReplay(jsonFile string) func(*harness.Report, harness.Finding) string 
 // writes the report of the whole run, as the unsharded run with the same seed writes it.
 func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("toolproof merge", flag.ContinueOnError)
-	format := fs.String("format", "text", "report format: "+harness.FormatList)
+	format := fs.String("format", "text", "report format: "+report.FormatList())
 	var files reportFlags
 	fs.Var(&files, "report", "FORMAT=FILE: write one more report of the merged run to FILE (repeatable)")
 	maxSkipped := fs.Int("max-skipped", -1, "exit with status 2 after the report when more than this many tools are skipped (0: any skipped tool; -1: no limit)")
@@ -67,7 +67,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if len(names) == 0 {
 		return usagef("merge takes the JSON reports of the shards of a run (toolproof run --shard i/n --format json > shard-i.json)")
 	}
-	docs := make([]harness.Document, len(names))
+	docs := make([]report.Document, len(names))
 	for i, name := range names {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -81,14 +81,14 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 			return usagef("merge %s: more than one JSON value; want one report document", name)
 		}
 	}
-	doc, err := harness.Merge(docs, names)
+	doc, err := report.Merge(docs, names)
 	if err != nil {
 		return usagef("merge: %v", err)
 	}
 	mergeExtras(doc.Reports, docs)
-	out := outputs{format: *format, files: files, render: harness.RenderOptions{
-		HTML:  harness.HTMLOptions{Command: repeatCommand("merge", args, 0), Replay: mergeReplay(files.jsonPath())},
-		SARIF: harness.SARIFOptions{Version: version()}}}
+	out := outputs{format: *format, files: files, render: report.RenderOptions{
+		HTML:  report.HTMLOptions{Command: repeatCommand("merge", args, 0), Replay: mergeReplay(files.jsonPath())},
+		SARIF: report.SARIFOptions{Version: version()}}}
 	return writeReports(doc.Reports, out, *maxSkipped, stdout, stderr)
 }
 

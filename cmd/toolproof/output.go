@@ -9,7 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -33,8 +33,8 @@ func (r *reportFlags) Set(v string) error {
 	if !ok || path == "" {
 		return fmt.Errorf("want FORMAT=FILE (html=toolproof.html), got %q", v)
 	}
-	if !harness.KnownFormat(format) {
-		return fmt.Errorf("%q: unknown format %q (want %s)", v, format, harness.FormatList)
+	if !report.KnownFormat(format) {
+		return fmt.Errorf("%q: unknown format %q (want %s)", v, format, report.FormatList())
 	}
 	*r = append(*r, reportFile{format, path})
 	return nil
@@ -55,26 +55,26 @@ func (r reportFlags) jsonPath() string {
 type outputs struct {
 	format string
 	files  reportFlags
-	render harness.RenderOptions
+	render report.RenderOptions
 }
 
 func checkFormat(format string) error {
-	if !harness.KnownFormat(format) {
-		return usagef("--format %q: want %s", format, harness.FormatList)
+	if !report.KnownFormat(format) {
+		return usagef("--format %q: want %s", format, report.FormatList())
 	}
 	return nil
 }
 
 // write writes the report (one validator) or the comparison (several) in a format.
-func write(w io.Writer, reports []*harness.Report, format string, opts harness.RenderOptions) error {
+func write(w io.Writer, reports []*report.Report, format string, opts report.RenderOptions) error {
 	if len(reports) == 1 {
 		return reports[0].WriteFormat(w, format, opts)
 	}
-	return (&harness.Comparison{Reports: reports}).WriteFormat(w, format, opts)
+	return (&report.Comparison{Reports: reports}).WriteFormat(w, format, opts)
 }
 
 // writeFiles writes the --report files; a file that cannot be written is an error naming it.
-func writeFiles(reports []*harness.Report, out outputs) error {
+func writeFiles(reports []*report.Report, out outputs) error {
 	for _, f := range out.files {
 		var buf bytes.Buffer
 		if err := write(&buf, reports, f.format, out.render); err != nil {
@@ -142,11 +142,11 @@ func shellWord(s string) string {
 // replayCommand gives, for a finding, the toolproof replay command that repeats it from the JSON
 // report of the run (jsonFile, or REPORT.json when none is written), with the validator's spec
 // and the run's tool files and options.
-func replayCommand(f *runFlags, specs map[string]string, jsonFile string) func(*harness.Report, harness.Finding) string {
+func replayCommand(f *runFlags, specs map[string]string, jsonFile string) func(*report.Report, report.Finding) string {
 	if jsonFile == "" {
 		jsonFile = "REPORT.json"
 	}
-	return func(r *harness.Report, fd harness.Finding) string {
+	return func(r *report.Report, fd report.Finding) string {
 		words := []string{"toolproof", "replay", shellWord(jsonFile), "--id", fd.ID}
 		if spec := specs[r.Validator]; spec != "" {
 			words = append(words, "--validator", shellWord(spec))
@@ -170,7 +170,7 @@ func replayCommand(f *runFlags, specs map[string]string, jsonFile string) func(*
 // sources says where each tool with a finding is defined: the position of its "name" in its tool
 // file, or, for a tool a validator lists (node:, mcp:), the validator's spec, with the module
 // (or the first file of the server's command) as the file.
-func sources(reports []*harness.Report, tools []tool.Tool, served string) {
+func sources(reports []*report.Report, tools []tool.Tool, served string) {
 	byName := map[string]tool.Tool{}
 	for _, t := range tools {
 		byName[t.Name] = t
@@ -194,7 +194,7 @@ func sources(reports []*harness.Report, tools []tool.Tool, served string) {
 				continue
 			}
 			if r.Sources == nil {
-				r.Sources = map[string]harness.Source{}
+				r.Sources = map[string]report.Source{}
 			}
 			r.Sources[f.Tool] = sourceOf(t, served, read)
 		}
@@ -202,9 +202,9 @@ func sources(reports []*harness.Report, tools []tool.Tool, served string) {
 }
 
 // sourceOf locates one tool.
-func sourceOf(t tool.Tool, served string, read func(string) []byte) harness.Source {
+func sourceOf(t tool.Tool, served string, read func(string) []byte) report.Source {
 	if served != "" {
-		s := harness.Source{Served: served, File: servedFile(served)}
+		s := report.Source{Served: served, File: servedFile(served)}
 		if s.File != "" {
 			s.Line, s.Column = locateLoose(read(s.File), t.Name)
 		}
@@ -214,7 +214,7 @@ func sourceOf(t tool.Tool, served string, read func(string) []byte) harness.Sour
 	if i := strings.LastIndexByte(file, '#'); i >= 0 {
 		file = file[:i]
 	}
-	s := harness.Source{File: relPath(file)}
+	s := report.Source{File: relPath(file)}
 	if line, col, ok := tool.Locate(read(file), t.Name); ok {
 		s.Line, s.Column = line, col
 	}
@@ -294,7 +294,7 @@ func (f *runFlags) servedBy(vs []validator.Validator) string {
 // outputs are the run's reports: --format to stdout, --report to files, the command that repeats
 // the run and a replay command per finding for HTML, the version for SARIF.
 func (f *runFlags) outputs(vs []validator.Validator, args []string, seed uint64) outputs {
-	return outputs{format: f.format, files: f.reports, render: harness.RenderOptions{
-		HTML:  harness.HTMLOptions{Command: repeatCommand("run", args, seed), Replay: replayCommand(f, f.specs(vs), f.reports.jsonPath())},
-		SARIF: harness.SARIFOptions{Version: version()}}}
+	return outputs{format: f.format, files: f.reports, render: report.RenderOptions{
+		HTML:  report.HTMLOptions{Command: repeatCommand("run", args, seed), Replay: replayCommand(f, f.specs(vs), f.reports.jsonPath())},
+		SARIF: report.SARIFOptions{Version: version()}}}
 }

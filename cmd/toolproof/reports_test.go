@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 )
 
@@ -84,7 +84,7 @@ func TestReportFiles(t *testing.T) {
 		}
 	}
 
-	var badge harness.Badge
+	var badge report.Badge
 	if err := json.Unmarshal([]byte(read("badge")), &badge); err != nil || badge.SchemaVersion != 1 || !strings.HasSuffix(badge.Message, "classes hold") {
 		t.Errorf("badge %s: %v", read("badge"), err)
 	}
@@ -124,7 +124,7 @@ func TestSourcesOfTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reps := []*harness.Report{{Findings: []harness.Finding{{}, {}}}}
+	reps := []*report.Report{{Findings: []report.Finding{{}, {}}}}
 	reps[0].Findings[0].Tool, reps[0].Findings[1].Tool = "a", "a__2"
 	sources(reps, set.Tools, "")
 	for name, line := range map[string]int{"a": 2, "a__2": 3} {

@@ -17,6 +17,7 @@ import (
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
@@ -190,7 +191,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH or mcp:COMMAND (repeatable: a comparison)")
 	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
 	fs.BoolVar(&f.close, "close", false, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
-	fs.StringVar(&f.format, "format", "text", "report format: "+harness.FormatList)
+	fs.StringVar(&f.format, "format", "text", "report format: "+report.FormatList())
 	fs.Var(&f.reports, "report", "FORMAT=FILE: write one more report of the run to FILE (repeatable: --report html=toolproof.html --report sarif=toolproof.sarif)")
 	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when no issue of a rejection is at the distorted place, inside it, or above it only as far as the schema lets a gate know (the object that lacks or holds the key, the anyOf/oneOf/not or if that chose); one issue at the root locates only the root")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
@@ -222,9 +223,9 @@ func (f *runFlags) options() (harness.Options, error) {
 	}
 	switch f.profile {
 	case "strict":
-		opts.Profile = harness.Strict
+		opts.Profile = report.Strict
 	case "repair":
-		opts.Profile = harness.Repair
+		opts.Profile = report.Repair
 	default:
 		return opts, usagef("--profile %q: want strict or repair", f.profile)
 	}
@@ -352,7 +353,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	var reports []*harness.Report
+	var reports []*report.Report
 	for _, v := range vs {
 		var known *baseline.Replayed
 		if base != nil {
@@ -386,7 +387,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 // writeReports writes the report (one validator) or the comparison (several), then says how the
 // run ended: more skipped tools than maxSkipped (when it is not negative), or every tool
 // skipped, is bad input, exit 2, whatever the findings; else a finding is exit 1.
-func writeReports(reports []*harness.Report, out outputs, maxSkipped int, stdout, stderr io.Writer) error {
+func writeReports(reports []*report.Report, out outputs, maxSkipped int, stdout, stderr io.Writer) error {
 	passed := true
 	for _, r := range reports {
 		passed = passed && r.Passed
@@ -469,7 +470,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		return usagef("replay %s: its %d saved cases name the tools %s, none of which is in the given tools (use --tools with the tool files they were made from)", pos[0], len(cs), strings.Join(names, ", "))
 	}
-	var reports []*harness.Report
+	var reports []*report.Report
 	for _, v := range vs {
 		rep, err := harness.Replay(cs, tools, v, opts)
 		if err != nil {

@@ -1,4 +1,4 @@
-package harness
+package report
 
 // Source is where a tool is defined: a position in a tool file, or, for a tool a validator lists
 // itself (a node: module, an MCP server), what serves it.

@@ -1,4 +1,4 @@
-package harness
+package report
 
 import (
 	"crypto/sha256"
@@ -208,6 +208,6 @@ func (r *Report) sarifResult(f Finding, id string, index int) sarifResult {
 
 // fingerprint names a finding across runs: its validator, tool, class and kind (the baseline's key).
 func fingerprint(validator string, f Finding) string {
-	h := sha256.Sum256([]byte(validator + "\x00" + f.group()))
+	h := sha256.Sum256([]byte(validator + "\x00" + f.Group()))
 	return hex.EncodeToString(h[:16])
 }

@@ -1,4 +1,4 @@
-package harness
+package report
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ func blockingWord(f Finding) string {
 
 // writeBaselineText lists what the baseline made of the run: the fixed entries in full (they fail
 // the run) and the known ones, one line each.
-func (r *Report) writeBaselineText(w io.Writer) {
+func writeBaselineText(w io.Writer, r *Report) {
 	b := r.Baseline
 	if b == nil {
 		return
@@ -39,7 +39,7 @@ func (r *Report) writeBaselineText(w io.Writer) {
 }
 
 // writeBaselineMarkdown is writeBaselineText in Markdown.
-func (r *Report) writeBaselineMarkdown(w io.Writer) {
+func writeBaselineMarkdown(w io.Writer, r *Report) {
 	b := r.Baseline
 	if b == nil {
 		return

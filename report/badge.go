@@ -1,4 +1,4 @@
-package harness
+package report
 
 import (
 	"encoding/json"
@@ -41,7 +41,7 @@ func badge(rs []*Report) Badge {
 	var classes []string
 	seen := map[string]bool{}
 	for _, r := range rs {
-		for _, c := range r.classOrder() {
+		for _, c := range classOrder(r.Classes) {
 			if st := r.Classes[c]; st.Cases > 0 && !seen[c] {
 				seen[c] = true
 				classes = append(classes, c)

@@ -1,4 +1,4 @@
-package harness
+package report
 
 import (
 	_ "embed"
@@ -126,9 +126,10 @@ func (cmp *Comparison) WriteHTML(w io.Writer, opts HTMLOptions) error {
 	for _, r := range cmp.Reports {
 		passed = passed && r.Passed
 	}
+	m := newComparisonModel(cmp)
 	p := htmlPage{Title: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)), Heading: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)), Passed: passed,
-		Command: opts.Command, Seed: cmp.seedText()}
-	hm := &htmlHeatmap{Classes: cmp.classes()}
+		Command: opts.Command, Seed: m.seedText()}
+	hm := &htmlHeatmap{Classes: m.classes}
 	for i, r := range cmp.Reports {
 		v := r.htmlValidator(fmt.Sprintf("v%d", i), opts)
 		p.Validators = append(p.Validators, v)
@@ -198,14 +199,15 @@ func (r *Report) htmlValidator(anchor string, opts HTMLOptions) htmlValidator {
 	if r.Seed != 0 {
 		v.Seed = fmt.Sprint(r.Seed)
 	}
-	v.Checks, v.Failed = r.checkCounts()
+	s := summarize(r)
+	v.Checks, v.Failed = s.total, s.failed
 	for _, f := range r.Findings {
 		if f.Known {
 			v.Known++
 		}
 	}
-	kinds := r.kindsSeen()
-	for _, c := range r.classOrder() {
+	kinds := s.kinds
+	for _, c := range s.classes {
 		st := r.Classes[c]
 		row := htmlClassRow{Class: c, Cases: st.Cases, OK: st.Cases - st.Failed, Failed: st.Failed, NA: st.NotApplicable}
 		if st.Either > 0 {
@@ -220,7 +222,7 @@ func (r *Report) htmlValidator(anchor string, opts HTMLOptions) htmlValidator {
 		row.Kind = strings.Join(ks, ", ")
 		v.ClassRows = append(v.ClassRows, row)
 	}
-	v.GridClasses, v.Grid, v.Cells = r.htmlGrid(anchor, opts)
+	v.GridClasses, v.Grid, v.Cells = r.htmlGrid(s, anchor, opts)
 	if b := r.Baseline; b != nil {
 		for _, f := range b.Fixed {
 			h := r.htmlFinding(anchor+"-fixed", f, opts)
@@ -241,8 +243,8 @@ func (r *Report) htmlValidator(anchor string, opts HTMLOptions) htmlValidator {
 
 // htmlGrid is the tools × classes grid (a row per tool with a check) and the findings of each
 // cell that has some.
-func (r *Report) htmlGrid(anchor string, opts HTMLOptions) ([]string, []htmlGridRow, []htmlCell) {
-	checks := r.checks()
+func (r *Report) htmlGrid(s *summary, anchor string, opts HTMLOptions) ([]string, []htmlGridRow, []htmlCell) {
+	checks := s.checks
 	var classes []string
 	byTool := map[string]map[string]toolCheck{}
 	for _, cc := range checks {

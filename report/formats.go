@@ -1,19 +1,11 @@
-package harness
+package report
 
-import (
-	"io"
-	"strings"
-)
+import "io"
 
-// Formats are the report formats: Write and WriteFormat take each.
-var Formats = []string{"text", "json", "junit", "markdown", "html", "sarif", "badge"}
-
-// FormatList is Formats for messages: "text, json, ... or badge".
-var FormatList = strings.Join(Formats[:len(Formats)-1], ", ") + " or " + Formats[len(Formats)-1]
-
-// KnownFormat reports whether format is one of Formats (or "md", Markdown's short name).
+// KnownFormat reports whether format names one of Formats (or "md", Markdown's short name).
 func KnownFormat(format string) bool {
-	return format == "md" || contains(Formats, format)
+	_, err := FormatNamed(format)
+	return err == nil
 }
 
 // RenderOptions is what the HTML and SARIF formats show beyond the report itself.
@@ -29,8 +21,6 @@ func (r *Report) WriteFormat(w io.Writer, format string, opts RenderOptions) err
 		return r.WriteHTML(w, opts.HTML)
 	case "sarif":
 		return r.WriteSARIF(w, opts.SARIF)
-	case "badge":
-		return r.WriteBadge(w)
 	}
 	return r.Write(w, format)
 }
@@ -42,8 +32,6 @@ func (cmp *Comparison) WriteFormat(w io.Writer, format string, opts RenderOption
 		return cmp.WriteHTML(w, opts.HTML)
 	case "sarif":
 		return cmp.WriteSARIF(w, opts.SARIF)
-	case "badge":
-		return cmp.WriteBadge(w)
 	}
 	return cmp.Write(w, format)
 }
