@@ -57,7 +57,8 @@ type htmlHeatRow struct {
 }
 
 type htmlHeatCell struct {
-	Text, Title, Style, Href string
+	Text, Title, Href string
+	Style            template.CSS // a background colour toolproof computes, never user text
 }
 
 // htmlValidator is one report: its headline, its class table, its tools × classes grid and its
@@ -153,9 +154,16 @@ func heatCell(r *Report, class, anchor string) htmlHeatCell {
 	}
 	c := cell(st)
 	share := float64(c.Caught) / float64(c.Cases)
-	hue := int(120 * share * share) // red below 70%, green only near 100%
-	hc := htmlHeatCell{Text: c.text(), Title: fmt.Sprintf("%s, %s: %d of %d cases held", r.Validator, class, c.Caught, c.Cases),
-		Style: fmt.Sprintf("background:hsl(%d,65%%,82%%)", hue)}
+	// A class that holds is green; one that fails goes from red (nothing held) to orange (all
+	// but a few), so that a single finding never looks like a pass.
+	style := template.CSS("background:hsl(120,45%,82%)")
+	held := "holds"
+	if !r.holds(class) {
+		style = template.CSS(fmt.Sprintf("background:hsl(%d,75%%,80%%)", int(40*share)))
+		held = "fails"
+	}
+	hc := htmlHeatCell{Text: fmt.Sprintf("%d/%d", c.Caught, c.Cases), Title: fmt.Sprintf("%s, %s %s: %s", r.Validator, class, held, c.text()),
+		Style: style}
 	for _, f := range r.Findings {
 		if string(f.Class) == class {
 			hc.Href = "#" + anchor + "-class-" + class
