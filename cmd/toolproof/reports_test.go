@@ -133,3 +133,27 @@ func TestSourcesOfTools(t *testing.T) {
 		}
 	}
 }
+
+// A tool a node: module lists is located in the module, at its name; an MCP server's, in the
+// first file of its command.
+func TestSourcesOfServedTools(t *testing.T) {
+	dir := t.TempDir()
+	mod := writeFile(t, dir, "tools.mjs", "import { z } from \"zod\";\nexport const tools = [\n  { name: \"read_file\", schema: z.object({}) },\n];\n")
+	reps := []*report.Report{{Findings: []report.Finding{{}}}}
+	reps[0].Findings[0].Tool = "read_file"
+	tools := []tool.Tool{{Name: "read_file", Source: "validator node:" + mod + ":tools[0]"}}
+	sources(reps, tools, "node:"+mod)
+	if s := reps[0].Sources["read_file"]; s.File != relPath(mod) || s.Line != 3 || s.Column != 11 || s.Served != "node:"+mod {
+		t.Errorf("node: %+v, want %s line 3 column 11", s, mod)
+	}
+	reps[0].Sources = nil
+	sources(reps, tools, "mcp:node "+mod+" --stdio")
+	if s := reps[0].Sources["read_file"]; s.File != relPath(mod) || s.Line != 3 || s.Served != "mcp:node "+mod+" --stdio" {
+		t.Errorf("mcp: %+v, want %s line 3", s, mod)
+	}
+	reps[0].Sources = nil
+	sources(reps, tools, "mcp:npx -y some-server")
+	if s := reps[0].Sources["read_file"]; s.File != "" || s.Served == "" {
+		t.Errorf("mcp without a file: %+v, want only the server", s)
+	}
+}
