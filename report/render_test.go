@@ -47,6 +47,7 @@ func TestGoldenRendered(t *testing.T) {
 		{"comparison.badge.json", func(b *bytes.Buffer) error { return cmpr.WriteFormat(b, "badge", opts) }},
 		{"baseline.txt", func(b *bytes.Buffer) error { return base.Write(b, "text") }},
 		{"baseline.md", func(b *bytes.Buffer) error { return base.Write(b, "markdown") }},
+		{"baseline.xml", func(b *bytes.Buffer) error { return base.Write(b, "junit") }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var got bytes.Buffer
