@@ -58,7 +58,7 @@ type htmlHeatRow struct {
 
 type htmlHeatCell struct {
 	Text, Title, Href string
-	Style            template.CSS // a background colour toolproof computes, never user text
+	Style             template.CSS // a background colour toolproof computes, never user text
 }
 
 // htmlValidator is one report: its headline, its class table, its tools × classes grid and its
