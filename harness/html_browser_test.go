@@ -43,7 +43,11 @@ func headless(t *testing.T, browser, file string, args ...string) []byte {
 	defer cancel()
 	all := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
 		"--user-data-dir=" + t.TempDir()}, args...)
-	cmd := exec.CommandContext(ctx, browser, append(all, "file://"+file)...)
+	url := "file://" + file
+	if i := strings.IndexByte(file, '#'); i >= 0 {
+		url = "file://" + file[:i] + file[i:]
+	}
+	cmd := exec.CommandContext(ctx, browser, append(all, url)...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
@@ -169,10 +173,41 @@ func TestHTMLInChromium(t *testing.T) {
 				}
 			}
 
+			if len(c.reports) > 1 {
+				checkFilter(t, browser, file, doc)
+			}
+
 			shot := filepath.Join(dir, "shot.png")
 			headless(t, browser, file, "--screenshot="+shot, "--window-size=1200,900", "--hide-scrollbars")
 			checkPicture(t, shot)
 		})
+	}
+}
+
+// checkFilter opens the page with one class chosen in its address (#filter:class=C) and checks
+// that the script hid every finding of the other classes, and none of that class.
+func checkFilter(t *testing.T, browser, file string, doc report.Document) {
+	t.Helper()
+	class := ""
+	for _, r := range doc.Reports {
+		for _, f := range r.Findings {
+			if class == "" && f.Class != doc.Reports[0].Findings[0].Class {
+				class = string(f.Class)
+			}
+		}
+	}
+	if class == "" {
+		t.Fatal("the comparison's findings are all of one class: nothing to filter")
+	}
+	dom := string(headless(t, browser, file+"#filter:class="+class, "--dump-dom"))
+	articles := regexp.MustCompile(`<article class="finding( hidden-by-filter)?" id="[^"]*" data-class="([^"]*)"`).FindAllStringSubmatch(dom, -1)
+	if len(articles) == 0 {
+		t.Fatal("no findings in the filtered DOM")
+	}
+	for _, a := range articles {
+		if hidden := a[1] != ""; hidden == (a[2] == class) {
+			t.Errorf("filtered to %s, a finding of %s is hidden: %v", class, a[2], hidden)
+		}
 	}
 }
 
