@@ -67,6 +67,10 @@ const (
 	Crash         Fault = "crash"          // the validator panicked or its process died
 	Timeout       Fault = "timeout"        // no answer within the time allowed
 	ProtocolError Fault = "protocol_error" // an answer that makes no sense
+	// GateError: the gate threw on the input (an exception out of the library or framework
+	// under test, not a verdict); Detail holds its message and the top of its stack. An
+	// adapter's own failure is a ProtocolError.
+	GateError Fault = "gate_error"
 )
 
 // Verdict is a gate's answer on one call.

@@ -48,6 +48,9 @@ func Entries() []Entry {
 // Opener opens validators by name, building or locating what they need once.
 type Opener struct {
 	Root    string        // the repository checkout (holds validator/node and zoo); "" finds it
+	// Node is the node binary the node adapters run on; "" takes TOOLPROOF_NODE, else node on
+	// PATH (the frameworks of node:PATH modules may need a newer Node than the system's).
+	Node string
 	Options stdio.Options // window, timeout and stderr for child processes
 	// MCP holds the settings of mcp: servers (patterns, tool filters); its Command is set by
 	// Open, and a zero Window, Timeout or Stderr is taken from Options.
@@ -157,9 +160,16 @@ func (o *Opener) nodeIn(what, rel string) (node, dir string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	node, err = exec.LookPath("node")
-	if err != nil {
-		return "", "", fmt.Errorf("validator %s needs Node.js (node is not on PATH)", what)
+	node = o.Node
+	if node == "" {
+		node = os.Getenv("TOOLPROOF_NODE")
+	}
+	if node != "" {
+		if _, err := os.Stat(node); err != nil {
+			return "", "", fmt.Errorf("validator %s: the node binary named by TOOLPROOF_NODE (or Opener.Node): %v", what, err)
+		}
+	} else if node, err = exec.LookPath("node"); err != nil {
+		return "", "", fmt.Errorf("validator %s needs Node.js (node is not on PATH; TOOLPROOF_NODE names another)", what)
 	}
 	dir = filepath.Join(root, rel)
 	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
