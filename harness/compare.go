@@ -21,7 +21,11 @@ type Cell struct {
 	FalseReject int `json:"false_reject"`
 	WrongRepair int `json:"wrong_repair"`
 	Silent      int `json:"silent_change"`
-	Crashes     int `json:"crashes"` // crash, timeout and protocol_error
+	// The cases with no verdict, each named by its kind as the findings name it.
+	Crashes        int `json:"crashes"`                   // crash
+	Timeouts       int `json:"timeouts,omitempty"`        // timeout
+	ProtocolErrors int `json:"protocol_errors,omitempty"` // protocol_error: the adapter's own failure
+	GateErrors     int `json:"gate_errors,omitempty"`     // gate_error: the gate threw on the input
 	Leaks       int `json:"leaks"`
 	Unclear     int `json:"unclear,omitempty"` // answers neither a rejection nor a call gone through
 	// Either counts the implementation-defined cases (never failed), EitherAccepted of them accepted.
@@ -33,11 +37,14 @@ type Cell struct {
 func cell(st *ClassStats) Cell {
 	c := Cell{Cases: st.Cases, Missed: st.ByKind[Missed], FalseReject: st.ByKind[FalseReject],
 		WrongRepair: st.ByKind[WrongRepair], Silent: st.ByKind[SilentChange], Leaks: st.ByKind[Leak],
-		Crashes: st.ByKind[Crash] + st.ByKind[Timeout] + st.ByKind[ProtocolError],
-		Unclear: st.Unclear, Either: st.Either, EitherAccepted: st.EitherAccepted}
-	c.Caught = c.Cases - c.Missed - c.FalseReject - c.WrongRepair - c.Silent - c.Crashes - c.Unclear
+		Crashes: st.ByKind[Crash], Timeouts: st.ByKind[Timeout], ProtocolErrors: st.ByKind[ProtocolError],
+		GateErrors: st.ByKind[GateError], Unclear: st.Unclear, Either: st.Either, EitherAccepted: st.EitherAccepted}
+	c.Caught = c.Cases - c.Missed - c.FalseReject - c.WrongRepair - c.Silent - c.noVerdict() - c.Unclear
 	return c
 }
+
+// noVerdict counts the cases with no verdict: crashes, timeouts, protocol and gate errors.
+func (c Cell) noVerdict() int { return c.Crashes + c.Timeouts + c.ProtocolErrors + c.GateErrors }
 
 func (c Cell) text() string {
 	if c.Cases == 0 {
@@ -45,8 +52,13 @@ func (c Cell) text() string {
 	}
 	s := fmt.Sprintf("%d/%d", c.Caught, c.Cases)
 	var extra []string
-	if c.Crashes > 0 {
-		extra = append(extra, fmt.Sprintf("%d crash", c.Crashes))
+	for _, f := range []struct {
+		n    int
+		kind Kind
+	}{{c.Crashes, Crash}, {c.Timeouts, Timeout}, {c.ProtocolErrors, ProtocolError}, {c.GateErrors, GateError}} {
+		if f.n > 0 {
+			extra = append(extra, fmt.Sprintf("%d %s", f.n, f.kind))
+		}
 	}
 	if c.Silent > 0 {
 		extra = append(extra, fmt.Sprintf("%d changed", c.Silent))
@@ -91,6 +103,9 @@ func (cmp *Comparison) totals(r *Report) Cell {
 		t.WrongRepair += c.WrongRepair
 		t.Silent += c.Silent
 		t.Crashes += c.Crashes
+		t.Timeouts += c.Timeouts
+		t.ProtocolErrors += c.ProtocolErrors
+		t.GateErrors += c.GateErrors
 		t.Leaks += c.Leaks
 		t.Unclear += c.Unclear
 		t.Either += c.Either
@@ -108,7 +123,10 @@ var totalRows = []struct {
 	{"false rejects", func(c Cell) int { return c.FalseReject }},
 	{"wrong repairs", func(c Cell) int { return c.WrongRepair }},
 	{"silent changes", func(c Cell) int { return c.Silent }},
-	{"crashes/timeouts", func(c Cell) int { return c.Crashes }},
+	{string(Crash), func(c Cell) int { return c.Crashes }},
+	{string(Timeout), func(c Cell) int { return c.Timeouts }},
+	{string(ProtocolError), func(c Cell) int { return c.ProtocolErrors }},
+	{string(GateError), func(c Cell) int { return c.GateErrors }},
 	{"leaks", func(c Cell) int { return c.Leaks }},
 	{"unclear", func(c Cell) int { return c.Unclear }},
 }

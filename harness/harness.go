@@ -46,13 +46,14 @@ const (
 	// A gate with no verdict: the kinds are the validator's faults.
 	Crash         = Kind(validator.Crash)
 	Timeout       = Kind(validator.Timeout)
-	ProtocolError = Kind(validator.ProtocolError)
+	ProtocolError = Kind(validator.ProtocolError) // the adapter's own failure
+	GateError     = Kind(validator.GateError)     // the gate threw on the input: its message and stack
 )
 
 // Kinds lists every kind, in report order.
 func Kinds() []Kind {
 	return []Kind{FalseReject, Missed, WrongRepair, SilentChange, ImpreciseLocation, Leak, MutatedInput,
-		Crash, Timeout, ProtocolError}
+		Crash, Timeout, ProtocolError, GateError}
 }
 
 // Options configure a run. The zero value is a strict run of every mutator, 100 values per
