@@ -140,7 +140,8 @@ type runFlags struct {
 	mcp        mcpFlags
 }
 
-// mcpFlags are the flags for mcp: servers (and --only-reject, which any gate honours).
+// mcpFlags are the flags for mcp: servers (and --only-reject, --tool and --skip-tool, which any
+// validator honours).
 type mcpFlags struct {
 	rejectPattern, ranPattern string
 	onlyReject                bool
@@ -152,8 +153,8 @@ func (m *mcpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.rejectPattern, "reject-pattern", "", "mcp: an isError text or JSON-RPC error matching this regexp is a rejection (the server's own wording)")
 	fs.StringVar(&m.ranPattern, "ran-pattern", "", "mcp: an isError text matching this regexp means the tool ran, then failed")
 	fs.BoolVar(&m.onlyReject, "only-reject", false, "send only the must-reject cases (a correct gate runs none of them; for servers whose tools have effects)")
-	fs.Var(&m.only, "tool", "mcp: test only this tool of the server (repeatable)")
-	fs.Var(&m.skip, "skip-tool", "mcp: leave this tool of the server out (repeatable)")
+	fs.Var(&m.only, "tool", "test only this tool (repeatable; any validator, any tool file; a name no tool has is an error)")
+	fs.Var(&m.skip, "skip-tool", "leave this tool out (repeatable; any validator, any tool file; a name no tool has is an error)")
 }
 
 func (m *mcpFlags) compile() error {
@@ -170,7 +171,6 @@ func (m *mcpFlags) compile() error {
 		}
 		*p.dst = re
 	}
-	m.opts.Only, m.opts.Skip = m.only, m.skip
 	return nil
 }
 
@@ -313,6 +313,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if tools, err = filterTools(tools, f.mcp.only, f.mcp.skip); err != nil {
+		return err
+	}
 	seed := f.seed
 	if seed == 0 {
 		seed = randomSeed()
@@ -429,6 +432,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	}
 	tools, _, err := loadTools(f.tools, stderr)
 	if err != nil {
+		return err
+	}
+	if tools, err = filterTools(tools, f.mcp.only, f.mcp.skip); err != nil {
 		return err
 	}
 	vs, closeAll, err := f.openAll(stderr)
