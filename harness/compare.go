@@ -26,8 +26,8 @@ type Cell struct {
 	Timeouts       int `json:"timeouts,omitempty"`        // timeout
 	ProtocolErrors int `json:"protocol_errors,omitempty"` // protocol_error: the adapter's own failure
 	GateErrors     int `json:"gate_errors,omitempty"`     // gate_error: the gate threw on the input
-	Leaks       int `json:"leaks"`
-	Unclear     int `json:"unclear,omitempty"` // answers neither a rejection nor a call gone through
+	Leaks          int `json:"leaks"`
+	Unclear        int `json:"unclear,omitempty"` // answers neither a rejection nor a call gone through
 	// Either counts the implementation-defined cases (never failed), EitherAccepted of them accepted.
 	Either         int `json:"either,omitempty"`
 	EitherAccepted int `json:"either_accepted,omitempty"`

@@ -47,10 +47,10 @@ func Entries() []Entry {
 
 // Opener opens validators by name, building or locating what they need once.
 type Opener struct {
-	Root    string        // the repository checkout (holds validator/node and zoo); "" finds it
+	Root string // the repository checkout (holds validator/node and zoo); "" finds it
 	// Node is the node binary the node adapters run on; "" takes TOOLPROOF_NODE, else node on
 	// PATH (the frameworks of node:PATH modules may need a newer Node than the system's).
-	Node string
+	Node    string
 	Options stdio.Options // window, timeout and stderr for child processes
 	// MCP holds the settings of mcp: servers (patterns, tool filters); its Command is set by
 	// Open, and a zero Window, Timeout or Stderr is taken from Options.
