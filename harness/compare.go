@@ -114,21 +114,41 @@ func (cmp *Comparison) totals(r *Report) Cell {
 	return t
 }
 
+// totalRow is a row under the classes: a total by outcome; fault rows count cases with no verdict.
+type totalRow struct {
+	name  string
+	get   func(Cell) int
+	fault bool
+}
+
 // totalRows are the rows under the classes: totals by outcome.
-var totalRows = []struct {
-	name string
-	get  func(Cell) int
-}{
-	{"missed", func(c Cell) int { return c.Missed }},
-	{"false rejects", func(c Cell) int { return c.FalseReject }},
-	{"wrong repairs", func(c Cell) int { return c.WrongRepair }},
-	{"silent changes", func(c Cell) int { return c.Silent }},
-	{string(Crash), func(c Cell) int { return c.Crashes }},
-	{string(Timeout), func(c Cell) int { return c.Timeouts }},
-	{string(ProtocolError), func(c Cell) int { return c.ProtocolErrors }},
-	{string(GateError), func(c Cell) int { return c.GateErrors }},
-	{"leaks", func(c Cell) int { return c.Leaks }},
-	{"unclear", func(c Cell) int { return c.Unclear }},
+var totalRows = []totalRow{
+	{"missed", func(c Cell) int { return c.Missed }, false},
+	{"false rejects", func(c Cell) int { return c.FalseReject }, false},
+	{"wrong repairs", func(c Cell) int { return c.WrongRepair }, false},
+	{"silent changes", func(c Cell) int { return c.Silent }, false},
+	{string(Crash), func(c Cell) int { return c.Crashes }, true},
+	{string(Timeout), func(c Cell) int { return c.Timeouts }, true},
+	{string(ProtocolError), func(c Cell) int { return c.ProtocolErrors }, true},
+	{string(GateError), func(c Cell) int { return c.GateErrors }, true},
+	{"leaks", func(c Cell) int { return c.Leaks }, false},
+	{"unclear", func(c Cell) int { return c.Unclear }, false},
+}
+
+// rows are the total rows shown: every outcome row, and a no-verdict row (crash, timeout,
+// protocol_error, gate_error) only when some validator has such cases.
+func (cmp *Comparison) rows() []totalRow {
+	var out []totalRow
+	for _, row := range totalRows {
+		show := !row.fault
+		for _, r := range cmp.Reports {
+			show = show || row.get(cmp.totals(r)) > 0
+		}
+		if show {
+			out = append(out, row)
+		}
+	}
+	return out
 }
 
 // seedText is "seed N" when every report has the same seed, else each validator's.
@@ -171,7 +191,7 @@ func (cmp *Comparison) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	for _, row := range totalRows {
+	for _, row := range cmp.rows() {
 		fmt.Fprintf(tw, "%s\t", row.name)
 		for _, r := range cmp.Reports {
 			fmt.Fprintf(tw, "%d\t", row.get(cmp.totals(r)))
@@ -242,7 +262,7 @@ func (cmp *Comparison) WriteMarkdown(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
-	for _, row := range totalRows {
+	for _, row := range cmp.rows() {
 		fmt.Fprintf(w, "| **%s** |", row.name)
 		for _, r := range cmp.Reports {
 			fmt.Fprintf(w, " %d |", row.get(cmp.totals(r)))

@@ -43,6 +43,10 @@ const (
 	ImpreciseLocation Kind = "imprecise_location" // rejected, but no issue at the mutated place or above it
 	Leak              Kind = "leak"               // an error message repeats a planted canary
 	MutatedInput      Kind = "mutated_input"      // the gate changed the argument bytes it was given
+	// DeclaredDefault: a valid case accepted, and the value passed on differs only by defaults
+	// the model-facing schema declares, filled in where the key was absent: the model was told.
+	// Reported apart from silent_change; blocking only with Options.DeclaredDefaultsBlock.
+	DeclaredDefault Kind = "declared_default"
 	// A gate with no verdict: the kinds are the validator's faults.
 	Crash         = Kind(validator.Crash)
 	Timeout       = Kind(validator.Timeout)
@@ -52,7 +56,7 @@ const (
 
 // Kinds lists every kind, in report order.
 func Kinds() []Kind {
-	return []Kind{FalseReject, Missed, WrongRepair, SilentChange, ImpreciseLocation, Leak, MutatedInput,
+	return []Kind{FalseReject, Missed, WrongRepair, SilentChange, DeclaredDefault, ImpreciseLocation, Leak, MutatedInput,
 		Crash, Timeout, ProtocolError, GateError}
 }
 
@@ -74,8 +78,12 @@ type Options struct {
 	Shard, Shards   int                // Run: check only tools whose index % Shards == Shard
 	Siblings        []tool.Tool        // tools to borrow keys and enum values from (default: the tools checked)
 	Progress        func(done, total int)
+	// DeclaredDefaultsBlock makes declared_default (a default the model-facing schema declares,
+	// filled in) a blocking finding; it is reported, not blocking, otherwise.
+	DeclaredDefaultsBlock bool
 
 	observe func(tool string, cs []cases.Case) // tests: sees the cases of every scorecard draw
+	blind   bool                               // the validator is validator.ValueBlind (set by Run and Replay)
 }
 
 func (o Options) profile() Profile {
@@ -193,6 +201,8 @@ type prepared struct {
 	gen    *generate.Generator
 	mctx   *mutators.Context
 	gate   validator.Gate
+	// defaults are the defaults the tool's schema declares (nil: none), for declared_default.
+	defaults *declared
 }
 
 // siblingsFor is what the tools of the file declare, for borrowed keys and enum values.
@@ -239,7 +249,8 @@ func prepareOracle(t tool.Tool, close bool, sib *mutators.Siblings) (*prepared, 
 	if err != nil {
 		return nil, &tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()}
 	}
-	return &prepared{tool: t, hash: t.SchemaHash(), oracle: gk, gen: g, mctx: mutators.NewContext(gk, sib)}, nil
+	return &prepared{tool: t, hash: t.SchemaHash(), oracle: gk, gen: g, mctx: mutators.NewContext(gk, sib),
+		defaults: declaredDefaults(t.Parameters)}, nil
 }
 
 // compileGate calls v.Compile, turning a panic into an error.

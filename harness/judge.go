@@ -15,8 +15,9 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// judge turns one verdict into findings under the verdict rules.
-func judge(c *cases.Case, original any, v validator.Verdict, profile Profile, requireLocation bool) []Finding {
+// judge turns one verdict into findings under the verdict rules, against the case's basis.
+func judge(c *cases.Case, b basis, v validator.Verdict, r rules) []Finding {
+	original := b.original
 	var out []Finding
 	add := func(k Kind, got, detail string, blocking bool) {
 		if c.ID == "" {
@@ -55,15 +56,25 @@ func judge(c *cases.Case, original any, v validator.Verdict, profile Profile, re
 		if !v.Valid {
 			add(FalseReject, got, "", true)
 		} else if v.HasValue && !sameValue(original, v.Value) {
-			add(SilentChange, got, "value passed on (-sent +passed on):\n"+jsonDiff(original, v.Value), true)
+			diff := "value passed on (-sent +passed on):\n" + jsonDiff(original, v.Value)
+			if b.defaults.only(original, v.Value) {
+				add(DeclaredDefault, got, diff, r.blockDefaults) // the model was told of it
+			} else {
+				add(SilentChange, got, diff, true)
+			}
 		}
 	case cases.Reject:
 		switch {
-		case v.Valid && profile == Repair:
+		case v.Valid && r.profile == Repair && !r.blind:
+			// A repair must pass on what the gate passes on for the original valid value.
+			want, what := original, "original"
+			if b.hasPassed {
+				want, what = b.passed, "passed on for the original"
+			}
 			if !v.HasValue {
 				add(WrongRepair, got, "accepted without saying what it passes on: the distorted value goes through", true)
-			} else if !sameValue(original, v.Value) {
-				add(WrongRepair, got, "value passed on (-original +passed on):\n"+jsonDiff(original, v.Value), true)
+			} else if !sameValue(want, v.Value) {
+				add(WrongRepair, got, "value passed on (-"+what+" +passed on):\n"+jsonDiff(want, v.Value), true)
 			}
 		case v.Valid:
 			detail := ""
@@ -72,7 +83,7 @@ func judge(c *cases.Case, original any, v validator.Verdict, profile Profile, re
 			}
 			add(Missed, got, detail, true)
 		case !locates(v.Issues, c):
-			add(ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q%s; issues: %s", c.Path, c.Scope, alsoText(c.Also), issuesText(v.Issues)), requireLocation)
+			add(ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q%s; issues: %s", c.Path, c.Scope, alsoText(c.Also), issuesText(v.Issues)), r.requireLocation)
 		}
 	}
 	return out

@@ -47,7 +47,11 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*Report, error
 	if err != nil {
 		return nil, err
 	}
+	opts, blind := withBlind(opts, v)
 	rep := newReport(v.Name(), opts)
+	if blind != "" {
+		rep.Notes = append(rep.Notes, blind)
+	}
 	rep.Shard = newShardInfo(opts, all)
 	skips := make([]*tool.Skipped, len(tools))
 	shared := newRunShared(saved)
@@ -265,8 +269,9 @@ func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *t
 		return known, stats
 	}
 	verdicts, mutated := r.check(p.gate, replay)
+	bases := savedBases(p, r, replay, originals, opts)
 	for i := range replay {
-		fs := judgeAll(&replay[i], originals[i], verdicts[i], mutated[i], opts)
+		fs := judgeAll(&replay[i], bases[i], verdicts[i], mutated[i], opts)
 		count(stats, &replay[i], verdicts[i], fs)
 		for _, f := range fs {
 			if f.Blocking && !known[f.group()] {
@@ -302,8 +307,9 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 			opts.observe(p.tool.Name, cs)
 		}
 		verdicts, mutated := r.check(p.gate, cs)
+		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
-			fs := judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts)
+			fs := judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts)
 			count(stats, &cs[i], verdicts[i], fs)
 			for _, f := range fs {
 				if _, seen := first[f.group()]; !seen && !known[f.group()] {
@@ -343,8 +349,9 @@ func minimal(p *prepared, r *runner, opts Options, f Finding) Finding {
 			t.Skip("the generator found no valid value in this draw")
 		}
 		verdicts, mutated := r.check(p.gate, cs)
+		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
-			for _, h := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
+			for _, h := range judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts) {
 				if h.group() == g {
 					h := h
 					last = &h
@@ -403,8 +410,8 @@ func reconfirm(p *prepared, c cases.Case) (bool, string) {
 }
 
 // judgeAll is judge plus the mutated-input check.
-func judgeAll(c *cases.Case, original any, v validator.Verdict, mutated bool, opts Options) []Finding {
-	fs := judge(c, original, v, opts.profile(), opts.RequireLocation)
+func judgeAll(c *cases.Case, b basis, v validator.Verdict, mutated bool, opts Options) []Finding {
+	fs := judge(c, b, v, opts.rules())
 	if mutated {
 		if c.ID == "" {
 			*c = c.Seal()

@@ -28,6 +28,13 @@ type ToolSource interface {
 	Tools() ([]tool.Tool, error)
 }
 
+// A ValueBlind validator never says what its gates pass on to the tool (an MCP server answers
+// only whether the tool ran), so no repair of its can be judged: the repair profile judges its
+// acceptance only.
+type ValueBlind interface {
+	ValueBlind()
+}
+
 // A Gate checks the raw argument text of calls to one tool. Check must be safe for concurrent
 // use and must not keep or change args.
 type Gate interface {

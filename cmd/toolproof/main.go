@@ -40,7 +40,7 @@ Usage:
                        [--mutators LIST] [--profile strict|repair] [--close] [--jobs N]
                        [--shard i/n | --shards N] [--format text|json|junit|markdown]
                        [--save DIR] [--require-location] [--timeout D] [--window N]
-                       [--processes N] [--max-skipped N] [--only-reject]
+                       [--processes N] [--max-skipped N] [--only-reject] [--block-declared-defaults]
                        [--tool NAME]... [--skip-tool NAME]... [--reject-pattern RE] [--ran-pattern RE]
   toolproof merge      REPORT.json... [--format text|json|junit|markdown] [--max-skipped N]
   toolproof replay DIR [--validator SPEC]... [--tools PATH]... [--format ...] [--close] [--max-skipped N]

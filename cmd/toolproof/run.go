@@ -131,13 +131,16 @@ type runFlags struct {
 	format     string
 	save       string
 	requireLoc bool
-	timeout    time.Duration
-	window     int
-	processes  int
-	maxSkipped int
-	cpuprofile string
-	gen        bool // the flags of run (which draws new cases) were registered
-	mcp        mcpFlags
+	// blockDefaults: declared_default (a default the schema shown to the model declares, filled
+	// in) fails the run.
+	blockDefaults bool
+	timeout       time.Duration
+	window        int
+	processes     int
+	maxSkipped    int
+	cpuprofile    string
+	gen           bool // the flags of run (which draws new cases) were registered
+	mcp           mcpFlags
 }
 
 // mcpFlags are the flags for mcp: servers (and --only-reject, --tool and --skip-tool, which any
@@ -189,6 +192,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.BoolVar(&f.close, "close", false, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 	fs.StringVar(&f.format, "format", "text", "report format: text, json, junit or markdown")
 	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when no issue of a rejection is at the distorted place, inside it, or above it only as far as the schema lets a gate know (the object that lacks or holds the key, the anyOf/oneOf/not or if that chose); one issue at the root locates only the root")
+	fs.BoolVar(&f.blockDefaults, "block-declared-defaults", false, "fail on declared_default: a valid call passed on with a default filled in that the schema shown to the model declares (reported, not failed, otherwise)")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
 	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to each process of an external validator")
 	fs.IntVar(&f.processes, "processes", 1, "processes of an external validator run side by side")
@@ -209,7 +213,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 
 func (f *runFlags) options() (harness.Options, error) {
 	opts := harness.Options{Close: f.close, RequireLocation: f.requireLoc, Timeout: f.timeout, Jobs: f.jobs,
-		CorpusDir: f.save, OnlyReject: f.mcp.onlyReject}
+		CorpusDir: f.save, OnlyReject: f.mcp.onlyReject, DeclaredDefaultsBlock: f.blockDefaults}
 	if err := f.mcp.compile(); err != nil {
 		return opts, err
 	}
