@@ -1,5 +1,6 @@
 // The same LangChain tools written so that LangChain's parse holds: no coercion, objects
-// `.strict()` so that an invented key is rejected rather than stripped.
+// `.strict()` so that an invented key is rejected rather than stripped, and no `.default()` (the
+// model is told such a field is required; a required field says so to both).
 // toolproof: toolproof run --validator node:examples/frameworks/langchain-strict.mjs
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
@@ -11,6 +12,7 @@ export const tools = [
     schema: z.object({
       query: z.string().min(1),
       limit: z.number().int().min(1).max(100),
+      sort: z.enum(["relevance", "date"]),
     }).strict(),
   }),
   tool(async () => "done", {

@@ -104,12 +104,14 @@ func TestFrameworkOpenAIAgents(t *testing.T) {
 	}, nil)
 }
 
-// LangChain: invented keys stripped; z.coerce.number() turns true into 1. Its own defect: a
+// LangChain: invented keys stripped; z.coerce.number() turns true into 1; a .default() field
+// shown to the model as required, and a call without it accepted. Its own defect: a
 // rejected call nested thousands deep throws a RangeError out of JSON.stringify in
 // StructuredTool.call (building the ToolInputParsingException).
 func TestFrameworkLangChain(t *testing.T) {
 	checkFramework(t, "langchain-loose.mjs", "langchain-strict.mjs", []want{
 		{"search", "wrong_type", harness.Missed},
+		{"search", "missing_required", harness.Missed},
 		{"set_labels", "hallucinated_key", harness.Missed},
 	}, []frameworkOwn{{"implementation_defined", harness.GateError}})
 }
@@ -133,6 +135,12 @@ func TestFrameworkMCPServer(t *testing.T) {
 	checkFramework(t, "mcp-loose.mjs", "mcp-strict.mjs", []want{
 		{"read_file", "wrong_type", harness.Missed},
 	}, []frameworkOwn{{"hallucinated_key", harness.Missed}})
+	// The SDK lists z.object shapes open; read as closed (--close, as OpenAI's strict mode
+	// sends them), an invented key is stripped and the handler runs.
+	v, ts := frameworks(t, "mcp-loose.mjs")
+	if rep := run(t, v, ts, harness.Options{Close: true}); !has(rep, "read_file", "hallucinated_key", harness.Missed, "") {
+		t.Errorf("mcp-loose.mjs, --close: no hallucinated_key missed; findings: %v", rep.Findings)
+	}
 }
 
 // AI SDK: jsonSchema() without validate checks nothing; a zod object strips invented keys. Its
