@@ -5,6 +5,7 @@ import (
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -21,7 +22,7 @@ type basis struct {
 
 // rules are the verdict rules of a run (from Options).
 type rules struct {
-	profile         Profile
+	profile         report.Profile
 	requireLocation bool
 	blind           bool // the validator never says what it passes on: repairs cannot be judged
 	blockDefaults   bool // declared_default fails the run
@@ -37,7 +38,7 @@ const blindNote = "%s does not say what it passes on to the tool, so no repair c
 // withBlind marks opts for a validator.ValueBlind v in the repair profile and returns the note
 // the report says it with ("" otherwise).
 func withBlind(opts Options, v validator.Validator) (Options, string) {
-	if _, ok := v.(validator.ValueBlind); !ok || opts.profile() != Repair {
+	if _, ok := v.(validator.ValueBlind); !ok || opts.profile() != report.Repair {
 		return opts, ""
 	}
 	opts.blind = true
@@ -82,7 +83,7 @@ func savedBases(p *prepared, r *runner, cs []cases.Case, originals []any, opts O
 	for i := range cs {
 		out[i] = basis{original: originals[i], defaults: p.defaults}
 	}
-	if opts.profile() != Repair || opts.blind {
+	if opts.profile() != report.Repair || opts.blind {
 		return out
 	}
 	at := map[string]int{} // original text -> index in send

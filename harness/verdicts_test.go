@@ -15,6 +15,7 @@ import (
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -57,15 +58,15 @@ func filling(fill string) validator.Validator {
 	})
 }
 
-func kinds(rep *harness.Report) map[harness.Kind]bool {
-	out := map[harness.Kind]bool{}
+func kinds(rep *report.Report) map[report.Kind]bool {
+	out := map[report.Kind]bool{}
 	for _, f := range rep.Findings {
 		out[f.Kind] = true
 	}
 	return out
 }
 
-func runOn(t *testing.T, v validator.Validator, opts harness.Options) *harness.Report {
+func runOn(t *testing.T, v validator.Validator, opts harness.Options) *report.Report {
 	t.Helper()
 	opts.Checks, opts.Seed = 60, 1
 	if opts.Mutators == nil {
@@ -85,8 +86,8 @@ func runOn(t *testing.T, v validator.Validator, opts harness.Options) *harness.R
 // "5" -> 5 repaired exactly is no wrong_repair when the gate also fills a default: it fills the
 // same default for the original.
 func TestRepairJudgedAgainstWhatTheOriginalPassesOn(t *testing.T) {
-	rep := runOn(t, filling("open"), harness.Options{Profile: harness.Repair})
-	if k := kinds(rep); k[harness.WrongRepair] {
+	rep := runOn(t, filling("open"), harness.Options{Profile: report.Repair})
+	if k := kinds(rep); k[report.WrongRepair] {
 		t.Errorf("wrong_repair for an exact repair beside a default filled in both: %v", rep.Findings)
 	}
 	if st := rep.Classes["stringified_type"]; st == nil || st.Cases == 0 {
@@ -98,16 +99,16 @@ func TestRepairJudgedAgainstWhatTheOriginalPassesOn(t *testing.T) {
 // blocking; blocking with DeclaredDefaultsBlock); any other value filled in is a silent_change.
 func TestDeclaredDefaultApart(t *testing.T) {
 	// The repair profile, so that the exact repairs of "5" -> 5 are no finding either.
-	rep := runOn(t, filling("open"), harness.Options{Profile: harness.Repair})
-	if k := kinds(rep); !k[harness.DeclaredDefault] || k[harness.SilentChange] || !rep.Passed {
+	rep := runOn(t, filling("open"), harness.Options{Profile: report.Repair})
+	if k := kinds(rep); !k[report.DeclaredDefault] || k[report.SilentChange] || !rep.Passed {
 		t.Errorf("declared default filled in: kinds %v, passed %v; want a non-blocking declared_default only", k, rep.Passed)
 	}
-	rep = runOn(t, filling("open"), harness.Options{Profile: harness.Repair, DeclaredDefaultsBlock: true})
+	rep = runOn(t, filling("open"), harness.Options{Profile: report.Repair, DeclaredDefaultsBlock: true})
 	if rep.Passed {
 		t.Error("DeclaredDefaultsBlock: the run passed")
 	}
-	rep = runOn(t, filling("closed"), harness.Options{Profile: harness.Repair})
-	if k := kinds(rep); !k[harness.SilentChange] || k[harness.DeclaredDefault] {
+	rep = runOn(t, filling("closed"), harness.Options{Profile: report.Repair})
+	if k := kinds(rep); !k[report.SilentChange] || k[report.DeclaredDefault] {
 		t.Errorf("a value the schema does not declare filled in: kinds %v, want silent_change", k)
 	}
 }
@@ -129,9 +130,9 @@ func (blindMarked) ValueBlind() {}
 // A validator that cannot say what it passes on (validator.ValueBlind, as mcp: is) gets no
 // wrong_repair claim in the repair profile: it is judged on acceptance, and the report says so once.
 func TestRepairProfileOnAValueBlindValidator(t *testing.T) {
-	rep := runOn(t, blindMarked{}, harness.Options{Profile: harness.Repair})
+	rep := runOn(t, blindMarked{}, harness.Options{Profile: report.Repair})
 	k := kinds(rep)
-	if k[harness.WrongRepair] || !k[harness.Missed] {
+	if k[report.WrongRepair] || !k[report.Missed] {
 		t.Errorf("value-blind validator, repair: kinds %v, want missed and no wrong_repair", k)
 	}
 	n := 0
@@ -143,7 +144,7 @@ func TestRepairProfileOnAValueBlindValidator(t *testing.T) {
 	if n != 1 {
 		t.Errorf("notes %q: want the acceptance-only note once", rep.Notes)
 	}
-	if k := kinds(runOn(t, blind{}, harness.Options{Profile: harness.Repair})); !k[harness.WrongRepair] {
+	if k := kinds(runOn(t, blind{}, harness.Options{Profile: report.Repair})); !k[report.WrongRepair] {
 		t.Errorf("a validator that may say what it passes on, silent: kinds %v, want wrong_repair", k)
 	}
 }
@@ -170,16 +171,16 @@ func (g throwingGate) Check(ctx context.Context, args []byte) validator.Verdict 
 // with its message and stack; never "crash".
 func TestGateErrorNamedAlike(t *testing.T) {
 	rep := runOn(t, throwing{}, harness.Options{})
-	var f *harness.Finding
+	var f *report.Finding
 	for i := range rep.Findings {
-		if rep.Findings[i].Kind == harness.GateError {
+		if rep.Findings[i].Kind == report.GateError {
 			f = &rep.Findings[i]
 		}
 	}
 	if f == nil || !f.Blocking || !strings.Contains(f.Detail, "RangeError") || !strings.Contains(f.Detail, "at walk (lib.js:12:3)") {
 		t.Fatalf("no blocking gate_error finding with the message and stack: %v", rep.Findings)
 	}
-	cmp := harness.Comparison{Reports: []*harness.Report{rep, runOn(t, filling("open"), harness.Options{})}}
+	cmp := report.Comparison{Reports: []*report.Report{rep, runOn(t, filling("open"), harness.Options{})}}
 	for _, format := range []string{"text", "markdown"} {
 		var single, both bytes.Buffer
 		if err := rep.Write(&single, format); err != nil {

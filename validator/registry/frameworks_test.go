@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/registry"
@@ -56,13 +57,13 @@ func frameworks(t *testing.T, name string) (validator.Validator, []tool.Tool) {
 // want is one finding a lenient module must show: a blocking finding of kind in class on tool.
 type want struct {
 	tool, class string
-	kind        harness.Kind
+	kind        report.Kind
 }
 
 // frameworkOwn is a finding a strict module may still show: the framework's own defect.
 type frameworkOwn struct {
 	class string
-	kind  harness.Kind
+	kind  report.Kind
 }
 
 // checkFramework runs the lenient module (each of wants must be found) and the strict one (no
@@ -97,10 +98,10 @@ func checkFramework(t *testing.T, loose, strict string, wants []want, own []fram
 // object strips invented keys.
 func TestFrameworkOpenAIAgents(t *testing.T) {
 	checkFramework(t, "agents-loose.mjs", "agents-strict.mjs", []want{
-		{"get_weather", "missing_required", harness.Missed},
-		{"get_weather", "out_of_range_enum", harness.Missed},
-		{"get_weather", "root_not_object", harness.Missed},
-		{"set_labels", "hallucinated_key", harness.Missed},
+		{"get_weather", "missing_required", report.Missed},
+		{"get_weather", "out_of_range_enum", report.Missed},
+		{"get_weather", "root_not_object", report.Missed},
+		{"set_labels", "hallucinated_key", report.Missed},
 	}, nil)
 }
 
@@ -110,10 +111,10 @@ func TestFrameworkOpenAIAgents(t *testing.T) {
 // StructuredTool.call (building the ToolInputParsingException).
 func TestFrameworkLangChain(t *testing.T) {
 	checkFramework(t, "langchain-loose.mjs", "langchain-strict.mjs", []want{
-		{"search", "wrong_type", harness.Missed},
-		{"search", "missing_required", harness.Missed},
-		{"set_labels", "hallucinated_key", harness.Missed},
-	}, []frameworkOwn{{"implementation_defined", harness.GateError}})
+		{"search", "wrong_type", report.Missed},
+		{"search", "missing_required", report.Missed},
+		{"set_labels", "hallucinated_key", report.Missed},
+	}, []frameworkOwn{{"implementation_defined", report.GateError}})
 }
 
 // Mastra: a JSON string parsed into an array field, a null dropped so the default fills it, the
@@ -121,11 +122,11 @@ func TestFrameworkLangChain(t *testing.T) {
 // schema), and a RangeError out of convertUndefinedToNull on arrays nested thousands deep.
 func TestFrameworkMastra(t *testing.T) {
 	checkFramework(t, "mastra-loose.mjs", "mastra-strict.mjs", []want{
-		{"search_issues", "json_in_string", harness.Missed},
-		{"search_issues", "null_value", harness.Missed},
-	}, []frameworkOwn{{"implementation_defined", harness.GateError}, {"wrong_type", harness.Leak},
-		{"stringified_type", harness.Leak}, {"out_of_range_enum", harness.Leak}, {"hallucinated_key", harness.Leak},
-		{"json_in_string", harness.Leak}, {"flattened_array", harness.Leak}, {"wrapped_scalar", harness.Leak}})
+		{"search_issues", "json_in_string", report.Missed},
+		{"search_issues", "null_value", report.Missed},
+	}, []frameworkOwn{{"implementation_defined", report.GateError}, {"wrong_type", report.Leak},
+		{"stringified_type", report.Leak}, {"out_of_range_enum", report.Leak}, {"hallucinated_key", report.Leak},
+		{"json_in_string", report.Leak}, {"flattened_array", report.Leak}, {"wrapped_scalar", report.Leak}})
 }
 
 // MCP TypeScript SDK, in process: z.coerce.number() lets true through. Its own defect: a
@@ -133,12 +134,12 @@ func TestFrameworkMastra(t *testing.T) {
 // sees it (the same over stdio, with mcp:).
 func TestFrameworkMCPServer(t *testing.T) {
 	checkFramework(t, "mcp-loose.mjs", "mcp-strict.mjs", []want{
-		{"read_file", "wrong_type", harness.Missed},
-	}, []frameworkOwn{{"hallucinated_key", harness.Missed}})
+		{"read_file", "wrong_type", report.Missed},
+	}, []frameworkOwn{{"hallucinated_key", report.Missed}})
 	// The SDK lists z.object shapes open; read as closed (--close, as OpenAI's strict mode
 	// sends them), an invented key is stripped and the handler runs.
 	v, ts := frameworks(t, "mcp-loose.mjs")
-	if rep := run(t, v, ts, harness.Options{Close: true}); !has(rep, "read_file", "hallucinated_key", harness.Missed, "") {
+	if rep := run(t, v, ts, harness.Options{Close: true}); !has(rep, "read_file", "hallucinated_key", report.Missed, "") {
 		t.Errorf("mcp-loose.mjs, --close: no hallucinated_key missed; findings: %v", rep.Findings)
 	}
 }
@@ -147,11 +148,11 @@ func TestFrameworkMCPServer(t *testing.T) {
 // own defect: InvalidToolInputError's message repeats the whole input to the model.
 func TestFrameworkAISDK(t *testing.T) {
 	checkFramework(t, "ai-loose.mjs", "ai-strict.mjs", []want{
-		{"get_weather", "missing_required", harness.Missed},
-		{"get_weather", "out_of_range_enum", harness.Missed},
-		{"set_labels", "hallucinated_key", harness.Missed},
-	}, []frameworkOwn{{"wrong_type", harness.Leak}, {"stringified_type", harness.Leak}, {"out_of_range_enum", harness.Leak},
-		{"hallucinated_key", harness.Leak}, {"flattened_array", harness.Leak}, {"wrapped_scalar", harness.Leak}, {"null_value", harness.Leak}})
+		{"get_weather", "missing_required", report.Missed},
+		{"get_weather", "out_of_range_enum", report.Missed},
+		{"set_labels", "hallucinated_key", report.Missed},
+	}, []frameworkOwn{{"wrong_type", report.Leak}, {"stringified_type", report.Leak}, {"out_of_range_enum", report.Leak},
+		{"hallucinated_key", report.Leak}, {"flattened_array", report.Leak}, {"wrapped_scalar", report.Leak}, {"null_value", report.Leak}})
 }
 
 // A tool object node: does not understand is refused with its reason, never checked by a guess.
