@@ -95,7 +95,11 @@ function recordPassedOn(server) {
     if (typeof h !== "function") continue;
     t.handler = function (args, extra) {
       if (extra?.requestId !== undefined && args !== null && typeof args === "object") {
-        seen.set(extra.requestId, structuredClone(args));
+        try {
+          seen.set(extra.requestId, structuredClone(args));
+        } catch {
+          // a value that cannot be cloned (a function a transform made): not recorded
+        }
       }
       return h.apply(this, arguments);
     };
