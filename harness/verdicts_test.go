@@ -214,3 +214,21 @@ func TestDiffNumbersEqualAsJSON(t *testing.T) {
 		t.Errorf("diff shows 1.0 -> 1 as a change, or misses the real one:\n%s", d)
 	}
 }
+
+// Replayed cases are judged the same way: the original a saved distortion was made from goes to
+// the gate too, and the repair is compared with what the gate passes on for it.
+func TestReplayRepairJudgedAgainstWhatTheOriginalPassesOn(t *testing.T) {
+	c := cases.Case{Tool: "list", Expect: "reject", Class: "stringified_type", Path: "/n",
+		Args: []byte(`{"n":"5"}`), Original: []byte(`{"n":5}`)}
+	rep, err := harness.Replay([]cases.Case{c}, []tool.Tool{stateTool}, filling("open"), harness.Options{Profile: report.Repair})
+	if err != nil || rep.Cases != 1 {
+		t.Fatalf("replay: %d cases, %v", rep.Cases, err)
+	}
+	if len(rep.Findings) != 0 {
+		t.Errorf("an exact repair beside a default filled in both: findings %v", rep.Findings)
+	}
+	c.Args = []byte(`{"n":"6"}`)
+	if rep, _ := harness.Replay([]cases.Case{c}, []tool.Tool{stateTool}, filling("open"), harness.Options{Profile: report.Repair}); len(rep.Findings) != 1 || rep.Findings[0].Kind != report.WrongRepair {
+		t.Errorf(`"6" for an original 5: findings %v, want wrong_repair`, rep.Findings)
+	}
+}
