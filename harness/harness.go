@@ -37,8 +37,12 @@ type Options struct {
 	Weights      map[cases.Class]float64
 	WeightsFloor float64 // the least share of the distortions a class gets (0: a quarter of an even share)
 	Progress     func(done, total int)
+	// DeclaredDefaultsBlock makes declared_default (a default the model-facing schema declares,
+	// filled in) a blocking finding; it is reported, not blocking, otherwise.
+	DeclaredDefaultsBlock bool
 
 	observe func(tool string, cs []cases.Case) // tests: sees the cases of every scorecard draw
+	blind   bool                               // the validator is validator.ValueBlind (set by Run and Replay)
 }
 
 func (o Options) profile() report.Profile {
