@@ -36,11 +36,16 @@ type rpcError struct {
 }
 
 // response is what came back for one request: a result, an error, or (bad) a line that names
-// the request but makes no sense.
+// the request but makes no sense. ambiguous: an error with "id": null came while other calls
+// were in flight too, so it answers one of them, no one knows which: send the call again alone.
+// Fault, over HTTP: the server failed this request itself (an HTTP 500 without a JSON-RPC
+// answer), which a POST of its own blames exactly.
 type response struct {
-	Result json.RawMessage
-	Error  *rpcError
-	Bad    string
+	Result    json.RawMessage
+	Error     *rpcError
+	Bad       string
+	Fault     string
+	ambiguous bool
 }
 
 // outcome says how a call on a session ended.
@@ -51,6 +56,8 @@ const (
 	timedOut                 // no response within the timeout
 	cancelled                // the caller's context ended
 	ended                    // the session ended first (crash, or killed)
+	unreachable              // HTTP: the server could not be reached, retries included
+	denied                   // HTTP: the server answered 401 or 403
 )
 
 // session is one running connection to a server, initialised.
@@ -66,6 +73,9 @@ type session struct {
 	killedBy   string // non-empty: the client ended the session on purpose (a timeout)
 	stray      int
 	strayFirst string
+	// abandoned: calls sent again after an ambiguous "id": null answer; their own late
+	// answers are dropped without a note.
+	abandoned map[int64]bool
 
 	done chan struct{}
 }
@@ -74,7 +84,8 @@ type session struct {
 const maxStrayLogs = 10
 
 func newSession(conn Conn, stderr io.Writer) *session {
-	s := &session{conn: conn, stderr: stderr, pending: map[int64]chan response{}, done: make(chan struct{})}
+	s := &session{conn: conn, stderr: stderr, pending: map[int64]chan response{}, abandoned: map[int64]bool{},
+		done: make(chan struct{})}
 	go s.read()
 	return s
 }
@@ -150,6 +161,11 @@ func (s *session) dispatch(line []byte) {
 		}
 		return // a notification (log message, list changed, progress): ignored
 	}
+	if m.Error != nil && (len(m.ID) == 0 || string(m.ID) == "null") {
+		// JSON-RPC 2.0: a parse error or an invalid request is answered with "id": null.
+		s.deliverNull(response{Error: m.Error}, line)
+		return
+	}
 	id, err := strconv.ParseInt(string(m.ID), 10, 64)
 	if err != nil {
 		s.strayLine(line, "a response whose id is not one toolproof sent")
@@ -160,7 +176,37 @@ func (s *session) dispatch(line []byte) {
 		r = response{Bad: "a response with neither result nor error: " + clip(string(line), 200)}
 	}
 	if !s.deliver(id, r) {
-		s.strayLine(line, "a response to no request in flight")
+		s.mu.Lock()
+		late := s.abandoned[id]
+		delete(s.abandoned, id)
+		s.mu.Unlock()
+		if !late {
+			s.strayLine(line, "a response to no request in flight")
+		}
+	}
+}
+
+// deliverNull gives an error answered with "id": null to the one call in flight; when several
+// are, each of them is told to go again alone, so that the answer finds its call.
+func (s *session) deliverNull(r response, line []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch len(s.pending) {
+	case 0:
+		s.mu.Unlock()
+		s.strayLine(line, `an error with "id": null while no request was in flight`)
+		s.mu.Lock()
+	case 1:
+		for id, ch := range s.pending {
+			delete(s.pending, id)
+			ch <- r
+		}
+	default:
+		for id, ch := range s.pending {
+			delete(s.pending, id)
+			s.abandoned[id] = true
+			ch <- response{ambiguous: true}
+		}
 	}
 }
 
@@ -205,15 +251,8 @@ func (s *session) send(msg []byte) error {
 	return err
 }
 
-// dead reports whether the session has ended.
-func (s *session) dead() bool {
-	select {
-	case <-s.done:
-		return true
-	default:
-		return false
-	}
-}
+// ended is closed when the session has ended.
+func (s *session) ended() <-chan struct{} { return s.done }
 
 // reason is why the session ended ("" while it runs).
 func (s *session) reason() (why string, killed bool) {
@@ -232,8 +271,9 @@ func (s *session) kill(why string) {
 	_ = s.conn.Close()
 }
 
-// call sends one request and waits for its response. params is the raw params text.
-func (s *session) call(ctx context.Context, id int64, method string, params []byte, timeout time.Duration) (response, outcome) {
+// call sends one request and waits for its response.
+func (s *session) call(ctx context.Context, req request, timeout time.Duration) (response, outcome) {
+	id, method, params := req.id, req.method, req.params
 	ch := make(chan response, 1)
 	s.mu.Lock()
 	s.pending[id] = ch
@@ -283,10 +323,10 @@ func (s *session) call(ctx context.Context, id int64, method string, params []by
 }
 
 // notify sends a notification.
-func (s *session) notify(method string, params string) error {
+func (s *session) notify(method string, params []byte) error {
 	msg := `{"jsonrpc":"2.0","method":` + strconv.Quote(method)
-	if params != "" {
-		msg += `,"params":` + params
+	if params != nil {
+		msg += `,"params":` + string(params)
 	}
 	return s.send([]byte(msg + "}"))
 }
