@@ -52,12 +52,12 @@ const (
 	FormRPCRequestSchema = "rejected: JSON-RPC -32603, TypeScript SDK request schema"
 	// FormRPCParseError: a server whose JSON reader gave up on the arguments (Python's json
 	// stops at deep nesting) answers -32700, "id": null: it refused the call.
-	FormRPCParseError = "rejected: JSON-RPC -32700"
-	FormRejectPattern = "rejected: isError matching --reject-pattern"
-	FormRan              = "ran: plain result"
-	FormRanPattern       = "ran: isError matching --ran-pattern"
-	FormUnclearIsError   = "unclear: isError in another wording"
-	FormProtocolError    = "protocol error"
+	FormRPCParseError  = "rejected: JSON-RPC -32700"
+	FormRejectPattern  = "rejected: isError matching --reject-pattern"
+	FormRan            = "ran: plain result"
+	FormRanPattern     = "ran: isError matching --ran-pattern"
+	FormUnclearIsError = "unclear: isError in another wording"
+	FormProtocolError  = "protocol error"
 )
 
 // zodAtArguments finds a zod issue list whose path starts at params.arguments.

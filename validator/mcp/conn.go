@@ -52,12 +52,12 @@ type response struct {
 type outcome int
 
 const (
-	answered  outcome = iota // a response (maybe Bad)
-	timedOut                 // no response within the timeout
-	cancelled                // the caller's context ended
-	ended                    // the session ended first (crash, or killed)
-	unreachable              // HTTP: the server could not be reached, retries included
-	denied                   // HTTP: the server answered 401 or 403
+	answered    outcome = iota // a response (maybe Bad)
+	timedOut                   // no response within the timeout
+	cancelled                  // the caller's context ended
+	ended                      // the session ended first (crash, or killed)
+	unreachable                // HTTP: the server could not be reached, retries included
+	denied                     // HTTP: the server answered 401 or 403
 )
 
 // session is one running connection to a server, initialised.

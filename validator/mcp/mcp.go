@@ -52,8 +52,8 @@ type Options struct {
 	Header http.Header
 	// HTTPClient sends the HTTP requests; nil is a client keeping Window connections open.
 	HTTPClient *http.Client
-	Dir     string   // working directory of the server; "" is toolproof's own
-	Env     []string // environment of the server as in exec.Cmd.Env; nil is toolproof's own
+	Dir        string   // working directory of the server; "" is toolproof's own
+	Env        []string // environment of the server as in exec.Cmd.Env; nil is toolproof's own
 	// Dial opens a session to a server another way (an in-memory server in a test); it is
 	// called again after the session ends (a crash). Used instead of Command when set.
 	Dial func() (Conn, error)
@@ -98,9 +98,9 @@ type Client struct {
 	retried    atomic.Int64
 	gone       error // the HTTP server stopped answering (retries included), or refused toolproof
 	notSent    int   // calls not sent after that
-	tools    []tool.Tool
-	listed   map[string]tool.Tool
-	hidden   []string // listed tools left out by Only or Skip
+	tools      []tool.Tool
+	listed     map[string]tool.Tool
+	hidden     []string // listed tools left out by Only or Skip
 	// unsupported: listed tools toolproof cannot call, with the reason
 	unsupported map[string]string
 
