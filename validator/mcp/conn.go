@@ -73,9 +73,12 @@ type session struct {
 	killedBy   string // non-empty: the client ended the session on purpose (a timeout)
 	stray      int
 	strayFirst string
-	// abandoned: calls sent again after an ambiguous "id": null answer; their own late
-	// answers are dropped without a note.
+	// abandoned: calls sent again after an ambiguous "id": null answer; owed: how many of
+	// their own answers (with their id, or null) are still to come. Those are dropped without
+	// a note, and the calls sent again wait for them (quiesce), so that no late answer is
+	// taken for another call's.
 	abandoned map[int64]bool
+	owed      int
 
 	done chan struct{}
 }
@@ -178,7 +181,10 @@ func (s *session) dispatch(line []byte) {
 	if !s.deliver(id, r) {
 		s.mu.Lock()
 		late := s.abandoned[id]
-		delete(s.abandoned, id)
+		if late {
+			delete(s.abandoned, id)
+			s.owed--
+		}
 		s.mu.Unlock()
 		if !late {
 			s.strayLine(line, "a response to no request in flight")
@@ -191,6 +197,10 @@ func (s *session) dispatch(line []byte) {
 func (s *session) deliverNull(r response, line []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.owed > 0 {
+		s.owed-- // the answer to a call already sent again
+		return
+	}
 	switch len(s.pending) {
 	case 0:
 		s.mu.Unlock()
@@ -207,7 +217,28 @@ func (s *session) deliverNull(r response, line []byte) {
 			s.abandoned[id] = true
 			ch <- response{ambiguous: true}
 		}
+		s.owed = len(s.abandoned) - 1 // the null just read answered one of them
 	}
+}
+
+// quiesce waits up to d for the answers still owed to calls sent again after an ambiguous
+// "id": null answer, then forgets the rest.
+func (s *session) quiesce(d time.Duration) {
+	deadline := time.Now().Add(d)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.owed > 0 && time.Now().Before(deadline) {
+		s.mu.Unlock()
+		select {
+		case <-s.done:
+			s.mu.Lock()
+			return
+		case <-time.After(time.Millisecond):
+		}
+		s.mu.Lock()
+	}
+	s.owed = 0
+	clear(s.abandoned)
 }
 
 func (s *session) deliver(id int64, r response) bool {

@@ -41,8 +41,7 @@ type httpLink struct {
 	retried *atomic.Int64 // requests sent again after a connection error or a 502/503/504
 
 	mu        sync.Mutex
-	modern    bool   // 2026-07-28 and later: headers on every POST, _meta in the body
-	version   string // the MCP-Protocol-Version header ("" before initialize)
+	version   string // the MCP-Protocol-Version header of a legacy session ("" before initialize)
 	sessionID string
 	why       string
 	killedBy  string
@@ -71,11 +70,10 @@ func redactURL(raw string) string {
 	return u.String()
 }
 
-// settle records what the session speaks: the era, the protocol version for the header, and
-// the session id the server gave (legacy).
-func (h *httpLink) settle(modern bool, version string) {
+// settle records the revision a legacy session agreed on, for the MCP-Protocol-Version header.
+func (h *httpLink) settle(version string) {
 	h.mu.Lock()
-	h.modern, h.version = modern, version
+	h.version = version
 	h.mu.Unlock()
 }
 
@@ -102,13 +100,13 @@ func (h *httpLink) kill(why string) {
 func (h *httpLink) end(why string, killed bool) {
 	h.once.Do(func() {
 		h.mu.Lock()
-		id, modern := h.sessionID, h.modern
+		id := h.sessionID
 		h.why = why
 		if killed {
 			h.killedBy = why
 		}
 		h.mu.Unlock()
-		if id != "" && !modern && why != sessionExpired {
+		if id != "" && why != sessionExpired {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			if req, err := http.NewRequestWithContext(ctx, http.MethodDelete, h.url, nil); err == nil {
 				h.setHeaders(req, request{})
@@ -164,20 +162,23 @@ func (h *httpLink) setHeaders(req *http.Request, r request) {
 			req.Header.Add(k, v)
 		}
 	}
-	h.mu.Lock()
-	modern, version, id := h.modern, h.version, h.sessionID
-	h.mu.Unlock()
-	if version != "" {
-		req.Header.Set("MCP-Protocol-Version", version)
-	}
-	if id != "" && !modern {
-		req.Header.Set("Mcp-Session-Id", id)
-	}
-	if modern && r.method != "" {
+	if r.version != "" {
+		// 2026-07-28: no session; the headers mirror the body.
+		req.Header.Set("MCP-Protocol-Version", r.version)
 		req.Header.Set("Mcp-Method", r.method)
 		if r.name != "" {
 			req.Header.Set("Mcp-Name", headerValue(r.name))
 		}
+		return
+	}
+	h.mu.Lock()
+	version, id := h.version, h.sessionID
+	h.mu.Unlock()
+	if version != "" {
+		req.Header.Set("MCP-Protocol-Version", version)
+	}
+	if id != "" {
+		req.Header.Set("Mcp-Session-Id", id)
 	}
 }
 
@@ -283,7 +284,7 @@ func (h *httpLink) call(ctx context.Context, r request, timeout time.Duration) (
 		return response{Bad: fmt.Sprintf("%s answered %s to %s", h.where, resp.Status, r.method)}, denied
 	}
 	h.mu.Lock()
-	hadSession := h.sessionID != "" && !h.modern
+	hadSession := h.sessionID != "" && r.version == ""
 	h.mu.Unlock()
 	if resp.StatusCode == http.StatusNotFound && hadSession {
 		h.end(sessionExpired, true)

@@ -23,12 +23,15 @@ type link interface {
 }
 
 // request is one JSON-RPC request: params is the raw params text (nil: none); name is the tool
-// a tools/call names (the Mcp-Name header of the 2026-07-28 revision).
+// a tools/call names; version, for a request of the 2026-07-28 revision or later, is the
+// revision its _meta names (over HTTP: the MCP-Protocol-Version, Mcp-Method and Mcp-Name
+// headers).
 type request struct {
-	id     int64
-	method string
-	params []byte
-	name   string
+	id      int64
+	method  string
+	params  []byte
+	name    string
+	version string
 }
 
 // dead reports whether a link's session has ended.

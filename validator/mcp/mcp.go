@@ -96,8 +96,9 @@ type Client struct {
 	scrub      *redactor
 	httpClient *http.Client
 	retried    atomic.Int64
-	gone       error // the HTTP server stopped answering (retries included), or refused toolproof
-	notSent    int   // calls not sent after that
+	gone       error  // the HTTP server stopped answering (retries included), or refused toolproof
+	notSent    int    // calls not sent after that
+	stop       func() // stops what StartHandler started
 	tools      []tool.Tool
 	listed     map[string]tool.Tool
 	hidden     []string // listed tools left out by Only or Skip
@@ -195,7 +196,7 @@ func (c *Client) list(s link) error {
 		if cursor != "" {
 			params, _ = json.Marshal(map[string]string{"cursor": cursor})
 		}
-		r, out := s.call(context.Background(), request{id: c.nextID.Add(1), method: "tools/list", params: c.withMeta(params)}, c.opts.StartTimeout)
+		r, out := s.call(context.Background(), request{id: c.nextID.Add(1), method: "tools/list", params: c.withMeta(params), version: c.modern()}, c.opts.StartTimeout)
 		switch {
 		case out == denied || out == unreachable:
 			return c.startError(r.Bad)
@@ -438,6 +439,9 @@ func (c *Client) Close() error {
 		s.kill("closed")
 		<-s.ended()
 	}
+	if c.stop != nil {
+		c.stop()
+	}
 	return nil
 }
 
@@ -573,7 +577,10 @@ func (c *Client) send(ctx context.Context, name string, params []byte, alone boo
 	if err != nil {
 		return nil, response{}, 0, err
 	}
-	r, out := s.call(ctx, request{id: c.nextID.Add(1), method: "tools/call", params: params, name: name}, c.opts.Timeout)
+	if q, ok := s.(interface{ quiesce(time.Duration) }); ok && alone {
+		q.quiesce(c.opts.Timeout)
+	}
+	r, out := s.call(ctx, request{id: c.nextID.Add(1), method: "tools/call", params: params, name: name, version: c.modern()}, c.opts.Timeout)
 	if out == timedOut && c.opts.URL == "" {
 		s.kill(fmt.Sprintf("ended by toolproof: a call to %s went unanswered for %v", name, c.opts.Timeout))
 	}

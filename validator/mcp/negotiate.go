@@ -145,6 +145,14 @@ func metaFor(version string) []byte {
 	return b
 }
 
+// modern is the revision a request names in its _meta ("" in a legacy session).
+func (c *Client) modern() string {
+	if c.era != eraModern {
+		return ""
+	}
+	return c.protocol
+}
+
 // withMeta adds the _meta of the modern revision to a params object (as is for legacy ones).
 func (c *Client) withMeta(params []byte) []byte {
 	if c.era != eraModern {
@@ -180,7 +188,7 @@ func (c *Client) discover(l link) (serverInfo, bool, error) {
 		timeout = min(timeout, probeTimeout)
 	}
 	r, out := l.call(context.Background(), request{id: c.nextID.Add(1), method: "server/discover",
-		params: spliceMeta([]byte(`{}`), metaFor(ours[0]))}, timeout)
+		params: spliceMeta([]byte(`{}`), metaFor(ours[0])), version: ours[0]}, timeout)
 	switch out {
 	case denied, unreachable:
 		return serverInfo{}, false, c.startError(r.Bad)
@@ -219,9 +227,6 @@ func (c *Client) discover(l link) (serverInfo, bool, error) {
 		if slices.Contains(supported, v) {
 			c.protocol = v
 			c.negotiated = fmt.Sprintf("server/discover (the server supports %s)", strings.Join(supported, ", "))
-			if h, ok := l.(*httpLink); ok {
-				h.settle(true, v)
-			}
 			return info, true, nil
 		}
 	}
@@ -278,7 +283,7 @@ func (c *Client) initialize(l link) (serverInfo, error) {
 		return fail("the server speaks MCP %q; toolproof speaks %s", res.ProtocolVersion, strings.Join(c.versions(), ", "))
 	}
 	if h, ok := l.(*httpLink); ok && res.ProtocolVersion != "2025-03-26" {
-		h.settle(false, res.ProtocolVersion)
+		h.settle(res.ProtocolVersion)
 	}
 	if err := l.notify("notifications/initialized", nil); err != nil {
 		return fail("sending notifications/initialized: %v", err)
