@@ -52,7 +52,8 @@ Usage:
 With no --tools, run, replay and audit use the embedded tool corpus; with no --validator, the
 built-in reference validator (toolproof's oracle, so run then also shows what a coercing gate
 gets, as a demonstration). SPEC: a name from 'toolproof validators', builtin:NAME,
-exec:COMMAND (toolproof/1), node:PATH (a module of native tools) or mcp:COMMAND (an MCP server:
+exec:COMMAND (toolproof/1), node:PATH (a module of native tools), mcp:COMMAND or
+mcp:http(s)://URL (an MCP server over stdio or Streamable HTTP, --header 'NAME: VALUE' for auth:
 its tools run, so sandbox it; --only-reject sends only must-reject calls). Exit status: 0 no finding, 1 findings, 2 bad usage or input (and more
 skipped tools than --max-skipped allows). merge puts the JSON reports of the shards of a run
 (--shard i/n, or the index from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX with --shards N,

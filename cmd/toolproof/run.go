@@ -143,8 +143,8 @@ type runFlags struct {
 // mcpFlags are the flags for mcp: servers (and --only-reject, which any gate honours).
 type mcpFlags struct {
 	rejectPattern, ranPattern string
-	onlyReject                bool
-	only, skip                multiFlag
+	onlyReject, sep1303       bool
+	only, skip, headers       multiFlag
 	opts                      mcp.Options // the patterns compiled (options)
 }
 
@@ -154,6 +154,8 @@ func (m *mcpFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&m.onlyReject, "only-reject", false, "send only the must-reject cases (a correct gate runs none of them; for servers whose tools have effects)")
 	fs.Var(&m.only, "tool", "mcp: test only this tool of the server (repeatable)")
 	fs.Var(&m.skip, "skip-tool", "mcp: leave this tool of the server out (repeatable)")
+	fs.Var(&m.headers, "header", "mcp:URL: 'NAME: VALUE' sent on every HTTP request (repeatable); VALUE $VAR reads the environment; values are never shown")
+	fs.BoolVar(&m.sep1303, "require-sep1303", false, "mcp: a JSON-RPC -32602 rejection on protocol 2025-11-25 or later is a finding (SEP-1303: input validation errors are isError tool results); by default a note")
 }
 
 func (m *mcpFlags) compile() error {
@@ -170,7 +172,21 @@ func (m *mcpFlags) compile() error {
 		}
 		*p.dst = re
 	}
-	m.opts.Only, m.opts.Skip = m.only, m.skip
+	m.opts.Only, m.opts.Skip, m.opts.SEP1303 = m.only, m.skip, m.sep1303
+	h, err := mcp.ParseHeaders(m.headers, os.LookupEnv)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	m.opts.Header = h
+	return nil
+}
+
+// stoppedBy is why a validator could not finish the run (an MCP server over HTTP that refused
+// toolproof or went away), or nil.
+func stoppedBy(v validator.Validator) error {
+	if e, ok := v.(interface{ Err() error }); ok {
+		return e.Err()
+	}
 	return nil
 }
 
@@ -184,7 +200,7 @@ func notesOf(v validator.Validator) []string {
 
 func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.Var(&f.tools, "tools", "tool file or directory (repeatable; default: the embedded corpus)")
-	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH or mcp:COMMAND (repeatable: a comparison)")
+	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH, mcp:COMMAND or mcp:http(s)://URL (repeatable: a comparison)")
 	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
 	fs.BoolVar(&f.close, "close", false, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 	fs.StringVar(&f.format, "format", "text", "report format: text, json, junit or markdown")
@@ -348,10 +364,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
+		if err := stoppedBy(v); mcp.IsAuthError(err) {
+			return usageError{err.Error()}
+		}
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		reports = append(reports, rep)
 	}
 	err = writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
+	for _, v := range vs {
+		if serr := stoppedBy(v); serr != nil && (err == nil || errors.Is(err, errFindings)) {
+			err = usageError{serr.Error() + "; the report above is complete up to there"}
+		}
+	}
 	if len(f.validators) == 0 && f.format == "text" && (err == nil || errors.Is(err, errFindings)) {
 		// The reference alone proves nothing to a newcomer: show what a finding looks like.
 		if derr := writeDemo(stdout, tools, opts); derr != nil {
@@ -480,5 +504,6 @@ func cmdValidators(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%-20s %s\n", "exec:COMMAND ARGS", "any program speaking toolproof/1 on stdin/stdout (validator/stdio/PROTOCOL.md)")
 	fmt.Fprintf(stdout, "%-20s %s\n", "node:PATH", "a module of native tools (zod, valibot, TypeBox, AI SDK tool set), gated by its own schemas; serves its tools")
 	fmt.Fprintf(stdout, "%-20s %s\n", "mcp:COMMAND ARGS", "an MCP server over stdio; every case is a tools/call, so its tools run: sandbox it")
+	fmt.Fprintf(stdout, "%-20s %s\n", "mcp:https://HOST/mcp", "an MCP server over Streamable HTTP (--header for auth); a URL is as real as a command: its tools run")
 	return nil
 }

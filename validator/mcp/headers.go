@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"sort"
 	"strings"
 )
 
 // ParseHeaders reads --header values, each "NAME: VALUE", into the headers sent on every HTTP
-// request to a server. A value written $VAR (or ${VAR}) is read from the environment with
-// lookup. Errors name the header by its position and name, never its value: header values are
+// request to a server. $VAR and ${VAR} in a value are read from the environment with lookup
+// ("Authorization: Bearer $TOKEN"; $$ is a dollar sign). Errors name the header by its position and name, never its value: header values are
 // secrets (tokens) and appear in no report, log or error.
 func ParseHeaders(specs []string, lookup func(string) (string, bool)) (http.Header, error) {
 	h := http.Header{}
@@ -24,13 +25,9 @@ func ParseHeaders(specs []string, lookup func(string) (string, bool)) (http.Head
 		if !validHeaderName(name) {
 			return nil, fmt.Errorf("--header #%d: %q is not a header name (letters, digits and !#$%%&'*+-.^_`|~)", i+1, name)
 		}
-		value = strings.TrimSpace(value)
-		if v, ok := envRef(value); ok {
-			got, found := lookup(v)
-			if !found {
-				return nil, fmt.Errorf("--header %s: the environment has no variable %s", name, v)
-			}
-			value = got
+		value, err := expandEnv(strings.TrimSpace(value), lookup)
+		if err != nil {
+			return nil, fmt.Errorf("--header %s: %v", name, err)
 		}
 		if strings.ContainsAny(value, "\r\n\x00") {
 			return nil, fmt.Errorf("--header %s: the value holds a line break or NUL (the value is not shown)", name)
@@ -40,24 +37,29 @@ func ParseHeaders(specs []string, lookup func(string) (string, bool)) (http.Head
 	return h, nil
 }
 
-// envRef reads "$NAME" or "${NAME}".
-func envRef(v string) (string, bool) {
-	if !strings.HasPrefix(v, "$") {
-		return "", false
-	}
-	name := strings.TrimPrefix(v, "$")
-	if strings.HasPrefix(name, "{") && strings.HasSuffix(name, "}") {
-		name = name[1 : len(name)-1]
-	}
-	if name == "" {
-		return "", false
-	}
-	for _, r := range name {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			return "", false
+// envRefs are $NAME and ${NAME} in a header value; $$ is a dollar sign.
+var envRefs = regexp.MustCompile(`\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+
+// expandEnv replaces $NAME and ${NAME} with the variable's value; an unset variable is an
+// error (a token that silently became empty would fail later, less clearly).
+func expandEnv(v string, lookup func(string) (string, bool)) (string, error) {
+	var missing string
+	out := envRefs.ReplaceAllStringFunc(v, func(ref string) string {
+		if ref == "$$" {
+			return "$"
 		}
+		m := envRefs.FindStringSubmatch(ref)
+		name := m[1] + m[2]
+		got, ok := lookup(name)
+		if !ok && missing == "" {
+			missing = name
+		}
+		return got
+	})
+	if missing != "" {
+		return "", fmt.Errorf("the environment has no variable %s", missing)
 	}
-	return name, true
+	return out, nil
 }
 
 func validHeaderName(n string) bool {
