@@ -532,7 +532,7 @@ func (c *Client) call(ctx context.Context, name string, nameJSON, args []byte) v
 				alone = true
 				continue
 			}
-			return c.verdict(r)
+			return c.verdict(r, objectRoot(args))
 		case timedOut:
 			c.count("timeout")
 			if c.opts.URL != "" {
@@ -587,15 +587,26 @@ func (c *Client) send(ctx context.Context, name string, params []byte, alone boo
 	return s, r, out, nil
 }
 
-// verdict classifies an answer and counts its form.
-func (c *Client) verdict(r response) validator.Verdict {
+// objectRoot says whether an argument text is a JSON object (MCP's CallToolRequest wants one:
+// a -32602 for anything else is the protocol's own check, not the tool's input validation).
+func objectRoot(args []byte) bool {
+	t := bytes.TrimLeft(args, " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
+}
+
+// verdict classifies an answer and counts its form; object: the arguments were an object, so
+// that a -32602 is input validation in the sense of SEP-1303.
+func (c *Client) verdict(r response, object bool) validator.Verdict {
 	if r.Fault != "" {
 		c.count("crash: " + strings.SplitN(r.Fault, ":", 2)[0])
 		return validator.Failed(validator.Crash, "the server failed this call: "+r.Fault)
 	}
 	v, form := c.cls.classify(r)
 	c.count(form)
-	if form == FormRPCInvalidParams && sep1303Applies(c.protocol) && c.opts.SEP1303 {
+	if form == FormRPCInvalidParams && object && sep1303Applies(c.protocol) {
+		c.count(formSEP1303)
+	}
+	if form == FormRPCInvalidParams && object && sep1303Applies(c.protocol) && c.opts.SEP1303 {
 		return validator.Failed(validator.ProtocolError, fmt.Sprintf("SEP-1303: on protocol %s an input validation error is a tool result with isError: true, not JSON-RPC -32602 (%s)", c.protocol, clip(r.Error.Message, 200)))
 	}
 	return v

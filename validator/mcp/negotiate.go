@@ -370,16 +370,16 @@ func (c *Client) protocolNotes(forms map[string]int) []string {
 	notes := []string{fmt.Sprintf("MCP over %s, protocol %s (chosen by %s)", c.Transport(), c.protocol, c.negotiated)}
 	rejected := 0
 	for k, n := range forms {
-		if strings.HasPrefix(k, "rejected") {
+		if strings.HasPrefix(k, "rejected") && k != formSEP1303 {
 			rejected += n
 		}
 	}
-	if rpc := forms[FormRPCInvalidParams]; rpc > 0 && sep1303Applies(c.protocol) {
-		what := "a conformance note (--sep1303 makes each a finding)"
+	if rpc := forms[formSEP1303]; rpc > 0 {
+		what := "a conformance note (--require-sep1303 makes each a finding)"
 		if c.opts.SEP1303 {
-			what = "each a protocol_error finding (--sep1303)"
+			what = "each a protocol_error finding (--require-sep1303)"
 		}
-		notes = append(notes, fmt.Sprintf("SEP-1303: %d of %d rejections came as JSON-RPC -32602 on protocol %s, where input validation errors should be tool results with isError: true so that the model can correct itself; still counted as rejections; %s", rpc, rejected, c.protocol, what))
+		notes = append(notes, fmt.Sprintf("SEP-1303: %d of %d rejections of object arguments came as JSON-RPC -32602 on protocol %s, where input validation errors should be tool results with isError: true so that the model can correct itself; counted as rejections all the same; %s", rpc, rejected, c.protocol, what))
 	}
 	if n := c.retried.Load(); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d HTTP requests were sent again after a connection error or a 502/503/504 (each case kept its own verdict)", n))
