@@ -52,12 +52,18 @@ const (
 	FormRPCRequestSchema = "rejected: JSON-RPC -32603, TypeScript SDK request schema"
 	// FormRPCParseError: a server whose JSON reader gave up on the arguments (Python's json
 	// stops at deep nesting) answers -32700, "id": null: it refused the call.
-	FormRPCParseError  = "rejected: JSON-RPC -32700"
-	FormRejectPattern  = "rejected: isError matching --reject-pattern"
-	FormRan            = "ran: plain result"
-	FormRanPattern     = "ran: isError matching --ran-pattern"
-	FormUnclearIsError = "unclear: isError in another wording"
-	FormProtocolError  = "protocol error"
+	FormRPCParseError = "rejected: JSON-RPC -32700"
+	FormRejectPattern = "rejected: isError matching --reject-pattern"
+	// FormHTTPRefused: an HTTP 4xx without a JSON-RPC answer (the Go SDK answers so when its
+	// reader stops at nesting depth 1000).
+	FormHTTPRefused = "rejected: HTTP 4xx without a JSON-RPC answer"
+	// FormRPCHeaderMismatch: the 2026-07-28 header check refused the request before any
+	// handler ran (the Go SDK, when it cannot read the tool name out of params).
+	FormRPCHeaderMismatch = "rejected: JSON-RPC -32020"
+	FormRan               = "ran: plain result"
+	FormRanPattern        = "ran: isError matching --ran-pattern"
+	FormUnclearIsError    = "unclear: isError in another wording"
+	FormProtocolError     = "protocol error"
 )
 
 // formSEP1303 counts, beside its form, a -32602 rejection of object arguments on 2025-11-25 or
@@ -82,6 +88,9 @@ func (c *classifier) classify(r response) (validator.Verdict, string) {
 	if r.Bad != "" {
 		return validator.Failed(validator.ProtocolError, r.Bad), FormProtocolError
 	}
+	if r.Refused != "" {
+		return validator.Reject(validator.Issue{Message: r.Refused}), FormHTTPRefused
+	}
 	if e := r.Error; e != nil {
 		text := e.Message
 		if len(e.Data) > 0 && string(e.Data) != "null" {
@@ -96,6 +105,8 @@ func (c *classifier) classify(r response) (validator.Verdict, string) {
 			return validator.Reject(issuesFrom(text)...), FormRPCInvalidRequest
 		case e.Code == -32700:
 			return validator.Reject(issuesFrom(text)...), FormRPCParseError
+		case e.Code == codeHeaderMismatch:
+			return validator.Reject(issuesFrom(text)...), FormRPCHeaderMismatch
 		case e.Code == -32603 && zodAtArguments.MatchString(text):
 			return validator.Reject(issuesFrom(text)...), FormRPCRequestSchema
 		}

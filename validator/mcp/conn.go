@@ -40,11 +40,14 @@ type rpcError struct {
 // were in flight too, so it answers one of them, no one knows which: send the call again alone.
 // Fault, over HTTP: the server failed this request itself (an HTTP 500 without a JSON-RPC
 // answer), which a POST of its own blames exactly.
+// Refused, over HTTP: a 4xx status without a JSON-RPC answer (the server would not read the
+// request: a body too deep or too large for its reader), which is a rejection.
 type response struct {
 	Result    json.RawMessage
 	Error     *rpcError
 	Bad       string
 	Fault     string
+	Refused   string
 	ambiguous bool
 }
 

@@ -329,6 +329,9 @@ func (h *httpLink) read(ctx context.Context, resp *http.Response, r request) (re
 	if resp.StatusCode >= 500 {
 		return response{Fault: fmt.Sprintf("%s: %s", status, clip(text, 300))}, nil
 	}
+	if resp.StatusCode >= 400 && r.method == "tools/call" {
+		return response{Refused: fmt.Sprintf("%s: %s", status, clip(text, 300))}, nil
+	}
 	if resp.StatusCode == http.StatusAccepted {
 		return response{Bad: fmt.Sprintf("%s (no answer) to a request", status)}, nil
 	}
