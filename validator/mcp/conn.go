@@ -76,12 +76,12 @@ type session struct {
 	killedBy   string // non-empty: the client ended the session on purpose (a timeout)
 	stray      int
 	strayFirst string
-	// abandoned: calls sent again after an ambiguous "id": null answer; owed: how many of
-	// their own answers (with their id, or null) are still to come. Those are dropped without
-	// a note, and the calls sent again wait for them (quiesce), so that no late answer is
-	// taken for another call's.
-	abandoned map[int64]bool
-	owed      int
+	// nulls are errors answered with "id": null (a parse error) that answer calls in flight,
+	// no one knows which yet; suspects are the calls that were in flight when they came and
+	// have no answer of their own yet. Each answer with an id clears a suspect; once as many
+	// suspects are left as nulls, the nulls are theirs.
+	nulls    []response
+	suspects map[int64]bool
 
 	done chan struct{}
 }
@@ -90,7 +90,7 @@ type session struct {
 const maxStrayLogs = 10
 
 func newSession(conn Conn, stderr io.Writer) *session {
-	s := &session{conn: conn, stderr: stderr, pending: map[int64]chan response{}, abandoned: map[int64]bool{},
+	s := &session{conn: conn, stderr: stderr, pending: map[int64]chan response{}, suspects: map[int64]bool{},
 		done: make(chan struct{})}
 	go s.read()
 	return s
@@ -182,72 +182,67 @@ func (s *session) dispatch(line []byte) {
 		r = response{Bad: "a response with neither result nor error: " + clip(string(line), 200)}
 	}
 	if !s.deliver(id, r) {
-		s.mu.Lock()
-		late := s.abandoned[id]
-		if late {
-			delete(s.abandoned, id)
-			s.owed--
-		}
-		s.mu.Unlock()
-		if !late {
-			s.strayLine(line, "a response to no request in flight")
-		}
+		s.strayLine(line, "a response to no request in flight")
 	}
 }
 
-// deliverNull gives an error answered with "id": null to the one call in flight; when several
-// are, each of them is told to go again alone, so that the answer finds its call.
+// deliverNull takes an error answered with "id": null (JSON-RPC 2.0 answers a parse error so):
+// with one call in flight it is that call's answer; with more, every call in flight becomes a
+// suspect, and the null goes to the one left without an answer of its own (settle).
 func (s *session) deliverNull(r response, line []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.owed > 0 {
-		s.owed-- // the answer to a call already sent again
-		return
-	}
-	switch len(s.pending) {
-	case 0:
+	switch {
+	case len(s.pending) == 0:
 		s.mu.Unlock()
 		s.strayLine(line, `an error with "id": null while no request was in flight`)
 		s.mu.Lock()
-	case 1:
+	case len(s.pending) == 1 && len(s.nulls) == 0:
 		for id, ch := range s.pending {
 			delete(s.pending, id)
 			ch <- r
 		}
 	default:
-		for id, ch := range s.pending {
-			delete(s.pending, id)
-			s.abandoned[id] = true
-			ch <- response{ambiguous: true}
+		s.nulls = append(s.nulls, r)
+		for id := range s.pending {
+			s.suspects[id] = true
 		}
-		s.owed = len(s.abandoned) - 1 // the null just read answered one of them
+		s.settle()
 	}
 }
 
-// quiesce waits up to d for the answers still owed to calls sent again after an ambiguous
-// "id": null answer, then forgets the rest.
-func (s *session) quiesce(d time.Duration) {
-	deadline := time.Now().Add(d)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for s.owed > 0 && time.Now().Before(deadline) {
-		s.mu.Unlock()
-		select {
-		case <-s.done:
-			s.mu.Lock()
-			return
-		case <-time.After(time.Millisecond):
-		}
-		s.mu.Lock()
+// settle gives the nulls to the suspects once as many suspects are left as nulls: each its
+// null when the nulls are alike, else each is told to go again alone (ambiguous). s.mu is held.
+func (s *session) settle() {
+	if len(s.nulls) == 0 || len(s.suspects) > len(s.nulls) {
+		return
 	}
-	s.owed = 0
-	clear(s.abandoned)
+	alike := true
+	for _, n := range s.nulls[1:] {
+		alike = alike && n.Error.Code == s.nulls[0].Error.Code && n.Error.Message == s.nulls[0].Error.Message
+	}
+	for id := range s.suspects {
+		r := response{ambiguous: true}
+		if alike && len(s.suspects) == len(s.nulls) {
+			r = s.nulls[0]
+		}
+		if ch, ok := s.pending[id]; ok {
+			delete(s.pending, id)
+			ch <- r
+		}
+	}
+	s.nulls = nil
+	clear(s.suspects)
 }
 
 func (s *session) deliver(id int64, r response) bool {
 	s.mu.Lock()
 	ch, ok := s.pending[id]
 	delete(s.pending, id)
+	if s.suspects[id] {
+		delete(s.suspects, id)
+		s.settle()
+	}
 	s.mu.Unlock()
 	if ok {
 		ch <- r
@@ -315,6 +310,10 @@ func (s *session) call(ctx context.Context, req request, timeout time.Duration) 
 	defer func() {
 		s.mu.Lock()
 		delete(s.pending, id)
+		if s.suspects[id] {
+			delete(s.suspects, id) // timed out or cancelled: it takes no null
+			s.settle()
+		}
 		s.mu.Unlock()
 	}()
 	msg := make([]byte, 0, len(params)+96)

@@ -1,15 +1,23 @@
 package mcp_test
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/mcp/internal/fakeserver"
 )
@@ -233,5 +241,94 @@ func TestNullID(t *testing.T) {
 	}
 	if s := opts.Stderr.(*syncBuffer).String(); strings.Contains(s, "ignored a line") {
 		t.Errorf("lines ignored: %s", s)
+	}
+}
+
+// nullServer is an in-memory stdio server that holds its first three tools/call answers until
+// all three are in, then writes them: a call whose arguments hold "X" is answered -32700 with
+// "id": null, "Y" -32600 with "id": null (and "X2" like "X"), any other a result with its id.
+func nullServer(calls *atomic.Int64) func() (mcp.Conn, error) {
+	return func() (mcp.Conn, error) {
+		cr, sw := io.Pipe()
+		sr, cw := io.Pipe()
+		go func() {
+			defer sw.Close()
+			sc := bufio.NewScanner(sr)
+			var held []string
+			answer := func(msg string) string {
+				id := regexp.MustCompile(`"id":(\d+)`).FindStringSubmatch(msg)[1]
+				switch {
+				case strings.Contains(msg, `"X`):
+					return `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`
+				case strings.Contains(msg, `"Y"`):
+					return `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`
+				}
+				return `{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[]}}`
+			}
+			for sc.Scan() {
+				msg := sc.Text()
+				id := regexp.MustCompile(`"id":(\d+)`).FindStringSubmatch(msg)
+				switch {
+				case strings.Contains(msg, `"initialize"`):
+					fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"nulls"}}}`+"\n", id[1])
+				case strings.Contains(msg, `"tools/list"`):
+					fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}`+"\n", id[1])
+				case strings.Contains(msg, `"tools/call"`):
+					if calls.Add(1) <= 3 {
+						held = append(held, msg)
+						if len(held) == 3 {
+							for _, h := range held {
+								fmt.Fprintln(sw, answer(h))
+							}
+						}
+						continue
+					}
+					fmt.Fprintln(sw, answer(msg))
+				case id != nil:
+					fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`+"\n", id[1])
+				}
+			}
+		}()
+		return pipeConn{cr, cw}, nil
+	}
+}
+
+// TestNullIDInFlight: errors with "id": null while three calls are in flight go to the calls
+// left without an answer of their own: alike nulls at once, different ones after each such call
+// is sent again alone. No call waits out its timeout.
+func TestNullIDInFlight(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		want  []string
+		calls int64
+	}{
+		{[]string{`{"a":"X"}`, `{"a":"X2"}`, `{"a":1}`}, []string{mcp.FormRPCParseError, mcp.FormRPCParseError, mcp.FormRan}, 3},
+		{[]string{`{"a":"X"}`, `{"a":"Y"}`, `{"a":1}`}, []string{mcp.FormRPCParseError, mcp.FormRPCInvalidRequest, mcp.FormRan}, 5},
+	} {
+		var calls atomic.Int64
+		c := start(t, mcp.Options{Dial: nullServer(&calls), Stderr: io.Discard, Timeout: time.Minute, StartTimeout: 200 * time.Millisecond})
+		g, err := c.Compile(tool.Tool{Name: "t", Parameters: []byte(`{"type":"object"}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var args [][]byte
+		for _, a := range tc.args {
+			args = append(args, []byte(a))
+		}
+		vs := g.(validator.BatchGate).CheckBatch(context.Background(), args)
+		forms := c.Forms()
+		for i, v := range vs {
+			if v.Fault != "" || v.Valid != (tc.want[i] == mcp.FormRan) {
+				t.Errorf("%s: verdict %+v, want %s", tc.args[i], v, tc.want[i])
+			}
+		}
+		for _, f := range tc.want {
+			if forms[f] == 0 {
+				t.Errorf("%v: forms %v lack %s", tc.args, forms, f)
+			}
+		}
+		if calls.Load() != tc.calls {
+			t.Errorf("%v: %d tools/call sent, want %d", tc.args, calls.Load(), tc.calls)
+		}
 	}
 }

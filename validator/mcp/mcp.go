@@ -577,9 +577,6 @@ func (c *Client) send(ctx context.Context, name string, params []byte, alone boo
 	if err != nil {
 		return nil, response{}, 0, err
 	}
-	if q, ok := s.(interface{ quiesce(time.Duration) }); ok && alone {
-		q.quiesce(c.opts.Timeout)
-	}
 	r, out := s.call(ctx, request{id: c.nextID.Add(1), method: "tools/call", params: params, name: name, version: c.modern()}, c.opts.Timeout)
 	if out == timedOut && c.opts.URL == "" {
 		s.kill(fmt.Sprintf("ended by toolproof: a call to %s went unanswered for %v", name, c.opts.Timeout))
