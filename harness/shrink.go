@@ -1,0 +1,133 @@
+package harness
+
+import (
+	"sync"
+
+	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/report"
+)
+
+// shrinkable reports whether f is worth a minimal case. A hang is not shrunk: every try would
+// cost the timeout; nor a crash: every try would cost a restart of the validator (the case kept
+// has crashed it twice, once alone).
+func shrinkable(f report.Finding) bool {
+	return f.Blocking && f.Kind != report.Timeout && f.Kind != report.Crash
+}
+
+// minimal draws again, only f's class, until a case of the same class and kind fails, and lets
+// rapid minimise it; f itself when no draw fails again.
+func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Finding {
+	g := f.Group()
+	var last *report.Finding
+	only := classOnly(opts.mutators(), f.Class)
+	prop := func(t *rapid.T) {
+		if r.hung >= maxHangs {
+			t.Skip("the gate hangs")
+		}
+		cs, originals, _, ok := draw(t, p, only)
+		if !ok {
+			t.Skip("the generator found no valid value in this draw")
+		}
+		verdicts, mutated := r.check(p.gate, cs)
+		for i := range cs {
+			for _, h := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
+				if h.Group() == g {
+					h := h
+					last = &h
+					fail(t, h)
+				}
+			}
+		}
+	}
+	// Named after the group, so that rapid's fail file (in go test) is replayed only by the
+	// shrink of the same tool, class and kind.
+	if runCheck(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop) != nil && last != nil {
+		f = *last
+		f.Shrunk = true
+	}
+	return f
+}
+
+// fail stops the property at a line of its own for each kind: rapid shrinks a failure only to
+// smaller cases that fail at the same place, so a shrunk case keeps its kind.
+func fail(t *rapid.T, f report.Finding) {
+	switch f.Kind {
+	case report.FalseReject:
+		t.Fatalf("%s", f.String())
+	case report.Missed:
+		t.Fatalf("%s", f.String())
+	case report.WrongRepair:
+		t.Fatalf("%s", f.String())
+	case report.SilentChange:
+		t.Fatalf("%s", f.String())
+	case report.ImpreciseLocation:
+		t.Fatalf("%s", f.String())
+	case report.Leak:
+		t.Fatalf("%s", f.String())
+	case report.MutatedInput:
+		t.Fatalf("%s", f.String())
+	case report.Crash:
+		t.Fatalf("%s", f.String())
+	case report.Timeout:
+		t.Fatalf("%s", f.String())
+	default:
+		t.Fatalf("%s", f.String())
+	}
+}
+
+// shrinkSet decides which tool shrinks a case for each class and kind: shrinking costs many
+// draws, and one minimal case per class and kind shows the bug. The first tool in the given
+// order that finds a class and kind shrinks it, whatever order the workers finish in, so the
+// same seed gives the same minimal cases for any number of jobs.
+type shrinkSet struct {
+	mu       sync.Mutex
+	cond     *sync.Cond
+	found    map[int]map[string]bool // tool index: the class and kind groups its scorecard found
+	frontier int                     // every tool below this index has been scored
+}
+
+func newShrinkSet() *shrinkSet {
+	s := &shrinkSet{found: map[int]map[string]bool{}}
+	s.cond = sync.NewCond(&s.mu)
+	return s
+}
+
+func shrinkKey(class cases.Class, kind report.Kind) string {
+	return string(class) + "\x00" + string(kind)
+}
+
+// scored records what tool i's scorecard found (nil: nothing, or the tool was skipped).
+func (s *shrinkSet) scored(i int, groups map[string]bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, seen := s.found[i]; seen {
+		return // once per tool (a tool whose check stopped is marked again on its way out)
+	}
+	if groups == nil {
+		groups = map[string]bool{}
+	}
+	s.found[i] = groups
+	for s.found[s.frontier] != nil {
+		s.frontier++
+	}
+	s.cond.Broadcast()
+}
+
+// claim reports whether tool i shrinks class and kind: no tool before it found them. It waits
+// until every tool before i has been scored.
+func (s *shrinkSet) claim(i int, class cases.Class, kind report.Kind) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.frontier < i {
+		s.cond.Wait()
+	}
+	k := shrinkKey(class, kind)
+	for j := 0; j < i; j++ {
+		if s.found[j][k] {
+			return false
+		}
+	}
+	return true
+}
