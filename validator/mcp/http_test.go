@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
@@ -43,7 +44,7 @@ func startHTTP(t *testing.T, mode string, hopts fakeserver.HTTPOptions, opts mcp
 	return c, fake, stderr
 }
 
-func findings(rep *harness.Report) map[string]bool {
+func findings(rep *report.Report) map[string]bool {
 	found := map[string]bool{}
 	for _, f := range rep.Findings {
 		found[string(f.Class)+" "+string(f.Kind)] = true
@@ -71,7 +72,7 @@ func TestHTTPLegacySessions(t *testing.T) {
 		}
 	}
 	for _, f := range rep.Findings {
-		if f.Kind == harness.Crash || f.Kind == harness.Timeout || f.Kind == harness.ProtocolError {
+		if f.Kind == report.Crash || f.Kind == report.Timeout || f.Kind == report.ProtocolError {
 			t.Errorf("a retry or a new session was blamed on a case: %v %s", f, f.Detail)
 		}
 	}
@@ -232,7 +233,7 @@ func TestNullID(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range rep.Findings {
-		if f.Kind == harness.Timeout || f.Blocking {
+		if f.Kind == report.Timeout || f.Blocking {
 			t.Errorf("finding %v %s", f, f.Detail)
 		}
 	}

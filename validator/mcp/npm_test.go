@@ -172,6 +172,6 @@ func TestTypeScriptSDK2Stdio(t *testing.T) {
 // schema reads arguments with z.record(z.string(), z.unknown()), whose parser drops an own
 // "__proto__" key (JSON.parse makes one), so a tool's strict schema never sees the hallucinated
 // key and the tool runs without it.
-func sdkProtoBug(f harness.Finding) bool {
-	return f.Kind == harness.Missed && f.Class == "hallucinated_key" && strings.Contains(string(f.Args), `"__proto__"`)
+func sdkProtoBug(f report.Finding) bool {
+	return f.Kind == report.Missed && f.Class == "hallucinated_key" && strings.Contains(string(f.Args), `"__proto__"`)
 }
