@@ -333,3 +333,18 @@ func TestNullIDInFlight(t *testing.T) {
 		}
 	}
 }
+
+// TestModernSlowStdio: a modern stdio server that answers server/discover only after the probe
+// gave up, and initialize with -32022, is still spoken to in 2026-07-28.
+func TestModernSlowStdio(t *testing.T) {
+	opts := fakeOptions(t, "modern-slow")
+	opts.ProbeTimeout = 200 * time.Millisecond
+	c := start(t, opts)
+	if c.Protocol() != "2026-07-28" {
+		t.Fatalf("protocol %q", c.Protocol())
+	}
+	rep, err := harness.Run(fakeserver.Tools[:1], c, harness.Options{Checks: 10, Seed: 1})
+	if err != nil || !rep.Passed {
+		t.Fatalf("%v %v", err, rep.Findings)
+	}
+}

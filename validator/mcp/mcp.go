@@ -40,6 +40,7 @@ const (
 	DefaultWindow       = 16               // tools/call requests in flight
 	DefaultTimeout      = 10 * time.Second // per tools/call
 	DefaultStartTimeout = 30 * time.Second // start-up, initialize and each tools/list page
+	DefaultProbeTimeout = 3 * time.Second  // the server/discover probe of a stdio server
 )
 
 // Options says how to reach an MCP server and how to read its answers.
@@ -61,6 +62,10 @@ type Options struct {
 	Window       int           // tools/call requests in flight; 0 means DefaultWindow
 	Timeout      time.Duration // how long one tools/call may go unanswered; 0 means DefaultTimeout
 	StartTimeout time.Duration // start-up, initialize, each tools/list page; 0 means DefaultStartTimeout
+	// ProbeTimeout: how long a stdio server may take to answer server/discover before it is
+	// taken for a legacy one (initialize follows; an UnsupportedProtocolVersionError to it
+	// still finds a modern server); 0 means DefaultProbeTimeout.
+	ProbeTimeout time.Duration
 	// MaxRestarts caps the sessions started after crashes (0: no cap). Either way a session
 	// that cannot be started again (start-up or initialize fails) ends the run: every call
 	// after it is a crash with the reason.
@@ -132,6 +137,9 @@ func Start(opts Options) (*Client, error) {
 	}
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = DefaultStartTimeout
+	}
+	if opts.ProbeTimeout <= 0 {
+		opts.ProbeTimeout = DefaultProbeTimeout
 	}
 	if opts.Stderr == nil {
 		opts.Stderr = os.Stderr

@@ -39,10 +39,6 @@ const (
 	codeUnsupportedVersion = -32022
 )
 
-// probeTimeout bounds the server/discover probe of a stdio server: a legacy server may never
-// answer a request it does not know before initialize.
-const probeTimeout = 3 * time.Second
-
 func isModern(v string) bool { return v >= "2026-07-28" }
 
 // sep1303Applies: from 2025-11-25 on, input validation errors are tool results (SEP-1303).
@@ -105,7 +101,11 @@ func (c *Client) open() (link, serverInfo, error) {
 		return nil, serverInfo{}, err
 	}
 	if c.era != eraLegacy && slices.ContainsFunc(c.versions(), isModern) {
-		info, modern, err := c.discover(l)
+		timeout := c.opts.StartTimeout
+		if c.opts.URL == "" {
+			timeout = min(timeout, c.opts.ProbeTimeout)
+		}
+		info, modern, err := c.discover(l, timeout)
 		if err != nil {
 			c.drop(l, "server/discover failed")
 			return nil, serverInfo{}, err
@@ -124,11 +124,30 @@ func (c *Client) open() (link, serverInfo, error) {
 	}
 	c.era = eraLegacy
 	info, err := c.initialize(l)
+	if errors.Is(err, errModernServer) {
+		// The probe went unanswered in time (a server slow to start), but initialize met a
+		// modern error: ask again, with all the start-up time.
+		info, modern, derr := c.discover(l, c.opts.StartTimeout)
+		switch {
+		case derr != nil:
+			c.drop(l, "server/discover failed")
+			return nil, serverInfo{}, derr
+		case !modern:
+			c.drop(l, "server/discover failed")
+			return nil, serverInfo{}, fmt.Errorf("mcp: %s answered initialize with an UnsupportedProtocolVersionError, but server/discover not as a modern server does", c.where())
+		}
+		c.era = eraModern
+		return l, info, nil
+	}
 	if err != nil {
 		return nil, serverInfo{}, err
 	}
 	return l, info, nil
 }
+
+// errModernServer: initialize was answered with an UnsupportedProtocolVersionError (-32022),
+// which only a server of the 2026-07-28 era sends.
+var errModernServer = errors.New("initialize answered by a modern server")
 
 func (c *Client) versions() []string { return ProtocolVersions }
 
@@ -176,16 +195,12 @@ func spliceMeta(params, meta []byte) []byte {
 // server answers as a legacy server does (any other error, no answer in time, an HTTP status
 // without a modern error); an error is a server that refuses toolproof or speaks no common
 // revision.
-func (c *Client) discover(l link) (serverInfo, bool, error) {
+func (c *Client) discover(l link, timeout time.Duration) (serverInfo, bool, error) {
 	var ours []string
 	for _, v := range c.versions() {
 		if isModern(v) {
 			ours = append(ours, v)
 		}
-	}
-	timeout := c.opts.StartTimeout
-	if c.opts.URL == "" {
-		timeout = min(timeout, probeTimeout)
 	}
 	r, out := l.call(context.Background(), request{id: c.nextID.Add(1), method: "server/discover",
 		params: spliceMeta([]byte(`{}`), metaFor(ours[0])), version: ours[0]}, timeout)
@@ -268,6 +283,9 @@ func (c *Client) initialize(l link) (serverInfo, error) {
 	}
 	if r.Bad != "" || r.Fault != "" {
 		return fail("initialize: %s", r.Bad+r.Fault)
+	}
+	if r.Error != nil && r.Error.Code == codeUnsupportedVersion && slices.ContainsFunc(c.versions(), isModern) {
+		return serverInfo{}, errModernServer
 	}
 	if r.Error != nil {
 		return fail("initialize failed: JSON-RPC error %d: %s", r.Error.Code, r.Error.Message)

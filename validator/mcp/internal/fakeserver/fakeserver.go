@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -34,6 +35,7 @@ var Modes = []string{
 	"bad-version", // answers initialize with a version nobody speaks
 	"modern",      // speaks only 2026-07-28: refuses initialize, answers server/discover, wants _meta (gate as correct)
 	"null-id",     // a correct gate whose JSON reader stops past nesting depth 64: -32700 with "id": null
+	"modern-slow", // modern, but its first server/discover answer takes 700 ms, and initialize gets -32022
 }
 
 // Tools are the tools the fake server lists.
@@ -80,7 +82,7 @@ func Serve(mode string, in io.Reader, out io.Writer) error {
 				wmu.Lock()
 				io.WriteString(out, "this is not JSON-RPC\n")
 				wmu.Unlock()
-			} else if e := handle(mode, mode == "modern", line, gates, write); e != nil {
+			} else if e := handle(mode, strings.HasPrefix(mode, "modern"), line, gates, write); e != nil {
 				return e
 			}
 		}
@@ -131,6 +133,9 @@ func depth(b []byte) int {
 	return most
 }
 
+// slowDone: the modern-slow mode has made its one slow answer (one process serves one session).
+var slowDone bool
+
 // handle answers one message; modern: the request is served in the 2026-07-28 revision.
 func handle(mode string, modern bool, line []byte, gates map[string]*validator.Gatekeeper, write func(any)) error {
 	var req request
@@ -147,6 +152,10 @@ func handle(mode string, modern bool, line []byte, gates map[string]*validator.G
 	}
 	if modern {
 		switch {
+		case req.Method == "initialize" && mode == "modern-slow":
+			write(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32022, "message": "Unsupported protocol version",
+				"data": map[string]any{"supported": []string{Modern}, "requested": "2025-11-25"}}})
+			return nil
 		case req.Method == "initialize":
 			replyErr(-32601, "initialize is not a method of MCP "+Modern+"; this server speaks only "+Modern)
 			return nil
@@ -158,6 +167,10 @@ func handle(mode string, modern bool, line []byte, gates map[string]*validator.G
 				"data": map[string]any{"supported": []string{Modern}, "requested": req.Params.Meta.ProtocolVersion}}})
 			return nil
 		case req.Method == "server/discover":
+			if mode == "modern-slow" && !slowDone {
+				slowDone = true
+				time.Sleep(700 * time.Millisecond)
+			}
 			reply(map[string]any{"resultType": "complete", "supportedVersions": []string{Modern}, "capabilities": map[string]any{"tools": map[string]any{}},
 				"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "fake-modern", "version": "0.1"}}})
 			return nil
