@@ -125,7 +125,7 @@ func TestTypeScriptSDKOverHTTP(t *testing.T) {
 					t.Fatalf("protocol %q, want %q", c.Protocol(), tc.protocol)
 				}
 				tools, _ := c.Tools()
-				rep, err := harness.Run(tools, c, harness.Options{Jobs: 2, Checks: 15, Seed: 1})
+				rep, err := harness.Run(tools, c, harness.Options{Jobs: 2, Checks: 10, Seed: 1})
 				if err != nil {
 					t.Fatal(err)
 				}
