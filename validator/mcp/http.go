@@ -169,6 +169,9 @@ func (h *httpLink) setHeaders(req *http.Request, r request) {
 		if r.name != "" {
 			req.Header.Set("Mcp-Name", headerValue(r.name))
 		}
+		for k, v := range r.paramHeaders {
+			req.Header.Set(k, v)
+		}
 		return
 	}
 	h.mu.Lock()
@@ -185,6 +188,9 @@ func (h *httpLink) setHeaders(req *http.Request, r request) {
 // headerValue writes a value as a header may carry it: as is when it is printable ASCII without
 // leading or trailing space, else in the base64 sentinel form of the 2026-07-28 revision.
 func headerValue(v string) string {
+	if v == "" {
+		return v
+	}
 	safe := v != "" && v[0] != ' ' && v[0] != '\t' && v[len(v)-1] != ' ' && v[len(v)-1] != '\t' &&
 		!(strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?="))
 	for i := 0; i < len(v) && safe; i++ {

@@ -348,3 +348,22 @@ func TestModernSlowStdio(t *testing.T) {
 		t.Fatalf("%v %v", err, rep.Findings)
 	}
 }
+
+// TestParamHeaders: over HTTP in 2026-07-28, an argument annotated with x-mcp-header goes in
+// its Mcp-Param-* header too (base64 for a value that is not plain ASCII): the server finds
+// every header matching its body, and nothing is refused for it.
+func TestParamHeaders(t *testing.T) {
+	c, fake, _ := startHTTP(t, "correct", fakeserver.HTTPOptions{ParamHeader: true}, mcp.Options{})
+	rep, err := harness.Run([]tool.Tool{fakeserver.ParamTool}, c, harness.Options{Checks: 30, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if f.Blocking {
+			t.Errorf("finding %v %s", f, f.Detail)
+		}
+	}
+	if fake.ParamMatched.Load() == 0 || fake.ParamMismatched.Load() != 0 {
+		t.Fatalf("Mcp-Param-Region: %d matched, %d did not", fake.ParamMatched.Load(), fake.ParamMismatched.Load())
+	}
+}

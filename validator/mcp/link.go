@@ -32,6 +32,8 @@ type request struct {
 	params  []byte
 	name    string
 	version string
+	// paramHeaders are the Mcp-Param-* headers of a tools/call (x-mcp-header), over HTTP.
+	paramHeaders map[string]string
 }
 
 // dead reports whether a link's session has ended.

@@ -113,6 +113,7 @@ type Client struct {
 	hidden     []string // listed tools left out by Only or Skip
 	// unsupported: listed tools toolproof cannot call, with the reason
 	unsupported map[string]string
+	params      map[string][]paramHeader // x-mcp-header annotations by tool (2026-07-28 over HTTP)
 
 	sem     chan struct{}
 	isolate sync.RWMutex // exclusive: a call retried alone after a crash
@@ -199,6 +200,7 @@ func (c *Client) list(s link) error {
 	var all []tool.Tool
 	seen := map[string]bool{}
 	c.unsupported = map[string]string{}
+	c.params = map[string][]paramHeader{}
 	cursor := ""
 	for page := 0; ; page++ {
 		if page == maxPages {
@@ -247,6 +249,13 @@ func (c *Client) list(s link) error {
 			seen[t.Name] = true
 			if t.Execution.TaskSupport == "required" {
 				c.unsupported[t.Name] = "needs task augmentation (execution.taskSupport: required), which toolproof does not send"
+			}
+			if c.opts.URL != "" && c.era == eraModern {
+				hs, err := paramHeaders(t.InputSchema)
+				if err != nil {
+					c.unsupported[t.Name] = "has an x-mcp-header annotation the 2026-07-28 revision does not allow: " + err.Error()
+				}
+				c.params[t.Name] = hs
 			}
 			schema := t.InputSchema
 			if len(schema) == 0 || string(schema) == "null" {
@@ -343,7 +352,7 @@ func (c *Client) Compile(t tool.Tool) (validator.Gate, error) {
 	if !sameSchema(lt.Parameters, t.Parameters) && !sameSchema(tool.Close(lt).Parameters, t.Parameters) {
 		c.note(fmt.Sprintf("%s: the schema the cases come from differs from the one the server lists; the server's gate is checked against the given one", t.Where()))
 	}
-	return &gate{c: c, name: t.Name, nameJSON: mustQuote(t.Name)}, nil
+	return &gate{c: c, name: t.Name, nameJSON: mustQuote(t.Name), params: c.params[t.Name]}, nil
 }
 
 func sameSchema(a, b json.RawMessage) bool {
@@ -486,11 +495,12 @@ type gate struct {
 	c        *Client
 	name     string
 	nameJSON []byte
+	params   []paramHeader
 }
 
 // Check sends one call.
 func (g *gate) Check(ctx context.Context, args []byte) validator.Verdict {
-	return g.c.call(ctx, g.name, g.nameJSON, args)
+	return g.c.call(ctx, g, args)
 }
 
 // CheckBatch sends the calls pipelined, up to Options.Window in flight.
@@ -501,7 +511,7 @@ func (g *gate) CheckBatch(ctx context.Context, args [][]byte) []validator.Verdic
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = g.c.call(ctx, g.name, g.nameJSON, args[i])
+			out[i] = g.c.call(ctx, g, args[i])
 		}()
 	}
 	wg.Wait()
@@ -514,8 +524,9 @@ const maxAttempts = 3
 
 // call sends one tools/call and reads its verdict. A call in flight when the server crashed
 // is sent again alone, so that a crash is blamed on the call that caused it.
-func (c *Client) call(ctx context.Context, name string, nameJSON, args []byte) validator.Verdict {
-	params, why := callParams(nameJSON, args)
+func (c *Client) call(ctx context.Context, g *gate, args []byte) validator.Verdict {
+	name := g.name
+	params, why := callParams(g.nameJSON, args)
 	if params == nil {
 		c.count("not sent")
 		return validator.NotSent(why)
@@ -529,7 +540,7 @@ func (c *Client) call(ctx context.Context, name string, nameJSON, args []byte) v
 	defer func() { <-c.sem }()
 	alone := false
 	for attempt := 1; ; attempt++ {
-		s, r, out, err := c.send(ctx, name, params, alone)
+		s, r, out, err := c.send(ctx, request{method: "tools/call", params: params, name: name, paramHeaders: paramValues(g.params, args)}, alone)
 		if err != nil {
 			if v, ok := c.goneVerdict(); ok {
 				return v
@@ -577,7 +588,7 @@ func (c *Client) call(ctx context.Context, name string, nameJSON, args []byte) v
 
 // send sends one tools/call on the current session, alone (no other call in flight) or not.
 // Over stdio a call unanswered in time ends the session (the server is restarted).
-func (c *Client) send(ctx context.Context, name string, params []byte, alone bool) (link, response, outcome, error) {
+func (c *Client) send(ctx context.Context, req request, alone bool) (link, response, outcome, error) {
 	if alone {
 		c.isolate.Lock()
 		defer c.isolate.Unlock()
@@ -589,9 +600,10 @@ func (c *Client) send(ctx context.Context, name string, params []byte, alone boo
 	if err != nil {
 		return nil, response{}, 0, err
 	}
-	r, out := s.call(ctx, request{id: c.nextID.Add(1), method: "tools/call", params: params, name: name, version: c.modern()}, c.opts.Timeout)
+	req.id, req.version = c.nextID.Add(1), c.modern()
+	r, out := s.call(ctx, req, c.opts.Timeout)
 	if out == timedOut && c.opts.URL == "" {
-		s.kill(fmt.Sprintf("ended by toolproof: a call to %s went unanswered for %v", name, c.opts.Timeout))
+		s.kill(fmt.Sprintf("ended by toolproof: a call to %s went unanswered for %v", req.name, c.opts.Timeout))
 	}
 	return s, r, out, nil
 }

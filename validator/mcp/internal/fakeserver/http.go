@@ -2,14 +2,18 @@ package fakeserver
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -30,7 +34,15 @@ type HTTPOptions struct {
 	// EchoAuth: the lenient mode's errors quote the Authorization header (a secret toolproof
 	// must not pass on).
 	EchoAuth bool
+	// ParamHeader: list ParamTool too, whose region argument the 2026-07-28 revision mirrors
+	// into Mcp-Param-Region; a call whose header does not match its body is refused (-32020).
+	ParamHeader bool
 }
+
+// ParamTool has an x-mcp-header annotation.
+var ParamTool = tool.Tool{Name: "run_query", Description: "Run a query in a region.", Parameters: json.RawMessage(`{"type":"object","properties":{` +
+	`"region":{"type":"string","enum":["us-west1","eu-west1","Zürich 1"],"x-mcp-header":"Region"},"query":{"type":"string","maxLength":100}},` +
+	`"required":["region","query"],"additionalProperties":false}`)}
 
 // HTTPServer is the fake server over Streamable HTTP: dual-era (2026-07-28 for requests with
 // the _meta claim, initialize and sessions otherwise) unless Legacy.
@@ -51,6 +63,8 @@ type HTTPServer struct {
 	// Modern counts requests served in the 2026-07-28 revision; ModernHeaders those whose
 	// MCP-Protocol-Version, Mcp-Method and Mcp-Name matched the body.
 	Modern, ModernHeaders atomic.Int64
+	// ParamMatched and ParamMismatched count run_query calls by their Mcp-Param-Region.
+	ParamMatched, ParamMismatched atomic.Int64
 }
 
 // NewHTTP returns the fake server in mode as an http.Handler.
@@ -110,6 +124,9 @@ func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(req.ID) == 0 {
 		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	if s.opts.ParamHeader && modern && s.paramTool(w, r, req) {
 		return
 	}
 	var out bytes.Buffer
@@ -194,4 +211,53 @@ func writeRaw(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(b)
+}
+
+// paramTool serves tools/list with ParamTool added and tools/call of ParamTool, checking its
+// Mcp-Param-Region header against the body; false: the request is not one of those.
+func (s *HTTPServer) paramTool(w http.ResponseWriter, r *http.Request, req request) bool {
+	switch {
+	case req.Method == "tools/list":
+		var list []map[string]any
+		for _, t := range append(slices.Clone(Tools), ParamTool) {
+			list = append(list, map[string]any{"name": t.Name, "description": t.Description, "inputSchema": t.Parameters})
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{"tools": list}})
+		return true
+	case req.Method != "tools/call" || req.Params.Name != ParamTool.Name:
+		return false
+	}
+	var args struct {
+		Region any `json:"region"`
+	}
+	_ = json.Unmarshal(req.Params.Arguments, &args)
+	h, present := r.Header["Mcp-Param-Region"]
+	got := strings.Join(h, ",")
+	if b, ok := strings.CutPrefix(got, "=?base64?"); ok && strings.HasSuffix(b, "?=") {
+		dec, _ := base64.StdEncoding.DecodeString(strings.TrimSuffix(b, "?="))
+		got = string(dec)
+	}
+	var ok bool
+	switch v := args.Region.(type) {
+	case string:
+		ok = present && got == v
+	case float64, bool:
+		ok = present && got == fmt.Sprint(v)
+	default: // absent, null, or no primitive: no header expected
+		ok = !present
+	}
+	if !ok {
+		s.ParamMismatched.Add(1)
+		writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32020, "message": "Header mismatch: Mcp-Param-Region"}})
+		return true
+	}
+	s.ParamMatched.Add(1)
+	g, _ := validator.Compile(ParamTool)
+	v := g.Check(r.Context(), req.Params.Arguments)
+	result := map[string]any{"content": []any{map[string]any{"type": "text", "text": "done"}}}
+	if !v.Valid {
+		result = map[string]any{"content": []any{map[string]any{"type": "text", "text": "Input validation error: Invalid arguments for tool run_query"}}, "isError": true}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
+	return true
 }
