@@ -111,10 +111,10 @@ func (c *Client) open() (link, serverInfo, error) {
 			return nil, serverInfo{}, err
 		}
 		if modern {
-			c.era = eraModern
+			c.setEra(eraModern)
 			return l, info, nil
 		}
-		c.era = eraLegacy
+		c.setEra(eraLegacy)
 		if dead(l) {
 			// The probe ended a stdio server (it may exit on a method it does not know).
 			if l, err = c.connect(); err != nil {
@@ -122,7 +122,7 @@ func (c *Client) open() (link, serverInfo, error) {
 			}
 		}
 	}
-	c.era = eraLegacy
+	c.setEra(eraLegacy)
 	info, err := c.initialize(l)
 	if errors.Is(err, errModernServer) {
 		// The probe went unanswered in time (a server slow to start), but initialize met a
@@ -136,7 +136,7 @@ func (c *Client) open() (link, serverInfo, error) {
 			c.drop(l, "server/discover failed")
 			return nil, serverInfo{}, fmt.Errorf("mcp: %s answered initialize with an UnsupportedProtocolVersionError, but server/discover not as a modern server does", c.where())
 		}
-		c.era = eraModern
+		c.setEra(eraModern)
 		return l, info, nil
 	}
 	if err != nil {
@@ -150,6 +150,21 @@ func (c *Client) open() (link, serverInfo, error) {
 var errModernServer = errors.New("initialize answered by a modern server")
 
 func (c *Client) versions() []string { return ProtocolVersions }
+
+// setEra and setProtocol record what the first session agreed on. A new session (after a
+// crash, or an expired one) agrees on the same and writes nothing: calls in flight read these
+// without a lock.
+func (c *Client) setEra(e era) {
+	if c.era != e {
+		c.era = e
+	}
+}
+
+func (c *Client) setProtocol(v, how string) {
+	if c.protocol != v {
+		c.protocol, c.negotiated = v, how
+	}
+}
 
 // drop ends a link that failed to start.
 func (c *Client) drop(l link, why string) {
@@ -240,8 +255,7 @@ func (c *Client) discover(l link, timeout time.Duration) (serverInfo, bool, erro
 	}
 	for _, v := range ours {
 		if slices.Contains(supported, v) {
-			c.protocol = v
-			c.negotiated = fmt.Sprintf("server/discover (the server supports %s)", strings.Join(supported, ", "))
+			c.setProtocol(v, fmt.Sprintf("server/discover (the server supports %s)", strings.Join(supported, ", ")))
 			return info, true, nil
 		}
 	}
@@ -306,8 +320,7 @@ func (c *Client) initialize(l link) (serverInfo, error) {
 	if err := l.notify("notifications/initialized", nil); err != nil {
 		return fail("sending notifications/initialized: %v", err)
 	}
-	c.protocol = res.ProtocolVersion
-	c.negotiated = "initialize"
+	c.setProtocol(res.ProtocolVersion, "initialize")
 	return res.ServerInfo, nil
 }
 
