@@ -111,3 +111,19 @@ func TestRunMCPHTTP(t *testing.T) {
 		t.Errorf("a bad --header shows its value: %s", r.stderr)
 	}
 }
+
+// TestRunMCPHTTPGone: a server that goes away mid-run: the report is complete (every case has a
+// verdict, the calls after it not sent), a note says so, and the exit status is 2.
+func TestRunMCPHTTPGone(t *testing.T) {
+	url := fakeMCPHTTP(t, "-gone-after", "30", "correct")
+	r := must(t, 2, "run", "--validator", "mcp:"+url, "--checks", "10", "--seed", "1", "--format", "json")
+	rep := decodeReport(t, r.stdout)
+	if rep.Tools != 2 || !strings.Contains(r.stderr, "the server went away") || !strings.Contains(r.stderr, "complete up to there") {
+		t.Fatalf("tools %d, stderr %s", rep.Tools, r.stderr)
+	}
+	var doc struct{ Reports []struct{ Notes []string } }
+	json.Unmarshal([]byte(r.stdout), &doc)
+	if !strings.Contains(strings.Join(doc.Reports[0].Notes, "\n"), "calls were not sent") {
+		t.Errorf("notes %v", doc.Reports[0].Notes)
+	}
+}

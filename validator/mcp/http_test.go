@@ -188,7 +188,8 @@ func TestHTTPServerGone(t *testing.T) {
 	}
 }
 
-// TestHTTPDeterministic: the same seed over HTTP gives the same report.
+// TestHTTPDeterministic: the planted lenient gate over HTTP in 2026-07-28 is caught with the
+// right classes, and the same seed gives the same report.
 func TestHTTPDeterministic(t *testing.T) {
 	var texts []string
 	for range 2 {
@@ -196,6 +197,9 @@ func TestHTTPDeterministic(t *testing.T) {
 		rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: 15, Seed: 7})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if found := findings(rep); c.Protocol() != "2026-07-28" || !found["stringified_type missed"] || !found["hallucinated_key missed"] {
+			t.Fatalf("the lenient server in %s: findings %v", c.Protocol(), rep.Findings)
 		}
 
 		var b bytes.Buffer

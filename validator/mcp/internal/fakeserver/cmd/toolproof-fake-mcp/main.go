@@ -24,6 +24,7 @@ func main() {
 	flag.BoolVar(&o.SSE, "sse", false, "HTTP: answer as event streams")
 	flag.BoolVar(&o.Legacy, "legacy", false, "HTTP: speak only 2025-11-25 and earlier, with sessions")
 	flag.BoolVar(&o.EchoAuth, "echo-auth", false, "HTTP, lenient: quote the Authorization header in errors")
+	flag.IntVar(&o.GoneAfter, "gone-after", 0, "HTTP: after this many tools/call requests, close every connection unanswered")
 	flag.Parse()
 	if flag.NArg() != 1 || !slices.Contains(fakeserver.Modes, flag.Arg(0)) {
 		fmt.Fprintf(os.Stderr, "usage: toolproof-fake-mcp [-http ADDR [-token T] [-sse] [-legacy] [-echo-auth]] MODE (one of %s)\n", strings.Join(fakeserver.Modes, ", "))
