@@ -66,10 +66,6 @@ const (
 	FormProtocolError     = "protocol error"
 )
 
-// formSEP1303 counts, beside its form, a -32602 rejection of object arguments on 2025-11-25 or
-// later, where SEP-1303 wants an isError result.
-const formSEP1303 = "SEP-1303: -32602 where isError is due"
-
 // zodAtArguments finds a zod issue list whose path starts at params.arguments.
 var zodAtArguments = regexp.MustCompile(`"path":\s*\[\s*"params",\s*"arguments"`)
 

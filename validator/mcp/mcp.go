@@ -105,9 +105,10 @@ type Client struct {
 	scrub      *redactor
 	httpClient *http.Client
 	retried    atomic.Int64
-	gone       error  // the HTTP server stopped answering (retries included), or refused toolproof
-	notSent    int    // calls not sent after that
-	stop       func() // stops what StartHandler started
+	sep1303    atomic.Int64 // -32602 rejections of object arguments on 2025-11-25 or later
+	gone       error        // the HTTP server stopped answering (retries included), or refused toolproof
+	notSent    int          // calls not sent after that
+	stop       func()       // stops what StartHandler started
 	tools      []tool.Tool
 	listed     map[string]tool.Tool
 	hidden     []string // listed tools left out by Only or Skip
@@ -625,7 +626,7 @@ func (c *Client) verdict(r response, object bool) validator.Verdict {
 	v, form := c.cls.classify(r)
 	c.count(form)
 	if form == FormRPCInvalidParams && object && sep1303Applies(c.protocol) {
-		c.count(formSEP1303)
+		c.sep1303.Add(1)
 	}
 	if form == FormRPCInvalidParams && object && sep1303Applies(c.protocol) && c.opts.SEP1303 {
 		return validator.Failed(validator.ProtocolError, fmt.Sprintf("SEP-1303: on protocol %s an input validation error is a tool result with isError: true, not JSON-RPC -32602 (%s)", c.protocol, clip(r.Error.Message, 200)))

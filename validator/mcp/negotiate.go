@@ -401,11 +401,11 @@ func (c *Client) protocolNotes(forms map[string]int) []string {
 	notes := []string{fmt.Sprintf("MCP over %s, protocol %s (chosen by %s)", c.Transport(), c.protocol, c.negotiated)}
 	rejected := 0
 	for k, n := range forms {
-		if strings.HasPrefix(k, "rejected") && k != formSEP1303 {
+		if strings.HasPrefix(k, "rejected") {
 			rejected += n
 		}
 	}
-	if rpc := forms[formSEP1303]; rpc > 0 {
+	if rpc := c.sep1303.Load(); rpc > 0 {
 		what := "a conformance note (--require-sep1303 makes each a finding)"
 		if c.opts.SEP1303 {
 			what = "each a protocol_error finding (--require-sep1303)"

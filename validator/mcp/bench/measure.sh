@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures toolproof on real MCP servers (README "MCP servers"): the npm servers installed by
+# Measures toolproof on real MCP servers over stdio (docs/mcp.md): the npm servers installed by
 # `npm ci` in validator/mcp/servers, the Go SDK and mcp-go example servers, and the planted
 # fakes. Each server runs with its own tools, --checks 20 --seed 1, strict, once as listed and
 # once with --close. Reports go to $OUT (default /tmp/toolproof-mcp); a summary line per run is
