@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolproof/toolproof/baseline"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
@@ -129,18 +130,25 @@ type runFlags struct {
 	shards     int
 	shardFrom  string // where the shard came from: the flag or a variable
 	format     string
+	reports    reportFlags
+	baseline   string
+	ids        multiFlag
 	save       string
 	requireLoc bool
-	timeout    time.Duration
-	window     int
-	processes  int
-	maxSkipped int
-	cpuprofile string
-	gen        bool // the flags of run (which draws new cases) were registered
-	mcp        mcpFlags
+	// blockDefaults: declared_default (a default the schema shown to the model declares, filled
+	// in) fails the run.
+	blockDefaults bool
+	timeout       time.Duration
+	window        int
+	processes     int
+	maxSkipped    int
+	cpuprofile    string
+	gen           bool // the flags of run (which draws new cases) were registered
+	mcp           mcpFlags
 }
 
-// mcpFlags are the flags for mcp: servers (and --only-reject, which any gate honours).
+// mcpFlags are the flags for mcp: servers (and --only-reject, --tool and --skip-tool, which any
+// validator honours).
 type mcpFlags struct {
 	rejectPattern, ranPattern string
 	onlyReject, sep1303       bool
@@ -152,9 +160,9 @@ func (m *mcpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.rejectPattern, "reject-pattern", "", "mcp: an isError text or JSON-RPC error matching this regexp is a rejection (the server's own wording)")
 	fs.StringVar(&m.ranPattern, "ran-pattern", "", "mcp: an isError text matching this regexp means the tool ran, then failed")
 	fs.BoolVar(&m.onlyReject, "only-reject", false, "send only the must-reject cases (a correct gate runs none of them; for servers whose tools have effects)")
-	fs.Var(&m.only, "tool", "mcp: test only this tool of the server (repeatable)")
-	fs.Var(&m.skip, "skip-tool", "mcp: leave this tool of the server out (repeatable)")
-	fs.Var(&m.headers, "header", "mcp:URL: 'NAME: VALUE' sent on every HTTP request (repeatable); VALUE $VAR reads the environment; values are never shown")
+	fs.Var(&m.only, "tool", "test only this tool (repeatable; any validator, any tool file; a name no tool has is an error)")
+	fs.Var(&m.skip, "skip-tool", "leave this tool out (repeatable; any validator, any tool file; a name no tool has is an error)")
+	fs.Var(&m.headers, "header", "mcp:URL: 'NAME: VALUE' sent on every HTTP request (repeatable); $VAR in VALUE reads the environment; values are never shown")
 	fs.BoolVar(&m.sep1303, "require-sep1303", false, "mcp: a JSON-RPC -32602 rejection on protocol 2025-11-25 or later is a finding (SEP-1303: input validation errors are isError tool results); by default a note")
 }
 
@@ -172,7 +180,7 @@ func (m *mcpFlags) compile() error {
 		}
 		*p.dst = re
 	}
-	m.opts.Only, m.opts.Skip, m.opts.SEP1303 = m.only, m.skip, m.sep1303
+	m.opts.SEP1303 = m.sep1303
 	h, err := mcp.ParseHeaders(m.headers, os.LookupEnv)
 	if err != nil {
 		return usagef("%v", err)
@@ -204,7 +212,9 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
 	closeFlag(fs, &f.close, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 	reportFormatFlag(fs, &f.format)
+	fs.Var(&f.reports, "report", "FORMAT=FILE: write one more report of the run to FILE (repeatable: --report html=toolproof.html --report sarif=toolproof.sarif)")
 	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when no issue of a rejection is at the distorted place, inside it, or above it only as far as the schema lets a gate know (the object that lacks or holds the key, the anyOf/oneOf/not or if that chose); one issue at the root locates only the root")
+	fs.BoolVar(&f.blockDefaults, "block-declared-defaults", false, "fail on declared_default: a valid call passed on with a default filled in that the schema shown to the model declares (reported, not failed, otherwise)")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
 	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to each process of an external validator")
 	fs.IntVar(&f.processes, "processes", 1, "processes of an external validator run side by side")
@@ -220,12 +230,15 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 		fs.IntVar(&f.shards, "shards", 0, "the number of shards, when the index comes from a variable (JOB_COMPLETION_INDEX has no count of its own)")
 		fs.StringVar(&f.save, "save", "", "directory to save the minimal failing cases in (replay them with toolproof replay)")
 		fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for `go tool pprof`)")
+		fs.StringVar(&f.baseline, "baseline", "", "JSON report listing the known findings: replayed first; those that still reproduce do not fail the run, those that no longer do (fixed) fail it")
+	} else {
+		fs.Var(&f.ids, "id", "replay only the finding with this id (repeatable; replaying a JSON report)")
 	}
 }
 
 func (f *runFlags) options() (harness.Options, error) {
 	opts := harness.Options{Close: f.close, RequireLocation: f.requireLoc, Timeout: f.timeout, Jobs: f.jobs,
-		CorpusDir: f.save, OnlyReject: f.mcp.onlyReject}
+		CorpusDir: f.save, OnlyReject: f.mcp.onlyReject, DeclaredDefaultsBlock: f.blockDefaults}
 	if err := f.mcp.compile(); err != nil {
 		return opts, err
 	}
@@ -254,8 +267,8 @@ func (f *runFlags) options() (harness.Options, error) {
 	if f.processes < 1 {
 		return opts, usagef("--processes must be at least 1")
 	}
-	if _, err := report.FormatNamed(f.format); err != nil {
-		return opts, usagef("--format %q: want %s", f.format, report.FormatList())
+	if err := checkFormat(f.format); err != nil {
+		return opts, err
 	}
 	if f.checks < 0 || (f.checks == 0 && f.gen) {
 		return opts, usagef("--checks must be positive")
@@ -330,6 +343,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var base *baseline.Baseline
+	if f.baseline != "" {
+		if base, err = baseline.Load(f.baseline); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	if tools, err = filterTools(tools, f.mcp.only, f.mcp.skip); err != nil {
+		return err
+	}
 	seed := f.seed
 	if seed == 0 {
 		seed = randomSeed()
@@ -349,6 +371,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	opts.Progress = progressTo(stderr)
 	var reports []*report.Report
 	for _, v := range vs {
+		var known *baseline.Replayed
+		if base != nil {
+			// Before the run, whatever the seed: the known findings' verdicts are the gate's alone.
+			if known, err = base.Replay(tools, v, len(vs), opts); err != nil {
+				return err
+			}
+		}
 		rep, err := harness.Run(tools, v, opts)
 		if err != nil {
 			return err
@@ -358,9 +387,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return usageError{err.Error()}
 		}
 		rep.Notes = append(rep.Notes, notesOf(v)...)
+		if known != nil {
+			baseline.Apply(rep, known)
+		}
 		reports = append(reports, rep)
 	}
-	err = writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
+	sources(reports, tools, f.servedBy(vs))
+	err = writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr)
 	for _, v := range vs {
 		if serr := stoppedBy(v); serr != nil && (err == nil || errors.Is(err, errFindings)) {
 			err = usageError{serr.Error() + "; the report above is complete up to there"}
@@ -378,21 +411,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 // writeReports writes the report (one validator) or the comparison (several), then says how the
 // run ended: more skipped tools than maxSkipped (when it is not negative), or every tool
 // skipped, is bad input, exit 2, whatever the findings; else a finding is exit 1.
-func writeReports(reports []*report.Report, format string, maxSkipped int, stdout, stderr io.Writer) error {
+func writeReports(reports []*report.Report, out outputs, maxSkipped int, stdout, stderr io.Writer) error {
 	passed := true
 	for _, r := range reports {
 		passed = passed && r.Passed
 	}
-	var err error
-	if len(reports) == 1 {
-		err = reports[0].Write(stdout, format)
-	} else {
-		err = (&report.Comparison{Reports: reports}).Write(stdout, format)
-	}
-	if err != nil {
+	if err := writeFiles(reports, out); err != nil {
 		return err
 	}
-	if format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
+	if err := write(stdout, reports, out.format, out.render); err != nil {
+		return err
+	}
+	if format := out.format; format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
 		fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
 	}
 	if maxSkipped >= 0 {
