@@ -62,7 +62,8 @@ built-in reference validator (toolproof's oracle, so run then also shows what a 
 gets, as a demonstration). SPEC: a name from 'toolproof validators', builtin:NAME,
 exec:COMMAND (toolproof/1), node:PATH (a module of native tools: zod, TypeBox, AI SDK, OpenAI
 Agents SDK, LangChain, Mastra or an MCP SDK McpServer, each through its own path; TOOLPROOF_NODE
-names the node binary, e.g. Node.js 22 for ai@7 and Mastra) or mcp:COMMAND (an MCP server:
+names the node binary, e.g. Node.js 22 for ai@7 and Mastra), mcp:COMMAND or mcp:http(s)://URL
+(an MCP server over stdio or Streamable HTTP, --header 'NAME: VALUE' for auth:
 its tools run, so sandbox it; --only-reject sends only must-reject calls). Exit status: 0 no finding, 1 findings, 2 bad usage or input (and more
 skipped tools than --max-skipped allows). merge puts the JSON reports of the shards of a run
 (--shard i/n, or the index from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX with --shards N,

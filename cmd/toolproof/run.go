@@ -153,8 +153,8 @@ type runFlags struct {
 // validator honours).
 type mcpFlags struct {
 	rejectPattern, ranPattern string
-	onlyReject                bool
-	only, skip                multiFlag
+	onlyReject, sep1303       bool
+	only, skip, headers       multiFlag
 	opts                      mcp.Options // the patterns compiled (options)
 }
 
@@ -164,6 +164,8 @@ func (m *mcpFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&m.onlyReject, "only-reject", false, "send only the must-reject cases (a correct gate runs none of them; for servers whose tools have effects)")
 	fs.Var(&m.only, "tool", "test only this tool (repeatable; any validator, any tool file; a name no tool has is an error)")
 	fs.Var(&m.skip, "skip-tool", "leave this tool out (repeatable; any validator, any tool file; a name no tool has is an error)")
+	fs.Var(&m.headers, "header", "mcp:URL: 'NAME: VALUE' sent on every HTTP request (repeatable); $VAR in VALUE reads the environment; values are never shown")
+	fs.BoolVar(&m.sep1303, "require-sep1303", false, "mcp: a JSON-RPC -32602 rejection on protocol 2025-11-25 or later is a finding (SEP-1303: input validation errors are isError tool results); by default a note")
 }
 
 func (m *mcpFlags) compile() error {
@@ -180,6 +182,21 @@ func (m *mcpFlags) compile() error {
 		}
 		*p.dst = re
 	}
+	m.opts.SEP1303 = m.sep1303
+	h, err := mcp.ParseHeaders(m.headers, os.LookupEnv)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	m.opts.Header = h
+	return nil
+}
+
+// stoppedBy is why a validator could not finish the run (an MCP server over HTTP that refused
+// toolproof or went away), or nil.
+func stoppedBy(v validator.Validator) error {
+	if e, ok := v.(interface{ Err() error }); ok {
+		return e.Err()
+	}
 	return nil
 }
 
@@ -193,7 +210,7 @@ func notesOf(v validator.Validator) []string {
 
 func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	toolsFlag(fs, &f.tools, "tool file or directory (repeatable; default: the embedded corpus)")
-	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH or mcp:COMMAND (repeatable: a comparison)")
+	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH, mcp:COMMAND or mcp:http(s)://URL (repeatable: a comparison)")
 	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
 	closeFlag(fs, &f.close, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 	reportFormatFlag(fs, &f.format)
@@ -376,6 +393,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
+		if err := stoppedBy(v); mcp.IsAuthError(err) {
+			return usageError{err.Error()}
+		}
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		if known != nil {
 			baseline.Apply(rep, known)
@@ -384,6 +404,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	sources(reports, tools, f.servedBy(vs))
 	err = writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr)
+	for _, v := range vs {
+		if serr := stoppedBy(v); serr != nil && (err == nil || errors.Is(err, errFindings)) {
+			err = usageError{serr.Error() + "; the report above is complete up to there"}
+		}
+	}
 	if len(f.validators) == 0 && f.format == "text" && (err == nil || errors.Is(err, errFindings)) {
 		// The reference alone proves nothing to a newcomer: show what a finding looks like.
 		if derr := writeDemo(stdout, tools, opts); derr != nil {
