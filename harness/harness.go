@@ -61,7 +61,7 @@ func Kinds() []Kind {
 type Options struct {
 	Checks          int                // valid values drawn per tool, each with one distortion per class (0: 100, or -rapid.checks)
 	Seed            uint64             // the same seed gives the same cases and report (0: -rapid.seed, else random)
-	ShrinkTime      time.Duration      // the most time spent minimising one finding (0: -rapid.shrinktime, 30s)
+	ShrinkSteps     int                // the most draws sent to the gate while minimising one finding (0: DefaultShrinkSteps)
 	Mutators        []mutators.Mutator // nil: every mutator
 	Profile         Profile            // "" is Strict
 	Close           bool               // treat objects that do not say otherwise as closed (OpenAI strict)

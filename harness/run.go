@@ -334,7 +334,9 @@ func minimal(p *prepared, r *runner, opts Options, f Finding) Finding {
 	g := f.group()
 	var last *Finding
 	only := classOnly(opts.mutators(), f.Class)
+	steps := newShrinkSteps(opts.shrinkSteps())
 	prop := func(t *rapid.T) {
+		steps.next()
 		if r.hung >= maxHangs {
 			t.Skip("the gate hangs")
 		}
@@ -348,6 +350,7 @@ func minimal(p *prepared, r *runner, opts Options, f Finding) Finding {
 				if h.group() == g {
 					h := h
 					last = &h
+					steps.failed()
 					fail(t, h)
 				}
 			}
@@ -355,7 +358,7 @@ func minimal(p *prepared, r *runner, opts Options, f Finding) Finding {
 	}
 	// Named after the group, so that rapid's fail file (in go test) is replayed only by the
 	// shrink of the same tool, class and kind.
-	if runCheck(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop) != nil && last != nil {
+	if runShrink(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop, steps) != nil && last != nil {
 		f = *last
 		f.Shrunk = true
 	}

@@ -317,7 +317,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if seed == 0 {
 		seed = randomSeed()
 	}
-	opts.Checks, opts.Seed, opts.ShrinkTime = f.checks, seed, 10*time.Second
+	opts.Checks, opts.Seed = f.checks, seed
 	if opts.Shards > 0 {
 		fmt.Fprintf(stderr, "toolproof: shard %d/%d (%s): %d of %d tools\n", opts.Shard, opts.Shards, f.shardFrom,
 			(len(tools)-opts.Shard+opts.Shards-1)/opts.Shards, len(tools))
