@@ -13,6 +13,7 @@ import (
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -181,7 +182,7 @@ func TestFloatDivisionGateHasNoFinding(t *testing.T) {
 
 // runWithoutFinding runs gate over tools and the tool files, with checks values per tool and
 // seed 1, fails the test on each blocking finding, and returns the report.
-func runWithoutFinding(t *testing.T, gate validator.Validator, checks int, tools []tool.Tool, files ...string) *harness.Report {
+func runWithoutFinding(t *testing.T, gate validator.Validator, checks int, tools []tool.Tool, files ...string) *report.Report {
 	t.Helper()
 	for _, f := range files {
 		set, err := tool.Load(f)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -88,7 +89,7 @@ func ExampleOptions_close() {
 // (text, json, junit, markdown) lists each validator's findings.
 func ExampleComparison() {
 	only, _ := mutators.Select("stringified_type")
-	var reports []*harness.Report
+	var reports []*report.Report
 	for _, v := range []validator.Validator{validator.Reference{}, coercing} {
 		rep, err := harness.Run([]tool.Tool{read}, v, harness.Options{Mutators: only})
 		if err != nil {
@@ -97,7 +98,7 @@ func ExampleComparison() {
 		reports = append(reports, rep)
 	}
 	var out bytes.Buffer
-	if err := (&harness.Comparison{Reports: reports}).Write(&out, "text"); err != nil {
+	if err := (&report.Comparison{Reports: reports}).Write(&out, "text"); err != nil {
 		panic(err)
 	}
 	for _, line := range strings.Split(out.String(), "\n") {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -39,7 +40,7 @@ func Fuzz(t tool.Tool, v validator.Validator, opts Options) (func(*testing.T, []
 		for i := range cs {
 			for _, f := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
 				if f.Blocking {
-					rt.Fatalf("%s", formatFinding(f))
+					rt.Fatalf("%s", f.Explain())
 				}
 			}
 		}
@@ -83,12 +84,12 @@ func differential(p *prepared, r *runner, opts Options) func(args []byte) error 
 			original, _ = jsonvalue.Parse(args)
 		}
 		for _, f := range judgeAll(&c, original, verdicts[0], mutated[0], opts) {
-			if f.Blocking && f.Kind != ImpreciseLocation {
+			if f.Blocking && f.Kind != report.ImpreciseLocation {
 				why := ""
 				if oerr != nil {
 					why = "\n  the oracle says: " + oerr.Error()
 				}
-				return fmt.Errorf("%s%s", formatFinding(f), why)
+				return fmt.Errorf("%s%s", f.Explain(), why)
 			}
 		}
 		return nil

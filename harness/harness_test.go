@@ -9,6 +9,7 @@ import (
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -25,7 +26,7 @@ func TestReferencePassesOnTheCorpus(t *testing.T) {
 		}
 	}
 	if !rep.Passed || len(rep.Findings) > 0 {
-		rep.WriteText(os.Stderr)
+		rep.Write(os.Stderr, "text")
 		t.Fatalf("the reference validator has findings")
 	}
 	if len(rep.Skipped) > 0 {
@@ -125,7 +126,7 @@ func TestGoexitInAGateStopsOnlyItsTool(t *testing.T) {
 		}
 		return func(args []byte) (any, error) { _, err := gk.Parse(args); return nil, err }, nil
 	})
-	done := make(chan *harness.Report, 1)
+	done := make(chan *report.Report, 1)
 	go func() {
 		rep, _ := harness.Run(tools, stops, harness.Options{Jobs: 2, Checks: 5, Seed: 1})
 		done <- rep

@@ -1,34 +1,29 @@
 package harness
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"runtime/debug"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/validator"
 )
 
 // judge turns one verdict into findings under the verdict rules.
-func judge(c *cases.Case, original any, v validator.Verdict, profile Profile, requireLocation bool) []Finding {
-	var out []Finding
-	add := func(k Kind, got, detail string, blocking bool) {
+func judge(c *cases.Case, original any, v validator.Verdict, profile report.Profile, requireLocation bool) []report.Finding {
+	var out []report.Finding
+	add := func(k report.Kind, got, detail string, blocking bool) {
 		if c.ID == "" {
 			*c = c.Seal()
 		}
-		out = append(out, Finding{Case: *c, Kind: k, Got: got, Detail: detail, Issues: v.Issues, Blocking: blocking})
+		out = append(out, report.Finding{Case: *c, Kind: k, Got: got, Detail: detail, Issues: v.Issues, Blocking: blocking})
 	}
 	if v.NotSent {
 		return nil
 	}
 	if v.Fault != "" {
-		add(Kind(v.Fault), string(v.Fault), v.Detail, true)
+		add(report.Kind(v.Fault), string(v.Fault), v.Detail, true)
 		return out
 	}
 	got := "rejected"
@@ -42,7 +37,7 @@ func judge(c *cases.Case, original any, v validator.Verdict, profile Profile, re
 	if c.Canary != "" {
 		for _, is := range v.Issues {
 			if strings.Contains(is.Message, c.Canary) {
-				add(Leak, got, fmt.Sprintf("message at %q repeats the argument value: %q", is.Path, is.Message), true)
+				add(report.Leak, got, fmt.Sprintf("message at %q repeats the argument value: %q", is.Path, is.Message), true)
 				break
 			}
 		}
@@ -53,26 +48,26 @@ func judge(c *cases.Case, original any, v validator.Verdict, profile Profile, re
 	switch c.Expect {
 	case cases.Accept:
 		if !v.Valid {
-			add(FalseReject, got, "", true)
+			add(report.FalseReject, got, "", true)
 		} else if v.HasValue && !sameValue(original, v.Value) {
-			add(SilentChange, got, "value passed on (-sent +passed on):\n"+jsonDiff(original, v.Value), true)
+			add(report.SilentChange, got, "value passed on (-sent +passed on):\n"+report.Diff(original, v.Value), true)
 		}
 	case cases.Reject:
 		switch {
-		case v.Valid && profile == Repair:
+		case v.Valid && profile == report.Repair:
 			if !v.HasValue {
-				add(WrongRepair, got, "accepted without saying what it passes on: the distorted value goes through", true)
+				add(report.WrongRepair, got, "accepted without saying what it passes on: the distorted value goes through", true)
 			} else if !sameValue(original, v.Value) {
-				add(WrongRepair, got, "value passed on (-original +passed on):\n"+jsonDiff(original, v.Value), true)
+				add(report.WrongRepair, got, "value passed on (-original +passed on):\n"+report.Diff(original, v.Value), true)
 			}
 		case v.Valid:
 			detail := ""
 			if v.HasValue {
 				detail = "passed on: " + string(jsonvalue.MustMarshal(v.Value))
 			}
-			add(Missed, got, detail, true)
+			add(report.Missed, got, detail, true)
 		case !locates(v.Issues, c):
-			add(ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q%s; issues: %s", c.Path, c.Scope, alsoText(c.Also), issuesText(v.Issues)), requireLocation)
+			add(report.ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q%s; issues: %s", c.Path, c.Scope, alsoText(c.Also), report.IssuesText(v.Issues)), requireLocation)
 		}
 	}
 	return out
@@ -109,246 +104,15 @@ func alsoText(also []cases.Place) string {
 	return s
 }
 
-func issuesText(issues []validator.Issue) string {
-	if len(issues) == 0 {
-		return "(no issues given)"
-	}
-	var parts []string
-	for _, is := range issues {
-		parts = append(parts, is.String())
-	}
-	return strings.Join(parts, "; ")
-}
-
-// runner executes an in-process gate safely: a panic is a crash, a call slower than the
-// timeout is a hang (the goroutine is abandoned), a change to the argument bytes is recorded.
-// The cases of one draw go to a worker goroutine in one hand-off.
-type runner struct {
-	timeout    time.Duration
-	onlyReject bool      // send only must-reject cases (Options.OnlyReject)
-	deaths     *deathLog // the process deaths seen, and whether some call reproduced each
-	work       chan *batch
-	hung       int // timeouts so far
-}
-
-type batch struct {
-	gate     validator.Gate
-	args     [][]byte
-	out      []validator.Verdict
-	progress atomic.Int64 // cases finished
-	done     chan struct{}
-}
-
-func newRunner(opts Options, deaths *deathLog) *runner {
-	return &runner{timeout: opts.timeout(), onlyReject: opts.OnlyReject, deaths: deaths}
-}
-
-func worker(work chan *batch) {
-	for b := range work {
-		for i := int(b.progress.Load()); i < len(b.args); i++ {
-			b.out[i] = safeCheck(b.gate, b.args[i])
-			b.progress.Add(1)
+// judgeAll is judge plus the mutated-input check.
+func judgeAll(c *cases.Case, original any, v validator.Verdict, mutated bool, opts Options) []report.Finding {
+	fs := judge(c, original, v, opts.profile(), opts.RequireLocation)
+	if mutated {
+		if c.ID == "" {
+			*c = c.Seal()
 		}
-		close(b.done)
+		fs = append(fs, report.Finding{Case: *c, Kind: report.MutatedInput, Got: "changed its input",
+			Detail: "the gate wrote into the argument bytes it was given", Blocking: true})
 	}
-}
-
-func safeCheck(g validator.Gate, args []byte) (v validator.Verdict) {
-	defer func() {
-		if p := recover(); p != nil {
-			v = validator.Failed(validator.Crash, fmt.Sprintf("panic: %v\n%s", p, trimStack(debug.Stack())))
-		}
-	}()
-	return g.Check(context.Background(), args)
-}
-
-func trimStack(s []byte) string {
-	lines := strings.Split(string(s), "\n")
-	if len(lines) > 24 {
-		lines = append(lines[:24], "...")
-	}
-	return strings.Join(lines, "\n")
-}
-
-// check runs every case through the gate and returns one verdict per case, plus, per case,
-// whether the gate changed the bytes it was given.
-func (r *runner) check(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
-	if !r.onlyReject {
-		return r.checkAll(g, cs)
-	}
-	// Only the must-reject cases go to the gate; the others are not sent.
-	out := make([]validator.Verdict, len(cs))
-	mutated := make([]bool, len(cs))
-	var send []cases.Case
-	var at []int
-	for i := range cs {
-		if cs[i].Expect == cases.Reject {
-			send = append(send, cs[i])
-			at = append(at, i)
-		} else {
-			out[i] = validator.NotSent("--only-reject: only must-reject cases are sent")
-		}
-	}
-	if len(send) > 0 {
-		vs, ms := r.checkAll(g, send)
-		for j, i := range at {
-			out[i], mutated[i] = vs[j], ms[j]
-		}
-	}
-	return out, mutated
-}
-
-func (r *runner) checkAll(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
-	mutated := make([]bool, len(cs))
-	if bg, ok := g.(validator.BatchGate); ok {
-		args := make([][]byte, len(cs))
-		for i := range cs {
-			args[i] = cs[i].Args
-		}
-		return r.blame(g, args, bg.CheckBatch(context.Background(), args)), mutated
-	}
-	out := make([]validator.Verdict, len(cs))
-	if _, ok := g.(validator.Bounded); ok {
-		// A gate of toolproof's own: no hang to guard against, no copy to compare. Called
-		// here; a panic is still a crash.
-		for i := range cs {
-			out[i] = safeCheck(g, cs[i].Args)
-		}
-		return out, mutated
-	}
-	given := make([][]byte, len(cs))
-	for i := range cs {
-		given[i] = bytes.Clone(cs[i].Args)
-	}
-	for from := 0; from < len(cs); {
-		if r.work == nil {
-			r.work = make(chan *batch)
-			go worker(r.work)
-		}
-		// The batch has its own verdicts: an abandoned worker that wakes up writes only there.
-		b := &batch{gate: g, args: given[from:], out: make([]validator.Verdict, len(cs)-from), done: make(chan struct{})}
-		r.work <- b
-		timer := time.NewTimer(r.timeout)
-		seen := int64(0)
-	wait:
-		for {
-			select {
-			case <-b.done:
-				timer.Stop()
-				copy(out[from:], b.out)
-				from = len(cs)
-				break wait
-			case <-timer.C:
-				now := b.progress.Load()
-				if now > seen {
-					seen = now
-					timer.Reset(r.timeout)
-					continue
-				}
-				// The worker is stuck in the gate on case from+now: record it, abandon the
-				// worker, and go on with the next case on a new one.
-				copy(out[from:], b.out[:now])
-				i := from + int(now)
-				out[i] = validator.Failed(validator.Timeout, fmt.Sprintf("no verdict after %v; the call was abandoned", r.timeout))
-				r.hung++
-				r.work = nil
-				from = i + 1
-				break wait
-			}
-		}
-	}
-	for i := range cs {
-		mutated[i] = !bytes.Equal(given[i], cs[i].Args)
-	}
-	return out, mutated
-}
-
-// blame runs every call that got a Crash again, alone (validator.Isolator, else Check on its
-// own): when a process dies, every call in flight gets a Crash, but only the call that kills it
-// crashes alone. The others get the verdicts they get alone; a death that no call reproduces is
-// counted in r.unreproduced.
-func (r *runner) blame(g validator.Gate, args [][]byte, vs []validator.Verdict) []validator.Verdict {
-	var crashed []int
-	for i, v := range vs {
-		if v.Fault == validator.Crash {
-			crashed = append(crashed, i)
-		}
-	}
-	if len(crashed) == 0 {
-		return vs
-	}
-	alone := g.Check
-	if iso, ok := g.(validator.Isolator); ok {
-		alone = iso.CheckAlone
-	}
-	// Latest first: a validator that reads its calls in order died on the earliest it had not
-	// answered, so the others run before it, and the restart that call causes overlaps the work
-	// that follows instead of holding up the rest.
-	for k := len(crashed) - 1; k >= 0; k-- {
-		i := crashed[k]
-		death := vs[i]
-		v := alone(context.Background(), args[i])
-		reproduced := v.Fault == validator.Crash
-		if reproduced {
-			v.Detail = strings.TrimSpace(v.Detail + "\n(the call crashed the validator again when run alone)")
-			v.Death = 0 // a death of the process that ran it alone, not one the run counts
-		}
-		r.deaths.record(death, reproduced)
-		vs[i] = v
-	}
-	return vs
-}
-
-// deathLog records, for each process death, whether some call that was in flight crashed the
-// validator again when run alone. Shared by the tools of a run.
-type deathLog struct {
-	mu sync.Mutex
-	m  map[deathKey]bool
-}
-
-// deathKey tells one process death from another: by the number the client gave it
-// (Verdict.Death), else by its detail.
-type deathKey struct {
-	death  uint64
-	detail string
-}
-
-// record notes that v's death was reproduced, or not, by the call v was given to.
-func (d *deathLog) record(v validator.Verdict, reproduced bool) {
-	if d == nil {
-		return
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.m == nil {
-		d.m = map[deathKey]bool{}
-	}
-	k := deathKey{v.Death, v.Detail}
-	d.m[k] = d.m[k] || reproduced
-}
-
-// unreproduced says how many deaths no call reproduced, with one of their details.
-func (d *deathLog) unreproduced() (int, string) {
-	if d == nil {
-		return 0, ""
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	n, sample := 0, ""
-	for k, ok := range d.m {
-		if !ok {
-			n++
-			if sample == "" || k.detail < sample {
-				sample = k.detail
-			}
-		}
-	}
-	return n, sample
-}
-
-func (r *runner) close() {
-	if r.work != nil {
-		close(r.work)
-		r.work = nil
-	}
+	return fs
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -18,7 +19,7 @@ import (
 type judgeRow struct {
 	expect  string // accept, reject, either
 	answer  string // valid, invalid, crash, timeout, protocol_error, unclear, notsent
-	profile Profile
+	profile report.Profile
 	value   string // "" (no value passed on), "equal", "different"
 	canary  string // "" (none planted), "kept" (planted, not repeated), "leaked"
 	precise bool   // the issues point at the distorted place
@@ -32,7 +33,7 @@ func (r judgeRow) String() string {
 
 // outcome is what judge must return: kind, got and blocking of each finding, in order.
 type outcome struct {
-	kind     Kind
+	kind     report.Kind
 	got      string
 	blocking bool
 }
@@ -86,12 +87,12 @@ func (r judgeRow) want() []outcome {
 	case "notsent":
 		return nil // counted as not applicable, never judged
 	case "crash", "timeout", "protocol_error":
-		return []outcome{{Kind(r.answer), r.answer, true}} // no verdict: nothing else is judged
+		return []outcome{{report.Kind(r.answer), r.answer, true}} // no verdict: nothing else is judged
 	}
 	got := map[string]string{"valid": "accepted", "invalid": "rejected", "unclear": "unclear"}[r.answer]
 	var out []outcome
 	if r.canary == "leaked" {
-		out = append(out, outcome{Leak, got, true}) // a leak whatever the verdict
+		out = append(out, outcome{report.Leak, got, true}) // a leak whatever the verdict
 	}
 	if r.answer == "unclear" {
 		return out // counted apart, never a finding
@@ -101,18 +102,18 @@ func (r judgeRow) want() []outcome {
 	case "accept":
 		switch {
 		case !valid:
-			out = append(out, outcome{FalseReject, got, true})
+			out = append(out, outcome{report.FalseReject, got, true})
 		case r.value == "different":
-			out = append(out, outcome{SilentChange, got, true})
+			out = append(out, outcome{report.SilentChange, got, true})
 		}
 	case "reject":
 		switch {
-		case valid && r.profile == Repair && r.value != "equal":
-			out = append(out, outcome{WrongRepair, got, true}) // a repair must give back the original exactly
-		case valid && r.profile == Strict:
-			out = append(out, outcome{Missed, got, true})
+		case valid && r.profile == report.Repair && r.value != "equal":
+			out = append(out, outcome{report.WrongRepair, got, true}) // a repair must give back the original exactly
+		case valid && r.profile == report.Strict:
+			out = append(out, outcome{report.Missed, got, true})
 		case !valid && !r.precise:
-			out = append(out, outcome{ImpreciseLocation, got, r.reqLoc})
+			out = append(out, outcome{report.ImpreciseLocation, got, r.reqLoc})
 		}
 	}
 	return out // expect either: implementation-defined, only a fault or a leak counts
@@ -122,7 +123,7 @@ func allJudgeRows() []judgeRow {
 	var rows []judgeRow
 	for _, expect := range []string{"accept", "reject", "either"} {
 		for _, answer := range []string{"valid", "invalid", "crash", "timeout", "protocol_error", "unclear", "notsent"} {
-			for _, profile := range []Profile{Strict, Repair} {
+			for _, profile := range []report.Profile{report.Strict, report.Repair} {
 				for _, value := range []string{"", "equal", "different"} {
 					for _, canary := range []string{"", "kept", "leaked"} {
 						for _, precise := range []bool{true, false} {
@@ -138,7 +139,7 @@ func allJudgeRows() []judgeRow {
 	return rows
 }
 
-func runJudge(r judgeRow) ([]Finding, cases.Case) {
+func runJudge(r judgeRow) ([]report.Finding, cases.Case) {
 	c, v := r.inputs()
 	sealed := c.Seal()
 	return judge(&c, judgeOriginal, v, r.profile, r.reqLoc), sealed
@@ -174,31 +175,31 @@ func TestJudgeRulesLiteral(t *testing.T) {
 		kinds  string
 		detail string // a part of the first finding's detail
 	}{
-		{judgeRow{expect: "accept", answer: "valid", profile: Strict, precise: true}, "[]", ""},
-		{judgeRow{expect: "accept", answer: "valid", profile: Strict, value: "equal", precise: true}, "[]", ""},
+		{judgeRow{expect: "accept", answer: "valid", profile: report.Strict, precise: true}, "[]", ""},
+		{judgeRow{expect: "accept", answer: "valid", profile: report.Strict, value: "equal", precise: true}, "[]", ""},
 		// The diff itself: a JSON line diff (diff.go), not Go syntax.
-		{judgeRow{expect: "accept", answer: "valid", profile: Strict, value: "different", precise: true}, "[silent_change]",
+		{judgeRow{expect: "accept", answer: "valid", profile: report.Strict, value: "different", precise: true}, "[silent_change]",
 			"value passed on (-sent +passed on):\n  {\n-   \"limit\": 20,\n+   \"limit\": \"20\",\n    \"path\": \"a\"\n  }\n"},
-		{judgeRow{expect: "accept", answer: "invalid", profile: Strict, precise: true}, "[false_reject]", ""},
-		{judgeRow{expect: "reject", answer: "valid", profile: Strict}, "[missed]", ""},
-		{judgeRow{expect: "reject", answer: "valid", profile: Strict, value: "different"}, "[missed]", `passed on: {"limit":"20","path":"a"}`},
-		{judgeRow{expect: "reject", answer: "valid", profile: Repair, value: "equal"}, "[]", ""},
-		{judgeRow{expect: "reject", answer: "valid", profile: Repair}, "[wrong_repair]", "accepted without saying what it passes on"},
-		{judgeRow{expect: "reject", answer: "valid", profile: Repair, value: "different"}, "[wrong_repair]", "-original +passed on"},
-		{judgeRow{expect: "reject", answer: "invalid", profile: Strict, precise: true}, "[]", ""},
-		{judgeRow{expect: "reject", answer: "invalid", profile: Strict}, "[imprecise_location]", `no issue at "/limit"`},
-		{judgeRow{expect: "reject", answer: "invalid", profile: Strict, canary: "leaked", precise: true}, "[leak]", `repeats the argument value`},
-		{judgeRow{expect: "reject", answer: "invalid", profile: Strict, canary: "kept", precise: true}, "[]", ""},
-		{judgeRow{expect: "reject", answer: "unclear", profile: Strict, canary: "leaked"}, "[leak]", ""},
-		{judgeRow{expect: "reject", answer: "unclear", profile: Strict, value: "different"}, "[]", ""},
-		{judgeRow{expect: "either", answer: "valid", profile: Strict}, "[]", ""},
-		{judgeRow{expect: "either", answer: "invalid", profile: Strict}, "[]", ""},
-		{judgeRow{expect: "either", answer: "crash", profile: Strict}, "[crash]", "it broke"},
-		{judgeRow{expect: "accept", answer: "timeout", profile: Strict, canary: "leaked"}, "[timeout]", "it broke"},
-		{judgeRow{expect: "reject", answer: "notsent", profile: Strict, canary: "leaked"}, "[]", ""},
+		{judgeRow{expect: "accept", answer: "invalid", profile: report.Strict, precise: true}, "[false_reject]", ""},
+		{judgeRow{expect: "reject", answer: "valid", profile: report.Strict}, "[missed]", ""},
+		{judgeRow{expect: "reject", answer: "valid", profile: report.Strict, value: "different"}, "[missed]", `passed on: {"limit":"20","path":"a"}`},
+		{judgeRow{expect: "reject", answer: "valid", profile: report.Repair, value: "equal"}, "[]", ""},
+		{judgeRow{expect: "reject", answer: "valid", profile: report.Repair}, "[wrong_repair]", "accepted without saying what it passes on"},
+		{judgeRow{expect: "reject", answer: "valid", profile: report.Repair, value: "different"}, "[wrong_repair]", "-original +passed on"},
+		{judgeRow{expect: "reject", answer: "invalid", profile: report.Strict, precise: true}, "[]", ""},
+		{judgeRow{expect: "reject", answer: "invalid", profile: report.Strict}, "[imprecise_location]", `no issue at "/limit"`},
+		{judgeRow{expect: "reject", answer: "invalid", profile: report.Strict, canary: "leaked", precise: true}, "[leak]", `repeats the argument value`},
+		{judgeRow{expect: "reject", answer: "invalid", profile: report.Strict, canary: "kept", precise: true}, "[]", ""},
+		{judgeRow{expect: "reject", answer: "unclear", profile: report.Strict, canary: "leaked"}, "[leak]", ""},
+		{judgeRow{expect: "reject", answer: "unclear", profile: report.Strict, value: "different"}, "[]", ""},
+		{judgeRow{expect: "either", answer: "valid", profile: report.Strict}, "[]", ""},
+		{judgeRow{expect: "either", answer: "invalid", profile: report.Strict}, "[]", ""},
+		{judgeRow{expect: "either", answer: "crash", profile: report.Strict}, "[crash]", "it broke"},
+		{judgeRow{expect: "accept", answer: "timeout", profile: report.Strict, canary: "leaked"}, "[timeout]", "it broke"},
+		{judgeRow{expect: "reject", answer: "notsent", profile: report.Strict, canary: "leaked"}, "[]", ""},
 	} {
 		fs, _ := runJudge(c.row)
-		var kinds []Kind
+		var kinds []report.Kind
 		for _, f := range fs {
 			kinds = append(kinds, f.Kind)
 		}
@@ -260,11 +261,11 @@ func TestSameValueAsDoubles(t *testing.T) {
 	c := cases.Case{Tool: "t", Class: cases.Valid, Expect: cases.Accept, Args: []byte(`{"x":10000000000000000001}`)}
 	original := map[string]any{"x": json.Number("10000000000000000001")}
 	v := validator.AcceptValue(map[string]any{"x": json.Number("10000000000000000000")})
-	if fs := judge(&c, original, v, Strict, false); len(fs) != 0 {
+	if fs := judge(&c, original, v, report.Strict, false); len(fs) != 0 {
 		t.Errorf("findings for a value equal as doubles: %v", fs)
 	}
 	v = validator.AcceptValue(map[string]any{"x": json.Number("10000000000000002048")})
-	if fs := judge(&c, original, v, Strict, false); len(fs) != 1 || fs[0].Kind != SilentChange {
+	if fs := judge(&c, original, v, report.Strict, false); len(fs) != 1 || fs[0].Kind != report.SilentChange {
 		t.Errorf("a value that differs as doubles too: %v, want silent_change", fs)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -76,7 +77,7 @@ func TestLocatedWhereTheElseFails(t *testing.T) {
 	}
 	imprecise := 0
 	for _, f := range rep.Findings {
-		if f.Kind == harness.ImpreciseLocation {
+		if f.Kind == report.ImpreciseLocation {
 			imprecise++
 		}
 	}

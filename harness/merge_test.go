@@ -11,12 +11,13 @@ import (
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
 
 // render writes every format of a document's one report.
-func render(t *testing.T, d harness.Document) map[string]string {
+func render(t *testing.T, d report.Document) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, f := range []string{"json", "text", "junit", "markdown"} {
@@ -30,13 +31,13 @@ func render(t *testing.T, d harness.Document) map[string]string {
 }
 
 // roundTrip is a document as merge reads it: written as JSON and read back.
-func roundTrip(t *testing.T, r *harness.Report) harness.Document {
+func roundTrip(t *testing.T, r *report.Report) report.Document {
 	t.Helper()
 	var b bytes.Buffer
-	if err := r.WriteJSON(&b); err != nil {
+	if err := r.Write(&b, "json"); err != nil {
 		t.Fatal(err)
 	}
-	var d harness.Document
+	var d report.Document
 	if err := json.Unmarshal(b.Bytes(), &d); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestMergeShardsOfAnAcceptAllGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var docs []harness.Document
+	var docs []report.Document
 	shrunk := 0
 	for i := 0; i < 3; i++ {
 		o := opts
@@ -83,11 +84,11 @@ func TestMergeShardsOfAnAcceptAllGate(t *testing.T) {
 	if shrunk <= n {
 		t.Errorf("the shards shrank %d findings, the whole run %d: this test no longer tests that merge undoes the shards' own", shrunk, n)
 	}
-	m, err := harness.Merge(docs, nil)
+	m, err := report.Merge(docs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, got := render(t, harness.NewDocument(whole)), render(t, m)
+	want, got := render(t, report.NewDocument(whole)), render(t, m)
 	for f := range want {
 		if want[f] != got[f] {
 			t.Errorf("%s: the merged shards differ from the whole run (-want +got):\n%s", f, cmp.Diff(want[f], got[f]))
@@ -95,10 +96,10 @@ func TestMergeShardsOfAnAcceptAllGate(t *testing.T) {
 	}
 
 	// Refusals name the document.
-	if _, err := harness.Merge([]harness.Document{docs[0], docs[0], docs[2]}, []string{"a", "b", "c"}); err == nil || !strings.Contains(err.Error(), "b: shard 0/3, given twice (a is that shard too)") {
+	if _, err := report.Merge([]report.Document{docs[0], docs[0], docs[2]}, []string{"a", "b", "c"}); err == nil || !strings.Contains(err.Error(), "b: shard 0/3, given twice (a is that shard too)") {
 		t.Errorf("the same shard twice: %v", err)
 	}
-	if _, err := harness.Merge([]harness.Document{docs[0], roundTrip(t, whole)}, nil); err == nil || !strings.Contains(err.Error(), "document 2: report 1 (validator accept-all) is not the report of a shard") {
+	if _, err := report.Merge([]report.Document{docs[0], roundTrip(t, whole)}, nil); err == nil || !strings.Contains(err.Error(), "document 2: report 1 (validator accept-all) is not the report of a shard") {
 		t.Errorf("a whole run: %v", err)
 	}
 }

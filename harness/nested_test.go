@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -16,7 +17,7 @@ import (
 type nestingGate struct {
 	validator.Gate
 	started *atomic.Bool
-	inner   chan *harness.Report
+	inner   chan *report.Report
 	read    tool.Tool
 }
 
@@ -47,14 +48,14 @@ func (v nestingValidator) Compile(t tool.Tool) (validator.Gate, error) {
 // settings.
 func TestNestedRunWithOtherSettings(t *testing.T) {
 	read, _ := corpus.Tools().Lookup("read")
-	v := nestingValidator{nestingGate{started: &atomic.Bool{}, inner: make(chan *harness.Report, 1), read: read}}
+	v := nestingValidator{nestingGate{started: &atomic.Bool{}, inner: make(chan *report.Report, 1), read: read}}
 	outer, err := harness.Run([]tool.Tool{read}, v, harness.Options{Checks: 5, Seed: 1, Timeout: 300 * time.Millisecond, ShrinkSteps: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
 	timeouts := 0
 	for _, f := range outer.Findings {
-		if f.Kind == harness.Timeout {
+		if f.Kind == report.Timeout {
 			timeouts++
 		}
 	}

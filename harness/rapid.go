@@ -3,11 +3,16 @@ package harness
 import (
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"flag"
+	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 )
 
 // This file is the one seam between toolproof's options and rapid. rapid reads its settings
@@ -123,4 +128,74 @@ func (s *rapidSeam) acquire(c rapidConfig) (release func()) {
 		}
 		s.mu.Unlock()
 	}
+}
+
+// errFailNow stops rapid.Check when the property failed; runCheck recovers it.
+var errFailNow = errors.New("toolproof: check failed")
+
+// checkTB is the rapid.TB that runs a property outside go test: it records failures instead
+// of ending a test.
+type checkTB struct {
+	name   string
+	mu     sync.Mutex
+	failed bool
+	msgs   []string
+}
+
+func (c *checkTB) Helper() {}
+
+func (c *checkTB) Name() string { return "toolproof/" + c.name }
+
+func (c *checkTB) Logf(string, ...any) {}
+
+func (c *checkTB) Log(...any) {}
+
+func (c *checkTB) Skipf(f string, a ...any) { panic(errFailNow) }
+
+func (c *checkTB) Skip(...any) { panic(errFailNow) }
+
+func (c *checkTB) SkipNow() { panic(errFailNow) }
+
+func (c *checkTB) Errorf(f string, a ...any) { c.fail(fmt.Sprintf(f, a...)) }
+
+func (c *checkTB) Error(a ...any) { c.fail(fmt.Sprint(a...)) }
+
+func (c *checkTB) Fatalf(f string, a ...any) { c.fail(fmt.Sprintf(f, a...)); panic(errFailNow) }
+
+func (c *checkTB) Fatal(a ...any) { c.fail(fmt.Sprint(a...)); panic(errFailNow) }
+
+func (c *checkTB) FailNow() { c.fail(""); panic(errFailNow) }
+
+func (c *checkTB) Fail() { c.fail("") }
+
+func (c *checkTB) Failed() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.failed }
+
+func (c *checkTB) fail(msg string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.failed = true
+	if msg != "" {
+		c.msgs = append(c.msgs, msg)
+	}
+}
+
+// runCheck runs rapid.Check on prop and returns nil when it passed, else what rapid said.
+func runCheck(name string, prop func(*rapid.T)) (err error) {
+	tb := &checkTB{name: name}
+	func() {
+		defer func() {
+			if r := recover(); r != nil && r != errFailNow {
+				panic(r)
+			}
+		}()
+		rapid.Check(tb, prop)
+	}()
+	if !tb.Failed() {
+		return nil
+	}
+	msg := strings.Join(tb.msgs, "\n")
+	if i := strings.Index(msg, "\n"); i > 0 {
+		msg = msg[:i]
+	}
+	return errors.New(msg)
 }

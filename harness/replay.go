@@ -6,13 +6,14 @@ import (
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
 
 // Replay checks saved cases against v: every case the oracle still confirms is sent to the gate
 // of its tool and judged; nothing new is generated. tools must hold the tools the cases name.
-func Replay(cs []cases.Case, tools []tool.Tool, v validator.Validator, opts Options) (*Report, error) {
+func Replay(cs []cases.Case, tools []tool.Tool, v validator.Validator, opts Options) (*report.Report, error) {
 	byTool := map[string][]cases.Case{}
 	var names []string
 	for _, c := range cs {
@@ -48,7 +49,7 @@ func Replay(cs []cases.Case, tools []tool.Tool, v validator.Validator, opts Opti
 	}
 	rep.Tools = len(ps)
 	for _, p := range ps {
-		tr := &toolResult{tool: p.tool.Name, classes: map[string]*ClassStats{}}
+		tr := &toolResult{tool: p.tool.Name, classes: map[string]*report.ClassStats{}}
 		var run []cases.Case
 		var originals []any
 		for _, c := range byTool[p.tool.Name] {
@@ -73,15 +74,15 @@ func Replay(cs []cases.Case, tools []tool.Tool, v validator.Validator, opts Opti
 		r.close()
 		for i := range run {
 			fs := judgeAll(&run[i], originals[i], verdicts[i], mutated[i], opts)
-			count(tr.classes, &run[i], verdicts[i], fs)
+			report.StatsFor(tr.classes, run[i].Class).Count(&run[i], verdicts[i], fs)
 			for _, f := range fs {
 				f.Count = 1
 				f.Detail = strings.TrimSpace(f.Detail + "\n(saved case)")
 				tr.findings = append(tr.findings, f)
 			}
 		}
-		rep.add(tr)
+		addResult(rep, tr)
 	}
-	rep.finish()
+	rep.Finish()
 	return rep, nil
 }

@@ -1,97 +1,136 @@
 package harness
 
 import (
-	"errors"
-	"runtime"
+	"sync"
 
 	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/report"
 )
 
-// Shrinking is bounded by steps, never by time: rapid stops minimising after its
-// -rapid.shrinktime, so how small a case gets would depend on how busy the machine is. The
-// harness gives rapid all the time there is (rapidSeam sets a day) and counts the draws it
-// sends to the gate instead; once they are spent, rapid is stopped where it is (runShrink)
-// and the last case that failed is the minimal one, so the same seed gives the same minimal
-// case on any machine, under any load.
-
-// DefaultShrinkSteps is how many draws minimising one finding may send to the gate when
-// Options.ShrinkSteps is 0.
-const DefaultShrinkSteps = 1000
-
-func (o Options) shrinkSteps() int {
-	if o.ShrinkSteps > 0 {
-		return o.ShrinkSteps
-	}
-	return DefaultShrinkSteps
+// shrinkable reports whether f is worth a minimal case. A hang is not shrunk: every try would
+// cost the timeout; nor a crash: every try would cost a restart of the validator (the case kept
+// has crashed it twice, once alone).
+func shrinkable(f report.Finding) bool {
+	return f.Blocking && f.Kind != report.Timeout && f.Kind != report.Crash
 }
 
-// shrinkSteps counts the runs of a property that minimises one finding. The runs before the
-// first failure (rapid looking for it again) are free; after it, each run spends a step,
-// except the one rapid makes to confirm a failure it has just seen (it runs every failing
-// case twice, and a case that failed once and then did not would be flaky to rapid).
-type shrinkSteps struct {
-	left       int
-	started    bool // the property has failed: rapid is minimising
-	confirm    bool // the next run confirms the failure just seen
-	confirming bool // the run under way is such a confirmation
-	spent      bool // the property ended the shrink
-}
-
-func newShrinkSteps(n int) *shrinkSteps { return &shrinkSteps{left: n} }
-
-// next lets the property run once more, or ends the shrink (runtime.Goexit, which
-// runShrink expects) when the steps are spent.
-func (s *shrinkSteps) next() {
-	s.confirming, s.confirm = s.confirm, false
-	switch {
-	case s.confirming || !s.started:
-		return
-	case s.left <= 0:
-		s.spent = true
-		runtime.Goexit()
-	}
-	s.left--
-}
-
-// failed records that the run under way failed.
-func (s *shrinkSteps) failed() {
-	if !s.confirming {
-		s.started, s.confirm = true, true
-	}
-}
-
-// errSpent is what runShrink returns when the steps ran out before rapid was done.
-var errSpent = errors.New("toolproof: the shrink steps are spent")
-
-// runShrink is runCheck for a property that minimises one finding within steps: rapid runs in
-// a goroutine of its own, which the property ends when the steps are spent. rapid has no way
-// to be stopped from a property (it recovers panics as failures, and after the last useful
-// try it would still walk every recorded bit, a minute and more on a big value). A gate that
-// ends the goroutine itself (t.Fatal in a Go gate) ends the caller's too, as it would inline.
-func runShrink(name string, prop func(*rapid.T), steps *shrinkSteps) error {
-	var err error
-	var panicked any
-	finished := false
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			if r := recover(); r != nil {
-				panicked = r
+// minimal draws again, only f's class, until a case of the same class and kind fails, and lets
+// rapid minimise it; f itself when no draw fails again.
+func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Finding {
+	g := f.Group()
+	var last *report.Finding
+	only := classOnly(opts.mutators(), f.Class)
+	steps := newShrinkSteps(opts.shrinkSteps())
+	prop := func(t *rapid.T) {
+		steps.next()
+		if r.hung >= maxHangs {
+			t.Skip("the gate hangs")
+		}
+		cs, originals, _, ok := draw(t, p, only)
+		if !ok {
+			t.Skip("the generator found no valid value in this draw")
+		}
+		verdicts, mutated := r.check(p.gate, cs)
+		for i := range cs {
+			for _, h := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
+				if h.Group() == g {
+					h := h
+					last = &h
+					steps.failed()
+					fail(t, h)
+				}
 			}
-		}()
-		err = runCheck(name, prop)
-		finished = true
-	}()
-	<-done
-	switch {
-	case panicked != nil:
-		panic(panicked)
-	case finished:
-		return err
-	case steps.spent:
-		return errSpent
+		}
 	}
-	runtime.Goexit()
-	return nil
+	// Named after the group, so that rapid's fail file (in go test) is replayed only by the
+	// shrink of the same tool, class and kind.
+	if runShrink(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop, steps) != nil && last != nil {
+		f = *last
+		f.Shrunk = true
+	}
+	return f
+}
+
+// fail stops the property at a line of its own for each kind: rapid shrinks a failure only to
+// smaller cases that fail at the same place, so a shrunk case keeps its kind.
+func fail(t *rapid.T, f report.Finding) {
+	switch f.Kind {
+	case report.FalseReject:
+		t.Fatalf("%s", f.String())
+	case report.Missed:
+		t.Fatalf("%s", f.String())
+	case report.WrongRepair:
+		t.Fatalf("%s", f.String())
+	case report.SilentChange:
+		t.Fatalf("%s", f.String())
+	case report.ImpreciseLocation:
+		t.Fatalf("%s", f.String())
+	case report.Leak:
+		t.Fatalf("%s", f.String())
+	case report.MutatedInput:
+		t.Fatalf("%s", f.String())
+	case report.Crash:
+		t.Fatalf("%s", f.String())
+	case report.Timeout:
+		t.Fatalf("%s", f.String())
+	default:
+		t.Fatalf("%s", f.String())
+	}
+}
+
+// shrinkSet decides which tool shrinks a case for each class and kind: shrinking costs many
+// draws, and one minimal case per class and kind shows the bug. The first tool in the given
+// order that finds a class and kind shrinks it, whatever order the workers finish in, so the
+// same seed gives the same minimal cases for any number of jobs.
+type shrinkSet struct {
+	mu       sync.Mutex
+	cond     *sync.Cond
+	found    map[int]map[string]bool // tool index: the class and kind groups its scorecard found
+	frontier int                     // every tool below this index has been scored
+}
+
+func newShrinkSet() *shrinkSet {
+	s := &shrinkSet{found: map[int]map[string]bool{}}
+	s.cond = sync.NewCond(&s.mu)
+	return s
+}
+
+func shrinkKey(class cases.Class, kind report.Kind) string {
+	return string(class) + "\x00" + string(kind)
+}
+
+// scored records what tool i's scorecard found (nil: nothing, or the tool was skipped).
+func (s *shrinkSet) scored(i int, groups map[string]bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, seen := s.found[i]; seen {
+		return // once per tool (a tool whose check stopped is marked again on its way out)
+	}
+	if groups == nil {
+		groups = map[string]bool{}
+	}
+	s.found[i] = groups
+	for s.found[s.frontier] != nil {
+		s.frontier++
+	}
+	s.cond.Broadcast()
+}
+
+// claim reports whether tool i shrinks class and kind: no tool before it found them. It waits
+// until every tool before i has been scored.
+func (s *shrinkSet) claim(i int, class cases.Class, kind report.Kind) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.frontier < i {
+		s.cond.Wait()
+	}
+	k := shrinkKey(class, kind)
+	for j := 0; j < i; j++ {
+		if s.found[j][k] {
+			return false
+		}
+	}
+	return true
 }

@@ -68,7 +68,7 @@ func TestShrinkIsTheSameUnderLoad(t *testing.T) {
 			t.Fatalf("no finding was shrunk: the test shows nothing")
 		}
 		var b bytes.Buffer
-		if err := rep.WriteJSON(&b); err != nil {
+		if err := rep.Write(&b, "json"); err != nil {
 			t.Fatal(err)
 		}
 		return b.Bytes()

@@ -82,7 +82,7 @@ func CheckFile(t *testing.T, path string, v validator.Validator, opts Options) {
 func reportTool(t *testing.T, tr *toolResult, opts Options) {
 	t.Helper()
 	for _, f := range tr.findings {
-		msg := formatFinding(f)
+		msg := f.Explain()
 		if !f.Blocking {
 			t.Logf("%s", msg)
 			continue
@@ -106,28 +106,6 @@ func reportTool(t *testing.T, tr *toolResult, opts Options) {
 		t.Logf("toolproof: %s", n)
 	}
 	t.Logf("toolproof: %s", summary(tr))
-}
-
-func formatFinding(f Finding) string {
-	var b strings.Builder
-	reason := f.Reason
-	if reason == "" && f.Class == cases.Valid {
-		reason = "a valid call"
-	}
-	fmt.Fprintf(&b, "%s %s: %s\n", f.Class, f.Kind, reason)
-	fmt.Fprintf(&b, "  expect %s, got %s\n", f.Expect, f.Got)
-	fmt.Fprintf(&b, "  args: %s\n", showArgs(string(f.Args)))
-	if f.Path != "" || f.Keyword != "" {
-		fmt.Fprintf(&b, "  path: %s  keyword: %s\n", f.Path, f.Keyword)
-	}
-	if len(f.Issues) > 0 {
-		fmt.Fprintf(&b, "  issues: %s\n", issuesText(f.Issues))
-	}
-	if f.Detail != "" {
-		fmt.Fprintf(&b, "  %s\n", strings.ReplaceAll(f.Detail, "\n", "\n  "))
-	}
-	fmt.Fprintf(&b, "  id: %s", f.ID)
-	return b.String()
 }
 
 func summary(tr *toolResult) string {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator/registry"
 	"github.com/toolproof/toolproof/validator/stdio"
@@ -37,7 +38,7 @@ type diffRow struct {
 type diffGroup struct {
 	validator, class, kind, sig string
 	findings, cases             int
-	example                     harness.Finding
+	example                     report.Finding
 	file                        string
 }
 
@@ -128,7 +129,7 @@ func differential(args []string, stdout io.Writer) error {
 }
 
 // runOne opens the validator, runs the harness over the tools and closes it.
-func runOne(o *registry.Opener, name string, tools []tool.Tool, opts harness.Options) (*harness.Report, error) {
+func runOne(o *registry.Opener, name string, tools []tool.Tool, opts harness.Options) (*report.Report, error) {
 	v, err := o.Open(name)
 	if err != nil {
 		return nil, err
@@ -148,7 +149,7 @@ var (
 // signature is a short description of a finding's cause: the variant or keyword of the
 // distortion and its reason with numbers and quoted text taken out; for a valid case (nothing
 // distorted) the keywords the validator rejected it with.
-func signature(f harness.Finding) string {
+func signature(f report.Finding) string {
 	var parts []string
 	if f.Variant != "" {
 		parts = append(parts, f.Variant)
@@ -162,7 +163,7 @@ func signature(f harness.Finding) string {
 		r = digits.ReplaceAllString(r, "N")
 		parts = append(parts, spaces.ReplaceAllString(r, " "))
 	}
-	if f.Kind == harness.FalseReject || len(parts) == 0 {
+	if f.Kind == report.FalseReject || len(parts) == 0 {
 		seen := map[string]bool{}
 		var kws []string
 		for _, is := range f.Issues {
@@ -178,7 +179,7 @@ func signature(f harness.Finding) string {
 		sort.Strings(kws)
 		if len(kws) > 0 {
 			parts = append(parts, "rejected by "+strings.Join(kws, ","))
-		} else if f.Kind == harness.FalseReject {
+		} else if f.Kind == report.FalseReject {
 			parts = append(parts, "rejected, no keyword")
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 )
 
 // cmdMerge reads the JSON reports of the shards of one run (run --shard i/n --format json) and
@@ -21,15 +21,13 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	switch *format {
-	case "text", "json", "junit", "markdown", "md":
-	default:
-		return usagef("--format %q: want text, json, junit or markdown", *format)
+	if _, err := report.FormatNamed(*format); err != nil {
+		return usagef("--format %q: want %s", *format, report.FormatList())
 	}
 	if len(files) == 0 {
 		return usagef("merge takes the JSON reports of the shards of a run (toolproof run --shard i/n --format json > shard-i.json)")
 	}
-	docs := make([]harness.Document, len(files))
+	docs := make([]report.Document, len(files))
 	for i, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -43,7 +41,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 			return usagef("merge %s: more than one JSON value; want one report document", name)
 		}
 	}
-	doc, err := harness.Merge(docs, files)
+	doc, err := report.Merge(docs, files)
 	if err != nil {
 		return usagef("merge: %v", err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 )
 
 func init() {
@@ -31,9 +31,9 @@ func shardVarNames() []string {
 	return out
 }
 
-func decodeDocument(t *testing.T, s string) harness.Document {
+func decodeDocument(t *testing.T, s string) report.Document {
 	t.Helper()
-	var d harness.Document
+	var d report.Document
 	if err := json.Unmarshal([]byte(s), &d); err != nil {
 		t.Fatalf("the JSON report does not parse: %v\n%s", err, clip(s))
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
@@ -215,9 +216,9 @@ func (f *runFlags) options() (harness.Options, error) {
 	}
 	switch f.profile {
 	case "strict":
-		opts.Profile = harness.Strict
+		opts.Profile = report.Strict
 	case "repair":
-		opts.Profile = harness.Repair
+		opts.Profile = report.Repair
 	default:
 		return opts, usagef("--profile %q: want strict or repair", f.profile)
 	}
@@ -238,10 +239,8 @@ func (f *runFlags) options() (harness.Options, error) {
 	if f.processes < 1 {
 		return opts, usagef("--processes must be at least 1")
 	}
-	switch f.format {
-	case "text", "json", "junit", "markdown", "md":
-	default:
-		return opts, usagef("--format %q: want text, json, junit or markdown", f.format)
+	if _, err := report.FormatNamed(f.format); err != nil {
+		return opts, usagef("--format %q: want %s", f.format, report.FormatList())
 	}
 	if f.checks < 0 || (f.checks == 0 && f.gen) {
 		return opts, usagef("--checks must be positive")
@@ -341,7 +340,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	var reports []*harness.Report
+	var reports []*report.Report
 	for _, v := range vs {
 		rep, err := harness.Run(tools, v, opts)
 		if err != nil {
@@ -364,7 +363,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 // writeReports writes the report (one validator) or the comparison (several), then says how the
 // run ended: more skipped tools than maxSkipped (when it is not negative), or every tool
 // skipped, is bad input, exit 2, whatever the findings; else a finding is exit 1.
-func writeReports(reports []*harness.Report, format string, maxSkipped int, stdout, stderr io.Writer) error {
+func writeReports(reports []*report.Report, format string, maxSkipped int, stdout, stderr io.Writer) error {
 	passed := true
 	for _, r := range reports {
 		passed = passed && r.Passed
@@ -373,7 +372,7 @@ func writeReports(reports []*harness.Report, format string, maxSkipped int, stdo
 	if len(reports) == 1 {
 		err = reports[0].Write(stdout, format)
 	} else {
-		err = (&harness.Comparison{Reports: reports}).Write(stdout, format)
+		err = (&report.Comparison{Reports: reports}).Write(stdout, format)
 	}
 	if err != nil {
 		return err
@@ -457,7 +456,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		return usagef("replay %s: its %d saved cases name the tools %s, none of which is in the given tools (use --tools with the tool files they were made from)", pos[0], len(cs), strings.Join(names, ", "))
 	}
-	var reports []*harness.Report
+	var reports []*report.Report
 	for _, v := range vs {
 		rep, err := harness.Replay(cs, tools, v, opts)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/validator/mcp"
 )
 
@@ -50,7 +51,7 @@ func TestServerMemory(t *testing.T) {
 		}
 		missed := map[string]bool{}
 		for _, f := range rep.Findings {
-			if f.Kind == harness.Missed {
+			if f.Kind == report.Missed {
 				missed[string(f.Class)] = true
 			}
 			if !closed && f.Blocking {

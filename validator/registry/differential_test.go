@@ -11,6 +11,7 @@ import (
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 )
 
@@ -48,7 +49,7 @@ func TestDifferentialNoFalseAlarm(t *testing.T) {
 					t.Errorf("%s skipped a tool of %s: %s", name, s.Source, s)
 				}
 			}
-			groups := map[string][]harness.Finding{}
+			groups := map[string][]report.Finding{}
 			for _, f := range rep.Findings {
 				if f.Blocking && knownBug(name, f) {
 					t.Logf("%s: known library bug, not counted: %s at %s", name, f, f.Path)
@@ -76,9 +77,9 @@ func TestDifferentialNoFalseAlarm(t *testing.T) {
 // knownBug reports the findings that are bugs of the library, shown by
 // TestKnownLibraryBugs: Ajv 8 counts a key Object.prototype has (__proto__, toString, ...) as
 // evaluated under unevaluatedProperties after anyOf/oneOf (the corpus's schedule_job /target).
-func knownBug(validator string, f harness.Finding) bool {
+func knownBug(validator string, f report.Finding) bool {
 	return validator == "ajv" && f.Class == mutators.HallucinatedKey && f.Variant == "js-special-key" &&
-		f.Kind == harness.Missed && f.Tool == "schedule_job"
+		f.Kind == report.Missed && f.Tool == "schedule_job"
 }
 
 // The library bugs knownBug leaves out are real: when a release fixes one, this fails, and

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -54,7 +55,7 @@ func module(t *testing.T, name string) string {
 }
 
 // has reports whether rep holds a blocking finding of kind on tool in class at path ("" any).
-func has(rep *harness.Report, toolName, class string, kind harness.Kind, path string) bool {
+func has(rep *report.Report, toolName, class string, kind report.Kind, path string) bool {
 	for _, f := range rep.Findings {
 		if f.Tool == toolName && string(f.Class) == class && f.Kind == kind && f.Blocking && (path == "" || f.Path == path) {
 			return true
@@ -63,8 +64,8 @@ func has(rep *harness.Report, toolName, class string, kind harness.Kind, path st
 	return false
 }
 
-func blocking(rep *harness.Report) []harness.Finding {
-	var out []harness.Finding
+func blocking(rep *report.Report) []report.Finding {
+	var out []report.Finding
 	for _, f := range rep.Findings {
 		if f.Blocking {
 			out = append(out, f)
@@ -84,12 +85,12 @@ func TestNativeZodModule(t *testing.T) {
 	rep := run(t, v, ts, harness.Options{})
 	for _, w := range []struct {
 		tool, class string
-		kind        harness.Kind
+		kind        report.Kind
 		path        string
 	}{
-		{"read_file", "stringified_type", harness.Missed, ""},  // z.coerce: "20" -> 20, "false" -> true
-		{"set_labels", "hallucinated_key", harness.Missed, ""}, // .passthrough()
-		{"search", "valid", harness.SilentChange, ""},          // .default(10) filled in
+		{"read_file", "stringified_type", report.Missed, ""},  // z.coerce: "20" -> 20, "false" -> true
+		{"set_labels", "hallucinated_key", report.Missed, ""}, // .passthrough()
+		{"search", "valid", report.SilentChange, ""},          // .default(10) filled in
 	} {
 		if !has(rep, w.tool, w.class, w.kind, w.path) {
 			t.Errorf("loose.mjs: no %s %s finding on %s at %q; findings: %v", w.class, w.kind, w.tool, w.path, rep.Findings)
@@ -99,10 +100,10 @@ func TestNativeZodModule(t *testing.T) {
 		t.Error("loose.mjs passed")
 	}
 	// The repairs coercion makes: "20" -> 20 is exact, "false" -> true is not.
-	got := replayKinds(t, v, ts, harness.Repair,
+	got := replayKinds(t, v, ts, report.Repair,
 		reject("read_file", "stringified_type", "/limit", `{"limit":"20","path":"a"}`, `{"limit":20,"path":"a"}`),
 		reject("read_file", "wrong_type", "/recursive", `{"path":"a","recursive":"false"}`, `{"path":"a","recursive":false}`))
-	if got["stringified_type"] != "" || got["wrong_type"] != harness.WrongRepair {
+	if got["stringified_type"] != "" || got["wrong_type"] != report.WrongRepair {
 		t.Errorf(`loose.mjs, repair: findings %v, want none for "20" -> 20 and wrong_repair for "false" -> true`, got)
 	}
 
@@ -127,10 +128,10 @@ func TestNativeAISDKModule(t *testing.T) {
 		}
 	}
 	rep := run(t, v, ts, harness.Options{})
-	if !has(rep, "get_weather", "hallucinated_key", harness.Missed, "") {
+	if !has(rep, "get_weather", "hallucinated_key", report.Missed, "") {
 		t.Errorf("get_weather (z.object, keys stripped): no hallucinated_key missed; findings: %v", rep.Findings)
 	}
-	if has(rep, "list_events", "hallucinated_key", harness.Missed, "") {
+	if has(rep, "list_events", "hallucinated_key", report.Missed, "") {
 		t.Errorf("list_events (.strict()): a hallucinated key got through")
 	}
 	// Stripping an invented key gives the original back; stripping a misspelt one loses its value.
@@ -138,16 +139,16 @@ func TestNativeAISDKModule(t *testing.T) {
 		reject("get_weather", "hallucinated_key", "/verbose", `{"city":"Oslo","verbose":true}`, `{"city":"Oslo"}`),
 		reject("get_weather", "out_of_range_enum", "/Unit", `{"Unit":"celsius","city":"Oslo"}`, `{"city":"Oslo","unit":"celsius"}`),
 	}
-	if got := replayKinds(t, v, ts, harness.Repair, cs...); got["hallucinated_key"] != "" || got["out_of_range_enum"] != harness.WrongRepair {
+	if got := replayKinds(t, v, ts, report.Repair, cs...); got["hallucinated_key"] != "" || got["out_of_range_enum"] != report.WrongRepair {
 		t.Errorf("ai-sdk.mjs, repair: findings %v, want none for an invented key and wrong_repair for a misspelt one", got)
 	}
-	if got := replayKinds(t, v, ts, harness.Strict, cs...); got["hallucinated_key"] != harness.Missed {
+	if got := replayKinds(t, v, ts, report.Strict, cs...); got["hallucinated_key"] != report.Missed {
 		t.Errorf("ai-sdk.mjs, strict: findings %v, want the invented key missed", got)
 	}
 	// The error the SDK sends back to the model repeats the whole input.
 	leak := reject("list_events", "wrong_type", "/max", `{"day":"2026-12-01","max":"tpc-00000077"}`, `{"day":"2026-12-01","max":7}`)
 	leak.Canary = "tpc-00000077"
-	if got := replayKinds(t, v, ts, harness.Strict, leak); got["wrong_type"] != harness.Leak {
+	if got := replayKinds(t, v, ts, report.Strict, leak); got["wrong_type"] != report.Leak {
 		t.Errorf("ai-sdk.mjs: findings %v, want a leak: InvalidToolInputError repeats the input", got)
 	}
 }
@@ -158,7 +159,7 @@ func reject(toolName, class, path, args, original string) cases.Case {
 }
 
 // replayKinds replays cases (one per class) and returns the finding kind of each class.
-func replayKinds(t *testing.T, v validator.Validator, ts []tool.Tool, profile harness.Profile, cs ...cases.Case) map[string]harness.Kind {
+func replayKinds(t *testing.T, v validator.Validator, ts []tool.Tool, profile report.Profile, cs ...cases.Case) map[string]report.Kind {
 	t.Helper()
 	rep, err := harness.Replay(cs, ts, v, harness.Options{Profile: profile})
 	if err != nil {
@@ -167,7 +168,7 @@ func replayKinds(t *testing.T, v validator.Validator, ts []tool.Tool, profile ha
 	if rep.Cases != len(cs) {
 		t.Fatalf("replayed %d cases of %d (stale: the oracle no longer rejects them?)", rep.Cases, len(cs))
 	}
-	out := map[string]harness.Kind{}
+	out := map[string]report.Kind{}
 	for _, f := range rep.Findings {
 		out[string(f.Class)] = f.Kind
 	}
@@ -183,10 +184,10 @@ func TestSeedZodRepair(t *testing.T) {
 		reject("execute_code", "stringified_type", "/timeoutSeconds", `{"code":"print(1)","language":"python","timeoutSeconds":"20"}`, original),
 		reject("execute_code", "wrong_type", "/timeoutSeconds", `{"code":"print(1)","language":"python","timeoutSeconds":true}`, original),
 	}
-	if got := replayKinds(t, v, ts, harness.Repair, cs...); got["stringified_type"] != "" || got["wrong_type"] != harness.WrongRepair {
+	if got := replayKinds(t, v, ts, report.Repair, cs...); got["stringified_type"] != "" || got["wrong_type"] != report.WrongRepair {
 		t.Errorf("repair: findings by class %v, want none for \"20\" -> 20 and wrong_repair for true -> 1", got)
 	}
-	if got := replayKinds(t, v, ts, harness.Strict, cs...); got["stringified_type"] != harness.Missed || got["wrong_type"] != harness.Missed {
+	if got := replayKinds(t, v, ts, report.Strict, cs...); got["stringified_type"] != report.Missed || got["wrong_type"] != report.Missed {
 		t.Errorf("strict: findings by class %v, want missed for both", got)
 	}
 }
@@ -204,7 +205,7 @@ func TestSeedGates(t *testing.T) {
 		`{"code":"x","environmentVariables":"tpc-00000042","language":"shell"}`, `{"code":"x","language":"shell"}`)
 	leak.Canary = "tpc-00000042"
 	valid := cases.Case{Tool: "execute_code", Expect: "accept", Class: "valid", Args: []byte(`{"code":"x","language":"shell"}`)}
-	if got := replayKinds(t, v, ts, harness.Strict, leak, valid); got["wrong_type"] != harness.Leak || got["valid"] != harness.SilentChange {
+	if got := replayKinds(t, v, ts, report.Strict, leak, valid); got["wrong_type"] != report.Leak || got["valid"] != report.SilentChange {
 		t.Errorf("seed-zod: findings %v, want a leak (the correction prompt repeats the value) and a silent_change (timeoutSeconds: 10 filled in)", got)
 	}
 

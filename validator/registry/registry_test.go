@@ -26,6 +26,7 @@ import (
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/registry"
@@ -117,7 +118,7 @@ func open(t *testing.T, o *registry.Opener, name string) validator.Validator {
 }
 
 // run checks ts against v and verifies that no case was lost.
-func run(t *testing.T, v validator.Validator, ts []tool.Tool, opts harness.Options) *harness.Report {
+func run(t *testing.T, v validator.Validator, ts []tool.Tool, opts harness.Options) *report.Report {
 	t.Helper()
 	start := time.Now()
 	rep, err := harness.Run(ts, v, opts)
@@ -139,7 +140,7 @@ func run(t *testing.T, v validator.Validator, ts []tool.Tool, opts harness.Optio
 // checkAccounting: every tool is checked or skipped; every draw gives one valid case and, for
 // every class, a case or a not-applicable count; the total is the sum over the classes; every
 // case not implementation-defined got a verdict (no crash, timeout or protocol error).
-func checkAccounting(t *testing.T, rep *harness.Report, tools int) {
+func checkAccounting(t *testing.T, rep *report.Report, tools int) {
 	t.Helper()
 	skipped := map[string]bool{}
 	for _, s := range rep.Skipped {
@@ -163,10 +164,10 @@ func checkAccounting(t *testing.T, rep *harness.Report, tools int) {
 		if c != "valid" && st.Cases+st.NotApplicable != valid.Cases {
 			t.Errorf("%s: class %s: %d cases + %d not applicable, want one per draw (%d)", rep.Validator, c, st.Cases, st.NotApplicable, valid.Cases)
 		}
-		noVerdict := st.ByKind[harness.Crash] + st.ByKind[harness.Timeout] + st.ByKind[harness.ProtocolError]
+		noVerdict := st.ByKind[report.Crash] + st.ByKind[report.Timeout] + st.ByKind[report.ProtocolError]
 		if noVerdict > 0 && c != string(mutators.ImplementationDef) {
 			t.Errorf("%s: class %s: %d cases without a verdict (crash %d, timeout %d, protocol_error %d)", rep.Validator, c, noVerdict,
-				st.ByKind[harness.Crash], st.ByKind[harness.Timeout], st.ByKind[harness.ProtocolError])
+				st.ByKind[report.Crash], st.ByKind[report.Timeout], st.ByKind[report.ProtocolError])
 		}
 	}
 }
@@ -177,16 +178,16 @@ var (
 	table   []string
 )
 
-func logReport(t *testing.T, rep *harness.Report, took time.Duration) {
+func logReport(t *testing.T, rep *report.Report, took time.Duration) {
 	t.Helper()
-	kinds := map[harness.Kind]int{}
+	kinds := map[report.Kind]int{}
 	for _, st := range rep.Classes {
 		for k, n := range st.ByKind {
 			kinds[k] += n
 		}
 	}
 	var ks []string
-	for _, k := range harness.Kinds() {
+	for _, k := range report.Kinds() {
 		if kinds[k] > 0 {
 			ks = append(ks, fmt.Sprintf("%s=%d", k, kinds[k]))
 		}
@@ -211,8 +212,8 @@ func logReport(t *testing.T, rep *harness.Report, took time.Duration) {
 	tableMu.Unlock()
 }
 
-func findings(rep *harness.Report, class string, kinds ...harness.Kind) []harness.Finding {
-	var out []harness.Finding
+func findings(rep *report.Report, class string, kinds ...report.Kind) []report.Finding {
+	var out []report.Finding
 	for _, f := range rep.Findings {
 		if string(f.Class) != class {
 			continue
@@ -237,8 +238,8 @@ func TestNodeAdapters(t *testing.T) {
 	t.Run("ajv", func(t *testing.T) {
 		rep := run(t, open(t, o, "ajv"), ts, harness.Options{Close: true})
 		for _, c := range classic {
-			if fs := findings(rep, c, harness.Missed); len(fs) > 0 || rep.Classes[c].ByKind[harness.Missed] > 0 {
-				t.Errorf("ajv missed %d %s cases on closed tools; first: %v", rep.Classes[c].ByKind[harness.Missed], c, fs)
+			if fs := findings(rep, c, report.Missed); len(fs) > 0 || rep.Classes[c].ByKind[report.Missed] > 0 {
+				t.Errorf("ajv missed %d %s cases on closed tools; first: %v", rep.Classes[c].ByKind[report.Missed], c, fs)
 			}
 			if rep.Classes[c].Cases == 0 {
 				t.Errorf("no %s case", c)
@@ -251,7 +252,7 @@ func TestNodeAdapters(t *testing.T) {
 
 	t.Run("ajv-coerce", func(t *testing.T) {
 		rep := run(t, open(t, o, "ajv-coerce"), ts, harness.Options{})
-		fs := findings(rep, string(mutators.StringifiedType), harness.Missed)
+		fs := findings(rep, string(mutators.StringifiedType), report.Missed)
 		if len(fs) == 0 {
 			t.Fatalf("ajv-coerce: no missed stringified_type finding; stringified_type: %+v", rep.Classes[string(mutators.StringifiedType)])
 		}
@@ -260,9 +261,9 @@ func TestNodeAdapters(t *testing.T) {
 
 	t.Run("ajv-strip", func(t *testing.T) {
 		rep := run(t, open(t, o, "ajv-strip"), ts, harness.Options{Close: true})
-		fs := findings(rep, string(mutators.HallucinatedKey), harness.Missed)
+		fs := findings(rep, string(mutators.HallucinatedKey), report.Missed)
 		for _, c := range []string{"valid", string(mutators.HallucinatedKey)} {
-			fs = append(fs, findings(rep, c, harness.SilentChange, harness.WrongRepair)...)
+			fs = append(fs, findings(rep, c, report.SilentChange, report.WrongRepair)...)
 		}
 		if len(fs) == 0 {
 			t.Fatalf("ajv-strip: neither a missed hallucinated_key nor a silent change; hallucinated_key: %+v", rep.Classes[string(mutators.HallucinatedKey)])
@@ -270,7 +271,7 @@ func TestNodeAdapters(t *testing.T) {
 		t.Logf("for example: %s\n  args %s\n  %s", fs[0], fs[0].Args, fs[0].Detail)
 
 		// Under repair, stripping the invented key gives back the original: no longer a finding.
-		rep = run(t, open(t, o, "ajv-strip"), ts, harness.Options{Close: true, Profile: harness.Repair,
+		rep = run(t, open(t, o, "ajv-strip"), ts, harness.Options{Close: true, Profile: report.Repair,
 			Mutators: []mutators.Mutator{mustMutator(t, mutators.HallucinatedKey)}})
 		t.Logf("ajv-strip under repair: hallucinated_key %+v", *rep.Classes[string(mutators.HallucinatedKey)])
 	})
@@ -360,7 +361,7 @@ func TestZoo(t *testing.T) {
 		t.Skip("the go command is not on PATH: the registry cannot build the zoo")
 	}
 	ts := tools(t, "read", "bash", "grep", "firewall_add_rule", "deploy_service")
-	reports := map[string]*harness.Report{}
+	reports := map[string]*report.Report{}
 	for _, e := range registry.Entries() {
 		if e.Kind != "go-zoo" {
 			continue
@@ -387,7 +388,7 @@ func TestZoo(t *testing.T) {
 			t.Skip("json-struct did not run")
 		}
 		for _, c := range []cases.Class{mutators.HallucinatedKey, mutators.OutOfRangeEnum} {
-			if len(findings(rep, string(c), harness.Missed)) == 0 {
+			if len(findings(rep, string(c), report.Missed)) == 0 {
 				t.Errorf("json-struct: no missed %s finding; %s: %+v", c, c, rep.Classes[string(c)])
 			}
 		}
@@ -405,7 +406,7 @@ func TestZoo(t *testing.T) {
 		if rep == nil {
 			t.Skip("json-struct-strict did not run")
 		}
-		if st := rep.Classes[string(mutators.HallucinatedKey)]; st == nil || st.Cases-st.ByKind[harness.Missed] == 0 {
+		if st := rep.Classes[string(mutators.HallucinatedKey)]; st == nil || st.Cases-st.ByKind[report.Missed] == 0 {
 			t.Errorf("json-struct-strict caught no hallucinated_key case: %+v", st)
 		}
 		v := open(t, zoo, "json-struct-strict")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/mcp/gosdk"
 	"github.com/toolproof/toolproof/validator/mcp/gosdk/examples"
@@ -31,7 +32,7 @@ func TestMain(m *testing.M) {
 }
 
 // run checks c's own tools and returns the report and the set of "class kind" findings.
-func run(t *testing.T, c *mcp.Client) (*harness.Report, map[string]bool) {
+func run(t *testing.T, c *mcp.Client) (*report.Report, map[string]bool) {
 	t.Helper()
 	t.Cleanup(func() { c.Close() })
 	tools, err := c.Tools()

@@ -1,4 +1,4 @@
-package harness
+package report
 
 import (
 	"bytes"
@@ -9,10 +9,10 @@ import (
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
-// jsonDiff is a "-want +got" line diff of two JSON values, each written as indented canonical
+// Diff is a "-want +got" line diff of two JSON values, each written as indented canonical
 // JSON (keys sorted, numbers as written): lines only in want start with "-", lines only in got
 // with "+", common lines with a space. It returns "" when the texts are equal.
-func jsonDiff(want, got any) string {
+func Diff(want, got any) string {
 	a, b := indentedJSON(want), indentedJSON(got)
 	if a == b {
 		return ""

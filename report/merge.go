@@ -1,8 +1,6 @@
-package harness
+package report
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"sort"
@@ -96,46 +94,6 @@ func (c ShardChecked) unpack() (map[string][]string, error) {
 		m[class] = tools
 	}
 	return m, nil
-}
-
-// newShardInfo is the ShardInfo of a shard of all (nil when the run is not sharded).
-func newShardInfo(opts Options, all []tool.Tool) *ShardInfo {
-	if opts.Shards <= 0 {
-		return nil
-	}
-	h := sha256.New()
-	for _, t := range all {
-		h.Write([]byte(t.Name))
-		h.Write([]byte{0})
-		h.Write(t.Parameters)
-		h.Write([]byte{0})
-	}
-	var classes []string
-	for _, m := range opts.mutators() {
-		classes = append(classes, string(m.Class()))
-	}
-	run := fmt.Sprintf("checks %d; mutators %s; require-location %v; only-reject %v; shrink-steps %d",
-		opts.Checks, strings.Join(classes, ","), opts.RequireLocation, opts.OnlyReject, opts.shrinkSteps())
-	return &ShardInfo{Index: opts.Shard, Of: opts.Shards, Tools: len(all), List: hex.EncodeToString(h.Sum(nil))[:16],
-		Run: run, SkippedAt: []int{}, Shrinks: []ShardShrink{}}
-}
-
-// at is the index in the whole list of the shard's i-th tool.
-func (s *ShardInfo) at(i int) int { return s.Index + i*s.Of }
-
-func (s *ShardInfo) addShrinks(i int, firsts []Finding) {
-	if s == nil {
-		return
-	}
-	for _, f := range firsts {
-		s.Shrinks = append(s.Shrinks, ShardShrink{At: s.at(i), First: f})
-	}
-}
-
-func (s *ShardInfo) skipped(i int) {
-	if s != nil {
-		s.SkippedAt = append(s.SkippedAt, s.at(i))
-	}
 }
 
 // finish takes what it needs from the finished report r.
@@ -245,6 +203,9 @@ func Merge(docs []Document, names []string) (Document, error) {
 	return NewDocument(out...), nil
 }
 
+// shrinkKey names a class and kind: a run shrinks one finding of each.
+func shrinkKey(class cases.Class, kind Kind) string { return string(class) + "\x00" + string(kind) }
+
 func validatorOf(r *Report) string {
 	if r == nil {
 		return "(none)"
@@ -284,7 +245,7 @@ func mergeReports(rs []*Report, name func(int) string) (*Report, error) {
 		m.Stale = append(m.Stale, r.Stale...)
 		for c, st := range r.Classes {
 			if st != nil {
-				statsFor(m.Classes, cases.Class(c)).merge(st)
+				StatsFor(m.Classes, cases.Class(c)).Merge(st)
 			}
 		}
 		checked, err := sh.Checked.unpack()
@@ -296,10 +257,10 @@ func mergeReports(rs []*Report, name func(int) string) (*Report, error) {
 		}
 		shrunk := map[string]ShardShrink{}
 		for _, s := range sh.Shrinks {
-			shrunk[s.First.group()] = s
+			shrunk[s.First.Group()] = s
 		}
 		for _, fd := range r.Findings {
-			if s, ok := shrunk[fd.group()]; ok && winner[shrinkKey(fd.Class, fd.Kind)] != s.At {
+			if s, ok := shrunk[fd.Group()]; ok && winner[shrinkKey(fd.Class, fd.Kind)] != s.At {
 				count := fd.Count
 				fd = s.First
 				fd.Count = count
@@ -335,7 +296,7 @@ func mergeReports(rs []*Report, name func(int) string) (*Report, error) {
 		m.Skipped = append(m.Skipped, s.s)
 	}
 	m.Notes = runNotes
-	m.finish()
+	m.Finish()
 	if len(outsideNotes) > 0 {
 		m.Notes = append(m.Notes, outsideNotes...)
 	}

@@ -1,0 +1,210 @@
+package harness
+
+import (
+	"fmt"
+	"strings"
+
+	"pgregory.net/rapid"
+
+	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/report"
+)
+
+// checkTool replays the saved cases of p, draws new ones for the scorecard (rapid's number of
+// checks), then shrinks the findings.
+func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
+	tr := &toolResult{tool: p.tool.Name}
+	r := newRunner(opts, run.deaths)
+	defer r.close()
+	// 1. The regression corpus first; 2. the scorecard; 3. one minimal case per finding.
+	known, replayStats := replaySaved(p, run.saved, r, opts, tr)
+	first, order := scorecard(p, r, opts, known, tr)
+	for c, st := range replayStats {
+		report.StatsFor(tr.classes, cases.Class(c)).Merge(st)
+	}
+	groups := map[string]bool{}
+	for _, g := range order {
+		if f := first[g]; shrinkable(f) {
+			groups[shrinkKey(f.Class, f.Kind)] = true
+		}
+	}
+	run.shrink.scored(idx, groups)
+	// The generator's counts are the scorecard's: how many findings a tool shrinks depends on
+	// the tools before it (and on the shard), its report line must not.
+	st := p.gen.Stats()
+	for _, g := range order {
+		f := first[g]
+		if shrinkable(f) && run.shrink.claim(idx, f.Class, f.Kind) {
+			tr.firsts = append(tr.firsts, f)
+			f = minimal(p, r, opts, f)
+		}
+		tr.findings = append(tr.findings, f)
+	}
+	// Counts of each finding's group, from the final pass.
+	for i := range tr.findings {
+		f := &tr.findings[i]
+		if st := tr.classes[string(f.Class)]; st != nil {
+			f.Count = st.ByKind[f.Kind]
+		}
+	}
+	tr.bugs, tr.bugText, tr.unreach = st.Bugs, st.LastBug, st.Unreachable
+	return tr
+}
+
+// replaySaved sends the saved cases of p's tool that the oracle still confirms to the gate and
+// keeps the first blocking finding of each class and kind (known); stale cases are noted in tr.
+func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *toolResult) (known map[string]bool, stats map[string]*report.ClassStats) {
+	known, stats = map[string]bool{}, map[string]*report.ClassStats{}
+	var replay []cases.Case
+	var originals []any
+	for _, c := range saved {
+		if c.Tool != p.tool.Name {
+			continue
+		}
+		if ok, why := reconfirm(p, c); !ok {
+			tr.stale = append(tr.stale, fmt.Sprintf("%s: %s", c.ID, why))
+			continue
+		}
+		replay = append(replay, c)
+		var orig any
+		if len(c.Original) > 0 {
+			orig, _ = jsonvalue.Parse(c.Original)
+		} else if c.Expect == cases.Accept {
+			orig, _ = jsonvalue.Parse(c.Args)
+		}
+		originals = append(originals, orig)
+	}
+	if len(replay) == 0 {
+		return known, stats
+	}
+	verdicts, mutated := r.check(p.gate, replay)
+	for i := range replay {
+		fs := judgeAll(&replay[i], originals[i], verdicts[i], mutated[i], opts)
+		report.StatsFor(stats, replay[i].Class).Count(&replay[i], verdicts[i], fs)
+		for _, f := range fs {
+			if f.Blocking && !known[f.Group()] {
+				known[f.Group()] = true
+				f.Detail = strings.TrimSpace(f.Detail + "\n(replayed from the regression corpus)")
+				tr.findings = append(tr.findings, f)
+			}
+		}
+	}
+	return known, stats
+}
+
+// scorecard draws Options.Checks values of p's tool, each with one distortion per class, judges
+// every case (nothing stops early) and counts them in tr.classes. It returns the first finding of
+// each class and kind not already known, and the order they came in.
+func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *toolResult) (map[string]report.Finding, []string) {
+	ms := opts.mutators()
+	stats := map[string]*report.ClassStats{}
+	first := map[string]report.Finding{}
+	var order []string
+	prop := func(t *rapid.T) {
+		if r.hung >= maxHangs {
+			t.Skip("the gate hangs")
+		}
+		cs, originals, na, ok := draw(t, p, ms)
+		if !ok {
+			t.Skip("the generator found no valid value in this draw")
+		}
+		for _, c := range na {
+			report.StatsFor(stats, c).NotApplicable++
+		}
+		if opts.observe != nil {
+			opts.observe(p.tool.Name, cs)
+		}
+		verdicts, mutated := r.check(p.gate, cs)
+		for i := range cs {
+			fs := judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts)
+			report.StatsFor(stats, cs[i].Class).Count(&cs[i], verdicts[i], fs)
+			for _, f := range fs {
+				if _, seen := first[f.Group()]; !seen && !known[f.Group()] {
+					first[f.Group()] = f
+					order = append(order, f.Group())
+				}
+			}
+		}
+	}
+	if err := runCheck(p.tool.Name+"/scorecard", prop); err != nil && r.hung < maxHangs {
+		tr.notes = append(tr.notes, "rapid: "+err.Error())
+	}
+	if r.hung >= maxHangs {
+		tr.notes = append(tr.notes, fmt.Sprintf("stopped after the gate hung %d times", r.hung))
+	}
+	tr.classes = stats
+	return first, order
+}
+
+// reconfirm checks that the oracle still agrees with a saved case's expectation (the schema
+// may have changed since it was saved).
+func reconfirm(p *prepared, c cases.Case) (bool, string) {
+	_, err := p.oracle.Parse(c.Args)
+	switch {
+	case c.Expect == cases.Accept && err != nil:
+		return false, "saved as valid, but the schema now rejects it"
+	case c.Expect == cases.Reject && err == nil:
+		return false, "saved as invalid, but the schema now accepts it"
+	}
+	return true, ""
+}
+
+// classOnly returns the mutators of class c (none for "valid").
+func classOnly(ms []mutators.Mutator, c cases.Class) []mutators.Mutator {
+	for _, m := range ms {
+		if m.Class() == c {
+			return []mutators.Mutator{m}
+		}
+	}
+	return []mutators.Mutator{}
+}
+
+// draw draws one valid value and its distortions, as cases. Their ids (a hash) are computed
+// only for the cases that end up in a finding or an output.
+func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]cases.Case, []any, []cases.Class, bool) {
+	v, ok := p.gen.Draw(t)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	// The binary64 rule: a value that is valid exactly but not when its numbers are read as
+	// doubles owes no verdict. Draw again (twice at most) for one that holds either way.
+	expect := cases.Accept
+	tg := p.mctx.Target(v)
+	for try := 0; tg.DoublesDiffer(); try++ {
+		if try == 2 {
+			expect = cases.Either
+			break
+		}
+		w, ok := p.gen.Draw(t)
+		if !ok {
+			expect = cases.Either
+			break
+		}
+		v, tg = w, p.mctx.Target(w)
+	}
+	hash := p.hash
+	cs := make([]cases.Case, 0, len(ms)+1)
+	originals := make([]any, 0, len(ms)+1)
+	cs = append(cs, cases.Case{Tool: p.tool.Name, SchemaHash: hash, Args: tg.Text, Expect: expect,
+		Class: cases.Valid, Provenance: "generated"})
+	originals = append(originals, v)
+	var na []cases.Class
+	for _, m := range ms {
+		mu, ok := m.Mutate(t, tg)
+		if !ok {
+			na = append(na, m.Class())
+			continue
+		}
+		// The mutation is the case; it gets its tool and where it came from here.
+		mu.Tool, mu.SchemaHash, mu.Original, mu.Provenance = p.tool.Name, hash, tg.Text, "generated"
+		cs = append(cs, mu)
+		originals = append(originals, v)
+	}
+	return cs, originals, na, true
+}
+
+// maxHangs is how many timeouts end the checks of one tool: each costs the whole timeout, and
+// a goroutine that stays stuck in the gate.
+const maxHangs = 2

@@ -1,0 +1,63 @@
+package harness
+
+import (
+	"fmt"
+
+	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/tool"
+)
+
+// toolResult is what checking one tool found.
+type toolResult struct {
+	tool     string
+	classes  map[string]*report.ClassStats
+	findings []report.Finding
+	bugs     int64  // generator values the oracle rejected
+	bugText  string // the last of them
+	unreach  int64
+	stale    []string // saved cases whose expectation the oracle no longer confirms
+	notes    []string
+	firsts   []report.Finding // the first case of each finding this tool shrank, as it was before
+}
+
+// noValue reports that the generator reached no valid value for the tool, so nothing was
+// checked. Valid cases kept back (Options.OnlyReject, a gate that could not be given them) count
+// as reached.
+func (tr *toolResult) noValue() bool {
+	st := tr.classes[string(cases.Valid)]
+	return st == nil || st.Cases+st.NotApplicable == 0
+}
+
+func (tr *toolResult) noValueReason() string {
+	return fmt.Sprintf("the generator reached no valid value (%d draws found none): nothing could be checked", tr.unreach)
+}
+
+// newReport is the empty report of a run of the validator named name.
+func newReport(name string, opts Options) *report.Report {
+	return &report.Report{Validator: name, Profile: opts.profile(), Closed: opts.Close, Classes: map[string]*report.ClassStats{},
+		Findings: []report.Finding{}, Skipped: []tool.Skipped{}, Checked: map[string][]string{}}
+}
+
+// addResult adds what checking one tool found to the report of the run.
+func addResult(r *report.Report, tr *toolResult) {
+	for c, st := range tr.classes {
+		report.StatsFor(r.Classes, cases.Class(c)).Merge(st)
+		if st.Cases > 0 {
+			if r.Checked == nil {
+				r.Checked = map[string][]string{}
+			}
+			r.Checked[c] = append(r.Checked[c], tr.tool)
+		}
+	}
+	r.Findings = append(r.Findings, tr.findings...)
+	r.GeneratorBugs += tr.bugs
+	if tr.bugs > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("%s: generator bug, the oracle rejected %d generated values; last: %s", tr.tool, tr.bugs, tr.bugText))
+	}
+	r.Unreachable += tr.unreach
+	r.Stale = append(r.Stale, tr.stale...)
+	for _, n := range tr.notes {
+		r.Notes = append(r.Notes, tr.tool+": "+n)
+	}
+}

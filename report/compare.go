@@ -1,0 +1,183 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Comparison puts the reports of several validators on the same tools side by side.
+type Comparison struct {
+	Reports []*Report `json:"reports"`
+}
+
+// Cell is one validator's outcome on one class.
+type Cell struct {
+	Cases       int `json:"cases"`
+	Caught      int `json:"caught"` // must-reject cases rejected (or repaired exactly); valid cases accepted unchanged
+	Missed      int `json:"missed"`
+	FalseReject int `json:"false_reject"`
+	WrongRepair int `json:"wrong_repair"`
+	Silent      int `json:"silent_change"`
+	Crashes     int `json:"crashes"` // crash, timeout and protocol_error
+	Leaks       int `json:"leaks"`
+	Unclear     int `json:"unclear,omitempty"` // answers neither a rejection nor a call gone through
+	// Either counts the implementation-defined cases (never failed), EitherAccepted of them accepted.
+	Either         int `json:"either,omitempty"`
+	EitherAccepted int `json:"either_accepted,omitempty"`
+}
+
+// cell summarises one class of one report.
+func cell(st *ClassStats) Cell {
+	c := Cell{Cases: st.Cases, Missed: st.ByKind[Missed], FalseReject: st.ByKind[FalseReject],
+		WrongRepair: st.ByKind[WrongRepair], Silent: st.ByKind[SilentChange], Leaks: st.ByKind[Leak],
+		Crashes: st.ByKind[Crash] + st.ByKind[Timeout] + st.ByKind[ProtocolError],
+		Unclear: st.Unclear, Either: st.Either, EitherAccepted: st.EitherAccepted}
+	c.Caught = c.Cases - c.Missed - c.FalseReject - c.WrongRepair - c.Silent - c.Crashes - c.Unclear
+	return c
+}
+
+func (c Cell) text() string {
+	if c.Cases == 0 {
+		return "-"
+	}
+	s := fmt.Sprintf("%d/%d", c.Caught, c.Cases)
+	var extra []string
+	if c.Crashes > 0 {
+		extra = append(extra, fmt.Sprintf("%d crash", c.Crashes))
+	}
+	if c.Silent > 0 {
+		extra = append(extra, fmt.Sprintf("%d changed", c.Silent))
+	}
+	if c.WrongRepair > 0 {
+		extra = append(extra, fmt.Sprintf("%d bad repair", c.WrongRepair))
+	}
+	if c.Unclear > 0 {
+		extra = append(extra, fmt.Sprintf("%d unclear", c.Unclear))
+	}
+	if c.Either > 0 {
+		extra = append(extra, fmt.Sprintf("%d either, %d accepted", c.Either, c.EitherAccepted))
+	}
+	if len(extra) > 0 {
+		s += " (" + strings.Join(extra, ", ") + ")"
+	}
+	return s
+}
+
+// totalRows are the rows under the classes: totals by outcome.
+var totalRows = []struct {
+	name string
+	get  func(Cell) int
+}{
+	{"missed", func(c Cell) int { return c.Missed }},
+	{"false rejects", func(c Cell) int { return c.FalseReject }},
+	{"wrong repairs", func(c Cell) int { return c.WrongRepair }},
+	{"silent changes", func(c Cell) int { return c.Silent }},
+	{"crashes/timeouts", func(c Cell) int { return c.Crashes }},
+	{"leaks", func(c Cell) int { return c.Leaks }},
+	{"unclear", func(c Cell) int { return c.Unclear }},
+}
+
+// seedText is "seed N" when every report has the same seed, else each validator's.
+func (m *comparisonModel) seedText() string {
+	seeds := map[uint64]bool{}
+	var each []string
+	for _, r := range m.reports {
+		seeds[r.Seed] = true
+		each = append(each, fmt.Sprintf("%s %d", r.Validator, r.Seed))
+	}
+	if len(seeds) == 1 {
+		for s := range seeds {
+			if s == 0 {
+				return ""
+			}
+			return fmt.Sprintf("seed %d", s)
+		}
+	}
+	return "seeds: " + strings.Join(each, ", ")
+}
+
+// comparisonModel is the model every renderer shows of a comparison: each report's summary and
+// the classes of any of them, computed once.
+type comparisonModel struct {
+	reports []*summary
+	classes []string // the classes of every report, in each one's order, first seen first
+}
+
+func newComparisonModel(cmp *Comparison) *comparisonModel {
+	m := &comparisonModel{}
+	seen := map[string]bool{}
+	for _, r := range cmp.Reports {
+		s := summarize(r)
+		m.reports = append(m.reports, s)
+		for _, c := range s.classes {
+			if !seen[c] {
+				seen[c] = true
+				m.classes = append(m.classes, c)
+			}
+		}
+	}
+	return m
+}
+
+// totals adds up the cells of every class of r.
+func totals(r *Report) Cell {
+	var t Cell
+	for _, st := range r.Classes {
+		c := cell(st)
+		t.Cases += c.Cases
+		t.Caught += c.Caught
+		t.Missed += c.Missed
+		t.FalseReject += c.FalseReject
+		t.WrongRepair += c.WrongRepair
+		t.Silent += c.Silent
+		t.Crashes += c.Crashes
+		t.Leaks += c.Leaks
+		t.Unclear += c.Unclear
+		t.Either += c.Either
+		t.EitherAccepted += c.EitherAccepted
+	}
+	return t
+}
+
+// table is the comparison table: one row per class, one column per validator, then the totals
+// by outcome and the counts of findings, failed checks and skipped tools.
+func (m *comparisonModel) table() *table {
+	t := &table{head: []string{"class"}}
+	for _, s := range m.reports {
+		t.head = append(t.head, s.Validator)
+	}
+	for _, c := range m.classes {
+		cells := []string{c}
+		for _, s := range m.reports {
+			if st := s.Classes[c]; st != nil {
+				cells = append(cells, cell(st).text())
+			} else {
+				cells = append(cells, "-")
+			}
+		}
+		t.rows = append(t.rows, row{cells: cells})
+	}
+	for _, tr := range totalRows {
+		cells := []string{tr.name}
+		for _, s := range m.reports {
+			cells = append(cells, strconv.Itoa(tr.get(totals(s.Report))))
+		}
+		t.rows = append(t.rows, row{cells: cells, strong: true})
+	}
+	for _, cr := range []struct {
+		name string
+		get  func(s *summary) string
+	}{
+		{"findings", func(s *summary) string { return strconv.Itoa(len(s.Findings)) }},
+		{"failed checks", func(s *summary) string { return fmt.Sprintf("%d/%d", s.failed, s.total) }},
+		{"skipped tools", func(s *summary) string { return strconv.Itoa(len(s.Skipped)) }},
+	} {
+		cells := []string{cr.name}
+		for _, s := range m.reports {
+			cells = append(cells, cr.get(s))
+		}
+		t.rows = append(t.rows, row{cells: cells, strong: true})
+	}
+	return t
+}

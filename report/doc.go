@@ -1,0 +1,13 @@
+// Package report holds what a run of toolproof found and writes it out: the Report of one
+// validator (class statistics, findings, skipped tools), the Comparison of several, the JSON
+// Document both are saved as, and Merge, which puts the reports of the shards of a run back
+// together into the report of the whole run.
+//
+// A report is rendered through one model built once from it (a summary: the classes in order,
+// the kinds seen, the checks, the counts; a comparison's: the summary of each validator), by a
+// small renderer per format, each in a file of its own: text.go, markdown.go, junit.go,
+// json.go. The class tables of the text and Markdown forms are one table (table.go) written
+// two ways. A new format is one more renderer over the same model, listed in format.go.
+//
+// The harness package builds reports; nothing here runs a validator.
+package report

@@ -1,0 +1,37 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// Every format Formats names renders a report and a comparison; an unknown one is refused with
+// the list of formats, by Write and FormatNamed alike.
+func TestFormats(t *testing.T) {
+	if got := strings.Join(Formats(), ","); got != "text,json,junit,markdown" {
+		t.Errorf("Formats() = %s", got)
+	}
+	cmp := &Comparison{Reports: []*Report{goldenPassing(), goldenReport()}}
+	for _, name := range append(Formats(), "md", "") {
+		var a, b bytes.Buffer
+		if err := goldenReport().Write(&a, name); err != nil || a.Len() == 0 {
+			t.Errorf("report in %q: %v, %d bytes", name, err, a.Len())
+		}
+		if err := cmp.Write(&b, name); err != nil || b.Len() == 0 {
+			t.Errorf("comparison in %q: %v, %d bytes", name, err, b.Len())
+		}
+	}
+	if got, err := FormatNamed("md"); got != "markdown" || err != nil {
+		t.Errorf(`FormatNamed("md") = %q, %v`, got, err)
+	}
+	const want = `unknown format "html5" (want text, json, junit or markdown)`
+	for _, err := range []error{goldenReport().Write(&bytes.Buffer{}, "html5"), cmp.Write(&bytes.Buffer{}, "html5")} {
+		if err == nil || err.Error() != want {
+			t.Errorf("an unknown format: %v, want %s", err, want)
+		}
+	}
+	if _, err := FormatNamed(""); err == nil {
+		t.Error(`FormatNamed("") is no error`)
+	}
+}

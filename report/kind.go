@@ -1,0 +1,39 @@
+package report
+
+import "github.com/toolproof/toolproof/validator"
+
+// Profile says what a validator may do with a distorted call.
+type Profile string
+
+// The profiles.
+const (
+	// Strict: every distortion must be rejected.
+	Strict Profile = "strict"
+	// Repair: a distortion may be accepted if the value passed on equals the original valid
+	// value exactly (the gate repaired it); anything else accepted is a wrong repair.
+	Repair Profile = "repair"
+)
+
+// Kind names a finding.
+type Kind string
+
+// The kinds of findings.
+const (
+	FalseReject       Kind = "false_reject"       // a valid case rejected
+	Missed            Kind = "missed"             // a must-reject case accepted
+	WrongRepair       Kind = "wrong_repair"       // repair profile: accepted, but not repaired to the original
+	SilentChange      Kind = "silent_change"      // a valid case accepted, but the value passed on differs
+	ImpreciseLocation Kind = "imprecise_location" // rejected, but no issue at the mutated place or above it
+	Leak              Kind = "leak"               // an error message repeats a planted canary
+	MutatedInput      Kind = "mutated_input"      // the gate changed the argument bytes it was given
+	// A gate with no verdict: the kinds are the validator's faults.
+	Crash         = Kind(validator.Crash)
+	Timeout       = Kind(validator.Timeout)
+	ProtocolError = Kind(validator.ProtocolError)
+)
+
+// Kinds lists every kind, in report order.
+func Kinds() []Kind {
+	return []Kind{FalseReject, Missed, WrongRepair, SilentChange, ImpreciseLocation, Leak, MutatedInput,
+		Crash, Timeout, ProtocolError}
+}

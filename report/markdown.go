@@ -1,0 +1,106 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// writeMarkdown writes the headline with the seed, the counts, the class table, the findings
+// table, the unclear samples, the skipped tools and the notes as Markdown.
+func writeMarkdown(w io.Writer, r *Report) error {
+	s := summarize(r)
+	_, status := s.statusWord()
+	fmt.Fprintf(w, "### toolproof: %s %s (%d tools, %d cases%s)\n\n", r.Validator, status, r.Tools, r.Cases, s.seedText())
+	fmt.Fprintf(w, "Profile %s%s; %s.\n\n", r.Profile, s.closedText(), s.countsLine())
+	s.classTable().writeMarkdown(w)
+	if len(r.Findings) > 0 {
+		fmt.Fprintln(w)
+		writeMarkdownFindings(w, r.Findings)
+	}
+	if s.unclear {
+		fmt.Fprintf(w, "\nUnclear answers (never a finding), samples:\n\n")
+		for _, c := range s.classes {
+			for _, sample := range r.Classes[c].Samples {
+				fmt.Fprintf(w, "- %s: %s\n", c, mdCode(sample))
+			}
+		}
+	}
+	if len(r.Skipped) > 0 {
+		fmt.Fprintf(w, "\nSkipped tools (%d):\n\n", len(r.Skipped))
+		for _, sk := range r.Skipped {
+			fmt.Fprintf(w, "- %s\n", mdCell(sk.String()))
+		}
+	}
+	if len(r.Stale)+len(r.Notes) > 0 {
+		fmt.Fprintln(w)
+		for _, st := range r.Stale {
+			fmt.Fprintf(w, "- stale saved case: %s\n", mdCell(st))
+		}
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "- note: %s\n", mdCell(n))
+		}
+	}
+	return nil
+}
+
+// writeComparisonMarkdown writes the comparison table in Markdown, the seed, then each
+// validator's findings as a table in a collapsed section.
+func writeComparisonMarkdown(w io.Writer, cmp *Comparison) error {
+	m := newComparisonModel(cmp)
+	m.table().writeMarkdown(w)
+	if s := m.seedText(); s != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.ToUpper(s[:1])+s[1:]+".")
+	}
+	for _, r := range cmp.Reports {
+		if len(r.Findings)+len(r.Skipped) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n<details><summary>%s: %d findings, %d skipped tools</summary>\n\n", mdCell(r.Validator), len(r.Findings), len(r.Skipped))
+		if len(r.Findings) > 0 {
+			writeMarkdownFindings(w, r.Findings)
+		}
+		if len(r.Skipped) > 0 {
+			if len(r.Findings) > 0 {
+				fmt.Fprintln(w)
+			}
+			for _, s := range r.Skipped {
+				fmt.Fprintf(w, "- skipped %s\n", mdCell(s.String()))
+			}
+		}
+		fmt.Fprintf(w, "\n</details>\n")
+	}
+	return nil
+}
+
+// writeMarkdownFindings writes the findings as a table, one row each.
+func writeMarkdownFindings(w io.Writer, fs []Finding) {
+	fmt.Fprintf(w, "| tool | class | kind | args | path | blocking | id |\n|---|---|---|---|---|---|---|\n")
+	for _, f := range fs {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, mdCode(truncate(string(f.Args), 120)),
+			mdCell(f.Path), map[bool]string{true: "yes", false: "no"}[f.Blocking], f.ID)
+	}
+}
+
+// mdCell makes text safe in a Markdown table cell: one line, no column breaks.
+func mdCell(s string) string {
+	s = strings.NewReplacer("\r", `\r`, "\n", `\n`, "|", `\|`).Replace(s)
+	return s
+}
+
+// mdCode writes s as inline code in a table cell: as is when it is plain text, else quoted as a
+// Go string (so control characters and newlines stay visible and on one line), in a code span
+// long enough for any backticks inside.
+func mdCode(s string) string {
+	q := s
+	if !plainArgs(s) {
+		q = strconv.Quote(s)
+	}
+	q = strings.ReplaceAll(q, "|", `\|`)
+	fence := "`"
+	for strings.Contains(q, fence) {
+		fence += "`"
+	}
+	return fence + " " + q + " " + fence
+}

@@ -1,0 +1,96 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// writeText writes the headline (status, validator, seed), the counts, the aligned table of
+// classes by outcome, then every finding in full, then the unclear samples, the skipped tools and
+// the notes.
+func writeText(w io.Writer, r *Report) error {
+	s := summarize(r)
+	status, _ := s.statusWord()
+	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %d cases, %d findings\n", status, r.Validator,
+		r.Profile, s.closedText(), s.seedText(), r.Tools, r.Cases, len(r.Findings))
+	fmt.Fprintf(w, "%s\n\n", s.countsLine())
+	if err := s.classTable().writeText(w); err != nil {
+		return err
+	}
+	if len(r.Findings) > 0 {
+		fmt.Fprintf(w, "\nfindings (one minimal case per tool, class and kind):\n")
+		for _, f := range r.Findings {
+			fmt.Fprintf(w, "\n%s %s\n", mark(f), f.String())
+			fmt.Fprintf(w, "     args:   %s\n", showArgs(string(f.Args)))
+			if f.Path != "" {
+				fmt.Fprintf(w, "     path:   %s  keyword: %s\n", f.Path, f.Keyword)
+			}
+			if len(f.Issues) > 0 {
+				fmt.Fprintf(w, "     issues: %s\n", IssuesText(f.Issues))
+			}
+			if f.Detail != "" {
+				fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(strings.TrimRight(f.Detail, "\n"), "\n", "\n     "))
+			}
+			fmt.Fprintf(w, "     id:     %s (%s in the last pass)\n", f.ID, suchCases(f.Count))
+		}
+	}
+	if s.unclear {
+		fmt.Fprintf(w, "\nunclear answers (neither a rejection nor a call gone through; never a finding), samples:\n")
+		for _, c := range s.classes {
+			for _, sample := range r.Classes[c].Samples {
+				fmt.Fprintf(w, "  %s: %s\n", c, sample)
+			}
+		}
+	}
+	if len(r.Skipped) > 0 {
+		fmt.Fprintf(w, "\nskipped tools (%d):\n", len(r.Skipped))
+		for _, sk := range r.Skipped {
+			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(sk.String(), "\n", "\n    "))
+		}
+	}
+	for _, st := range r.Stale {
+		fmt.Fprintf(w, "stale saved case: %s\n", st)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	return nil
+}
+
+// mark is FAIL for a blocking finding, note for another.
+func mark(f Finding) string {
+	if f.Blocking {
+		return "FAIL"
+	}
+	return "note"
+}
+
+// writeComparisonText writes a table: one row per class, one column per validator,
+// "caught/cases" in each cell (for "valid": accepted unchanged/cases), then the totals by
+// outcome, the seed, and every finding of every validator, one line each (the JSON form has them
+// in full).
+func writeComparisonText(w io.Writer, cmp *Comparison) error {
+	m := newComparisonModel(cmp)
+	if err := m.table().writeText(w); err != nil {
+		return err
+	}
+	if s := m.seedText(); s != "" {
+		fmt.Fprintf(w, "\n%s\n", s)
+	}
+	for _, r := range cmp.Reports {
+		if len(r.Findings) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\nfindings of %s (%d; in full: --format json, or a run of this validator alone):\n", r.Validator, len(r.Findings))
+		for _, f := range r.Findings {
+			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark(f), f.String(), showArgs(truncate(string(f.Args), 160)), f.ID)
+		}
+	}
+	for _, r := range cmp.Reports {
+		for _, s := range r.Skipped {
+			fmt.Fprintf(w, "skipped by %s: %s\n", r.Validator, strings.ReplaceAll(s.String(), "\n", "\n    "))
+		}
+	}
+	return nil
+}

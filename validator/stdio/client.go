@@ -1,0 +1,385 @@
+package stdio
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// Options says how to run a toolproof/1 child process.
+//
+// Processes runs that many copies of Command side by side (0 means 1), for validators that use
+// one core each, such as Node.js: every tool is registered with each copy, and each request goes
+// to the copy with the fewest requests in flight among those running and with room in their
+// window. Window is per process: at most Window requests are in flight on each copy, so up to
+// Window×Processes in all. Each copy has its own timeouts, crashes and restarts, with the rules of
+// PROTOCOL.md (a copy that dies or hangs is restarted with every tool registered again; the
+// others go on meanwhile); a copy that cannot be restarted makes the whole Client fail as with
+// one process: waiting and later requests get validator.Crash at once. Stats add up all copies.
+type Options struct {
+	Command   []string      // the program and its arguments (required)
+	Dir       string        // working directory of the child; "" is toolproof's own
+	Env       []string      // environment of the child as in exec.Cmd.Env; nil is toolproof's own
+	Processes int           // how many copies of the child run side by side; 0 means 1
+	Window    int           // most requests in flight per process; 0 means DefaultWindow
+	Timeout   time.Duration // how long one request may go unanswered; 0 means DefaultTimeout
+	Stderr    io.Writer     // gets the children's stderr and the client's notes; nil means os.Stderr
+	Name      string        // overrides the "NAME VERSION" the child gives in hello
+}
+
+// Stats counts what happened on a Client, for reports and tests.
+type Stats struct {
+	Requests       int64 // validate requests made
+	Verdicts       int64 // requests answered with valid true or false
+	Crashes        int64 // requests that ended with validator.Crash
+	Timeouts       int64 // requests that ended with validator.Timeout (cancellations included)
+	ProtocolErrors int64 // requests that ended with validator.ProtocolError
+	Restarts       int64 // children started after the first ones (one per process)
+	StrayLines     int64 // lines from the child that could not be tied to any request
+}
+
+// RefusedError is the error Compile returns when the child answers a tool with ok:false: the
+// validator cannot use the tool's schema, so toolproof skips the tool and shows Reason.
+type RefusedError struct {
+	Tool   string // the tool name
+	Reason string // the child's error text
+}
+
+// Error says which tool was refused and why.
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("the validator refused tool %q: %s", e.Tool, e.Reason)
+}
+
+// Client is a running toolproof/1 child, or several (Options.Processes), restarted as needed,
+// seen as a validator.Validator. It is safe for concurrent use. Close it when done.
+type Client struct {
+	opts     Options
+	command  string // the command line, for messages
+	helloOf  string // "NAME VERSION" from the first hello
+	serves   bool   // the first hello said "tools": true (tools.go)
+	stderr   *lockedWriter
+	procs    []*proc // fixed at Start
+	capacity int     // window slots in all: Window × Processes
+	refill   int     // free slots a blocked batch waits for, so that writes go out in groups
+	nextID   atomic.Uint64
+	closedCh chan struct{} // closed by Close
+	epoch    time.Time     // c.clock counts from here
+	wg       sync.WaitGroup
+
+	iso isolation // the process that runs calls alone, for crash blame
+
+	mu          sync.Mutex
+	ready       *sync.Cond // broadcast when a proc's cur or spareBusy, broken or closed change
+	pending     map[uint64]*request
+	inflight    int           // window slots taken
+	waiters     []*slotWaiter // batches waiting for window slots, first come first served
+	closed      bool
+	broken      string // non-empty: no child can be run any more, and why
+	brokenFault validator.Fault
+	stats       Stats
+	deaths      uint64 // children that died while taking requests (the last one's number)
+}
+
+// Start runs opts.Command (opts.Processes copies of it), says hello and checks that the child
+// speaks toolproof/1. The error names the command and, when the child died, its exit status and
+// last stderr lines.
+func Start(opts Options) (*Client, error) {
+	if len(opts.Command) == 0 || opts.Command[0] == "" {
+		return nil, errors.New("stdio: no validator command given")
+	}
+	if opts.Processes <= 0 {
+		opts.Processes = 1
+	}
+	if opts.Window <= 0 {
+		opts.Window = DefaultWindow
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	c := &Client{
+		opts:     opts,
+		command:  commandString(opts.Command),
+		stderr:   &lockedWriter{w: opts.Stderr},
+		capacity: opts.Window * opts.Processes,
+		closedCh: make(chan struct{}),
+		epoch:    time.Now(),
+		pending:  map[uint64]*request{},
+	}
+	c.refill = max(1, c.capacity/refillDivisor)
+	c.ready = sync.NewCond(&c.mu)
+	c.procs = make([]*proc, opts.Processes)
+	for i := range c.procs {
+		c.procs[i] = &proc{index: i, toolIndex: map[string]int{}}
+	}
+
+	children := make([]*child, len(c.procs))
+	hellos := make([]string, len(c.procs))
+	errs := make([]error, len(c.procs))
+	startOne := func(i int) {
+		children[i], hellos[i], errs[i] = c.launch(c.procs[i])
+		if errs[i] != nil {
+			return
+		}
+		c.mu.Lock()
+		if ch := children[i]; ch.dead {
+			errs[i] = fmt.Errorf("died right after hello: %s", ch.deathDetail)
+		}
+		c.mu.Unlock()
+	}
+	if len(c.procs) == 1 {
+		startOne(0)
+	} else {
+		var wg sync.WaitGroup
+		for i := range c.procs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				startOne(i)
+			}()
+		}
+		wg.Wait()
+	}
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		c.mu.Lock()
+		for _, ch := range children {
+			if ch != nil {
+				c.markDead(ch, "start failed")
+			}
+		}
+		c.mu.Unlock()
+		for _, ch := range children {
+			if ch != nil {
+				ch.kill()
+			}
+		}
+		close(c.closedCh)
+		c.wg.Wait()
+		if len(c.procs) > 1 {
+			return nil, fmt.Errorf("validator %s (process %d of %d): %w", c.command, i+1, len(c.procs), err)
+		}
+		return nil, fmt.Errorf("validator %s: %w", c.command, err)
+	}
+	c.helloOf = hellos[0]
+	c.serves = children[0].servesTools
+	c.mu.Lock()
+	for i, p := range c.procs {
+		p.cur = children[i]
+	}
+	c.mu.Unlock()
+	c.wg.Add(1)
+	go c.watch()
+	return c, nil
+}
+
+// clock is the monotonic time since Start.
+func (c *Client) clock() time.Duration { return time.Since(c.epoch) }
+
+// Name is "NAME VERSION" as the child said in hello, or Options.Name when given.
+func (c *Client) Name() string {
+	if c.opts.Name != "" {
+		return c.opts.Name
+	}
+	return c.helloOf
+}
+
+// Compile registers t with the child (a "tool" message; with each child when there are several)
+// and waits for the answer. A refusal (ok:false) is a *RefusedError carrying the child's reason.
+func (c *Client) Compile(t tool.Tool) (validator.Gate, error) {
+	line, err := toolLine(t)
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: %v", t.Name, err)
+	}
+	if len(c.procs) == 1 {
+		if err := c.compileOn(c.procs[0], t, line); err != nil {
+			return nil, err
+		}
+		return newGate(c, t.Name), nil
+	}
+	errs := make([]error, len(c.procs))
+	var wg sync.WaitGroup
+	for i, p := range c.procs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = c.compileOn(p, t, line)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return newGate(c, t.Name), nil
+}
+
+// compileOn registers t with the child of p, again on its next child when it dies meanwhile.
+func (c *Client) compileOn(p *proc, t tool.Tool, line []byte) error {
+	const attempts = 3
+	for i := 0; i < attempts; i++ {
+		ch, err := c.current(p)
+		if err != nil {
+			return err
+		}
+		ans, err := c.register(ch, t, line, true)
+		if errors.Is(err, errChildDied) {
+			continue // a restart is under way; register on the new child
+		}
+		if err != nil {
+			return fmt.Errorf("registering tool %q: %w", t.Name, err)
+		}
+		if !ans.ok {
+			return &RefusedError{Tool: t.Name, Reason: ans.reason}
+		}
+		return nil
+	}
+	return fmt.Errorf("registering tool %q: the validator died %d times while compiling it", t.Name, attempts)
+}
+
+// Close closes the children's stdin, waits up to a second for them to exit, then kills them.
+// Requests still in flight end with validator.Crash; later ones fail at once. The error says
+// whether a child had to be killed or exited with a non-zero status.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	close(c.closedCh)
+	var children []*child
+	for _, p := range c.procs {
+		for _, ch := range []*child{p.cur, p.spare} {
+			if ch != nil && !ch.dead {
+				ch.closing = true
+				ch.cond.Broadcast()
+				children = append(children, ch)
+			}
+		}
+	}
+	c.ready.Broadcast()
+	c.mu.Unlock()
+
+	var errs []error
+	t := time.NewTimer(closeGrace)
+	late := false
+	for _, ch := range children {
+		if !late {
+			select {
+			case <-ch.exited:
+			case <-t.C:
+				late = true
+			}
+		}
+		if late {
+			select {
+			case <-ch.exited:
+			default:
+				ch.kill()
+				errs = append(errs, fmt.Errorf("validator %s still running %v after its stdin was closed; killed", c.command, closeGrace))
+				continue
+			}
+		}
+		if ch.exitErr != nil {
+			errs = append(errs, fmt.Errorf("validator %s exited with %v", c.command, ch.exitErr))
+		}
+	}
+	t.Stop()
+	c.wg.Wait()
+	if err := c.iso.close(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// Stats returns the counts so far.
+func (c *Client) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stats
+}
+
+// logf writes a note to Stderr. It must not be called with c.mu held.
+func (c *Client) logf(format string, args ...any) {
+	fmt.Fprintf(c.stderr, "toolproof: validator %s: %s\n", c.command, fmt.Sprintf(format, args...))
+}
+
+// logLocked is logf for callers holding c.mu: the write happens on another goroutine so that
+// a slow Stderr never blocks the client.
+func (c *Client) logLocked(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		c.logf("%s", msg)
+	}()
+}
+
+// stray counts a line that could not be tied to a request and logs the first few.
+func (c *Client) stray(why string, line []byte) {
+	c.mu.Lock()
+	c.stats.StrayLines++
+	n := c.stats.StrayLines
+	c.mu.Unlock()
+	switch {
+	case n <= maxStrayLogs:
+		c.logf("ignored a line on stdout (%s): %s", why, excerpt(line))
+	case n == maxStrayLogs+1:
+		c.logf("ignored a line on stdout (%s); further ignored lines are counted, not shown", why)
+	}
+}
+
+func excerpt(line []byte) string {
+	const limit = 120
+	if len(line) > limit {
+		return strconv.Quote(string(line[:limit])) + fmt.Sprintf("... (%d bytes)", len(line))
+	}
+	return strconv.Quote(string(line))
+}
+
+func commandString(cmd []string) string {
+	var b strings.Builder
+	for i, w := range cmd {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if w != "" && !strings.ContainsAny(w, " \t\n'\"\\$`") {
+			b.WriteString(w)
+			continue
+		}
+		b.WriteByte('\'')
+		b.WriteString(strings.ReplaceAll(w, "'", `'\''`))
+		b.WriteByte('\'')
+	}
+	return b.String()
+}
+
+// lockedWriter serialises writes to the Stderr of Options.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// cancelled is the verdict of a request whose context ended first.
+func cancelled() validator.Verdict { return validator.Failed(validator.Timeout, "cancelled") }
