@@ -36,7 +36,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 	st := p.gen.Stats()
 	for _, g := range order {
 		f := first[g]
-		if shrinkable(f) && run.shrink.claim(idx, f.Class, f.Kind) {
+		if shrinkable(f) && !opts.stopped() && run.shrink.claim(idx, f.Class, f.Kind) {
 			tr.firsts = append(tr.firsts, f)
 			f = minimal(p, r, opts, f)
 		}
@@ -102,7 +102,11 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 	stats := map[string]*report.ClassStats{}
 	first := map[string]report.Finding{}
 	var order []string
+	stop := &halt{}
 	prop := func(t *rapid.T) {
+		if opts.stopped() {
+			stop.end()
+		}
 		if r.hung >= maxHangs {
 			t.Skip("the gate hangs")
 		}
@@ -128,7 +132,7 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 			}
 		}
 	}
-	if err := runCheck(p.tool.Name+"/scorecard", prop); err != nil && r.hung < maxHangs {
+	if err := runHaltable(p.tool.Name+"/scorecard", prop, stop); err != nil && err != errHalted && r.hung < maxHangs {
 		tr.notes = append(tr.notes, "rapid: "+err.Error())
 	}
 	if r.hung >= maxHangs {

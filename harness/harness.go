@@ -6,6 +6,7 @@
 package harness
 
 import (
+	"context"
 	"time"
 
 	"github.com/toolproof/toolproof/cases"
@@ -32,6 +33,10 @@ type Options struct {
 	Shard, Shards   int                // Run: check only tools whose index % Shards == Shard
 	Siblings        []tool.Tool        // tools to borrow keys and enum values from (default: the tools checked)
 	Progress        func(done, total int)
+	// Stop, when done, ends the run early (a signal, a time budget): tools not begun are left
+	// out, those under way end after the draw in hand and are not shrunk, and the report says
+	// why (context.Cause) in Report.Interrupted. nil: the run goes to the end.
+	Stop context.Context
 
 	observe func(tool string, cs []cases.Case) // tests: sees the cases of every scorecard draw
 }

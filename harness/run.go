@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -59,6 +60,9 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 		}
 	})
 	rep.Tools = checked
+	if opts.stopped() {
+		rep.Interrupted = fmt.Sprintf("%v: %d of %d tools checked or skipped, %d not begun", context.Cause(opts.Stop), done, len(tools), len(tools)-done)
+	}
 	rep.Seed = cfg.seed
 	rep.Notes = append(rep.Notes, shared.notes()...)
 	for i, s := range skips {
@@ -138,7 +142,17 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 		go worker()
 	}
 	for i := range tools {
-		next <- i
+		select {
+		case next <- i:
+			continue
+		case <-opts.stopDone():
+		}
+		// Stopped: the tools not begun are marked scored, so that no tool under way waits
+		// for them to decide what it shrinks.
+		for j := i; j < len(tools); j++ {
+			shared.shrink.scored(j, nil)
+		}
+		break
 	}
 	close(next)
 	wg.Wait()

@@ -24,7 +24,7 @@ func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Find
 	only := classOnly(opts.mutators(), f.Class)
 	steps := newShrinkSteps(opts.shrinkSteps())
 	prop := func(t *rapid.T) {
-		steps.next()
+		steps.next(opts.stopped())
 		if r.hung >= maxHangs {
 			t.Skip("the gate hangs")
 		}
@@ -46,7 +46,7 @@ func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Find
 	}
 	// Named after the group, so that rapid's fail file (in go test) is replayed only by the
 	// shrink of the same tool, class and kind.
-	if runShrink(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop, steps) != nil && last != nil {
+	if runHaltable(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop, &steps.halt) != nil && last != nil {
 		f = *last
 		f.Shrunk = true
 	}

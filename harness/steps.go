@@ -10,7 +10,7 @@ import (
 // Shrinking is bounded by steps, never by time: rapid stops minimising after its
 // -rapid.shrinktime, so how small a case gets would depend on how busy the machine is. The
 // harness gives rapid all the time there is (rapidSeam sets a day) and counts the draws it
-// sends to the gate instead; once they are spent, rapid is stopped where it is (runShrink)
+// sends to the gate instead; once they are spent, rapid is stopped where it is (runHaltable)
 // and the last case that failed is the minimal one, so the same seed gives the same minimal
 // case on any machine, under any load.
 
@@ -30,25 +30,26 @@ func (o Options) shrinkSteps() int {
 // except the one rapid makes to confirm a failure it has just seen (it runs every failing
 // case twice, and a case that failed once and then did not would be flaky to rapid).
 type shrinkSteps struct {
+	halt
 	left       int
 	started    bool // the property has failed: rapid is minimising
 	confirm    bool // the next run confirms the failure just seen
 	confirming bool // the run under way is such a confirmation
-	spent      bool // the property ended the shrink
 }
 
 func newShrinkSteps(n int) *shrinkSteps { return &shrinkSteps{left: n} }
 
-// next lets the property run once more, or ends the shrink (runtime.Goexit, which
-// runShrink expects) when the steps are spent.
-func (s *shrinkSteps) next() {
+// next lets the property run once more, or ends the shrink (halt.end) when the steps are
+// spent or the run is stopped.
+func (s *shrinkSteps) next(stopped bool) {
 	s.confirming, s.confirm = s.confirm, false
 	switch {
+	case stopped:
+		s.end()
 	case s.confirming || !s.started:
 		return
 	case s.left <= 0:
-		s.spent = true
-		runtime.Goexit()
+		s.end()
 	}
 	s.left--
 }
@@ -60,15 +61,25 @@ func (s *shrinkSteps) failed() {
 	}
 }
 
-// errSpent is what runShrink returns when the steps ran out before rapid was done.
-var errSpent = errors.New("toolproof: the shrink steps are spent")
+// halt ends a property's rapid.Check from inside the property (see runHaltable).
+type halt struct{ ended bool }
 
-// runShrink is runCheck for a property that minimises one finding within steps: rapid runs in
-// a goroutine of its own, which the property ends when the steps are spent. rapid has no way
-// to be stopped from a property (it recovers panics as failures, and after the last useful
-// try it would still walk every recorded bit, a minute and more on a big value). A gate that
-// ends the goroutine itself (t.Fatal in a Go gate) ends the caller's too, as it would inline.
-func runShrink(name string, prop func(*rapid.T), steps *shrinkSteps) error {
+// end ends the goroutine rapid runs in; runHaltable returns errHalted.
+func (h *halt) end() {
+	h.ended = true
+	runtime.Goexit()
+}
+
+// errHalted is what runHaltable returns when the property ended the check.
+var errHalted = errors.New("toolproof: the check was ended before rapid was done")
+
+// runHaltable is runCheck for a property that may end the check early (halt.end: a shrink
+// whose steps are spent, a run that was stopped): rapid runs in a goroutine of its own, which
+// the property ends. rapid has no way to be stopped from a property (it recovers panics as
+// failures, and after the last useful try it would still walk every recorded bit, a minute
+// and more on a big value). A gate that ends the goroutine itself (t.Fatal in a Go gate) ends
+// the caller's too, as it would inline.
+func runHaltable(name string, prop func(*rapid.T), h *halt) error {
 	var err error
 	var panicked any
 	finished := false
@@ -89,9 +100,20 @@ func runShrink(name string, prop func(*rapid.T), steps *shrinkSteps) error {
 		panic(panicked)
 	case finished:
 		return err
-	case steps.spent:
-		return errSpent
+	case h.ended:
+		return errHalted
 	}
 	runtime.Goexit()
 	return nil
+}
+
+// stopped reports whether the run was stopped (Options.Stop).
+func (o Options) stopped() bool { return o.Stop != nil && o.Stop.Err() != nil }
+
+// stopDone is Options.Stop's Done channel, nil (never ready) without one.
+func (o Options) stopDone() <-chan struct{} {
+	if o.Stop == nil {
+		return nil
+	}
+	return o.Stop.Done()
 }

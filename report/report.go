@@ -26,6 +26,9 @@ type Report struct {
 	Stale         []string               `json:"stale,omitempty"`
 	Notes         []string               `json:"notes,omitempty"`
 	Seed          uint64                 `json:"seed,omitempty"`
+	// Interrupted says why the run stopped before every tool was checked (a signal, a time
+	// budget) and how far it got; "" for a run that finished. An interrupted run does not pass.
+	Interrupted string `json:"interrupted,omitempty"`
 	// Shard is set in the report of one shard of a run (Options.Shards): which shard, and what
 	// Merge needs to put the shards together into the report of the whole run.
 	Shard *ShardInfo `json:"shard,omitempty"`
@@ -50,7 +53,7 @@ func (r *Report) Finish() {
 	for _, st := range r.Classes {
 		r.Cases += st.Cases
 	}
-	r.Passed = r.GeneratorBugs == 0
+	r.Passed = r.GeneratorBugs == 0 && r.Interrupted == ""
 	for _, f := range r.Findings {
 		if f.Blocking {
 			r.Passed = false
@@ -211,10 +214,17 @@ func (s *summary) countsLine() string {
 	if nb := len(s.Findings) - s.blocking; nb > 0 {
 		line += fmt.Sprintf(" (%d not blocking)", nb)
 	}
-	return line + fmt.Sprintf("; skipped tools: %d", len(s.Skipped))
+	line += fmt.Sprintf("; skipped tools: %d", len(s.Skipped))
+	if s.Interrupted != "" {
+		line += "; interrupted: " + s.Interrupted
+	}
+	return line
 }
 
 func (s *summary) statusWord() (string, string) {
+	if s.Interrupted != "" {
+		return "INTERRUPTED", "interrupted"
+	}
 	if s.Passed {
 		return "PASS", "passed"
 	}

@@ -10,7 +10,8 @@
 //	toolproof validators
 //
 // Exit status: 0 no finding, 1 findings, 2 bad usage or input (or more skipped tools than
-// --max-skipped allows).
+// --max-skipped allows), 3 the run was stopped (SIGINT, SIGTERM or --max-time) and its report
+// covers what was checked.
 package main
 
 import (
@@ -54,7 +55,8 @@ built-in reference validator (toolproof's oracle, so run then also shows what a 
 gets, as a demonstration). SPEC: a name from 'toolproof validators', builtin:NAME,
 exec:COMMAND (toolproof/1), node:PATH (a module of native tools) or mcp:COMMAND (an MCP server:
 its tools run, so sandbox it; --only-reject sends only must-reject calls). Exit status: 0 no finding, 1 findings, 2 bad usage or input (and more
-skipped tools than --max-skipped allows). merge puts the JSON reports of the shards of a run
+skipped tools than --max-skipped allows), 3 the run was stopped by SIGINT, SIGTERM or --max-time
+(the report covers what was checked; a second signal ends it at once). merge puts the JSON reports of the shards of a run
 (--shard i/n, or the index from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX with --shards N,
 CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB or CI_NODE_INDEX) together into the report of the
 whole run.
@@ -104,6 +106,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errFindings):
 		return 1
+	case errors.Is(err, errInterrupted):
+		return exitInterrupted
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, "toolproof:", ue.msg)
 		return 2

@@ -137,6 +137,7 @@ type runFlags struct {
 	processes  int
 	maxSkipped int
 	cpuprofile string
+	maxTime    time.Duration
 	gen        bool // the flags of run (which draws new cases) were registered
 	mcp        mcpFlags
 }
@@ -204,6 +205,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 		fs.StringVar(&f.shard, "shard", "", "i/n: check only the tools whose index modulo n is i (default: from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX, CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB or CI_NODE_INDEX)")
 		fs.IntVar(&f.shards, "shards", 0, "the number of shards, when the index comes from a variable (JOB_COMPLETION_INDEX has no count of its own)")
 		fs.StringVar(&f.save, "save", "", "directory to save the minimal failing cases in (replay them with toolproof replay)")
+		fs.DurationVar(&f.maxTime, "max-time", 0, "stop the run after this long and write the report of what was checked, as SIGINT does (exit status 3; 0: no limit)")
 		fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for `go tool pprof`)")
 	}
 }
@@ -308,6 +310,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
+	stop, release := stopOn(f.maxTime, closeAll, stderr)
+	defer release()
 	tools, skipped, err := toolsFor(f.tools, vs, stderr)
 	if err != nil {
 		return err
@@ -316,7 +320,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if seed == 0 {
 		seed = randomSeed()
 	}
-	opts.Checks, opts.Seed = f.checks, seed
+	opts.Checks, opts.Seed, opts.Stop = f.checks, seed, stop
 	if opts.Shards > 0 {
 		fmt.Fprintf(stderr, "toolproof: shard %d/%d (%s): %d of %d tools\n", opts.Shard, opts.Shards, f.shardFrom,
 			(len(tools)-opts.Shard+opts.Shards-1)/opts.Shards, len(tools))
@@ -349,8 +353,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		reports = append(reports, rep)
+		if rep.Interrupted != "" {
+			break
+		}
 	}
 	err = writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
+	if why := interrupted(reports); why != "" {
+		fmt.Fprintf(stderr, "toolproof: %s; the report covers what was checked\n", why)
+		return errInterrupted
+	}
 	if len(f.validators) == 0 && f.format == "text" && (err == nil || errors.Is(err, errFindings)) {
 		// The reference alone proves nothing to a newcomer: show what a finding looks like.
 		if derr := writeDemo(stdout, tools, opts); derr != nil {

@@ -149,6 +149,9 @@ func (ch *child) closeStdin() {
 func (ch *child) wait() {
 	defer ch.c.wg.Done()
 	ch.exitErr = ch.cmd.Wait()
+	// What the process started in its group dies with it: a child that holds stdout open
+	// would leave the reader waiting, and outlive the run.
+	procgroup.KillGroup(ch.cmd.Process.Pid)
 	close(ch.exited)
 	ch.closeStdin() // a sender blocked on a full pipe returns
 	closeLate := func(done chan struct{}, f *os.File) {
