@@ -157,9 +157,10 @@ func Load(path string) (Set, error) {
 		return Set{}, err
 	}
 	if !info.IsDir() {
-		data, err := os.ReadFile(path)
+		// A file named on its own may be a pipe (--tools <(...)): read, within MaxFileSize.
+		data, err := readAtMost(path)
 		if err != nil {
-			return Set{}, err
+			return Set{}, fmt.Errorf("%s: %v", path, err)
 		}
 		return Parse(data, path)
 	}
@@ -199,9 +200,9 @@ func LoadFS(fsys fs.FS, dir, prefix string) (Set, error) {
 		if prefix != "" {
 			name = filepath.Join(prefix, strings.TrimPrefix(f, dir+"/"))
 		}
-		data, err := fs.ReadFile(fsys, f)
+		data, err := readFile(fsys, f)
 		if err != nil {
-			set.Skipped = append(set.Skipped, Skipped{Source: name, Reason: "the file cannot be read: " + err.Error()})
+			set.Skipped = append(set.Skipped, Skipped{Source: name, Reason: "the file is skipped: " + err.Error()})
 			continue
 		}
 		s, err := Parse(data, name)
@@ -266,10 +267,14 @@ func Parse(data []byte, file string) (Set, error) {
 		return set, nil
 	}
 	// JSON Lines: one definition (or array of them) a line.
+	// The lines are walked in place (no slice of them): memory stays proportional to the
+	// definitions, not to the number of lines.
 	var set Set
-	lines := bytes.Split(data, []byte("\n"))
-	for i, line := range lines {
-		line = bytes.TrimSpace(line)
+	first := firstLine(data)
+	i := -1
+	for raw := range bytes.SplitSeq(data, []byte("\n")) {
+		i++
+		line := bytes.TrimSpace(raw)
 		if len(line) == 0 {
 			continue
 		}
@@ -277,7 +282,7 @@ func Parse(data []byte, file string) (Set, error) {
 		ld := json.NewDecoder(bytes.NewReader(line))
 		ld.UseNumber()
 		if err := ld.Decode(&v); err != nil || len(bytes.TrimSpace(line[ld.InputOffset():])) > 0 {
-			if i == firstLine(data) {
+			if i == first {
 				// Not JSON Lines either: where the document as a whole breaks.
 				if errWhole != nil {
 					return Set{}, syntaxError(file, data, 0, errWhole)
@@ -288,10 +293,10 @@ func Parse(data []byte, file string) (Set, error) {
 			}
 			if err == nil {
 				rest := line[ld.InputOffset():]
-				col := int(ld.InputOffset()) + len(rest) - len(bytes.TrimLeft(rest, " \t")) + 1 + (len(lines[i]) - len(bytes.TrimLeft(lines[i], " \t\r")))
+				col := int(ld.InputOffset()) + len(rest) - len(bytes.TrimLeft(rest, " \t")) + 1 + (len(raw) - len(bytes.TrimLeft(raw, " \t\r")))
 				return Set{}, fmt.Errorf("%s:%d:%d: not JSON Lines: a second value on the line, from here", file, i+1, col)
 			}
-			lead := len(lines[i]) - len(bytes.TrimLeft(lines[i], " \t\r"))
+			lead := len(raw) - len(bytes.TrimLeft(raw, " \t\r"))
 			return Set{}, syntaxError(file, append(bytes.Repeat([]byte{' '}, lead), line...), i+1, err)
 		}
 		collect(&set, v, fmt.Sprintf("%s:%d", file, i+1), "")
@@ -301,10 +306,12 @@ func Parse(data []byte, file string) (Set, error) {
 
 // firstLine is the index of the first line of data that is not blank.
 func firstLine(data []byte) int {
-	for i, l := range bytes.Split(data, []byte("\n")) {
+	i := 0
+	for l := range bytes.SplitSeq(data, []byte("\n")) {
 		if len(bytes.TrimSpace(l)) > 0 {
 			return i
 		}
+		i++
 	}
 	return 0
 }
@@ -415,4 +422,67 @@ func fromObject(m map[string]any) (Tool, error) {
 	}
 	t.Parameters = b
 	return t, nil
+}
+
+// MaxFileSize is the largest tool file read, in bytes; a bigger one is an error naming it.
+const MaxFileSize = 64 << 20
+
+// readFile reads name in fsys if it is a regular file (after symbolic links) of at most
+// MaxFileSize bytes. A FIFO, a device or a socket is refused before it is opened: reading one
+// could wait forever (a FIFO nobody writes) or never end (/dev/zero).
+func readFile(fsys fs.FS, name string) ([]byte, error) {
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s): only regular files are read", fileKind(info.Mode()))
+	}
+	if info.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%d bytes, more than the %d bytes a tool file may hold (tool.MaxFileSize)", info.Size(), MaxFileSize)
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLimited(f)
+}
+
+// readAtMost reads the file at path, whatever its kind, up to MaxFileSize bytes.
+func readAtMost(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLimited(f)
+}
+
+func readLimited(f io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("more than the %d bytes a tool file may hold (tool.MaxFileSize)", MaxFileSize)
+	}
+	return data, nil
+}
+
+// fileKind names what a file that is not regular is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "mode " + m.String()
 }

@@ -1,0 +1,50 @@
+//go:build unix
+
+package tool_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/toolproof/toolproof/tool"
+)
+
+// In a directory only regular files are read: a FIFO (which nobody writes), or a symbolic link
+// to /dev/zero, is skipped with its reason at once, and the other files are read.
+func TestDirectoryReadsOnlyRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.json"), []byte(`{"name":"a","parameters":{"type":"object"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.json"), 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	set, err := tool.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Tools) != 1 || set.Tools[0].Name != "a" {
+		t.Fatalf("tools %v", set.Tools)
+	}
+	want := map[string]string{"fifo.json": "a FIFO", "zero.jsonl": "a character device"}
+	for _, s := range set.Skipped {
+		w := want[filepath.Base(s.Source)]
+		if w == "" || !strings.Contains(s.Reason, w) || !strings.Contains(s.Reason, "not a regular file") {
+			t.Errorf("skipped %s: %s", s.Source, s.Reason)
+		}
+		delete(want, filepath.Base(s.Source))
+	}
+	if len(want) > 0 {
+		t.Errorf("not skipped: %v", want)
+	}
+	// Named on its own, /dev/zero is read up to the limit, and the error names it.
+	if _, err := tool.Load("/dev/zero"); err == nil || !strings.Contains(err.Error(), "tool.MaxFileSize") {
+		t.Errorf("/dev/zero: %v", err)
+	}
+}
