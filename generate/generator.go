@@ -50,6 +50,14 @@ type Stats struct {
 	LastBug     string // the last such value with the oracle's issues
 }
 
+// ErrTooBig is wrapped by the error New returns for a schema whose values would be too big to
+// draw within a tool's budget; the tool is skipped with that reason.
+var ErrTooBig = errors.New("schema is beyond the generator's budget")
+
+// MaxMinProperties is the largest minProperties New accepts: every property of a value is
+// drawn, judged and distorted, so a value of 100,000 properties would take minutes.
+const MaxMinProperties = 1000
+
 // ErrUnsatisfiable is wrapped by the error New returns for a schema no value can satisfy.
 var ErrUnsatisfiable = errors.New("schema is unsatisfiable")
 
@@ -61,11 +69,18 @@ func New(gk *validator.Gatekeeper) (*Generator, error) { return newGenerator(gk,
 // value of the schema is drawn (the keyword tests draw scalars at the root).
 func newGenerator(gk *validator.Gatekeeper, objects bool) (*Generator, error) {
 	g := &Generator{gk: gk, root: gk.Schema(), name: gk.Tool().Name, nodes: map[string]*node{}}
+	var tooBig string
 	schemawalk.Each(g.root, func(s *jsonschema.Schema) {
 		if (s.DynamicRef != nil && s.DynamicRef.Anchor != "") || s.RecursiveRef != nil {
 			g.dynamic = true
 		}
+		if s.MinProperties != nil && *s.MinProperties > MaxMinProperties && tooBig == "" {
+			tooBig = fmt.Sprintf("minProperties %d at %s: more properties than a drawn value may have (generate.MaxMinProperties, %d)", *s.MinProperties, s.Location, MaxMinProperties)
+		}
 	})
+	if tooBig != "" {
+		return nil, fmt.Errorf("tool %q: %w: %s", g.name, ErrTooBig, tooBig)
+	}
 	// Tool arguments are objects (the plain-object root rule): the root is drawn as the schema
 	// and {"type": "object"} together, so {} and true mean any object.
 	roots := []*jsonschema.Schema{g.root}
@@ -360,8 +375,12 @@ func (n *node) plan() {
 			continue
 		}
 		n.enum = []any{}
+		valid := func(c any) bool { return validForAll(n.roots, c) }
+		if len(cands) > bigEnum {
+			valid = enumMemberValid(n.roots, conj, s)
+		}
 		for _, c := range cands {
-			if validForAll(n.roots, c) {
+			if valid(c) {
 				n.enum = append(n.enum, c)
 			}
 		}
@@ -412,6 +431,30 @@ func (n *node) plan() {
 		}
 	}
 	n.planTypes()
+}
+
+// bigEnum is the size above which an enum's values are checked by enumMemberValid.
+const bigEnum = 64
+
+// enumMemberValid returns a check of the values of s's enum (or const) against roots that does
+// not scan the enum for each of them (n values, n comparisons each): every schema of the
+// conjunction conj is checked on its own, s without its enum, which each value is in. Where
+// the schemas of a conjunction do not apply on their own (unevaluated*, $dynamicRef), the roots
+// are checked whole.
+func enumMemberValid(roots, conj []*jsonschema.Schema, s *jsonschema.Schema) func(any) bool {
+	parts := make([]*jsonschema.Schema, 0, len(conj))
+	for _, x := range conj {
+		if x.UnevaluatedItems != nil || x.UnevaluatedProperties != nil || x.DynamicRef != nil || x.RecursiveRef != nil {
+			return func(v any) bool { return validForAll(roots, v) }
+		}
+		cp := *x
+		cp.Ref, cp.AllOf = nil, nil // in conj already
+		if x == s {
+			cp.Enum, cp.Const = nil, nil
+		}
+		parts = append(parts, &cp)
+	}
+	return func(v any) bool { return validForAll(parts, v) }
 }
 
 func validForAll(roots []*jsonschema.Schema, v any) bool {

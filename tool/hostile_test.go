@@ -48,3 +48,28 @@ func TestDirectoryReadsOnlyRegularFiles(t *testing.T) {
 		t.Errorf("/dev/zero: %v", err)
 	}
 }
+
+// Renaming many tools of one name takes each its own suffix, in one pass.
+func TestRenamingManyToolsOfOneName(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	const n = 20000
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"name":"same","parameters":{"type":"object"}}`)
+	}
+	b.WriteString("]")
+	set, err := tool.Parse([]byte(b.String()), "same.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, tl := range set.Tools {
+		names[tl.Name] = true
+	}
+	if len(names) != n || !names["same"] || !names["same__20000"] || len(set.Renamed) != n-1 {
+		t.Fatalf("%d names, %d renamed", len(names), len(set.Renamed))
+	}
+}

@@ -83,6 +83,7 @@ type Set struct {
 	Warnings []string
 
 	names map[string]int
+	next  map[string]int // the next suffix to try for a name (renaming n tools of one name is linear)
 }
 
 // Lookup returns the tool with the given name.
@@ -122,10 +123,14 @@ func (s *Set) Add(t Tool) {
 			same = " (with the same schema)"
 		}
 		base := t.Name
-		for k := 2; ; k++ {
+		if s.next == nil {
+			s.next = map[string]int{}
+		}
+		for k := max(s.next[base], 2); ; k++ {
 			name := fmt.Sprintf("%s__%d", base, k)
 			if _, taken := s.names[name]; !taken {
 				t.Name = name
+				s.next[base] = k + 1
 				break
 			}
 		}
