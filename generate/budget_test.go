@@ -26,7 +26,7 @@ func TestBigEnumFilteredByTheOtherConstraints(t *testing.T) {
 	schema, _ := json.Marshal(map[string]any{
 		"type": "object", "required": []string{"e"},
 		"properties": map[string]any{"e": map[string]any{"$ref": "#/$defs/e"}},
-		"$defs": map[string]any{"e": map[string]any{"enum": vals, "type": "string", "pattern": "^v1", "allOf": []any{map[string]any{"enum": sub}}}},
+		"$defs":      map[string]any{"e": map[string]any{"enum": vals, "type": "string", "pattern": "^v1", "allOf": []any{map[string]any{"enum": sub}}}},
 	})
 	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: schema})
 	if err != nil {
