@@ -1,9 +1,12 @@
 package harness_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -28,5 +31,16 @@ func TestReferenceHoldsOnAnyParameters(t *testing.T) {
 	}
 	if rep.Tools != 6 {
 		t.Errorf("%d tools checked, want 6", rep.Tools)
+	}
+}
+
+// gen says what it dropped: a tool whose draws all fail is listed with its reason, not left
+// out without a word.
+func TestGenerateSaysWhatItDropped(t *testing.T) {
+	hard := tool.Tool{Name: "hard", Parameters: json.RawMessage(`{"type":"object","required":["s"],"properties":{"s":{"type":"string","pattern":"^a$","not":{"const":"a"}}}}`)}
+	ok := tool.Tool{Name: "ok", Parameters: json.RawMessage(`{"type":"object"}`)}
+	cs, skipped := harness.Generate([]tool.Tool{hard, ok}, harness.GenOptions{N: 3, Seed: 1, Valid: true})
+	if len(cs) != 3 || len(skipped) != 1 || skipped[0].Tool != "hard" || !strings.Contains(skipped[0].Reason, "no valid value in 3 draws") {
+		t.Fatalf("%d cases, skipped %v", len(cs), skipped)
 	}
 }

@@ -73,3 +73,20 @@ func TestRenamingManyToolsOfOneName(t *testing.T) {
 		t.Fatalf("%d names, %d renamed", len(names), len(set.Renamed))
 	}
 }
+
+// Invalid UTF-8 and a repeated key, which encoding/json reads without a word, are errors that
+// name the file, the line, the column and the place.
+func TestInvalidUTF8AndDuplicateKeysAreNamed(t *testing.T) {
+	for name, c := range map[string]struct{ text, want string }{
+		"utf8":  {"[{\"name\":\"a\",\"parameters\":{\"type\":\"object\",\"properties\":{\"x\":{\"pattern\":\"^\xff$\"}}}}]", "t.json:1:74: at /0/parameters/properties/x/pattern: invalid UTF-8"},
+		"dup":   {"[{\"name\":\"a\",\"parameters\":{\"type\":\"object\",\n\"properties\":{\"x\":{},\"x\":{}}}}]", "t.json:2:22: at /0/parameters/properties/x: a key repeated"},
+		"jsonl": {"{\"name\":\"a\",\"parameters\":{}}\n{\"name\":\"b\",\"name\":\"c\",\"parameters\":{}}\n", "t.json:2:13: at /name: a key repeated"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := tool.Parse([]byte(c.text), "t.json")
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want %q", err, c.want)
+			}
+		})
+	}
+}

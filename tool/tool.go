@@ -267,6 +267,9 @@ func Parse(data []byte, file string) (Set, error) {
 	d.UseNumber()
 	errWhole := d.Decode(&doc)
 	if errWhole == nil && len(bytes.TrimSpace(data[d.InputOffset():])) == 0 {
+		if err := strictText(file, data, 0); err != nil {
+			return Set{}, err
+		}
 		var set Set
 		collect(&set, doc, file, "")
 		return set, nil
@@ -304,9 +307,42 @@ func Parse(data []byte, file string) (Set, error) {
 			lead := len(raw) - len(bytes.TrimLeft(raw, " \t\r"))
 			return Set{}, syntaxError(file, append(bytes.Repeat([]byte{' '}, lead), line...), i+1, err)
 		}
+		if err := strictText(file, raw, i+1); err != nil {
+			return Set{}, err
+		}
 		collect(&set, v, fmt.Sprintf("%s:%d", file, i+1), "")
 	}
 	return set, nil
+}
+
+// strictText refuses what encoding/json reads without a word: invalid UTF-8 (which it replaces,
+// changing a pattern or an enum value) and a repeated key in an object (of which it keeps the
+// last). The error names the file, the line and column (lineNo: the line of a JSON Lines
+// file, 0 for a whole document) and the JSON Pointer of the place.
+func strictText(file string, data []byte, lineNo int) error {
+	_, err := jsonvalue.Parse(bytes.TrimRight(data, "\r"))
+	var se *jsonvalue.SyntaxError
+	if !errors.As(err, &se) {
+		return nil
+	}
+	var what string
+	switch {
+	case strings.HasPrefix(se.Msg, "duplicate key"):
+		what = "a key repeated in one object (JSON leaves open which one counts): remove one"
+	case strings.Contains(se.Msg, "UTF-8"):
+		what = "invalid UTF-8 (a tool file is UTF-8, RFC 8259): fix the bytes, which a reader would replace"
+	default:
+		return nil // a rule of the strict parser that encoding/json, which read the file, does not share
+	}
+	line, col := position(data, int64(se.Offset))
+	if lineNo > 0 {
+		line = lineNo
+	}
+	at := ""
+	if se.Pointer != "" {
+		at = "at " + se.Pointer + ": "
+	}
+	return fmt.Errorf("%s:%d:%d: %s%s", file, line, col, at, what)
 }
 
 // firstLine is the index of the first line of data that is not blank.

@@ -99,7 +99,7 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 	}
 	s, err := c.Compile(loc)
 	if err != nil {
-		return nil, cfg(explainCompileError(err, loc))
+		return nil, cfg(explainCompileError(err, loc, doc))
 	}
 	keys := map[string]string{}
 	schemawalk.Each(s, func(x *jsonschema.Schema) {
@@ -137,13 +137,28 @@ func (refuseLoader) Load(u string) (any, error) {
 	return nil, fmt.Errorf("remote reference %q: toolproof loads no files and no network resources", u)
 }
 
-func explainCompileError(err error, loc string) error {
+func explainCompileError(err error, loc string, doc any) error {
 	var le *jsonschema.LoadURLError
+	if errors.As(err, &le) && schemaNames(doc, le.URL) {
+		return fmt.Errorf("$schema %s: not a dialect toolproof knows (drafts 4, 6, 7, 2019-09 and 2020-12); metaschemas are not loaded", le.URL)
+	}
 	if errors.As(err, &le) {
 		return fmt.Errorf("$ref to %s: remote references are not loaded (only local $defs)", le.URL)
 	}
 	msg := strings.ReplaceAll(err.Error(), loc, "")
 	return errors.New(msg)
+}
+
+// schemaNames reports whether a "$schema" of the schema document doc names url.
+func schemaNames(doc any, url string) bool {
+	found := false
+	schemawalk.Keywords(doc, func(_ map[string]any, k string, v any, _ string) bool {
+		if s, ok := v.(string); ok && k == "$schema" && strings.TrimSuffix(s, "#") == strings.TrimSuffix(url, "#") {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // Tool is the tool this gate was compiled from.
