@@ -119,10 +119,10 @@ var sizeKeywords = map[string]bool{"minLength": true, "maxLength": true, "minIte
 // count does not fit in an int64 (data, such as enum values, is not looked into).
 func sizesFit(doc any) error {
 	var err error
-	schemawalk.Keywords(doc, func(_ map[string]any, k string, v any, at string) bool {
+	schemawalk.Keywords(doc, func(_ map[string]any, k string, v any, at *schemawalk.Path) bool {
 		if n, ok := v.(json.Number); ok && sizeKeywords[k] {
 			if r, ok := jsonvalue.Rat(n); ok && r.IsInt() && !r.Num().IsInt64() {
-				err = fmt.Errorf("%s is %s at %s: more than the oracle can hold (an int64)", k, n, at)
+				err = fmt.Errorf("%s is %s at %s: more than the oracle can hold (an int64)", k, n, at.String())
 				return false
 			}
 		}
@@ -152,7 +152,7 @@ func explainCompileError(err error, loc string, doc any) error {
 // schemaNames reports whether a "$schema" of the schema document doc names url.
 func schemaNames(doc any, url string) bool {
 	found := false
-	schemawalk.Keywords(doc, func(_ map[string]any, k string, v any, _ string) bool {
+	schemawalk.Keywords(doc, func(_ map[string]any, k string, v any, _ *schemawalk.Path) bool {
 		if s, ok := v.(string); ok && k == "$schema" && strings.TrimSuffix(s, "#") == strings.TrimSuffix(url, "#") {
 			found = true
 		}
