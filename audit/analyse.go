@@ -215,38 +215,7 @@ func (a *auditor) walkWith(s *jsonschema.Schema, with []*jsonschema.Schema, path
 		desc = "typed " + typeList(ts)
 	}
 	if !root {
-		// Scalar distortions.
-		if ts != nil && (ts["number"] || ts["integer"] || ts["boolean"] || ts["null"]) {
-			if may("string") {
-				a.add(mutators.StringifiedType, path, true, fmt.Sprintf("%s is %s: a number or boolean written as a string passes", where, desc))
-			} else {
-				a.add(mutators.StringifiedType, path, false, fmt.Sprintf("%s is %s: a string there is rejected", where, desc))
-			}
-		}
-		if may("null") {
-			a.add(mutators.NullValue, path, true, fmt.Sprintf("%s is %s: null passes", where, desc))
-		} else {
-			a.add(mutators.NullValue, path, false, fmt.Sprintf("%s is %s: null is rejected", where, desc))
-		}
-		if ts == nil {
-			a.add(mutators.WrongType, path, true, where+" has no type: a value of any type passes")
-		} else {
-			a.add(mutators.WrongType, path, false, fmt.Sprintf("%s is %s: other types are rejected", where, desc))
-		}
-		if ts != nil && !ts["object"] && !ts["array"] {
-			if may("array") {
-				a.add(mutators.WrappedScalar, path, true, fmt.Sprintf("%s is %s: [x] passes", where, desc))
-			} else {
-				a.add(mutators.WrappedScalar, path, false, fmt.Sprintf("%s is %s: [x] is rejected", where, desc))
-			}
-		}
-		if ts != nil && (ts["object"] || ts["array"]) {
-			if may("string") {
-				a.add(mutators.JSONInString, path, true, fmt.Sprintf("%s is %s: JSON encoded into a string passes", where, desc))
-			} else {
-				a.add(mutators.JSONInString, path, false, fmt.Sprintf("%s is %s: a JSON-encoded string is rejected", where, desc))
-			}
-		}
+		a.scalar(ts, path, where, desc)
 	}
 	a.constraints(cs, ts, path, where, desc, root)
 	if may("object") {
@@ -254,6 +223,43 @@ func (a *auditor) walkWith(s *jsonschema.Schema, with []*jsonschema.Schema, path
 	}
 	if may("array") {
 		a.array(cs, path, where)
+	}
+}
+
+// scalar audits the distortions of a value below the root at one place: stringified, null,
+// wrong type, wrapped in an array, JSON in a string. ts is the place's types (nil: any).
+func (a *auditor) scalar(ts map[string]bool, path, where, desc string) {
+	may := func(t string) bool { return ts == nil || ts[t] }
+	if ts != nil && (ts["number"] || ts["integer"] || ts["boolean"] || ts["null"]) {
+		if may("string") {
+			a.add(mutators.StringifiedType, path, true, fmt.Sprintf("%s is %s: a number or boolean written as a string passes", where, desc))
+		} else {
+			a.add(mutators.StringifiedType, path, false, fmt.Sprintf("%s is %s: a string there is rejected", where, desc))
+		}
+	}
+	if may("null") {
+		a.add(mutators.NullValue, path, true, fmt.Sprintf("%s is %s: null passes", where, desc))
+	} else {
+		a.add(mutators.NullValue, path, false, fmt.Sprintf("%s is %s: null is rejected", where, desc))
+	}
+	if ts == nil {
+		a.add(mutators.WrongType, path, true, where+" has no type: a value of any type passes")
+	} else {
+		a.add(mutators.WrongType, path, false, fmt.Sprintf("%s is %s: other types are rejected", where, desc))
+	}
+	if ts != nil && !ts["object"] && !ts["array"] {
+		if may("array") {
+			a.add(mutators.WrappedScalar, path, true, fmt.Sprintf("%s is %s: [x] passes", where, desc))
+		} else {
+			a.add(mutators.WrappedScalar, path, false, fmt.Sprintf("%s is %s: [x] is rejected", where, desc))
+		}
+	}
+	if ts != nil && (ts["object"] || ts["array"]) {
+		if may("string") {
+			a.add(mutators.JSONInString, path, true, fmt.Sprintf("%s is %s: JSON encoded into a string passes", where, desc))
+		} else {
+			a.add(mutators.JSONInString, path, false, fmt.Sprintf("%s is %s: a JSON-encoded string is rejected", where, desc))
+		}
 	}
 }
 
@@ -310,35 +316,8 @@ func dedupe(in []string) []string {
 }
 
 func (a *auditor) object(cs []*jsonschema.Schema, path, where string, root bool) {
-	closed, mapOf, names := "", false, false
-	var required []string
-	declared := map[string]*jsonschema.Schema{}
-	for _, s := range cs {
-		switch ap := s.AdditionalProperties.(type) {
-		case bool:
-			if !ap {
-				closed = "additionalProperties: false"
-			}
-		case *jsonschema.Schema:
-			if ap.Bool != nil && !*ap.Bool {
-				closed = "additionalProperties: false"
-			} else {
-				mapOf = true
-			}
-		}
-		if s.UnevaluatedProperties != nil && s.UnevaluatedProperties.Bool != nil && !*s.UnevaluatedProperties.Bool && closed == "" {
-			closed = "unevaluatedProperties: false"
-		}
-		if s.PropertyNames != nil {
-			names = true
-		}
-		required = append(required, s.Required...)
-		for _, k := range schemawalk.PropertyNames(s) {
-			if declared[k] == nil {
-				declared[k] = s.Properties[k]
-			}
-		}
-	}
+	sh := objectShapeOf(cs)
+	closed, mapOf, names, required, declared := sh.closed, sh.mapOf, sh.names, sh.required, sh.declared
 	if len(declared) == 0 && len(required) == 0 && !mapOf && closed == "" && !root {
 		return // not an object place in practice
 	}
@@ -380,6 +359,46 @@ func (a *auditor) object(cs []*jsonschema.Schema, path, where string, root bool)
 			a.walk(ap, path+"/*", false)
 		}
 	}
+}
+
+// objectShape is what the schemas at one place say of an object: closed (and by which
+// keyword), a map, keys restricted by propertyNames, the required names, the declared ones.
+type objectShape struct {
+	closed       string
+	mapOf, names bool
+	required     []string
+	declared     map[string]*jsonschema.Schema
+}
+
+func objectShapeOf(cs []*jsonschema.Schema) objectShape {
+	sh := objectShape{declared: map[string]*jsonschema.Schema{}}
+	for _, s := range cs {
+		switch ap := s.AdditionalProperties.(type) {
+		case bool:
+			if !ap {
+				sh.closed = "additionalProperties: false"
+			}
+		case *jsonschema.Schema:
+			if ap.Bool != nil && !*ap.Bool {
+				sh.closed = "additionalProperties: false"
+			} else {
+				sh.mapOf = true
+			}
+		}
+		if s.UnevaluatedProperties != nil && s.UnevaluatedProperties.Bool != nil && !*s.UnevaluatedProperties.Bool && sh.closed == "" {
+			sh.closed = "unevaluatedProperties: false"
+		}
+		if s.PropertyNames != nil {
+			sh.names = true
+		}
+		sh.required = append(sh.required, s.Required...)
+		for _, k := range schemawalk.PropertyNames(s) {
+			if sh.declared[k] == nil {
+				sh.declared[k] = s.Properties[k]
+			}
+		}
+	}
+	return sh
 }
 
 func (a *auditor) array(cs []*jsonschema.Schema, path, where string) {

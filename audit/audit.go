@@ -329,83 +329,21 @@ func onTarget(issues []validator.Issue, path string) (validator.Issue, bool) {
 // decide builds the group's witnesses and returns its place.
 func (j *judge) decide(g *group, samples []sample) Place {
 	pl := Place{Class: g.class, Path: g.path}
-	var accepted, rejected, rejectedProbe *Witness
-	built, reached, formats := 0, 0, 0
 	// The mutators' cases first: they are what run sends, and the oracle rejected them.
-	for _, s := range samples {
-		if rejected != nil {
-			break
-		}
-		locs := map[string]bool{}
-		for _, l := range g.locations(s.value) {
-			locs[jsonvalue.Pointer(l)] = true
-		}
-		for _, mu := range s.muts {
-			if mu.Class != g.class || !locs[mutationPlace(mu)] || !utf8.Valid(mu.Args) {
-				continue
-			}
-			if v, is := j.verdict(mu.Args, mu.Path); v == judgedRejected {
-				rejected = &Witness{Args: string(mu.Args), Path: mu.Path, Variant: mu.Variant, Reason: mu.Reason,
-					Keyword: is.Keyword, Issue: is.String(), From: "mutator"}
-				built++
-				break
-			}
-		}
-	}
+	rejected := j.mutatorWitness(g, samples)
 	// Then the audit's own distortions, at places the mutators skip too (where the schema lets
 	// the class through, a mutator proposes nothing).
-	allAccepted := true
-search:
-	for _, s := range samples {
-		locs := g.locations(s.value)
-		reached += len(locs)
-		if len(locs) > maxLocations {
-			locs = locs[:maxLocations]
-		}
-		for _, loc := range locs {
-			for _, p := range probes(g, s, loc) {
-				v, is := j.verdict(p.args, p.path)
-				switch v {
-				case formatOnly:
-					formats++
-					continue
-				case offTarget:
-					continue
-				}
-				w := &Witness{Args: string(p.args), Path: p.path, Variant: p.variant, Reason: p.reason, From: "probe"}
-				if v == judgedAccepted {
-					// A required name left out and accepted was not required of this value
-					// (an if/then or a branch asks for it elsewhere): no distortion at all.
-					if g.class == mutators.MissingRequired && len(g.required) > 0 {
-						continue
-					}
-					built++
-					if accepted == nil {
-						accepted = w
-					}
-				} else {
-					built++
-					allAccepted = false
-					if rejectedProbe == nil {
-						w.Keyword, w.Issue = is.Keyword, is.String()
-						rejectedProbe = w
-					}
-				}
-				if accepted != nil && (rejected != nil || rejectedProbe != nil) && g.class != mutators.OutOfRangeEnum {
-					break search
-				}
-			}
-		}
-	}
+	pr := j.probe(g, samples, rejected != nil)
+	accepted := pr.accepted
 	if rejected == nil {
-		rejected = rejectedProbe
+		rejected = pr.rejected
 	}
 	// out_of_range_enum: a probe the oracle accepts only shows that it broke nothing; the class
 	// passes only where nothing built there was rejected. The other classes are transformations
 	// of the valid value: one that is accepted is a distortion the schema lets through.
 	passes := accepted != nil
 	if g.class == mutators.OutOfRangeEnum {
-		passes = accepted != nil && allAccepted && rejected == nil
+		passes = accepted != nil && pr.allAccepted && rejected == nil
 	}
 	switch {
 	case passes:
@@ -418,13 +356,89 @@ search:
 		pl.Verdict = NotDetermined
 		pl.Why = fmt.Sprintf("none of the %d valid values drawn has a value here", len(samples))
 		switch {
-		case formats > 0:
+		case pr.formats > 0:
 			pl.Why = fmt.Sprintf("the %s distortions built here are invalid only where format is asserted, which draft 2020-12 leaves to the validator", g.class)
-		case reached > 0:
+		case pr.reached > 0:
 			pl.Why = fmt.Sprintf("no %s distortion could be built here from the %d valid values drawn (none applies to their values, or the oracle rejected it for something else)", g.class, len(samples))
 		}
 	}
 	return pl
+}
+
+// mutatorWitness is the first case of the group's class the mutators made at the group's
+// place that the oracle rejects, or nil.
+func (j *judge) mutatorWitness(g *group, samples []sample) *Witness {
+	for _, s := range samples {
+		locs := map[string]bool{}
+		for _, l := range g.locations(s.value) {
+			locs[jsonvalue.Pointer(l)] = true
+		}
+		for _, mu := range s.muts {
+			if mu.Class != g.class || !locs[mutationPlace(mu)] || !utf8.Valid(mu.Args) {
+				continue
+			}
+			if v, is := j.verdict(mu.Args, mu.Path); v == judgedRejected {
+				return &Witness{Args: string(mu.Args), Path: mu.Path, Variant: mu.Variant, Reason: mu.Reason,
+					Keyword: is.Keyword, Issue: is.String(), From: "mutator"}
+			}
+		}
+	}
+	return nil
+}
+
+// probed is what the audit's own distortions at a group's place showed.
+type probed struct {
+	accepted, rejected *Witness // the first the oracle accepts, the first it rejects
+	allAccepted        bool     // no distortion built was rejected
+	reached            int      // places of the group the samples have
+	formats            int      // distortions invalid only where format is asserted
+}
+
+// probe tries the audit's distortions at the group's place in each sample, until one is
+// accepted and one rejected (haveRejected: the mutators gave one); out_of_range_enum tries
+// them all.
+func (j *judge) probe(g *group, samples []sample, haveRejected bool) probed {
+	pr := probed{allAccepted: true}
+	for _, s := range samples {
+		locs := g.locations(s.value)
+		pr.reached += len(locs)
+		if len(locs) > maxLocations {
+			locs = locs[:maxLocations]
+		}
+		for _, loc := range locs {
+			for _, p := range probes(g, s, loc) {
+				v, is := j.verdict(p.args, p.path)
+				switch v {
+				case formatOnly:
+					pr.formats++
+					continue
+				case offTarget:
+					continue
+				}
+				w := &Witness{Args: string(p.args), Path: p.path, Variant: p.variant, Reason: p.reason, From: "probe"}
+				if v == judgedAccepted {
+					// A required name left out and accepted was not required of this value
+					// (an if/then or a branch asks for it elsewhere): no distortion at all.
+					if g.class == mutators.MissingRequired && len(g.required) > 0 {
+						continue
+					}
+					if pr.accepted == nil {
+						pr.accepted = w
+					}
+				} else {
+					pr.allAccepted = false
+					if pr.rejected == nil {
+						w.Keyword, w.Issue = is.Keyword, is.String()
+						pr.rejected = w
+					}
+				}
+				if pr.accepted != nil && (haveRejected || pr.rejected != nil) && g.class != mutators.OutOfRangeEnum {
+					return pr
+				}
+			}
+		}
+	}
+	return pr
 }
 
 // why is the reason of the first hypothesis that agrees with the verdict, else fallback.

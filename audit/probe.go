@@ -34,41 +34,48 @@ func probes(g *group, s sample, loc []string) []probe {
 	if !ok {
 		return nil
 	}
-	path := jsonvalue.Pointer(loc)
-	var out []probe
+	p := &prober{g: g, s: s, loc: loc, path: jsonvalue.Pointer(loc), x: x, ty: jsonvalue.TypeName(x)}
 	// An array item changed into a copy of another item breaks uniqueItems by chance, not as
 	// the class means: such a change is not tried.
-	var siblings []any
 	if len(loc) > 0 {
 		if a, ok := jsonvalue.Get(s.value, jsonvalue.Pointer(loc[:len(loc)-1])); ok {
-			siblings, _ = a.([]any)
+			p.siblings, _ = a.([]any)
 		}
 	}
-	put := func(variant string, nv any, format string, args ...any) {
-		for i, e := range siblings {
-			if strconv.Itoa(i) != loc[len(loc)-1] && jsonvalue.Equal(e, nv) {
-				return
-			}
+	p.class()
+	return p.out
+}
+
+// prober makes the distortions of the value at one place of one sample.
+type prober struct {
+	g        *group
+	s        sample
+	loc      []string
+	path     string
+	x        any    // the value at loc
+	ty       string // its JSON type
+	siblings []any  // the items beside it, when it is an array item
+	out      []probe
+}
+
+// put adds the sample with the value at loc replaced by nv, unless nv equals a sibling item.
+func (p *prober) put(variant string, nv any, format string, args ...any) {
+	for i, e := range p.siblings {
+		if strconv.Itoa(i) != p.loc[len(p.loc)-1] && jsonvalue.Equal(e, nv) {
+			return
 		}
-		out = append(out, probe{args: jsonvalue.MustMarshal(jsonvalue.Replaced(s.value, loc, nv)), path: path,
-			variant: variant, reason: fmt.Sprintf(format, args...)})
 	}
-	ty := jsonvalue.TypeName(x)
+	p.out = append(p.out, probe{args: jsonvalue.MustMarshal(jsonvalue.Replaced(p.s.value, p.loc, nv)), path: p.path,
+		variant: variant, reason: fmt.Sprintf(format, args...)})
+}
+
+// class adds the distortions of the group's class.
+func (p *prober) class() {
+	x, ty, path, loc, s, put := p.x, p.ty, p.path, p.loc, p.s, p.put
 	scalar := ty != "object" && ty != "array"
-	switch g.class {
+	switch p.g.class {
 	case mutators.StringifiedType:
-		var str string
-		switch v := x.(type) {
-		case json.Number:
-			str = string(v)
-		case bool:
-			str = strconv.FormatBool(v)
-		case nil:
-			str = "null"
-		default:
-			return nil
-		}
-		put("exact", str, "the %s at %s written as the string %q", ty, path, str)
+		p.stringified()
 	case mutators.NullValue:
 		if x != nil {
 			put("null", nil, "null at %s in place of the %s", path, ty)
@@ -87,82 +94,114 @@ func probes(g *group, s sample, loc []string) []probe {
 			put("encoded", string(jsonvalue.MustMarshal(x)), "the %s at %s JSON-encoded into a string", ty, path)
 		}
 	case mutators.FlattenedArray:
-		a, isArray := x.([]any)
-		if !isArray || len(a) == 0 {
-			return nil
-		}
-		if parts, ok := jsonvalue.ScalarTexts(a); ok {
-			put("comma-joined", strings.Join(parts, ","), "the array at %s joined into one comma-separated string", path)
-		}
-		put("unwrapped", a[0], "the array at %s replaced by its first item", path)
+		p.flattened()
 	case mutators.OutOfRangeEnum:
 		rangeProbes(x, path, put)
 	case mutators.HallucinatedKey:
-		obj, isObject := x.(map[string]any)
-		if !isObject {
-			return nil
-		}
-		declared := map[string]bool{}
-		for _, k := range g.declared {
-			declared[k] = true
-		}
-		key := ""
-		for _, k := range inventedKeys {
-			if _, present := obj[k]; !present && !declared[k] {
-				key = k
-				break
-			}
-		}
-		if key == "" {
-			return nil
-		}
-		kp := path + "/" + jsonvalue.EscapeToken(key)
-		add := func(variant string, v any, reason string) {
-			out = append(out, probe{args: jsonvalue.MustMarshal(jsonvalue.Replaced(s.value, loc, withKey(obj, key, v))),
-				path: kp, variant: variant, reason: reason})
-		}
-		add("invented", canaryText, fmt.Sprintf("an invented key %q added to %s", key, where(path)))
-		// A map may take any key whose value is valid: the value of a key already there.
-		if ks := childKeys(obj); len(ks) > 0 {
-			add("invented-copy", obj[ks[0]], fmt.Sprintf("an invented key %q added to %s with the value of %q", key, where(path), ks[0]))
-		}
+		p.hallucinated()
 	case mutators.MissingRequired:
-		obj, isObject := x.(map[string]any)
-		if !isObject {
-			return nil
-		}
-		names := g.required
-		if len(names) == 0 {
-			names = g.declared
-		}
-		names = append([]string(nil), names...)
-		sort.Strings(names)
-		for _, k := range names {
-			if _, present := obj[k]; !present {
-				continue
-			}
-			out = append(out, probe{args: jsonvalue.MustMarshal(jsonvalue.Replaced(s.value, loc, withoutKey(obj, k))),
-				path: path + "/" + jsonvalue.EscapeToken(k), variant: "omitted",
-				reason: fmt.Sprintf("the property %q left out of %s", k, where(path))})
-		}
+		p.missing()
 	case mutators.WrapperNesting:
 		if len(loc) == 0 {
 			put("arguments", map[string]any{"arguments": s.value}, `the arguments nested under "arguments"`)
 		}
 	case mutators.RootNotObject:
 		if len(loc) == 0 {
-			out = append(out, probe{args: []byte("[" + string(s.text) + "]"), variant: "array",
+			p.out = append(p.out, probe{args: []byte("[" + string(s.text) + "]"), variant: "array",
 				reason: "the arguments object wrapped in an array"})
-			out = append(out, probe{args: jsonvalue.MustMarshal(string(s.text)), variant: "string",
+			p.out = append(p.out, probe{args: jsonvalue.MustMarshal(string(s.text)), variant: "string",
 				reason: "the arguments object sent as a JSON string"})
 		}
 	case mutators.MalformedJSON:
 		if len(loc) == 0 && len(s.text) > 1 {
-			out = append(out, probe{args: s.text[:len(s.text)-1], variant: "truncated",
+			p.out = append(p.out, probe{args: s.text[:len(s.text)-1], variant: "truncated",
 				reason: "the argument text cut short by its last byte"})
 		}
 	}
-	return out
+}
+
+// stringified writes a number, a boolean or null as a string.
+func (p *prober) stringified() {
+	var str string
+	switch v := p.x.(type) {
+	case json.Number:
+		str = string(v)
+	case bool:
+		str = strconv.FormatBool(v)
+	case nil:
+		str = "null"
+	default:
+		return
+	}
+	p.put("exact", str, "the %s at %s written as the string %q", p.ty, p.path, str)
+}
+
+// flattened joins an array of scalars into one string, and replaces an array by its first item.
+func (p *prober) flattened() {
+	a, isArray := p.x.([]any)
+	if !isArray || len(a) == 0 {
+		return
+	}
+	if parts, ok := jsonvalue.ScalarTexts(a); ok {
+		p.put("comma-joined", strings.Join(parts, ","), "the array at %s joined into one comma-separated string", p.path)
+	}
+	p.put("unwrapped", a[0], "the array at %s replaced by its first item", p.path)
+}
+
+// hallucinated adds an invented key to an object: with a canary, and with the value of a key
+// already there (a map may take any key whose value is valid).
+func (p *prober) hallucinated() {
+	obj, isObject := p.x.(map[string]any)
+	if !isObject {
+		return
+	}
+	declared := map[string]bool{}
+	for _, k := range p.g.declared {
+		declared[k] = true
+	}
+	key := ""
+	for _, k := range inventedKeys {
+		if _, present := obj[k]; !present && !declared[k] {
+			key = k
+			break
+		}
+	}
+	if key == "" {
+		return
+	}
+	path := p.path
+	kp := path + "/" + jsonvalue.EscapeToken(key)
+	add := func(variant string, v any, reason string) {
+		p.out = append(p.out, probe{args: jsonvalue.MustMarshal(jsonvalue.Replaced(p.s.value, p.loc, withKey(obj, key, v))),
+			path: kp, variant: variant, reason: reason})
+	}
+	add("invented", canaryText, fmt.Sprintf("an invented key %q added to %s", key, where(path)))
+	if ks := childKeys(obj); len(ks) > 0 {
+		add("invented-copy", obj[ks[0]], fmt.Sprintf("an invented key %q added to %s with the value of %q", key, where(path), ks[0]))
+	}
+}
+
+// missing leaves out each required property the object holds (each declared one, when none is
+// required), in name order.
+func (p *prober) missing() {
+	obj, isObject := p.x.(map[string]any)
+	if !isObject {
+		return
+	}
+	names := p.g.required
+	if len(names) == 0 {
+		names = p.g.declared
+	}
+	names = append([]string(nil), names...)
+	sort.Strings(names)
+	for _, k := range names {
+		if _, present := obj[k]; !present {
+			continue
+		}
+		p.out = append(p.out, probe{args: jsonvalue.MustMarshal(jsonvalue.Replaced(p.s.value, p.loc, withoutKey(obj, k))),
+			path: p.path + "/" + jsonvalue.EscapeToken(k), variant: "omitted",
+			reason: fmt.Sprintf("the property %q left out of %s", k, where(p.path))})
+	}
 }
 
 // rangeProbes are attempts to leave a constraint: near misses and other strings, numbers far

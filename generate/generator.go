@@ -397,30 +397,7 @@ func (n *node) plan() {
 			if n.done[k] {
 				continue
 			}
-			var opts [][]*jsonschema.Schema
-			switch kind {
-			case "anyOf":
-				for _, b := range s.AnyOf {
-					opts = append(opts, []*jsonschema.Schema{b})
-				}
-			case "oneOf":
-				for _, b := range s.OneOf {
-					opts = append(opts, []*jsonschema.Schema{b})
-				}
-			case "if":
-				if s.If == nil || (s.Then == nil && s.Else == nil) {
-					continue
-				}
-				then := []*jsonschema.Schema{s.If}
-				if s.Then != nil {
-					then = append(then, s.Then)
-				}
-				var els []*jsonschema.Schema
-				if s.Else != nil {
-					els = append(els, s.Else)
-				}
-				opts = [][]*jsonschema.Schema{then, els}
-			}
+			opts := choiceOptions(s, kind)
 			if len(opts) == 0 {
 				continue
 			}
@@ -457,6 +434,36 @@ func enumMemberValid(roots, conj []*jsonschema.Schema, s *jsonschema.Schema) fun
 	return func(v any) bool { return validForAll(parts, v) }
 }
 
+// choiceOptions is the options of one choice of s (kind: anyOf, oneOf or if), each the
+// schemas a branch adds; none when s makes no such choice.
+func choiceOptions(s *jsonschema.Schema, kind string) [][]*jsonschema.Schema {
+	var opts [][]*jsonschema.Schema
+	switch kind {
+	case "anyOf":
+		for _, b := range s.AnyOf {
+			opts = append(opts, []*jsonschema.Schema{b})
+		}
+	case "oneOf":
+		for _, b := range s.OneOf {
+			opts = append(opts, []*jsonschema.Schema{b})
+		}
+	case "if":
+		if s.If == nil || (s.Then == nil && s.Else == nil) {
+			return nil
+		}
+		then := []*jsonschema.Schema{s.If}
+		if s.Then != nil {
+			then = append(then, s.Then)
+		}
+		var els []*jsonschema.Schema
+		if s.Else != nil {
+			els = append(els, s.Else)
+		}
+		opts = [][]*jsonschema.Schema{then, els}
+	}
+	return opts
+}
+
 func validForAll(roots []*jsonschema.Schema, v any) bool {
 	for _, r := range roots {
 		if r.Validate(v) != nil {
@@ -464,73 +471,6 @@ func validForAll(roots []*jsonschema.Schema, v any) bool {
 		}
 	}
 	return true
-}
-
-// dead reports why no value can satisfy n, looking through what a value must contain:
-// required properties, the minimum number of items, every branch of a choice. "" means none
-// was found (the value may still be unreachable). visiting guards against recursion.
-func (n *node) dead(at string, visiting map[*node]bool) string {
-	if n.unsat != "" {
-		if at == "" {
-			return n.unsat
-		}
-		return at + ": " + n.unsat
-	}
-	if visiting[n] || n.enum != nil {
-		return ""
-	}
-	visiting[n] = true
-	defer delete(visiting, n)
-	if n.choice != nil {
-		var first string
-		for i := range n.choice.options {
-			why := n.branch(i).dead(at, visiting)
-			if why == "" {
-				return ""
-			}
-			if first == "" {
-				first = why
-			}
-		}
-		return "every branch of the " + n.choice.key.kind + " fails: " + first
-	}
-	// Every type the node allows must be dead for the node to be.
-	var reasons []string
-	for _, ty := range typeOrder {
-		if n.types&ty == 0 {
-			continue
-		}
-		why := ""
-		switch {
-		case ty == tObj && n.obj != nil:
-			for _, pp := range n.obj.props {
-				if pp.required && pp.child != nil {
-					if why = pp.child.get().dead(at+"/"+jsonvalue.EscapeToken(pp.name), visiting); why != "" {
-						break
-					}
-				}
-			}
-		case ty == tArr && n.arr != nil && n.arr.minItems > 0:
-			for i := 0; i < n.arr.minItems && i <= len(n.arr.prefix); i++ {
-				if i < len(n.arr.prefix) {
-					why = n.arr.prefix[i].get().dead(fmt.Sprintf("%s/%d", at, i), visiting)
-				} else if n.arr.rest != nil {
-					why = n.arr.rest.get().dead(at+"/*", visiting)
-				}
-				if why != "" {
-					break
-				}
-			}
-		}
-		if why == "" {
-			return ""
-		}
-		reasons = append(reasons, why)
-	}
-	if len(reasons) == 0 {
-		return ""
-	}
-	return reasons[0]
 }
 
 // branch returns the node for choosing option i.

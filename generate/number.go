@@ -45,6 +45,39 @@ var (
 
 func planNumber(conj []*jsonschema.Schema, wantFrac bool) (*numPlan, string) {
 	p := &numPlan{}
+	p.read(conj)
+	if p.lo != nil && p.hi != nil {
+		c := p.lo.Cmp(p.hi)
+		if c > 0 || (c == 0 && (p.loEx || p.hiEx)) {
+			return nil, "minimum is above maximum"
+		}
+	}
+	p.stepInt = ratOne
+	if p.step != nil {
+		p.stepInt = lcmRat(p.step, ratOne)
+	}
+	p.kInt = p.kRange(p.stepInt)
+	p.intOK = !p.kInt.empty()
+	p.planFast()
+	switch {
+	case !wantFrac:
+	case p.step != nil:
+		p.fracOK = !p.step.IsInt() && !p.kRange(p.step).empty()
+	default:
+		p.fracOK = true
+	}
+	if !p.intOK && !p.fracOK {
+		if p.step != nil {
+			return nil, "no multiple of " + p.step.RatString() + " lies in range"
+		}
+		return nil, "no integer lies in range"
+	}
+	return p, ""
+}
+
+// read takes the bounds (the tightest of every conjunct, exclusive winning a tie) and the step
+// (the least common multiple of the multipleOf) from conj.
+func (p *numPlan) read(conj []*jsonschema.Schema) {
 	lower := func(v *big.Rat, ex bool) {
 		if v == nil {
 			return
@@ -74,45 +107,24 @@ func planNumber(conj []*jsonschema.Schema, wantFrac bool) (*numPlan, string) {
 			}
 		}
 	}
-	if p.lo != nil && p.hi != nil {
-		c := p.lo.Cmp(p.hi)
-		if c > 0 || (c == 0 && (p.loEx || p.hiEx)) {
-			return nil, "minimum is above maximum"
-		}
+}
+
+// planFast sets up the fast path when the integers to draw are all the int64 k in a range.
+func (p *numPlan) planFast() {
+	if p.stepInt.Cmp(ratOne) != 0 || (p.kInt.min != nil && !p.kInt.min.IsInt64()) || (p.kInt.max != nil && !p.kInt.max.IsInt64()) {
+		return
 	}
-	p.stepInt = ratOne
-	if p.step != nil {
-		p.stepInt = lcmRat(p.step, ratOne)
+	p.fast = true
+	p.fmin, p.fmax = math.MinInt64, math.MaxInt64
+	if p.kInt.min != nil {
+		p.fmin, p.fminB = p.kInt.min.Int64(), true
 	}
-	p.kInt = p.kRange(p.stepInt)
-	p.intOK = !p.kInt.empty()
-	if p.stepInt.Cmp(ratOne) == 0 && (p.kInt.min == nil || p.kInt.min.IsInt64()) && (p.kInt.max == nil || p.kInt.max.IsInt64()) {
-		p.fast = true
-		p.fmin, p.fmax = math.MinInt64, math.MaxInt64
-		if p.kInt.min != nil {
-			p.fmin, p.fminB = p.kInt.min.Int64(), true
-		}
-		if p.kInt.max != nil {
-			p.fmax, p.fmaxB = p.kInt.max.Int64(), true
-		}
-		if p.fminB && p.fmaxB && p.fmin <= p.fmax {
-			p.fkGen = rapid.Int64Range(p.fmin, p.fmax)
-		}
+	if p.kInt.max != nil {
+		p.fmax, p.fmaxB = p.kInt.max.Int64(), true
 	}
-	switch {
-	case !wantFrac:
-	case p.step != nil:
-		p.fracOK = !p.step.IsInt() && !p.kRange(p.step).empty()
-	default:
-		p.fracOK = true
+	if p.fminB && p.fmaxB && p.fmin <= p.fmax {
+		p.fkGen = rapid.Int64Range(p.fmin, p.fmax)
 	}
-	if !p.intOK && !p.fracOK {
-		if p.step != nil {
-			return nil, "no multiple of " + p.step.RatString() + " lies in range"
-		}
-		return nil, "no integer lies in range"
-	}
-	return p, ""
 }
 
 // kRange is the range of k such that k*step is within the bounds.

@@ -96,21 +96,9 @@ func (n *node) planTypes() {
 	}
 	var reasons []string
 	if types&(tInt|tNum) != 0 {
-		p, why := planNumber(n.conj, types&tNum != 0)
-		if why != "" {
-			types &^= tInt | tNum
+		var why string
+		if types, why = n.planNumbers(types); why != "" {
 			reasons = append(reasons, "number: "+why)
-		} else {
-			n.num = p
-			if !p.intOK {
-				types &^= tInt
-			}
-			if !p.fracOK {
-				types &^= tNum
-			}
-			if types&(tInt|tNum) == 0 {
-				reasons = append(reasons, "number: no value in range")
-			}
 		}
 	}
 	if types&tStr != 0 {
@@ -148,6 +136,26 @@ func (n *node) planTypes() {
 		return
 	}
 	n.types = types
+}
+
+// planNumbers plans the node's numbers: the types left of types once those no number can be
+// are taken out, and why when none can.
+func (n *node) planNumbers(types typeSet) (typeSet, string) {
+	p, why := planNumber(n.conj, types&tNum != 0)
+	if why != "" {
+		return types &^ (tInt | tNum), why
+	}
+	n.num = p
+	if !p.intOK {
+		types &^= tInt
+	}
+	if !p.fracOK {
+		types &^= tNum
+	}
+	if types&(tInt|tNum) == 0 {
+		return types, "no value in range"
+	}
+	return types, ""
 }
 
 // pickType chooses one of the node's types; deep in a recursive value, scalars are preferred.

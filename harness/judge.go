@@ -33,14 +33,8 @@ func judge(c *cases.Case, original any, v validator.Verdict, profile report.Prof
 	if v.Unclear {
 		got = "unclear"
 	}
-	// Leaks: a planted canary repeated by any message.
-	if c.Canary != "" {
-		for _, is := range v.Issues {
-			if strings.Contains(is.Message, c.Canary) {
-				add(report.Leak, got, fmt.Sprintf("message at %q repeats the argument value: %q", is.Path, is.Message), true)
-				break
-			}
-		}
+	if detail, ok := leaked(c, v); ok {
+		add(report.Leak, got, detail, true)
 	}
 	if v.Unclear {
 		return out // counted apart, never a finding (but a leak is still a leak)
@@ -71,6 +65,19 @@ func judge(c *cases.Case, original any, v validator.Verdict, profile report.Prof
 		}
 	}
 	return out
+}
+
+// leaked finds a planted canary repeated by a message of the gate, and says where.
+func leaked(c *cases.Case, v validator.Verdict) (string, bool) {
+	if c.Canary == "" {
+		return "", false
+	}
+	for _, is := range v.Issues {
+		if strings.Contains(is.Message, c.Canary) {
+			return fmt.Sprintf("message at %q repeats the argument value: %q", is.Path, is.Message), true
+		}
+	}
+	return "", false
 }
 
 // sameValue reports whether a gate passed on the value it was given: equal exactly, or equal

@@ -49,40 +49,46 @@ func Replay(cs []cases.Case, tools []tool.Tool, v validator.Validator, opts Opti
 	}
 	rep.Tools = len(ps)
 	for _, p := range ps {
-		tr := &toolResult{tool: p.tool.Name, classes: map[string]*report.ClassStats{}}
-		var run []cases.Case
-		var originals []any
-		for _, c := range byTool[p.tool.Name] {
-			if c.SchemaHash != "" && c.SchemaHash != p.tool.SchemaHash() {
-				tr.notes = append(tr.notes, fmt.Sprintf("case %s was made for another version of the schema", c.ID))
-			}
-			if ok, why := reconfirm(p, c); !ok {
-				tr.stale = append(tr.stale, c.ID+": "+why)
-				continue
-			}
-			var orig any
-			if len(c.Original) > 0 {
-				orig, _ = jsonvalue.Parse(c.Original)
-			} else if c.Expect == cases.Accept {
-				orig, _ = jsonvalue.Parse(c.Args)
-			}
-			run = append(run, c)
-			originals = append(originals, orig)
-		}
-		r := newRunner(opts, nil)
-		verdicts, mutated := r.check(p.gate, run)
-		r.close()
-		for i := range run {
-			fs := judgeAll(&run[i], originals[i], verdicts[i], mutated[i], opts)
-			report.StatsFor(tr.classes, run[i].Class).Count(&run[i], verdicts[i], fs)
-			for _, f := range fs {
-				f.Count = 1
-				f.Detail = strings.TrimSpace(f.Detail + "\n(saved case)")
-				tr.findings = append(tr.findings, f)
-			}
-		}
-		addResult(rep, tr)
+		addResult(rep, replayTool(p, byTool[p.tool.Name], opts))
 	}
 	rep.Finish()
 	return rep, nil
+}
+
+// replayTool sends the saved cases of one tool that the oracle still confirms to its gate and
+// judges them.
+func replayTool(p *prepared, saved []cases.Case, opts Options) *toolResult {
+	tr := &toolResult{tool: p.tool.Name, classes: map[string]*report.ClassStats{}}
+	var run []cases.Case
+	var originals []any
+	for _, c := range saved {
+		if c.SchemaHash != "" && c.SchemaHash != p.tool.SchemaHash() {
+			tr.notes = append(tr.notes, fmt.Sprintf("case %s was made for another version of the schema", c.ID))
+		}
+		if ok, why := reconfirm(p, c); !ok {
+			tr.stale = append(tr.stale, c.ID+": "+why)
+			continue
+		}
+		var orig any
+		if len(c.Original) > 0 {
+			orig, _ = jsonvalue.Parse(c.Original)
+		} else if c.Expect == cases.Accept {
+			orig, _ = jsonvalue.Parse(c.Args)
+		}
+		run = append(run, c)
+		originals = append(originals, orig)
+	}
+	r := newRunner(opts, nil)
+	verdicts, mutated := r.check(p.gate, run)
+	r.close()
+	for i := range run {
+		fs := judgeAll(&run[i], originals[i], verdicts[i], mutated[i], opts)
+		report.StatsFor(tr.classes, run[i].Class).Count(&run[i], verdicts[i], fs)
+		for _, f := range fs {
+			f.Count = 1
+			f.Detail = strings.TrimSpace(f.Detail + "\n(saved case)")
+			tr.findings = append(tr.findings, f)
+		}
+	}
+	return tr
 }

@@ -21,22 +21,10 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 	cfg := seam.resolve(opts, true)
 	release := seam.acquire(cfg)
 	defer release()
-	var all []tool.Tool // the whole list, when this is a shard of it
-	if opts.Shards > 0 {
-		all = tools
-		if opts.Shard < 0 || opts.Shard >= opts.Shards {
-			return nil, fmt.Errorf("shard %d/%d: want 0 <= shard < shards", opts.Shard, opts.Shards)
-		}
-		var mine []tool.Tool
-		for i, t := range tools {
-			if i%opts.Shards == opts.Shard {
-				mine = append(mine, t)
-			}
-		}
-		if opts.Siblings == nil {
-			opts.Siblings = tools
-		}
-		tools = mine
+	all := tools // the whole list, when this is a shard of it
+	tools, err := shardOf(tools, &opts)
+	if err != nil {
+		return nil, err
 	}
 	saved, err := cases.Load(opts.CorpusDir)
 	if err != nil {

@@ -114,13 +114,24 @@ func (r *runner) checkAll(g validator.Gate, cs []cases.Case) ([]validator.Verdic
 	for i := range cs {
 		given[i] = bytes.Clone(cs[i].Args)
 	}
-	for from := 0; from < len(cs); {
+	r.guarded(g, given, out)
+	for i := range cs {
+		mutated[i] = !bytes.Equal(given[i], cs[i].Args)
+	}
+	return out, mutated
+}
+
+// guarded runs the calls on a worker goroutine, each verdict into out. A call with no verdict
+// after the timeout is a hang: recorded, its worker abandoned, and the next calls go on a new
+// one.
+func (r *runner) guarded(g validator.Gate, given [][]byte, out []validator.Verdict) {
+	for from := 0; from < len(given); {
 		if r.work == nil {
 			r.work = make(chan *batch)
 			go worker(r.work)
 		}
 		// The batch has its own verdicts: an abandoned worker that wakes up writes only there.
-		b := &batch{gate: g, args: given[from:], out: make([]validator.Verdict, len(cs)-from), done: make(chan struct{})}
+		b := &batch{gate: g, args: given[from:], out: make([]validator.Verdict, len(given)-from), done: make(chan struct{})}
 		r.work <- b
 		timer := time.NewTimer(r.timeout)
 		seen := int64(0)
@@ -130,7 +141,7 @@ func (r *runner) checkAll(g validator.Gate, cs []cases.Case) ([]validator.Verdic
 			case <-b.done:
 				timer.Stop()
 				copy(out[from:], b.out)
-				from = len(cs)
+				from = len(given)
 				break wait
 			case <-timer.C:
 				now := b.progress.Load()
@@ -151,10 +162,6 @@ func (r *runner) checkAll(g validator.Gate, cs []cases.Case) ([]validator.Verdic
 			}
 		}
 	}
-	for i := range cs {
-		mutated[i] = !bytes.Equal(given[i], cs[i].Args)
-	}
-	return out, mutated
 }
 
 // blame runs every call that got a Crash again, alone (validator.Isolator, else Check on its

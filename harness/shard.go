@@ -51,3 +51,24 @@ func addSkipped(s *report.ShardInfo, i int) {
 		s.SkippedAt = append(s.SkippedAt, shardAt(s, i))
 	}
 }
+
+// shardOf is the tools of the shard opts names (all of them when the run is not sharded); the
+// tools of the other shards stay the siblings to borrow from.
+func shardOf(tools []tool.Tool, opts *Options) ([]tool.Tool, error) {
+	if opts.Shards <= 0 {
+		return tools, nil
+	}
+	if opts.Shard < 0 || opts.Shard >= opts.Shards {
+		return nil, fmt.Errorf("shard %d/%d: want 0 <= shard < shards", opts.Shard, opts.Shards)
+	}
+	var mine []tool.Tool
+	for i, t := range tools {
+		if i%opts.Shards == opts.Shard {
+			mine = append(mine, t)
+		}
+	}
+	if opts.Siblings == nil {
+		opts.Siblings = tools
+	}
+	return mine, nil
+}

@@ -93,32 +93,9 @@ func junitSuites(sum *summary, withValidator bool) []junitSuite {
 	for _, cc := range sum.checks {
 		s := junitSuite{Name: prefix + cc.class, Properties: props}
 		for _, tc := range cc.tools {
-			jc := junitCase{Name: tc.tool, Classname: prefix + cc.class}
-			var fail, note []string
-			for _, f := range tc.findings {
-				if f.Blocking {
-					fail = append(fail, junitFinding(f))
-				} else {
-					note = append(note, junitFinding(f))
-				}
-			}
-			if len(fail) > 0 {
-				var first Finding
-				for _, f := range tc.findings {
-					if f.Blocking {
-						first = f
-						break
-					}
-				}
-				msg := first.String()
-				if len(fail) > 1 {
-					msg += fmt.Sprintf(" (and %d more)", len(fail)-1)
-				}
-				jc.Failure = &junitFailure{Message: msg, Type: string(first.Kind), Text: xmlSafe(strings.Join(fail, "\n"))}
+			jc := junitToolCase(prefix+cc.class, tc)
+			if jc.Failure != nil {
 				s.Failures++
-			}
-			if len(note) > 0 {
-				jc.SystemOut = &junitText{xmlSafe(strings.Join(note, "\n"))}
 			}
 			s.Tests++
 			s.Cases = append(s.Cases, jc)
@@ -140,6 +117,38 @@ func junitSuites(sum *summary, withValidator bool) []junitSuite {
 		suites = append(suites, s)
 	}
 	return suites
+}
+
+// junitToolCase is the test case of one check: failed with the text of its blocking findings,
+// the others as its output.
+func junitToolCase(classname string, tc toolCheck) junitCase {
+	jc := junitCase{Name: tc.tool, Classname: classname}
+	var fail, note []string
+	for _, f := range tc.findings {
+		if f.Blocking {
+			fail = append(fail, junitFinding(f))
+		} else {
+			note = append(note, junitFinding(f))
+		}
+	}
+	if len(fail) > 0 {
+		var first Finding
+		for _, f := range tc.findings {
+			if f.Blocking {
+				first = f
+				break
+			}
+		}
+		msg := first.String()
+		if len(fail) > 1 {
+			msg += fmt.Sprintf(" (and %d more)", len(fail)-1)
+		}
+		jc.Failure = &junitFailure{Message: msg, Type: string(first.Kind), Text: xmlSafe(strings.Join(fail, "\n"))}
+	}
+	if len(note) > 0 {
+		jc.SystemOut = &junitText{xmlSafe(strings.Join(note, "\n"))}
+	}
+	return jc
 }
 
 func writeJUnit(w io.Writer, suites []junitSuite) error {

@@ -58,17 +58,7 @@ func (c *closer) schema(v any, closable bool) {
 		return
 	}
 	if closable && isObjectSchema(s) {
-		_, ap := s["additionalProperties"]
-		_, up := s["unevaluatedProperties"]
-		_, pp := s["patternProperties"]
-		if !ap && !up && !pp {
-			switch {
-			case !c.inPlaceDeclares(s, 0):
-				s["additionalProperties"] = false
-			case c.modern:
-				s["unevaluatedProperties"] = false
-			}
-		}
+		c.close(s)
 	}
 	for _, k := range childSingle {
 		if sub, ok := s[k].(map[string]any); ok {
@@ -89,6 +79,37 @@ func (c *closer) schema(v any, closable bool) {
 			}
 		}
 	}
+	c.inPlace(s)
+	// Definitions are closed where they are used as children (a $ref under properties or
+	// items); one used in place of an object is part of that object, like an allOf member.
+	for _, k := range defMaps {
+		if m, ok := s[k].(map[string]any); ok {
+			for _, sub := range m {
+				c.schema(sub, !c.usedInPlace(sub))
+			}
+		}
+	}
+}
+
+// close closes an object schema that says nothing of other keys: additionalProperties: false,
+// or unevaluatedProperties: false (a draft that has it) when its in-place parts declare keys.
+func (c *closer) close(s map[string]any) {
+	_, ap := s["additionalProperties"]
+	_, up := s["unevaluatedProperties"]
+	_, pp := s["patternProperties"]
+	if !ap && !up && !pp {
+		switch {
+		case !c.inPlaceDeclares(s, 0):
+			s["additionalProperties"] = false
+		case c.modern:
+			s["unevaluatedProperties"] = false
+		}
+	}
+}
+
+// inPlace walks the parts of s that apply to the same value (allOf, anyOf, if, then,
+// dependentSchemas...): not closable, they are part of the object around them.
+func (c *closer) inPlace(s map[string]any) {
 	for _, k := range inPlaceSingle {
 		c.schema(s[k], false)
 	}
@@ -107,15 +128,6 @@ func (c *closer) schema(v any, closable bool) {
 	if m, ok := s["dependencies"].(map[string]any); ok {
 		for _, sub := range m {
 			c.schema(sub, false)
-		}
-	}
-	// Definitions are closed where they are used as children (a $ref under properties or
-	// items); one used in place of an object is part of that object, like an allOf member.
-	for _, k := range defMaps {
-		if m, ok := s[k].(map[string]any); ok {
-			for _, sub := range m {
-				c.schema(sub, !c.usedInPlace(sub))
-			}
 		}
 	}
 }

@@ -134,8 +134,7 @@ func suite(dir string, n int, dumpPath string) error {
 	}
 	defer d.close()
 	start := time.Now()
-	var eligible, reached, remote, noValid, values, invalid int
-	var unreached []string
+	var t suiteTally
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -146,58 +145,68 @@ func suite(dir string, n int, dumpPath string) error {
 			return fmt.Errorf("%s: %v", f, err)
 		}
 		for i, grp := range groups {
-			id := fmt.Sprintf("%s#%d %s", filepath.Base(f), i, grp.Description)
-			if strings.Contains(string(grp.Schema), "localhost:1234") {
-				remote++
-				continue
-			}
-			hasValid := false
-			for _, tc := range grp.Tests {
-				hasValid = hasValid || tc.Valid
-			}
-			if !hasValid {
-				noValid++
-				continue
-			}
-			eligible++
-			gk, err := validator.Compile(tool.Tool{Name: "suite", Parameters: grp.Schema})
-			if err != nil {
-				unreached = append(unreached, fmt.Sprintf("%s: does not compile: %v", id, err))
-				continue
-			}
-			g, err := generate.New(gk)
-			if err != nil {
-				unreached = append(unreached, fmt.Sprintf("%s: %v", id, err))
-				continue
-			}
-			vs, _ := sample(g, n)
-			st := g.Stats()
-			invalid += int(st.Bugs)
-			if st.Bugs > 0 {
-				fmt.Printf("INVALID %s: %s\n", id, st.LastBug)
-			}
-			values += len(vs)
-			d.write(grp.Schema, id, vs)
-			if len(vs) > 0 {
-				reached++
-			} else {
-				unreached = append(unreached, fmt.Sprintf("%s: no valid value in %d draws", id, n))
-			}
+			t.group(fmt.Sprintf("%s#%d %s", filepath.Base(f), i, grp.Description), grp, n, d)
 		}
 	}
 	fmt.Printf("JSON-Schema-Test-Suite draft2020-12 (%s)\n", dir)
-	fmt.Printf("schemas with a valid test: %d (left out: %d with remote refs, %d with no valid test)\n", eligible, remote, noValid)
-	fmt.Printf("reached: %d/%d (%.1f%%)\n", reached, eligible, 100*float64(reached)/float64(eligible))
-	fmt.Printf("values generated: %d, rejected by the oracle: %d\n", values, invalid)
+	fmt.Printf("schemas with a valid test: %d (left out: %d with remote refs, %d with no valid test)\n", t.eligible, t.remote, t.noValid)
+	fmt.Printf("reached: %d/%d (%.1f%%)\n", t.reached, t.eligible, 100*float64(t.reached)/float64(t.eligible))
+	fmt.Printf("values generated: %d, rejected by the oracle: %d\n", t.values, t.invalid)
 	fmt.Printf("time: %v\n", time.Since(start).Round(time.Millisecond))
-	sort.Strings(unreached)
-	if len(unreached) > 0 {
-		fmt.Printf("not reached (%d):\n", len(unreached))
-		for _, u := range unreached {
+	sort.Strings(t.unreached)
+	if len(t.unreached) > 0 {
+		fmt.Printf("not reached (%d):\n", len(t.unreached))
+		for _, u := range t.unreached {
 			fmt.Println("  -", u)
 		}
 	}
 	return nil
+}
+
+// suiteTally counts what the generator reached of the suite's schemas.
+type suiteTally struct {
+	eligible, reached, remote, noValid, values, invalid int
+	unreached                                           []string
+}
+
+// group draws n values of one schema of the suite (named id) and counts them.
+func (t *suiteTally) group(id string, grp suiteGroup, n int, d *dumper) {
+	if strings.Contains(string(grp.Schema), "localhost:1234") {
+		t.remote++
+		return
+	}
+	hasValid := false
+	for _, tc := range grp.Tests {
+		hasValid = hasValid || tc.Valid
+	}
+	if !hasValid {
+		t.noValid++
+		return
+	}
+	t.eligible++
+	gk, err := validator.Compile(tool.Tool{Name: "suite", Parameters: grp.Schema})
+	if err != nil {
+		t.unreached = append(t.unreached, fmt.Sprintf("%s: does not compile: %v", id, err))
+		return
+	}
+	g, err := generate.New(gk)
+	if err != nil {
+		t.unreached = append(t.unreached, fmt.Sprintf("%s: %v", id, err))
+		return
+	}
+	vs, _ := sample(g, n)
+	st := g.Stats()
+	t.invalid += int(st.Bugs)
+	if st.Bugs > 0 {
+		fmt.Printf("INVALID %s: %s\n", id, st.LastBug)
+	}
+	t.values += len(vs)
+	d.write(grp.Schema, id, vs)
+	if len(vs) > 0 {
+		t.reached++
+	} else {
+		t.unreached = append(t.unreached, fmt.Sprintf("%s: no valid value in %d draws", id, n))
+	}
 }
 
 func bfcl(files []string, n int, dumpPath string) error {
@@ -292,56 +301,7 @@ func mutators_(files []string, n int) error {
 		for _, m := range all {
 			counts[m.Class()] = &classCount{}
 		}
-		var offTarget int64
-		for _, gk := range gks {
-			g, err := generate.New(gk)
-			if err != nil {
-				continue
-			}
-			ctx := mutators.NewContext(gk, sib)
-			gen := rapid.Custom(func(t *rapid.T) mutResult {
-				v, ok := g.Draw(t)
-				if !ok {
-					return mutResult{}
-				}
-				tg := ctx.Target(v)
-				r := mutResult{ok: true}
-				for _, m := range all {
-					if mu, ok := m.Mutate(t, tg); ok {
-						r.muts = append(r.muts, mu)
-					} else {
-						r.na = append(r.na, m.Class())
-					}
-				}
-				return r
-			})
-			for i := 1; i <= n; i++ {
-				r := gen.Example(i)
-				for _, c := range r.na {
-					counts[c].na++
-				}
-				for _, mu := range r.muts {
-					c := counts[mu.Class]
-					if mu.Expect == cases.Either {
-						c.either++
-					} else {
-						c.cs++
-						if _, err := gk.Parse(mu.Args); err == nil {
-							c.disagree++
-						}
-					}
-					if c.example == "" {
-						c.example = fmt.Sprintf("%s %s: %s -> %s", gk.Tool().Name, mu.Path, mu.Reason, truncate(string(mu.Args), 160))
-					}
-				}
-			}
-			offTarget += ctx.OffTarget()
-			if *verbose {
-				for _, o := range ctx.OffTargetSamples() {
-					fmt.Println("OFF", gk.Tool().Name, o)
-				}
-			}
-		}
+		offTarget := countMutations(gks, sib, all, counts, n)
 		fmt.Printf("%s: %d tools, %d values each, %v\n", file, len(gks), n, time.Since(start).Round(time.Millisecond))
 		fmt.Printf("%-24s %8s %8s %8s %10s\n", "class", "cases", "either", "n/a", "disagree")
 		for _, m := range all {
@@ -354,6 +314,63 @@ func mutators_(files []string, n int) error {
 		}
 	}
 	return nil
+}
+
+// countMutations draws n values of each tool and every mutator's distortion of each, counting
+// the cases, the implementation-defined ones, where a class applies nowhere, and the cases the
+// tool's own parse accepts; it returns the candidates rejected off target.
+func countMutations(gks []*validator.Gatekeeper, sib *mutators.Siblings, all []mutators.Mutator, counts map[cases.Class]*classCount, n int) int64 {
+	var offTarget int64
+	for _, gk := range gks {
+		g, err := generate.New(gk)
+		if err != nil {
+			continue
+		}
+		ctx := mutators.NewContext(gk, sib)
+		gen := rapid.Custom(func(t *rapid.T) mutResult {
+			v, ok := g.Draw(t)
+			if !ok {
+				return mutResult{}
+			}
+			tg := ctx.Target(v)
+			r := mutResult{ok: true}
+			for _, m := range all {
+				if mu, ok := m.Mutate(t, tg); ok {
+					r.muts = append(r.muts, mu)
+				} else {
+					r.na = append(r.na, m.Class())
+				}
+			}
+			return r
+		})
+		for i := 1; i <= n; i++ {
+			r := gen.Example(i)
+			for _, c := range r.na {
+				counts[c].na++
+			}
+			for _, mu := range r.muts {
+				c := counts[mu.Class]
+				if mu.Expect == cases.Either {
+					c.either++
+				} else {
+					c.cs++
+					if _, err := gk.Parse(mu.Args); err == nil {
+						c.disagree++
+					}
+				}
+				if c.example == "" {
+					c.example = fmt.Sprintf("%s %s: %s -> %s", gk.Tool().Name, mu.Path, mu.Reason, truncate(string(mu.Args), 160))
+				}
+			}
+		}
+		offTarget += ctx.OffTarget()
+		if *verbose {
+			for _, o := range ctx.OffTargetSamples() {
+				fmt.Println("OFF", gk.Tool().Name, o)
+			}
+		}
+	}
+	return offTarget
 }
 
 func truncate(s string, n int) string {

@@ -46,19 +46,9 @@ func patterns(args []string, stdout io.Writer) error {
 	if *dump == "" {
 		return fmt.Errorf("patterns: -dump FILE is required")
 	}
-	found := map[string]string{} // pattern -> its first source
-	add := func(p, src string) {
-		if _, ok := found[p]; !ok {
-			found[p] = src
-		}
-	}
-	for _, p := range ownPatterns {
-		add(p, "own")
-	}
-	for _, src := range fs.Args() {
-		if err := collectPatterns(src, add); err != nil {
-			return err
-		}
+	found, err := allPatterns(fs.Args())
+	if err != nil {
+		return err
 	}
 	f, err := os.Create(*dump)
 	if err != nil {
@@ -76,36 +66,14 @@ func patterns(args []string, stdout io.Writer) error {
 	for _, p := range list {
 		pj, _ := json.Marshal(p)
 		for _, where := range []string{"value", "key"} {
-			schema := `{"type":"string","pattern":` + string(pj) + `}`
-			if where == "key" {
-				schema = `{"type":"object","patternProperties":{` + string(pj) + `:{}},"additionalProperties":false,"minProperties":1,"maxProperties":1}`
-			}
-			gk, err := validator.Compile(tool.Tool{Name: "pattern", Parameters: json.RawMessage(schema)})
-			if err != nil {
+			strs, ok := patternStrings(p, string(pj), where, *n)
+			if !ok {
 				skipped++
 				continue
 			}
-			g, err := generate.New(gk)
-			if err != nil {
-				skipped++
-				continue
-			}
-			vs, _ := sample(g, *n)
-			seen := map[string]bool{}
-			for _, v := range vs {
-				s, ok := v.(string)
-				if where == "key" {
-					m, _ := v.(map[string]any)
-					for k := range m {
-						s, ok = k, true
-					}
-				}
-				if !ok || seen[s] {
-					continue
-				}
-				seen[s] = true
+			for _, str := range strs {
 				values++
-				enc.Encode(map[string]string{"source": found[p], "pattern": p, "where": where, "value": s})
+				enc.Encode(map[string]string{"source": found[p], "pattern": p, "where": where, "value": str})
 			}
 		}
 		bySource[strings.SplitN(found[p], ":", 2)[0]]++
@@ -118,6 +86,61 @@ func patterns(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "patterns: %d (%v), %d distinct strings written to %s, %d pattern/place pairs the oracle or generator could not use\n",
 		len(list), bySource, values, *dump, skipped)
 	return nil
+}
+
+// allPatterns is toolproof's own patterns and those of the sources, each with its first source.
+func allPatterns(sources []string) (map[string]string, error) {
+	found := map[string]string{} // pattern -> its first source
+	add := func(p, src string) {
+		if _, ok := found[p]; !ok {
+			found[p] = src
+		}
+	}
+	for _, p := range ownPatterns {
+		add(p, "own")
+	}
+	for _, src := range sources {
+		if err := collectPatterns(src, add); err != nil {
+			return nil, err
+		}
+	}
+	return found, nil
+}
+
+// patternStrings draws n values of a schema with the pattern (pj: the pattern as JSON) at a
+// value or at a key (where), and returns the distinct strings it matched, in draw order; false
+// when the oracle or the generator cannot use the schema.
+func patternStrings(p, pj, where string, n int) ([]string, bool) {
+	schema := `{"type":"string","pattern":` + pj + `}`
+	if where == "key" {
+		schema = `{"type":"object","patternProperties":{` + pj + `:{}},"additionalProperties":false,"minProperties":1,"maxProperties":1}`
+	}
+	gk, err := validator.Compile(tool.Tool{Name: "pattern", Parameters: json.RawMessage(schema)})
+	if err != nil {
+		return nil, false
+	}
+	g, err := generate.New(gk)
+	if err != nil {
+		return nil, false
+	}
+	vs, _ := sample(g, n)
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range vs {
+		s, ok := v.(string)
+		if where == "key" {
+			m, _ := v.(map[string]any)
+			for k := range m {
+				s, ok = k, true
+			}
+		}
+		if !ok || seen[s] {
+			continue
+		}
+		seen[s] = true
+		out = append(out, s)
+	}
+	return out, true
 }
 
 // writePatternTools writes one tool per pattern: {"s": string with the pattern (required),

@@ -16,13 +16,28 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
+// auditCmd is toolproof audit: its flags, parse and run.
+type auditCmd struct {
+	tools  multiFlag
+	close  bool
+	format string
+	all    bool
+}
+
 func cmdAudit(args []string, stdout, stderr io.Writer) error {
+	var c auditCmd
+	if err := c.parse(args, stderr); err != nil {
+		return err
+	}
+	return c.run(stdout, stderr)
+}
+
+func (c *auditCmd) parse(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("toolproof audit", flag.ContinueOnError)
-	var tools multiFlag
-	fs.Var(&tools, "tools", "tool file or directory (repeatable; default: the embedded corpus)")
-	closeObjects := fs.Bool("close", false, "audit the schemas as --close would make them")
-	format := fs.String("format", "text", "text or json")
-	all := fs.Bool("all", false, "text: list the places each class is caught or not determined too, with their witnesses")
+	toolsFlag(fs, &c.tools, "tool file or directory (repeatable; default: the embedded corpus)")
+	closeFlag(fs, &c.close, "audit the schemas as --close would make them")
+	fs.StringVar(&c.format, "format", "text", "text or json")
+	fs.BoolVar(&c.all, "all", false, "text: list the places each class is caught or not determined too, with their witnesses")
 	pos, err := parse(fs, args, stderr)
 	if err != nil {
 		return err
@@ -30,25 +45,54 @@ func cmdAudit(args []string, stdout, stderr io.Writer) error {
 	if len(pos) > 0 {
 		return usagef("audit takes no arguments (got %q); tool files go in --tools", pos)
 	}
-	if *format != "text" && *format != "json" {
-		return usagef("--format %q: want text or json", *format)
+	if c.format != "text" && c.format != "json" {
+		return usagef("--format %q: want text or json", c.format)
 	}
-	ts, skipped, err := loadTools(tools, stderr)
+	return nil
+}
+
+// toolAudit is the audit of one tool as audit prints it.
+type toolAudit struct {
+	Source string `json:"source,omitempty"`
+	audit.Report
+	// Patterns lists the tool's patterns with syntax not every regex dialect has.
+	Patterns []string `json:"pattern_warnings,omitempty"`
+}
+
+func (c *auditCmd) run(stdout, stderr io.Writer) error {
+	ts, skipped, err := loadTools(c.tools, stderr)
 	if err != nil {
 		return err
 	}
-	if *closeObjects {
+	if c.close {
 		for i := range ts {
 			ts[i] = tool.Close(ts[i])
 		}
 	}
-	type toolAudit struct {
-		Source string `json:"source,omitempty"`
-		audit.Report
-		// Patterns lists the tool's patterns with syntax not every regex dialect has.
-		Patterns []string `json:"pattern_warnings,omitempty"`
+	out, skipped := auditAll(ts, skipped)
+	if c.format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Tools   []toolAudit    `json:"tools"`
+			Skipped []tool.Skipped `json:"skipped"`
+		}{append([]toolAudit{}, out...), append([]tool.Skipped{}, skipped...)})
 	}
-	// Each tool is audited on its own (deterministically): in parallel, in the file's order.
+	for _, ta := range out {
+		writeToolAudit(stdout, ta, c.all)
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(stdout, "cannot be used (%d):\n", len(skipped))
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(stdout, "  %s\n", s)
+	}
+	return nil
+}
+
+// auditAll audits each tool on its own (deterministically): in parallel, in the file's order.
+// A tool the oracle cannot compile, or whose schema is unsatisfiable, joins skipped.
+func auditAll(ts []tool.Tool, skipped []tool.Skipped) ([]toolAudit, []tool.Skipped) {
 	sib := mutators.SiblingsOf(ts)
 	reps := make([]*toolAudit, len(ts))
 	fails := make([]*tool.Skipped, len(ts))
@@ -83,76 +127,70 @@ func cmdAudit(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
-			Tools   []toolAudit    `json:"tools"`
-			Skipped []tool.Skipped `json:"skipped"`
-		}{append([]toolAudit{}, out...), append([]tool.Skipped{}, skipped...)})
+	return out, skipped
+}
+
+// writeToolAudit writes one tool's audit as text: for each class, where it passes (with the
+// witnesses), and with all also where it is caught or not determined.
+func writeToolAudit(stdout io.Writer, ta toolAudit, all bool) {
+	fmt.Fprintf(stdout, "%s\n", ta.Tool)
+	if ta.Unsatisfiable != "" {
+		fmt.Fprintf(stdout, "  UNSATISFIABLE: %s\n      no arguments can be valid, so every call is rejected; run skips this tool\n", ta.Unsatisfiable)
+		return
 	}
-	for _, ta := range out {
-		fmt.Fprintf(stdout, "%s\n", ta.Tool)
-		if ta.Unsatisfiable != "" {
-			fmt.Fprintf(stdout, "  UNSATISFIABLE: %s\n      no arguments can be valid, so every call is rejected; run skips this tool\n", ta.Unsatisfiable)
+	for _, w := range ta.Patterns {
+		fmt.Fprintf(stdout, "  warning: %s\n", w)
+	}
+	if ta.Drawn == 0 {
+		fmt.Fprintf(stdout, "  no valid value found: nothing could be determined\n")
+	}
+	for _, c := range mutators.Classes() {
+		byVerdict := map[audit.Verdict][]audit.Place{}
+		n := 0
+		for _, p := range ta.Places {
+			if p.Class == c {
+				byVerdict[p.Verdict] = append(byVerdict[p.Verdict], p)
+				n++
+			}
+		}
+		if n == 0 {
 			continue
 		}
-		for _, w := range ta.Patterns {
-			fmt.Fprintf(stdout, "  warning: %s\n", w)
+		passes, caught, unknown := byVerdict[audit.Passes], byVerdict[audit.Caught], byVerdict[audit.NotDetermined]
+		fmt.Fprintf(stdout, "  %-22s %s\n", c, classStatus(n, len(passes), len(caught), len(unknown)))
+		for _, p := range passes {
+			fmt.Fprintf(stdout, "      passes  %s\n", p.Why)
+			printWitness(stdout, p.Witness)
 		}
-		if ta.Drawn == 0 {
-			fmt.Fprintf(stdout, "  no valid value found: nothing could be determined\n")
-		}
-		for _, c := range mutators.Classes() {
-			byVerdict := map[audit.Verdict][]audit.Place{}
-			n := 0
-			for _, p := range ta.Places {
-				if p.Class == c {
-					byVerdict[p.Verdict] = append(byVerdict[p.Verdict], p)
-					n++
-				}
-			}
-			if n == 0 {
-				continue
-			}
-			passes, caught, unknown := byVerdict[audit.Passes], byVerdict[audit.Caught], byVerdict[audit.NotDetermined]
-			var status string
-			switch {
-			case len(passes) > 0:
-				status = fmt.Sprintf("PASSES at %d of %d places", len(passes), n)
-			case len(unknown) == 0:
-				status = fmt.Sprintf("caught at all %d places", n)
-			case len(caught) == 0:
-				status = fmt.Sprintf("not determined at %d places", n)
-			default:
-				status = fmt.Sprintf("caught at %d of %d places, not determined at %d", len(caught), n, len(unknown))
-			}
-			if len(passes) > 0 && len(unknown) > 0 {
-				status += fmt.Sprintf(", not determined at %d", len(unknown))
-			}
-			fmt.Fprintf(stdout, "  %-22s %s\n", c, status)
-			for _, p := range passes {
-				fmt.Fprintf(stdout, "      passes  %s\n", p.Why)
+		if all {
+			for _, p := range caught {
+				fmt.Fprintf(stdout, "      caught  %s\n", p.Why)
 				printWitness(stdout, p.Witness)
 			}
-			if *all {
-				for _, p := range caught {
-					fmt.Fprintf(stdout, "      caught  %s\n", p.Why)
-					printWitness(stdout, p.Witness)
-				}
-				for _, p := range unknown {
-					fmt.Fprintf(stdout, "      not determined  %s: %s\n", where(p.Path), p.Why)
-				}
+			for _, p := range unknown {
+				fmt.Fprintf(stdout, "      not determined  %s: %s\n", where(p.Path), p.Why)
 			}
 		}
 	}
-	if len(skipped) > 0 {
-		fmt.Fprintf(stdout, "cannot be used (%d):\n", len(skipped))
+}
+
+// classStatus says where a class passes, is caught or is not determined, of n places.
+func classStatus(n, passes, caught, unknown int) string {
+	var status string
+	switch {
+	case passes > 0:
+		status = fmt.Sprintf("PASSES at %d of %d places", passes, n)
+	case unknown == 0:
+		status = fmt.Sprintf("caught at all %d places", n)
+	case caught == 0:
+		status = fmt.Sprintf("not determined at %d places", n)
+	default:
+		status = fmt.Sprintf("caught at %d of %d places, not determined at %d", caught, n, unknown)
 	}
-	for _, s := range skipped {
-		fmt.Fprintf(stdout, "  %s\n", s)
+	if passes > 0 && unknown > 0 {
+		status += fmt.Sprintf(", not determined at %d", unknown)
 	}
-	return nil
+	return status
 }
 
 // printWitness prints the argument text that backs a verdict, cut at 200 bytes (--format json

@@ -2,8 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolproof/toolproof/tool"
 )
 
 // audit names a pattern that not every regex dialect reads alike, with its place, in text and
@@ -45,5 +50,114 @@ func TestRunAndGenWarnOfDialectPatterns(t *testing.T) {
 	r := cli(t, "gen", "--tools", la, "--n", "2")
 	if n := strings.Count(r.stderr, `pattern "^(?=a)ab$"`); n != 1 {
 		t.Errorf("a lookaround pattern named %d times, want once:\n%s", n, r.stderr)
+	}
+}
+
+func TestAudit(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "open.json", `{"name":"open_tool","parameters":{"type":"object",
+		"properties":{"id":{"type":["integer","string"]},"note":{"type":"string"},"mode":{"type":"string","enum":["a","b"]}},
+		"required":["id"]}}`)
+	text := must(t, 0, "audit", "--tools", f).stdout
+	if !strings.HasPrefix(text, "open_tool\n") {
+		t.Errorf("the audit does not start with the tool name:\n%s", text)
+	}
+	for _, tc := range []struct{ class, why string }{
+		{"hallucinated_key", "the root is an open object"},
+		{"stringified_type", "/id is typed [integer, string]"},
+		{"out_of_range_enum", "/note is a free string"},
+	} {
+		if !regexp.MustCompile(`(?m)^  ` + tc.class + `\s+PASSES at`).MatchString(text) {
+			t.Errorf("the audit does not say %s passes:\n%s", tc.class, text)
+		}
+		if !strings.Contains(text, "passes  "+tc.why) {
+			t.Errorf("the audit does not say why %s passes (%q):\n%s", tc.class, tc.why, text)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^      passes  the root is an open object.*\n              witness at /\w+: \{.*\}\n              accepted$`).MatchString(text) {
+		t.Errorf("the audit does not show the witness of a pass:\n%s", text)
+	}
+	if !regexp.MustCompile(`(?m)^  missing_required\s+caught at all`).MatchString(text) {
+		t.Errorf("the audit does not say missing_required is caught:\n%s", text)
+	}
+	closed := must(t, 0, "audit", "--tools", f, "--close").stdout
+	if !regexp.MustCompile(`(?m)^  hallucinated_key\s+caught at all`).MatchString(closed) {
+		t.Errorf("--close: hallucinated_key should be caught everywhere:\n%s", closed)
+	}
+
+	var js struct {
+		Tools []struct {
+			Tool   string `json:"tool"`
+			Places []struct {
+				Class   string `json:"class"`
+				Path    string `json:"path"`
+				Verdict string `json:"verdict"`
+				Why     string `json:"why"`
+				Witness *struct {
+					Args string `json:"args"`
+				} `json:"witness"`
+			} `json:"places"`
+		} `json:"tools"`
+		Skipped []tool.Skipped `json:"skipped"`
+	}
+	if err := json.Unmarshal([]byte(must(t, 0, "audit", "--tools", f, "--format", "json").stdout), &js); err != nil {
+		t.Fatalf("audit --format json: %v", err)
+	}
+	if len(js.Tools) != 1 || js.Tools[0].Tool != "open_tool" {
+		t.Fatalf("audit json: %+v", js)
+	}
+	passes := map[string]string{}
+	for _, p := range js.Tools[0].Places {
+		if p.Verdict == "passes" {
+			passes[p.Class] = p.Path
+		}
+		if p.Verdict != "not_determined" && (p.Witness == nil || p.Witness.Args == "") {
+			t.Errorf("audit json: %s at %q is %s without a witness", p.Class, p.Path, p.Verdict)
+		}
+	}
+	// wrong_type passes at /id too: a number in place of a string is allowed by [integer, string].
+	if d := cmp.Diff(map[string]string{"hallucinated_key": "", "stringified_type": "/id", "out_of_range_enum": "/note", "wrong_type": "/id"}, passes); d != "" {
+		t.Errorf("audit json: classes that pass, and where (-want +got):\n%s", d)
+	}
+}
+
+// An unsatisfiable tool is said to be one, with its reason, and listed among the tools that
+// cannot be used; --all shows what the oracle rejected for a caught place.
+func TestAuditUnsatisfiable(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "tools.json", `[{"name":"never","parameters":{"type":"object","properties":{"a":{"type":"string","minLength":5,"maxLength":2}},"required":["a"]}},
+		{"name":"fine","parameters":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false}}]`)
+	text := must(t, 0, "audit", "--tools", f, "--all").stdout
+	for _, want := range []string{"never\n  UNSATISFIABLE: /a: ", "cannot be used (1):\n  never (", "rejected: /a: must be integer"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("audit --all does not say %q:\n%s", want, text)
+		}
+	}
+	var js struct {
+		Tools []struct {
+			Tool          string `json:"tool"`
+			Unsatisfiable string `json:"unsatisfiable"`
+		} `json:"tools"`
+		Skipped []tool.Skipped `json:"skipped"`
+	}
+	if err := json.Unmarshal([]byte(must(t, 0, "audit", "--tools", f, "--format", "json").stdout), &js); err != nil {
+		t.Fatal(err)
+	}
+	if len(js.Tools) != 2 || js.Tools[0].Unsatisfiable == "" || js.Tools[1].Unsatisfiable != "" {
+		t.Errorf("audit json tools: %+v", js.Tools)
+	}
+	if len(js.Skipped) != 1 || js.Skipped[0].Tool != "never" || !strings.Contains(js.Skipped[0].Reason, "unsatisfiable") {
+		t.Errorf("audit json skipped: %+v", js.Skipped)
+	}
+}
+
+func TestAuditEmbeddedCorpus(t *testing.T) {
+	var js struct {
+		Tools   []json.RawMessage `json:"tools"`
+		Skipped []tool.Skipped    `json:"skipped"`
+	}
+	if err := json.Unmarshal([]byte(must(t, 0, "audit", "--format", "json").stdout), &js); err != nil {
+		t.Fatal(err)
+	}
+	if len(js.Tools) != corpusSize || len(js.Skipped) != 0 {
+		t.Errorf("audit of the embedded corpus: %d tools, %d skipped; want %d, 0", len(js.Tools), len(js.Skipped), corpusSize)
 	}
 }

@@ -20,20 +20,43 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
+// genCmd is toolproof gen: its flags, parse and run.
+type genCmd struct {
+	tools      multiFlag
+	schemaFile string
+	valid      bool
+	mutated    bool
+	n          int
+	seed       int
+	muts       string
+	close      bool
+	format     string
+	out        string
+	fuzzName   string
+	mutators   []mutators.Mutator // muts, selected
+}
+
 func cmdGen(args []string, stdout, stderr io.Writer) error {
+	var c genCmd
+	if err := c.parse(args, stderr); err != nil {
+		return err
+	}
+	return c.run(stdout, stderr)
+}
+
+func (c *genCmd) parse(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("toolproof gen", flag.ContinueOnError)
-	var tools multiFlag
-	fs.Var(&tools, "tools", "tool file or directory (repeatable)")
-	schemaFile := fs.String("schema", "", "a JSON Schema file: one tool named after the file")
-	valid := fs.Bool("valid", false, "emit valid values (the default when --mutated is not given)")
-	mutated := fs.Bool("mutated", false, "emit distortions, one per class and value")
-	n := fs.Int("n", 10, "valid values per tool")
-	seed := fs.Int("seed", 1, "seed: the same seed gives the same output")
-	muts := fs.String("mutators", "all", "comma-separated distortion classes")
-	closeObjects := fs.Bool("close", false, "treat objects that do not say otherwise as closed")
-	format := fs.String("format", "jsonl", "jsonl, test-suite (a JSON-Schema-Test-Suite file) or go-fuzz (a Go fuzz corpus, with --out)")
-	out := fs.String("out", "", "go-fuzz: the package directory to write testdata/fuzz/NAME/ in")
-	fuzzName := fs.String("fuzz-name", "FuzzDifferential", "go-fuzz: the fuzz target's name (a target taking one []byte, such as harness.Differential)")
+	toolsFlag(fs, &c.tools, "tool file or directory (repeatable)")
+	fs.StringVar(&c.schemaFile, "schema", "", "a JSON Schema file: one tool named after the file")
+	fs.BoolVar(&c.valid, "valid", false, "emit valid values (the default when --mutated is not given)")
+	fs.BoolVar(&c.mutated, "mutated", false, "emit distortions, one per class and value")
+	fs.IntVar(&c.n, "n", 10, "valid values per tool")
+	fs.IntVar(&c.seed, "seed", 1, "seed: the same seed gives the same output")
+	mutatorsFlag(fs, &c.muts, "comma-separated distortion classes")
+	closeFlag(fs, &c.close, "treat objects that do not say otherwise as closed")
+	fs.StringVar(&c.format, "format", "jsonl", "jsonl, test-suite (a JSON-Schema-Test-Suite file) or go-fuzz (a Go fuzz corpus, with --out)")
+	fs.StringVar(&c.out, "out", "", "go-fuzz: the package directory to write testdata/fuzz/NAME/ in")
+	fs.StringVar(&c.fuzzName, "fuzz-name", "FuzzDifferential", "go-fuzz: the fuzz target's name (a target taking one []byte, such as harness.Differential)")
 	pos, err := parse(fs, args, stderr)
 	if err != nil {
 		return err
@@ -41,81 +64,37 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	if len(pos) > 0 {
 		return usagef("gen takes no arguments (got %q)", pos)
 	}
-	if (len(tools) == 0) == (*schemaFile == "") {
+	if (len(c.tools) == 0) == (c.schemaFile == "") {
 		return usagef("gen needs exactly one of --tools PATH or --schema FILE")
 	}
-	if *n <= 0 {
+	if c.n <= 0 {
 		return usagef("--n must be positive")
 	}
-	switch *format {
+	switch c.format {
 	case "jsonl", "test-suite":
 	case "go-fuzz":
-		if *out == "" {
+		if c.out == "" {
 			return usagef("--format go-fuzz needs --out DIR (the package directory of the fuzz test)")
 		}
 	default:
-		return usagef("--format %q: want jsonl, test-suite or go-fuzz", *format)
+		return usagef("--format %q: want jsonl, test-suite or go-fuzz", c.format)
 	}
-	ms, err := mutators.Select(*muts)
+	ms, err := mutators.Select(c.muts)
 	if err != nil {
 		return usagef("--mutators: %v", err)
 	}
-	var ts []tool.Tool
-	if *schemaFile != "" {
-		data, err := os.ReadFile(*schemaFile)
-		if err != nil {
-			return usageError{err.Error()}
-		}
-		v, err := jsonvalue.Parse(data)
-		if err != nil {
-			var se *jsonvalue.SyntaxError
-			if errors.As(err, &se) {
-				line, col := lineCol(data, se.Offset)
-				return usagef("--schema %s:%d:%d: not JSON: %s", *schemaFile, line, col, se.Msg)
-			}
-			return usagef("--schema %s: %v", *schemaFile, err)
-		}
-		if m, ok := v.(map[string]any); ok {
-			_, named := m["name"].(string)
-			_, fn := m["function"].(map[string]any)
-			_, p1 := m["parameters"]
-			_, p2 := m["input_schema"]
-			_, p3 := m["inputSchema"]
-			if fn || (named && (p1 || p2 || p3)) {
-				return usagef("--schema %s: this is a tool definition, not a JSON Schema: give it with --tools", *schemaFile)
-			}
-		}
-		name := strings.TrimSuffix(filepath.Base(*schemaFile), filepath.Ext(*schemaFile))
-		ts = []tool.Tool{{Name: name, Parameters: data, Source: *schemaFile}}
-	} else {
-		loaded, skipped, err := loadTools(tools, stderr)
-		if err != nil {
-			return err
-		}
-		for _, s := range skipped {
-			fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
-		}
-		ts = loaded
+	c.mutators = ms
+	return nil
+}
+
+func (c *genCmd) run(stdout, stderr io.Writer) error {
+	ts, err := c.load(stderr)
+	if err != nil {
+		return err
 	}
-	wantValid := *valid || !*mutated
-	gopts := harness.GenOptions{N: *n, Seed: *seed, Valid: wantValid, Mutated: *mutated, Mutators: ms, Close: *closeObjects}
-	if *format == "jsonl" {
-		// One line a case as it is made: memory does not grow with the tools.
-		w := bufio.NewWriter(stdout)
-		defer w.Flush()
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		skipped, err := harness.GenerateEach(ts, gopts, func(c cases.Case) error { return enc.Encode(c) })
-		if err != nil {
-			return err
-		}
-		for _, s := range skipped {
-			fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
-		}
-		if len(ts) == len(skipped) {
-			return usagef("no tool could be used (%d skipped)", len(skipped))
-		}
-		return nil
+	gopts := harness.GenOptions{N: c.n, Seed: c.seed, Valid: c.valid || !c.mutated, Mutated: c.mutated, Mutators: c.mutators, Close: c.close}
+	if c.format == "jsonl" {
+		return genJSONL(stdout, stderr, ts, gopts)
 	}
 	cs, skipped := harness.Generate(ts, gopts)
 	for _, s := range skipped {
@@ -124,23 +103,78 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	if len(ts) == len(skipped) {
 		return usagef("no tool could be used (%d skipped)", len(skipped))
 	}
-	if *format == "go-fuzz" {
+	if c.format == "go-fuzz" {
 		var args [][]byte
-		for _, c := range cs {
-			args = append(args, c.Args)
+		for _, cs := range cs {
+			args = append(args, cs.Args)
 		}
-		if err := harness.WriteFuzzCorpus(*out, *fuzzName, args); err != nil {
+		if err := harness.WriteFuzzCorpus(c.out, c.fuzzName, args); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "toolproof: wrote %d inputs to %s\n", len(args), filepath.Join(*out, "testdata", "fuzz", *fuzzName))
+		fmt.Fprintf(stderr, "toolproof: wrote %d inputs to %s\n", len(args), filepath.Join(c.out, "testdata", "fuzz", c.fuzzName))
 		return nil
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	if *format == "test-suite" {
-		return writeTestSuite(w, ts, cs, *closeObjects, stderr)
+	return writeTestSuite(w, ts, cs, c.close, stderr)
+}
+
+// genJSONL writes one line a case as it is made: memory does not grow with the tools.
+func genJSONL(stdout, stderr io.Writer, ts []tool.Tool, gopts harness.GenOptions) error {
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	skipped, err := harness.GenerateEach(ts, gopts, func(c cases.Case) error { return enc.Encode(c) })
+	if err != nil {
+		return err
 	}
-	return usagef("--format %q: want jsonl, test-suite or go-fuzz", *format)
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
+	}
+	if len(ts) == len(skipped) {
+		return usagef("no tool could be used (%d skipped)", len(skipped))
+	}
+	return nil
+}
+
+// load reads the tools: --tools, or the one tool --schema makes of a JSON Schema file.
+func (c *genCmd) load(stderr io.Writer) ([]tool.Tool, error) {
+	if c.schemaFile == "" {
+		loaded, skipped, err := loadTools(c.tools, stderr)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range skipped {
+			fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
+		}
+		return loaded, nil
+	}
+	data, err := os.ReadFile(c.schemaFile)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	v, err := jsonvalue.Parse(data)
+	if err != nil {
+		var se *jsonvalue.SyntaxError
+		if errors.As(err, &se) {
+			line, col := lineCol(data, se.Offset)
+			return nil, usagef("--schema %s:%d:%d: not JSON: %s", c.schemaFile, line, col, se.Msg)
+		}
+		return nil, usagef("--schema %s: %v", c.schemaFile, err)
+	}
+	if m, ok := v.(map[string]any); ok {
+		_, named := m["name"].(string)
+		_, fn := m["function"].(map[string]any)
+		_, p1 := m["parameters"]
+		_, p2 := m["input_schema"]
+		_, p3 := m["inputSchema"]
+		if fn || (named && (p1 || p2 || p3)) {
+			return nil, usagef("--schema %s: this is a tool definition, not a JSON Schema: give it with --tools", c.schemaFile)
+		}
+	}
+	name := strings.TrimSuffix(filepath.Base(c.schemaFile), filepath.Ext(c.schemaFile))
+	return []tool.Tool{{Name: name, Parameters: data, Source: c.schemaFile}}, nil
 }
 
 // writeTestSuite writes one JSON-Schema-Test-Suite file (an array of groups, one per tool), so
@@ -149,63 +183,17 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 // contract rejects (a root that is not an object, where the schema itself allows it), and values
 // whose verdict changes when format is an annotation are left out, and counted on stderr.
 func writeTestSuite(w io.Writer, ts []tool.Tool, cs []cases.Case, closeObjects bool, stderr io.Writer) error {
-	type test struct {
-		Description string `json:"description"`
-		Data        any    `json:"data"`
-		Valid       bool   `json:"valid"`
-	}
-	type group struct {
-		Description string          `json:"description"`
-		Schema      json.RawMessage `json:"schema"`
-		Tests       []test          `json:"tests"`
-	}
-	byTool := map[string]*group{}
-	oracles := map[string]*validator.Gatekeeper{}
-	lax := map[string]*validator.Gatekeeper{} // format as an annotation, the suite's default
-	var order []string
-	for _, t := range ts {
-		if closeObjects {
-			t = tool.Close(t)
-		}
-		gk, err := validator.Compile(t)
-		if err != nil {
-			continue
-		}
-		oracles[t.Name] = gk
-		if lk, err := validator.Compile(t, validator.FormatsAsAnnotations()); err == nil {
-			lax[t.Name] = lk
-		}
-		byTool[t.Name] = &group{Description: "toolproof cases for tool " + t.Name, Schema: t.Parameters}
-		order = append(order, t.Name)
-	}
+	st := newSuite(ts, closeObjects)
 	left := 0
 	for _, c := range cs {
-		g := byTool[c.Tool]
-		if g == nil {
-			continue
-		}
-		v, err := jsonvalue.Parse(c.Args)
-		if err != nil || c.Expect == cases.Either {
+		if !st.add(c) {
 			left++
-			continue
 		}
-		// Keep a case only if its verdict holds whether format is asserted or not: suite runners
-		// treat format as an annotation unless told otherwise.
-		schemaValid := oracles[c.Tool].Valid(v)
-		if schemaValid != (c.Expect == cases.Accept) || lax[c.Tool] == nil || lax[c.Tool].Valid(v) != schemaValid {
-			left++
-			continue
-		}
-		desc := string(c.Class)
-		if c.Reason != "" {
-			desc += ": " + c.Reason
-		}
-		g.Tests = append(g.Tests, test{Description: desc, Data: v, Valid: schemaValid})
 	}
-	var groups []*group
-	for _, name := range order {
-		if len(byTool[name].Tests) > 0 {
-			groups = append(groups, byTool[name])
+	var groups []*suiteGroupOut
+	for _, name := range st.order {
+		if len(st.byTool[name].Tests) > 0 {
+			groups = append(groups, st.byTool[name])
 		}
 	}
 	data, err := marshalIndentExact(groups)
@@ -219,6 +207,73 @@ func writeTestSuite(w io.Writer, ts []tool.Tool, cs []cases.Case, closeObjects b
 		fmt.Fprintf(stderr, "toolproof: %d cases left out of the test suite: not JSON, implementation-defined, rejected only by the plain-object rule of the gate, or judged differently when format is an annotation\n", left)
 	}
 	return nil
+}
+
+// suiteTest and suiteGroupOut are a test and a group of a JSON-Schema-Test-Suite file.
+type suiteTest struct {
+	Description string `json:"description"`
+	Data        any    `json:"data"`
+	Valid       bool   `json:"valid"`
+}
+
+type suiteGroupOut struct {
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+	Tests       []suiteTest     `json:"tests"`
+}
+
+// suite is a test suite being written: a group per tool, with the tool's oracle and its lax
+// copy (format as an annotation, the suite's default).
+type suite struct {
+	byTool  map[string]*suiteGroupOut
+	oracles map[string]*validator.Gatekeeper
+	lax     map[string]*validator.Gatekeeper
+	order   []string
+}
+
+func newSuite(ts []tool.Tool, closeObjects bool) *suite {
+	st := &suite{byTool: map[string]*suiteGroupOut{}, oracles: map[string]*validator.Gatekeeper{}, lax: map[string]*validator.Gatekeeper{}}
+	for _, t := range ts {
+		if closeObjects {
+			t = tool.Close(t)
+		}
+		gk, err := validator.Compile(t)
+		if err != nil {
+			continue
+		}
+		st.oracles[t.Name] = gk
+		if lk, err := validator.Compile(t, validator.FormatsAsAnnotations()); err == nil {
+			st.lax[t.Name] = lk
+		}
+		st.byTool[t.Name] = &suiteGroupOut{Description: "toolproof cases for tool " + t.Name, Schema: t.Parameters}
+		st.order = append(st.order, t.Name)
+	}
+	return st
+}
+
+// add adds a case to its tool's group; false when it is left out (a case of a tool with no
+// group is neither added nor left out: true).
+func (st *suite) add(c cases.Case) bool {
+	g := st.byTool[c.Tool]
+	if g == nil {
+		return true
+	}
+	v, err := jsonvalue.Parse(c.Args)
+	if err != nil || c.Expect == cases.Either {
+		return false
+	}
+	// Keep a case only if its verdict holds whether format is asserted or not: suite runners
+	// treat format as an annotation unless told otherwise.
+	schemaValid := st.oracles[c.Tool].Valid(v)
+	if schemaValid != (c.Expect == cases.Accept) || st.lax[c.Tool] == nil || st.lax[c.Tool].Valid(v) != schemaValid {
+		return false
+	}
+	desc := string(c.Class)
+	if c.Reason != "" {
+		desc += ": " + c.Reason
+	}
+	g.Tests = append(g.Tests, suiteTest{Description: desc, Data: v, Valid: schemaValid})
+	return true
 }
 
 // marshalIndentExact indents JSON that may hold json.Number values without changing them.

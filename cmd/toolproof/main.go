@@ -8,6 +8,7 @@
 //	toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S] [--format jsonl|test-suite]
 //	toolproof audit      --tools PATH [--format text|json]
 //	toolproof validators
+//	toolproof version
 //
 // Exit status: 0 no finding, 1 findings, 2 bad usage or input (or more skipped tools than
 // --max-skipped allows), 3 the run was stopped (SIGINT, SIGTERM or --max-time) and its report
@@ -21,7 +22,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 )
 
 // usageError is bad usage or input: exit status 2.
@@ -49,6 +49,7 @@ Usage:
                        [--mutators LIST] [--close] [--format jsonl|test-suite|go-fuzz]
   toolproof audit      [--tools PATH]... [--close] [--format text|json] [--all]
   toolproof validators
+  toolproof version
 
 With no --tools, run, replay and audit use the embedded tool corpus; with no --validator, the
 built-in reference validator (toolproof's oracle, so run then also shows what a coercing gate
@@ -97,6 +98,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdAudit(args[1:], stdout, stderr)
 	case "validators":
 		err = cmdValidators(args[1:], stdout, stderr)
+	case "version":
+		err = cmdVersion(args[1:], stdout, stderr)
 	default:
 		err = usagef("unknown command %q\n\n%s", args[0], usage)
 	}
@@ -118,12 +121,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 }
-
-// multiFlag collects a repeatable flag.
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // parse parses a subcommand's flags, allowing flags after positional arguments too.
 func parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {

@@ -15,14 +15,16 @@ import (
 // writes the report of the whole run, as the unsharded run with the same seed writes it.
 func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("toolproof merge", flag.ContinueOnError)
-	format := fs.String("format", "text", "report format: text, json, junit or markdown")
-	maxSkipped := fs.Int("max-skipped", -1, "exit with status 2 after the report when more than this many tools are skipped (0: any skipped tool; -1: no limit)")
+	var format string
+	var maxSkipped int
+	reportFormatFlag(fs, &format)
+	maxSkippedFlag(fs, &maxSkipped)
 	files, err := parse(fs, args, stderr)
 	if err != nil {
 		return err
 	}
-	if _, err := report.FormatNamed(*format); err != nil {
-		return usagef("--format %q: want %s", *format, report.FormatList())
+	if _, err := report.FormatNamed(format); err != nil {
+		return usagef("--format %q: want %s", format, report.FormatList())
 	}
 	if len(files) == 0 {
 		return usagef("merge takes the JSON reports of the shards of a run (toolproof run --shard i/n --format json > shard-i.json)")
@@ -45,7 +47,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("merge: %v", err)
 	}
-	return writeReports(doc.Reports, *format, *maxSkipped, stdout, stderr)
+	return writeReports(doc.Reports, format, maxSkipped, stdout, stderr)
 }
 
 // jsonErr says where in data a JSON error is, by line and column when it knows the offset.

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
@@ -185,22 +184,22 @@ func notesOf(v validator.Validator) []string {
 }
 
 func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
-	fs.Var(&f.tools, "tools", "tool file or directory (repeatable; default: the embedded corpus)")
+	toolsFlag(fs, &f.tools, "tool file or directory (repeatable; default: the embedded corpus)")
 	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH or mcp:COMMAND (repeatable: a comparison)")
 	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
-	fs.BoolVar(&f.close, "close", false, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
-	fs.StringVar(&f.format, "format", "text", "report format: text, json, junit or markdown")
+	closeFlag(fs, &f.close, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
+	reportFormatFlag(fs, &f.format)
 	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when no issue of a rejection is at the distorted place, inside it, or above it only as far as the schema lets a gate know (the object that lacks or holds the key, the anyOf/oneOf/not or if that chose); one issue at the root locates only the root")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
 	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to each process of an external validator")
 	fs.IntVar(&f.processes, "processes", 1, "processes of an external validator run side by side")
 	f.mcp.register(fs)
-	fs.IntVar(&f.maxSkipped, "max-skipped", -1, "exit with status 2 after the report when more than this many tools are skipped (0: any skipped tool; -1: no limit)")
+	maxSkippedFlag(fs, &f.maxSkipped)
 	f.gen = gen
 	if gen {
 		fs.IntVar(&f.checks, "checks", 100, "valid values drawn per tool (each with one distortion per class)")
 		fs.Uint64Var(&f.seed, "seed", 0, "seed for the cases (0: a random seed, printed in the report)")
-		fs.StringVar(&f.muts, "mutators", "all", "comma-separated distortion classes")
+		mutatorsFlag(fs, &f.muts, "comma-separated distortion classes")
 		fs.IntVar(&f.jobs, "jobs", 0, "tools checked in parallel (default: the number of CPUs)")
 		fs.StringVar(&f.shard, "shard", "", "i/n: check only the tools whose index modulo n is i (default: from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX, CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB or CI_NODE_INDEX)")
 		fs.IntVar(&f.shards, "shards", 0, "the number of shards, when the index comes from a variable (JOB_COMPLETION_INDEX has no count of its own)")
@@ -250,9 +249,12 @@ func (f *runFlags) options() (harness.Options, error) {
 	return opts, nil
 }
 
+// opener opens the validators of a run. TOOLPROOF_ROOT, for developing toolproof, names a
+// checkout whose adapters, seed gates and zoo run instead of the copies in this binary.
 func (f *runFlags) opener(stderr io.Writer) *registry.Opener {
-	return &registry.Opener{Options: stdio.Options{Window: f.window, Timeout: f.timeout, Stderr: stderr, Processes: f.processes},
-		MCP: f.mcp.opts}
+	return &registry.Opener{Root: os.Getenv("TOOLPROOF_ROOT"), Progress: stderr, Version: version,
+		Options: stdio.Options{Window: f.window, Timeout: f.timeout, Stderr: stderr, Processes: f.processes},
+		MCP:     f.mcp.opts}
 }
 
 // openAll opens every --validator (default: reference).
@@ -326,24 +328,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			(len(tools)-opts.Shard+opts.Shards-1)/opts.Shards, len(tools))
 	}
 	if f.cpuprofile != "" {
-		pf, err := os.Create(f.cpuprofile)
+		stop, err := startCPUProfile(f.cpuprofile)
 		if err != nil {
-			return usageError{err.Error()}
-		}
-		defer pf.Close()
-		if err := pprof.StartCPUProfile(pf); err != nil {
 			return err
 		}
-		defer pprof.StopCPUProfile()
+		defer stop()
 	}
-	if isTerminal(stderr) {
-		opts.Progress = func(done, total int) {
-			fmt.Fprintf(stderr, "\rtoolproof: %d/%d tools", done, total)
-			if done == total {
-				fmt.Fprint(stderr, "\r\033[K")
-			}
-		}
-	}
+	opts.Progress = progressTo(stderr)
 	var reports []*report.Report
 	for _, v := range vs {
 		rep, err := harness.Run(tools, v, opts)
@@ -411,84 +402,28 @@ func writeReports(reports []*report.Report, format string, maxSkipped int, stdou
 	return nil
 }
 
-func cmdReplay(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("toolproof replay", flag.ContinueOnError)
-	var f runFlags
-	f.register(fs, false)
-	pos, err := parse(fs, args, stderr)
+// startCPUProfile writes a CPU profile to path until stop.
+func startCPUProfile(path string) (stop func(), err error) {
+	pf, err := os.Create(path)
 	if err != nil {
-		return err
+		return nil, usageError{err.Error()}
 	}
-	if len(pos) != 1 {
-		return usagef("replay takes one directory of saved cases")
+	if err := pprof.StartCPUProfile(pf); err != nil {
+		pf.Close()
+		return nil, err
 	}
-	opts, err := f.options()
-	if err != nil {
-		return err
-	}
-	info, err := os.Stat(pos[0])
-	if err != nil || !info.IsDir() {
-		return usagef("replay %s: not a directory", pos[0])
-	}
-	cs, err := cases.Load(pos[0])
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	if len(cs) == 0 {
-		return usagef("replay %s: no saved cases", pos[0])
-	}
-	tools, _, err := loadTools(f.tools, stderr)
-	if err != nil {
-		return err
-	}
-	vs, closeAll, err := f.openAll(stderr)
-	if err != nil {
-		return err
-	}
-	defer closeAll()
-	known := map[string]bool{}
-	for _, t := range tools {
-		known[t.Name] = true
-	}
-	matched := 0
-	for _, c := range cs {
-		if known[c.Tool] {
-			matched++
-		}
-	}
-	if matched == 0 {
-		var names []string
-		seen := map[string]bool{}
-		for _, c := range cs {
-			if !seen[c.Tool] {
-				seen[c.Tool] = true
-				names = append(names, c.Tool)
-			}
-		}
-		return usagef("replay %s: its %d saved cases name the tools %s, none of which is in the given tools (use --tools with the tool files they were made from)", pos[0], len(cs), strings.Join(names, ", "))
-	}
-	var reports []*report.Report
-	for _, v := range vs {
-		rep, err := harness.Replay(cs, tools, v, opts)
-		if err != nil {
-			return err
-		}
-		rep.Notes = append(rep.Notes, notesOf(v)...)
-		reports = append(reports, rep)
-	}
-	return writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
+	return func() { pprof.StopCPUProfile(); pf.Close() }, nil
 }
 
-func cmdValidators(args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 {
-		return usagef("validators takes no arguments")
+// progressTo shows the tools done on a terminal; nil (no progress) elsewhere.
+func progressTo(stderr io.Writer) func(done, total int) {
+	if !isTerminal(stderr) {
+		return nil
 	}
-	for _, e := range registry.Entries() {
-		fmt.Fprintf(stdout, "%-20s %s\n", e.Name, e.Describe)
+	return func(done, total int) {
+		fmt.Fprintf(stderr, "\rtoolproof: %d/%d tools", done, total)
+		if done == total {
+			fmt.Fprint(stderr, "\r\033[K")
+		}
 	}
-	fmt.Fprintf(stdout, "%-20s %s\n", "builtin:NAME", "a built-in Go validator by name (builtin:reference)")
-	fmt.Fprintf(stdout, "%-20s %s\n", "exec:COMMAND ARGS", "any program speaking toolproof/1 on stdin/stdout (validator/stdio/PROTOCOL.md)")
-	fmt.Fprintf(stdout, "%-20s %s\n", "node:PATH", "a module of native tools (zod, valibot, TypeBox, AI SDK tool set), gated by its own schemas; serves its tools")
-	fmt.Fprintf(stdout, "%-20s %s\n", "mcp:COMMAND ARGS", "an MCP server over stdio; every case is a tools/call, so its tools run: sandbox it")
-	return nil
 }

@@ -74,29 +74,8 @@ func Problems(src string) []string {
 		switch {
 		case c == '\\' && i+1 < len(src):
 			e := src[i+1]
-			switch {
-			case e == 'p' || e == 'P':
-				if strings.HasPrefix(src[i+2:], "{") {
-					add(unicodeProp)
-				} else {
-					add(shortProp)
-				}
-			case e == 'A' || e == 'z' || e == 'Z':
-				add(anchors)
-			case e == 'Q':
-				add(quoting)
-			case e == 'x' && strings.HasPrefix(src[i+2:], "{"):
-				add(hexBrace)
-			case e == 'u' && strings.HasPrefix(src[i+2:], "{"):
-				add(uBrace)
-			case e == 'u':
-				add(uEscape)
-			case e == 'c' && i+2 < len(src) && isLetter(src[i+2]):
-				add(controlEsc)
-			case e >= '1' && e <= '9' && !inClass:
-				add(backref)
-			case e == 'k' && strings.HasPrefix(src[i+2:], "<"):
-				add(backref)
+			if p := escapeProblem(src, i, inClass); p != "" {
+				add(p)
 			}
 			i++ // the escaped character
 			// The braces of \p{..}, \x{..}, \u{..} and the name of \k<..> are part of the escape.
@@ -125,22 +104,8 @@ func Problems(src string) []string {
 				add(posixClass)
 			}
 		case c == '(' && strings.HasPrefix(rest, "?"):
-			g := rest[1:]
-			switch {
-			case strings.HasPrefix(g, "=") || strings.HasPrefix(g, "!") || strings.HasPrefix(g, "<=") || strings.HasPrefix(g, "<!"):
-				add(lookaround)
-			case strings.HasPrefix(g, "P<"):
-				add(pythonNamed)
-			case strings.HasPrefix(g, "P=") || strings.HasPrefix(g, "P>"):
-				add(backref)
-			case strings.HasPrefix(g, "<"):
-				add(ecmaNamed)
-			case strings.HasPrefix(g, ">"):
-				add(atomic)
-			case strings.HasPrefix(g, "#"):
-				add(comment)
-			case flagGroup(g):
-				add(inlineFlags)
+			if p := groupProblem(rest[1:]); p != "" {
+				add(p)
 			}
 		case (c == '*' || c == '+' || c == '?' || (c == '}' && countedEnd.MatchString(src[:i+1]))) && strings.HasPrefix(rest, "+") && i > 0:
 			add(atomic)
@@ -150,6 +115,56 @@ func Problems(src string) []string {
 		add(notRE2 + err.Error())
 	}
 	return out
+}
+
+// escapeProblem is the problem of the escape at src[i] ("" if none).
+func escapeProblem(src string, i int, inClass bool) string {
+	e := src[i+1]
+	switch {
+	case e == 'p' || e == 'P':
+		if strings.HasPrefix(src[i+2:], "{") {
+			return unicodeProp
+		}
+		return shortProp
+	case e == 'A' || e == 'z' || e == 'Z':
+		return anchors
+	case e == 'Q':
+		return quoting
+	case e == 'x' && strings.HasPrefix(src[i+2:], "{"):
+		return hexBrace
+	case e == 'u' && strings.HasPrefix(src[i+2:], "{"):
+		return uBrace
+	case e == 'u':
+		return uEscape
+	case e == 'c' && i+2 < len(src) && isLetter(src[i+2]):
+		return controlEsc
+	case e >= '1' && e <= '9' && !inClass:
+		return backref
+	case e == 'k' && strings.HasPrefix(src[i+2:], "<"):
+		return backref
+	}
+	return ""
+}
+
+// groupProblem is the problem of a group that starts "(?" followed by g ("" if none).
+func groupProblem(g string) string {
+	switch {
+	case strings.HasPrefix(g, "=") || strings.HasPrefix(g, "!") || strings.HasPrefix(g, "<=") || strings.HasPrefix(g, "<!"):
+		return lookaround
+	case strings.HasPrefix(g, "P<"):
+		return pythonNamed
+	case strings.HasPrefix(g, "P=") || strings.HasPrefix(g, "P>"):
+		return backref
+	case strings.HasPrefix(g, "<"):
+		return ecmaNamed
+	case strings.HasPrefix(g, ">"):
+		return atomic
+	case strings.HasPrefix(g, "#"):
+		return comment
+	case flagGroup(g):
+		return inlineFlags
+	}
+	return ""
 }
 
 // saidRE2Rejects reports whether one of the problems already says that RE2 (toolproof's

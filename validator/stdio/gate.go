@@ -292,20 +292,24 @@ func (g *gate) CheckBatch(ctx context.Context, args [][]byte) []validator.Verdic
 		case <-ctx.Done():
 		}
 	}
+	c.cancelBatch(b, reqs, n)
+	return out
+}
 
-	// Cancelled: what has no verdict yet gets Timeout "cancelled"; late answers are dropped.
+// cancelBatch ends a cancelled batch: what has no verdict yet gets Timeout "cancelled"; late
+// answers are dropped. n requests of it were submitted.
+func (c *Client) cancelBatch(b *batch, reqs []request, n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if b.remaining == 0 {
-		return out
+		return
 	}
 	b.abandoned = true
-	for i := range args {
+	for i := range reqs {
 		if i >= n || !reqs[i].finished {
-			out[i] = cancelled()
-			c.count(out[i])
+			b.out[i] = cancelled()
+			c.count(b.out[i])
 		}
 	}
-	c.stats.Requests += int64(len(args) - n)
-	return out
+	c.stats.Requests += int64(len(reqs) - n)
 }

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/tool"
+)
+
+func cmdReplay(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("toolproof replay", flag.ContinueOnError)
+	var f runFlags
+	f.register(fs, false)
+	pos, err := parse(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("replay takes one directory of saved cases")
+	}
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
+	cs, err := loadSaved(pos[0])
+	if err != nil {
+		return err
+	}
+	tools, _, err := loadTools(f.tools, stderr)
+	if err != nil {
+		return err
+	}
+	vs, closeAll, err := f.openAll(stderr)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	if err := someSavedTool(pos[0], cs, tools); err != nil {
+		return err
+	}
+	var reports []*report.Report
+	for _, v := range vs {
+		rep, err := harness.Replay(cs, tools, v, opts)
+		if err != nil {
+			return err
+		}
+		rep.Notes = append(rep.Notes, notesOf(v)...)
+		reports = append(reports, rep)
+	}
+	return writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
+}
+
+// loadSaved reads the saved cases of a directory; none is an error.
+func loadSaved(dir string) ([]cases.Case, error) {
+	info, err := os.Stat(dir)
+	if err != nil || !info.IsDir() {
+		return nil, usagef("replay %s: not a directory", dir)
+	}
+	cs, err := cases.Load(dir)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	if len(cs) == 0 {
+		return nil, usagef("replay %s: no saved cases", dir)
+	}
+	return cs, nil
+}
+
+// someSavedTool refuses saved cases none of which names a tool given.
+func someSavedTool(dir string, cs []cases.Case, tools []tool.Tool) error {
+	known := map[string]bool{}
+	for _, t := range tools {
+		known[t.Name] = true
+	}
+	matched := 0
+	for _, c := range cs {
+		if known[c.Tool] {
+			matched++
+		}
+	}
+	if matched == 0 {
+		var names []string
+		seen := map[string]bool{}
+		for _, c := range cs {
+			if !seen[c.Tool] {
+				seen[c.Tool] = true
+				names = append(names, c.Tool)
+			}
+		}
+		return usagef("replay %s: its %d saved cases name the tools %s, none of which is in the given tools (use --tools with the tool files they were made from)", dir, len(cs), strings.Join(names, ", "))
+	}
+	return nil
+}

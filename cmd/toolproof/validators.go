@@ -1,0 +1,22 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/toolproof/toolproof/validator/registry"
+)
+
+func cmdValidators(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		return usagef("validators takes no arguments")
+	}
+	for _, e := range registry.Entries() {
+		fmt.Fprintf(stdout, "%-20s %s\n", e.Name, e.Describe)
+	}
+	fmt.Fprintf(stdout, "%-20s %s\n", "builtin:NAME", "a built-in Go validator by name (builtin:reference)")
+	fmt.Fprintf(stdout, "%-20s %s\n", "exec:COMMAND ARGS", "any program speaking toolproof/1 on stdin/stdout (validator/stdio/PROTOCOL.md)")
+	fmt.Fprintf(stdout, "%-20s %s\n", "node:PATH", "a module of native tools (zod, valibot, TypeBox, AI SDK tool set), gated by its own schemas; serves its tools")
+	fmt.Fprintf(stdout, "%-20s %s\n", "mcp:COMMAND ARGS", "an MCP server over stdio; every case is a tools/call, so its tools run: sandbox it")
+	return nil
+}
