@@ -34,6 +34,9 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 	rep.Shard = newShardInfo(opts, all)
 	skips := make([]*tool.Skipped, len(tools))
 	shared := newRunShared(saved)
+	var stopSilent func()
+	opts, shared.silence, stopSilent = watchSilence(opts)
+	defer stopSilent()
 	done, checked := 0, 0
 	pipeline(tools, v, opts, shared, func(i int, tr *toolResult, skip *tool.Skipped) {
 		skips[i] = skip
@@ -111,7 +114,11 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 			shared.shrink.scored(i, nil)
 		}
 		if tr != nil && tr.noValue() {
-			skip = &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: tr.noValueReason()}
+			reason := tr.noValueReason()
+			if opts.stopped() {
+				reason = "the run was stopped before a valid case of this tool was checked"
+			}
+			skip = &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: reason}
 			tr = nil
 		}
 		finished = true
@@ -149,9 +156,10 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 // runShared is what the tools of one run share: the saved cases, who shrinks what, and the
 // process deaths of an external validator.
 type runShared struct {
-	saved  []cases.Case
-	shrink *shrinkSet
-	deaths *deathLog
+	saved   []cases.Case
+	shrink  *shrinkSet
+	deaths  *deathLog
+	silence *silence
 }
 
 func newRunShared(saved []cases.Case) *runShared {

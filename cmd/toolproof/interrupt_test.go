@@ -161,3 +161,25 @@ func TestMaxTimeStopsTheRun(t *testing.T) {
 		t.Errorf("%d cases, interrupted %q", rep.Cases, rep.Interrupted)
 	}
 }
+
+// TestSilentValidatorEndsTheRun: a validator that answers hello and then nothing ends the run
+// after harness.MaxSilentCalls timeouts in a row (each followed by a restart), with the report
+// so far and exit status 3, instead of costing every case its timeout.
+func TestSilentValidatorEndsTheRun(t *testing.T) {
+	r := cli(t, "run", "--validator", execSpec(t, "-strict", "-sleep", "1h"), "--timeout", "200ms", "--checks", "50",
+		"--seed", "1", "--format", "json")
+	if r.code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", r.code, exitInterrupted, clip(r.stderr))
+	}
+	var doc struct {
+		Reports []struct {
+			Interrupted string `json:"interrupted"`
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Reports) != 1 {
+		t.Fatalf("no JSON report: %v\n%s", err, clip(r.stdout))
+	}
+	if !strings.Contains(doc.Reports[0].Interrupted, "the validator stopped answering") {
+		t.Errorf("interrupted %q", doc.Reports[0].Interrupted)
+	}
+}
