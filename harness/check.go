@@ -17,6 +17,7 @@ import (
 func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 	tr := &toolResult{tool: p.tool.Name}
 	r := newRunner(opts, run.deaths)
+	r.silence = run.silence
 	defer r.close()
 	// 1. The regression corpus first; 2. the scorecard; 3. one minimal case per finding.
 	known, replayStats := replaySaved(p, run.saved, r, opts, tr)
@@ -120,7 +121,7 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 		if opts.observe != nil {
 			opts.observe(p.tool.Name, cs)
 		}
-		verdicts, mutated := r.check(p.gate, cs)
+		verdicts, mutated := r.checkDraw(p.gate, cs)
 		for i := range cs {
 			fs := judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts)
 			report.StatsFor(stats, cs[i].Class).Count(&cs[i], verdicts[i], fs)
@@ -138,6 +139,7 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 	if r.hung >= maxHangs {
 		tr.notes = append(tr.notes, fmt.Sprintf("stopped after the gate hung %d times", r.hung))
 	}
+	tr.notes = append(tr.notes, r.crash.notes()...)
 	tr.classes = stats
 	return first, order
 }
