@@ -81,8 +81,9 @@ func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *t
 		return known, stats
 	}
 	verdicts, mutated := r.check(p.gate, replay)
+	bases := savedBases(p, r, replay, originals, opts)
 	for i := range replay {
-		fs := judgeAll(&replay[i], originals[i], verdicts[i], mutated[i], opts)
+		fs := judgeAll(&replay[i], bases[i], verdicts[i], mutated[i], opts)
 		report.StatsFor(stats, replay[i].Class).Count(&replay[i], verdicts[i], fs)
 		for _, f := range fs {
 			if f.Blocking && !known[f.Group()] {
@@ -95,11 +96,13 @@ func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *t
 	return known, stats
 }
 
-// scorecard draws Options.Checks values of p's tool, each with one distortion per class, judges
+// scorecard draws Options.Checks values of p's tool, each with one distortion per class (or per
+// class drawn by Options.Weights), judges
 // every case (nothing stops early) and counts them in tr.classes. It returns the first finding of
 // each class and kind not already known, and the order they came in.
 func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *toolResult) (map[string]report.Finding, []string) {
 	ms := opts.mutators()
+	weights := newWeighted(ms, opts.Weights, opts.WeightsFloor)
 	stats := map[string]*report.ClassStats{}
 	first := map[string]report.Finding{}
 	var order []string
@@ -111,7 +114,11 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 		if r.hung >= maxHangs {
 			t.Skip("the gate hangs")
 		}
-		cs, originals, na, ok := draw(t, p, ms)
+		drawn := ms
+		if weights != nil {
+			drawn = weights.draw(t)
+		}
+		cs, originals, na, ok := draw(t, p, drawn)
 		if !ok {
 			t.Skip("the generator found no valid value in this draw")
 		}
@@ -122,8 +129,9 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 			opts.observe(p.tool.Name, cs)
 		}
 		verdicts, mutated := r.checkDraw(p.gate, cs)
+		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
-			fs := judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts)
+			fs := judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts)
 			report.StatsFor(stats, cs[i].Class).Count(&cs[i], verdicts[i], fs)
 			for _, f := range fs {
 				if _, seen := first[f.Group()]; !seen && !known[f.Group()] {

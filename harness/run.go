@@ -30,7 +30,14 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 	if err != nil {
 		return nil, err
 	}
+	opts, blind := withBlind(opts, v)
 	rep := newReport(v.Name(), opts)
+	if blind != "" {
+		rep.Notes = append(rep.Notes, blind)
+	}
+	if w := newWeighted(opts.mutators(), opts.Weights, opts.WeightsFloor); w != nil {
+		rep.Notes = append(rep.Notes, w.note())
+	}
 	rep.Shard = newShardInfo(opts, all)
 	skips := make([]*tool.Skipped, len(tools))
 	shared := newRunShared(saved)

@@ -33,8 +33,9 @@ func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Find
 			t.Skip("the generator found no valid value in this draw")
 		}
 		verdicts, mutated := r.check(p.gate, cs)
+		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
-			for _, h := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
+			for _, h := range judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts) {
 				if h.Group() == g {
 					h := h
 					last = &h

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/baseline"
+	"github.com/toolproof/toolproof/classify"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
@@ -135,21 +136,26 @@ type runFlags struct {
 	ids        multiFlag
 	save       string
 	requireLoc bool
-	timeout    time.Duration
-	window     int
-	processes  int
-	maxSkipped int
-	cpuprofile string
-	maxTime    time.Duration
-	gen        bool // the flags of run (which draws new cases) were registered
-	mcp        mcpFlags
+	// blockDefaults: declared_default (a default the schema shown to the model declares, filled
+	// in) fails the run.
+	blockDefaults bool
+	timeout       time.Duration
+	window        int
+	processes     int
+	maxSkipped    int
+	cpuprofile    string
+	maxTime       time.Duration
+	weights       string // a weights file (toolproof classify --weights)
+	gen           bool   // the flags of run (which draws new cases) were registered
+	mcp           mcpFlags
 }
 
-// mcpFlags are the flags for mcp: servers (and --only-reject, which any gate honours).
+// mcpFlags are the flags for mcp: servers (and --only-reject, --tool and --skip-tool, which any
+// validator honours).
 type mcpFlags struct {
 	rejectPattern, ranPattern string
-	onlyReject                bool
-	only, skip                multiFlag
+	onlyReject, sep1303       bool
+	only, skip, headers       multiFlag
 	opts                      mcp.Options // the patterns compiled (options)
 }
 
@@ -157,8 +163,10 @@ func (m *mcpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.rejectPattern, "reject-pattern", "", "mcp: an isError text or JSON-RPC error matching this regexp is a rejection (the server's own wording)")
 	fs.StringVar(&m.ranPattern, "ran-pattern", "", "mcp: an isError text matching this regexp means the tool ran, then failed")
 	fs.BoolVar(&m.onlyReject, "only-reject", false, "send only the must-reject cases (a correct gate runs none of them; for servers whose tools have effects)")
-	fs.Var(&m.only, "tool", "mcp: test only this tool of the server (repeatable)")
-	fs.Var(&m.skip, "skip-tool", "mcp: leave this tool of the server out (repeatable)")
+	fs.Var(&m.only, "tool", "test only this tool (repeatable; any validator, any tool file; a name no tool has is an error)")
+	fs.Var(&m.skip, "skip-tool", "leave this tool out (repeatable; any validator, any tool file; a name no tool has is an error)")
+	fs.Var(&m.headers, "header", "mcp:URL: 'NAME: VALUE' sent on every HTTP request (repeatable); $VAR in VALUE reads the environment; values are never shown")
+	fs.BoolVar(&m.sep1303, "require-sep1303", false, "mcp: a JSON-RPC -32602 rejection on protocol 2025-11-25 or later is a finding (SEP-1303: input validation errors are isError tool results); by default a note")
 }
 
 func (m *mcpFlags) compile() error {
@@ -175,7 +183,21 @@ func (m *mcpFlags) compile() error {
 		}
 		*p.dst = re
 	}
-	m.opts.Only, m.opts.Skip = m.only, m.skip
+	m.opts.SEP1303 = m.sep1303
+	h, err := mcp.ParseHeaders(m.headers, os.LookupEnv)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	m.opts.Header = h
+	return nil
+}
+
+// stoppedBy is why a validator could not finish the run (an MCP server over HTTP that refused
+// toolproof or went away), or nil.
+func stoppedBy(v validator.Validator) error {
+	if e, ok := v.(interface{ Err() error }); ok {
+		return e.Err()
+	}
 	return nil
 }
 
@@ -189,12 +211,13 @@ func notesOf(v validator.Validator) []string {
 
 func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	toolsFlag(fs, &f.tools, "tool file or directory (repeatable; default: the embedded corpus)")
-	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH or mcp:COMMAND (repeatable: a comparison)")
+	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH, mcp:COMMAND or mcp:http(s)://URL (repeatable: a comparison)")
 	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
 	closeFlag(fs, &f.close, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 	reportFormatFlag(fs, &f.format)
 	fs.Var(&f.reports, "report", "FORMAT=FILE: write one more report of the run to FILE (repeatable: --report html=toolproof.html --report sarif=toolproof.sarif)")
 	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when no issue of a rejection is at the distorted place, inside it, or above it only as far as the schema lets a gate know (the object that lacks or holds the key, the anyOf/oneOf/not or if that chose); one issue at the root locates only the root")
+	fs.BoolVar(&f.blockDefaults, "block-declared-defaults", false, "fail on declared_default: a valid call passed on with a default filled in that the schema shown to the model declares (reported, not failed, otherwise)")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
 	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to each process of an external validator")
 	fs.IntVar(&f.processes, "processes", 1, "processes of an external validator run side by side")
@@ -211,6 +234,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 		fs.StringVar(&f.save, "save", "", "directory to save the minimal failing cases in (replay them with toolproof replay)")
 		fs.DurationVar(&f.maxTime, "max-time", 0, "stop the run after this long and write the report of what was checked, as SIGINT does (exit status 3; 0: no limit)")
 		fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for `go tool pprof`)")
+		fs.StringVar(&f.weights, "weights", "", "draw the classes in the proportions of this file (toolproof classify --weights), each class at least a quarter of an even share")
 		fs.StringVar(&f.baseline, "baseline", "", "JSON report listing the known findings: replayed first; those that still reproduce do not fail the run, those that no longer do (fixed) fail it")
 	} else {
 		fs.Var(&f.ids, "id", "replay only the finding with this id (repeatable; replaying a JSON report)")
@@ -219,7 +243,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 
 func (f *runFlags) options() (harness.Options, error) {
 	opts := harness.Options{Close: f.close, RequireLocation: f.requireLoc, Timeout: f.timeout, Jobs: f.jobs,
-		CorpusDir: f.save, OnlyReject: f.mcp.onlyReject}
+		CorpusDir: f.save, OnlyReject: f.mcp.onlyReject, DeclaredDefaultsBlock: f.blockDefaults}
 	if err := f.mcp.compile(); err != nil {
 		return opts, err
 	}
@@ -250,6 +274,13 @@ func (f *runFlags) options() (harness.Options, error) {
 	}
 	if err := checkFormat(f.format); err != nil {
 		return opts, err
+	}
+	if f.weights != "" {
+		w, err := classify.ReadWeights(f.weights)
+		if err != nil {
+			return opts, usagef("--weights: %v", err)
+		}
+		opts.Weights = w.Proportions()
 	}
 	if f.checks < 0 || (f.checks == 0 && f.gen) {
 		return opts, usagef("--checks must be positive")
@@ -332,6 +363,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return usageError{err.Error()}
 		}
 	}
+	if tools, err = filterTools(tools, f.mcp.only, f.mcp.skip); err != nil {
+		return err
+	}
 	seed := f.seed
 	if seed == 0 {
 		seed = randomSeed()
@@ -363,6 +397,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
+		if err := stoppedBy(v); mcp.IsAuthError(err) {
+			return usageError{err.Error()}
+		}
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		if known != nil {
 			baseline.Apply(rep, known)
@@ -374,6 +411,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	sources(reports, tools, f.servedBy(vs))
 	err = writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr)
+	for _, v := range vs {
+		if serr := stoppedBy(v); serr != nil && (err == nil || errors.Is(err, errFindings)) {
+			err = usageError{serr.Error() + "; the report above is complete up to there"}
+		}
+	}
 	if why := interrupted(reports); why != "" {
 		fmt.Fprintf(stderr, "toolproof: %s; the report covers what was checked\n", why)
 		return errInterrupted
