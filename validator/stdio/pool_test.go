@@ -427,7 +427,7 @@ func TestPoolClose(t *testing.T) {
 
 	c, _ = startFake(t, "stubborn", 0, Options{Processes: 2})
 	pids = childPIDs(c)
-	c.closeGrace = time.Second // the constant is 5 s; the rule is the same
+	c.closeGrace = time.Second // shorter than the constant; the rule is the same
 	start := time.Now()
 	err := c.Close()
 	if err == nil || strings.Count(err.Error(), "killed") != 2 {

@@ -611,7 +611,7 @@ func TestReplacedWhenStdoutEnds(t *testing.T) {
 
 func TestCloseKillsStubbornChild(t *testing.T) {
 	c, _ := startFake(t, "stubborn", 0, Options{})
-	c.closeGrace = time.Second // the constant is 5 s; the rule is the same
+	c.closeGrace = time.Second // shorter than the constant; the rule is the same
 	start := time.Now()
 	err := c.Close()
 	if err == nil || !strings.Contains(err.Error(), "killed") {
