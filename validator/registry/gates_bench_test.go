@@ -27,9 +27,11 @@ import (
 // (harness.Run) on a validator opened once. Reported per gate: cases/s (the cases the run
 // judged, a second of wall time), sent/s (the cases sent to the gate), toolproof's own CPU per
 // case (this process), the gate's CPU per case (its process and theirs), idle per case (the
-// two cores' time neither used), and for an external gate its replay rate, sent/s when the
-// same cases go to the same process in one CheckBatch a tool, measured after each run, with
-// run/replay and of-reference (cases/s over the reference's cases/s of this invocation).
+// two cores' time neither used), and for an external gate: of-reference (its cases/s over the
+// reference's on the same tools and options, run beside it in each iteration, in an order that
+// turns), cpu:own/reference (toolproof's own CPU per case over the reference run's), and its
+// replay rate, sent/s when the same cases go to the same process in one CheckBatch a tool,
+// measured after each run, with run/replay.
 // Needs node and npm ci in validator/node, examples and validator/mcp/servers.
 func BenchmarkGates(b *testing.B) {
 	requireExamplesB(b)
@@ -51,7 +53,6 @@ func BenchmarkGates(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var reference float64 // cases/s of the reference in this invocation
 	for _, g := range []struct {
 		name, spec string
 		opts       harness.Options
@@ -73,58 +74,81 @@ func BenchmarkGates(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			rate := benchGate(b, v, ts, g.opts)
-			if g.name == "reference" {
-				reference = rate
-			} else if reference > 0 && g.name != "mcp-memory" {
-				b.ReportMetric(rate/reference, "of-reference")
-			}
+			benchGate(b, v, ts, g.opts)
 		})
 	}
 }
 
-// benchGate times b.N runs of tools against v, and the replay of the cases sent; it reports
-// the metrics BenchmarkGates describes and returns cases/s.
-func benchGate(b *testing.B, v validator.Validator, tools []tool.Tool, opts harness.Options) float64 {
+// benchGate times b.N runs of tools against v and, for an external v, as many runs of the
+// reference on the same tools, side by side in an order that turns, and the replay of the cases
+// v was sent; it reports the metrics BenchmarkGates describes.
+func benchGate(b *testing.B, v validator.Validator, tools []tool.Tool, opts harness.Options) {
 	// One run records the cases the gate is sent (the same every run: the seed decides them).
 	rec := &recorder{Validator: v, sent: map[string][][]byte{}}
 	if _, err := harness.Run(tools, rec, opts); err != nil {
 		b.Fatal(err)
 	}
 	_, inProcess := v.(validator.Reference)
-	external := !inProcess
-	var wall, replayWall, own, child time.Duration
-	var judged, sent int
+	var gate, ref runCost
+	var replayWall, replayChild time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c0, d0, t0 := self(), descendants(), time.Now()
-		rep, err := harness.Run(tools, v, opts)
-		wall += time.Since(t0)
-		own += self() - c0
-		child += descendants() - d0
-		if err != nil {
-			b.Fatal(err)
+		if inProcess {
+			gate.run(b, tools, v, opts)
+			continue
 		}
-		judged += rep.Cases
-		sent += rec.total()
-		if external {
-			replayWall += replay(b, v, tools, rec)
+		if i%2 == 0 {
+			gate.run(b, tools, v, opts)
+			ref.run(b, tools, validator.Reference{}, opts)
+		} else {
+			ref.run(b, tools, validator.Reference{}, opts)
+			gate.run(b, tools, v, opts)
 		}
+		d0 := descendants()
+		replayWall += replay(b, v, tools, rec)
+		replayChild += descendants() - d0
 	}
 	b.StopTimer()
-	perCase := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(judged) }
-	rate := float64(judged) / wall.Seconds()
+	sent := b.N * rec.total()
+	perCase := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(gate.cases) }
+	rate := float64(gate.cases) / gate.wall.Seconds()
 	b.ReportMetric(rate, "cases/s")
-	b.ReportMetric(float64(sent)/wall.Seconds(), "sent/s")
-	b.ReportMetric(perCase(own), "own-cpu-ns/case")
-	b.ReportMetric(perCase(child), "gate-cpu-ns/case")
-	b.ReportMetric(max(0, perCase(2*wall-own-child)), "idle-ns/case")
-	if external && replayWall > 0 {
+	b.ReportMetric(float64(sent)/gate.wall.Seconds(), "sent/s")
+	b.ReportMetric(perCase(gate.own), "own-cpu-ns/case")
+	b.ReportMetric(perCase(gate.child), "gate-cpu-ns/case")
+	b.ReportMetric(max(0, perCase(2*gate.wall-gate.own-gate.child)), "idle-ns/case")
+	if inProcess {
+		return
+	}
+	refRate := float64(ref.cases) / ref.wall.Seconds()
+	b.ReportMetric(rate/refRate, "of-reference")
+	b.ReportMetric((float64(gate.own)/float64(gate.cases))/(float64(ref.own)/float64(ref.cases)), "cpu:own/reference")
+	if replayWall > 0 {
 		replayRate := float64(sent) / replayWall.Seconds()
 		b.ReportMetric(replayRate, "replay-sent/s")
-		b.ReportMetric(float64(sent)/wall.Seconds()/replayRate, "run/replay")
+		b.ReportMetric(float64(sent)/gate.wall.Seconds()/replayRate, "run/replay")
+		b.ReportMetric(float64(replayChild.Nanoseconds())/float64(sent), "replay-gate-cpu-ns/sent")
+		b.ReportMetric(float64(gate.child.Nanoseconds())/float64(sent), "gate-cpu-ns/sent")
 	}
-	return rate
+}
+
+// runCost sums the runs of one validator: wall time, this process's CPU, its descendants' CPU
+// and the cases judged.
+type runCost struct {
+	wall, own, child time.Duration
+	cases            int
+}
+
+func (c *runCost) run(b *testing.B, tools []tool.Tool, v validator.Validator, opts harness.Options) {
+	c0, d0, t0 := self(), descendants(), time.Now()
+	rep, err := harness.Run(tools, v, opts)
+	c.wall += time.Since(t0)
+	c.own += self() - c0
+	c.child += descendants() - d0
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.cases += rep.Cases
 }
 
 // replay sends the recorded cases of each tool to a gate of v, one CheckBatch a tool, and
