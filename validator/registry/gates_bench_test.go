@@ -29,7 +29,9 @@ import (
 // case (this process), the gate's CPU per case (its process and theirs), idle per case (the
 // two cores' time neither used), and for an external gate: of-reference (its cases/s over the
 // reference's on the same tools and options, run beside it in each iteration, in an order that
-// turns), cpu:own/reference (toolproof's own CPU per case over the reference run's), and its
+// turns), cpu:of-reference (the reference's CPU per case over toolproof's and the gate's
+// together: the same ratio on cores that nothing else uses), cpu:own/reference (toolproof's own
+// CPU per case over the reference run's), and its
 // replay rate, sent/s when the same cases go to the same process in one CheckBatch a tool,
 // measured after each run, with run/replay.
 // Needs node and npm ci in validator/node, examples and validator/mcp/servers.
@@ -123,6 +125,9 @@ func benchGate(b *testing.B, v validator.Validator, tools []tool.Tool, opts harn
 	refRate := float64(ref.cases) / ref.wall.Seconds()
 	b.ReportMetric(rate/refRate, "of-reference")
 	b.ReportMetric((float64(gate.own)/float64(gate.cases))/(float64(ref.own)/float64(ref.cases)), "cpu:own/reference")
+	// The rate of the run over the reference's when both use all the machine's cores: CPU per
+	// case of the reference over that of toolproof and the gate together.
+	b.ReportMetric((float64(ref.own)/float64(ref.cases))/(float64(gate.own+gate.child)/float64(gate.cases)), "cpu:of-reference")
 	if replayWall > 0 {
 		replayRate := float64(sent) / replayWall.Seconds()
 		b.ReportMetric(replayRate, "replay-sent/s")
