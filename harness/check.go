@@ -18,6 +18,7 @@ import (
 func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 	tr := &toolResult{tool: p.tool.Name}
 	r := newRunner(opts, run.deaths)
+	r.silence = run.silence
 	defer r.close()
 	// 1. The regression corpus first; 2. the scorecard; 3. one minimal case per finding.
 	known, replayStats := replaySaved(p, run.saved, r, opts, tr)
@@ -37,7 +38,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 	st := p.gen.Stats()
 	for _, g := range order {
 		f := first[g]
-		if shrinkable(f) && run.shrink.claim(idx, f.Class, f.Kind) {
+		if shrinkable(f) && !opts.stopped() && run.shrink.claim(idx, f.Class, f.Kind) {
 			tr.firsts = append(tr.firsts, f)
 			f = minimal(p, r, opts, f)
 		}
@@ -121,8 +122,12 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 	}
 	// The checks of a gate in another process stay in flight while the next are drawn; they
 	// are judged in the order drawn.
-	fl := newInflight(r, p.gate, judge)
+	fl := newInflight(r, p.gate, judge, opts.stopDone())
+	stop := &halt{}
 	prop := func(t *rapid.T) {
+		if opts.stopped() {
+			stop.end()
+		}
 		if r.hung >= maxHangs {
 			t.Skip("the gate hangs")
 		}
@@ -142,14 +147,15 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 		}
 		fl.add(cs, originals)
 	}
-	err := runCheck(p.tool.Name+"/scorecard", prop)
+	err := runHaltable(p.tool.Name+"/scorecard", prop, stop)
 	fl.drain()
-	if err != nil && r.hung < maxHangs {
+	if err != nil && err != errHalted && r.hung < maxHangs {
 		tr.notes = append(tr.notes, "rapid: "+err.Error())
 	}
 	if r.hung >= maxHangs {
 		tr.notes = append(tr.notes, fmt.Sprintf("stopped after the gate hung %d times", r.hung))
 	}
+	tr.notes = append(tr.notes, r.crash.notes()...)
 	tr.classes = stats
 	return first, order
 }

@@ -16,6 +16,12 @@ type judgeFunc func(cs []cases.Case, originals []any, verdicts []validator.Verdi
 // the seed gives the same report. The cases drawn never depend on a verdict (nothing stops
 // early), so drawing ahead changes nothing but the time. Any other gate is checked and judged
 // at once, as drawn.
+//
+// What a draw sends depends on the crashes proven before it (crashy.go): so a check goes ahead
+// only while none is proven, and sends all its cases, as checkDraw then does. Its crashes are
+// recorded when it is judged, in the order drawn; a check sent ahead of a crash proven before
+// it is judged is checked again with checkDraw, as it would have been. Once a crash is proven,
+// the checks of the tool go one at a time.
 type inflight struct {
 	r     *runner
 	gate  validator.Gate
@@ -26,6 +32,11 @@ type inflight struct {
 	// maxWindow) each time the oldest check is not answered when it is due, so that it grows
 	// to cover the gate's latency.
 	window int
+	// stop ends the wait for answers when the run is stopped (Options.Stop: --max-time, a
+	// silent validator): the checks still in flight are then left unjudged, as a stopped run
+	// leaves the checks it did not draw.
+	stop    <-chan struct{}
+	stopped bool
 }
 
 // flight is one check on its way: its cases, and its verdicts once done is closed.
@@ -38,19 +49,23 @@ type flight struct {
 }
 
 const (
-	startWindow = 4   // checks in flight at first
-	maxWindow   = 256 // checks in flight at most
+	startWindow = 4  // checks in flight at first
+	maxWindow   = 64 // checks in flight at most
 )
 
-func newInflight(r *runner, g validator.Gate, judge judgeFunc) *inflight {
+func newInflight(r *runner, g validator.Gate, judge judgeFunc, stop <-chan struct{}) *inflight {
 	_, batch := g.(validator.BatchGate)
-	return &inflight{r: r, gate: g, judge: judge, async: batch, window: startWindow}
+	return &inflight{r: r, gate: g, judge: judge, async: batch, window: startWindow, stop: stop}
 }
 
 // add sends the cases of one check to the gate and judges the checks that are due.
 func (f *inflight) add(cs []cases.Case, originals []any) {
-	if !f.async {
-		verdicts, mutated := f.r.check(f.gate, cs)
+	if f.stopped {
+		return
+	}
+	if !f.async || f.r.crash.proven {
+		f.drain()
+		verdicts, mutated := f.r.checkDraw(f.gate, cs)
 		f.judge(cs, originals, verdicts, mutated)
 		return
 	}
@@ -66,7 +81,7 @@ func (f *inflight) add(cs []cases.Case, originals []any) {
 		fl.verdicts, fl.mutated = f.r.check(f.gate, fl.cs)
 	}()
 	f.queue = append(f.queue, fl)
-	for len(f.queue) > f.window {
+	for len(f.queue) > f.window && !f.stopped {
 		f.next(true)
 	}
 }
@@ -82,14 +97,25 @@ func (f *inflight) next(grow bool) {
 		if grow && f.window < maxWindow {
 			f.window *= 2
 		}
-		<-fl.done
+		select {
+		case <-fl.done:
+		case <-f.stop:
+			f.stopped, f.queue = true, nil
+			return
+		}
+	}
+	if f.r.crash.proven {
+		// A check judged before this one proved a crash: this one is sent as it then would be.
+		fl.verdicts, fl.mutated = f.r.checkDraw(f.gate, fl.cs)
+	} else {
+		f.r.recordCrashes(fl.cs, fl.verdicts)
 	}
 	f.judge(fl.cs, fl.originals, fl.verdicts, fl.mutated)
 }
 
 // drain judges every check still in flight, in order.
 func (f *inflight) drain() {
-	for len(f.queue) > 0 {
+	for len(f.queue) > 0 && !f.stopped {
 		f.next(false)
 	}
 }
