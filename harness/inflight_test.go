@@ -3,6 +3,7 @@ package harness_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ type outOfOrder struct {
 	in, most  int
 	batches   int
 	delayUnit time.Duration
+	crashOn   string // a case holding it crashes the "process", alone too
 }
 
 func (o *outOfOrder) Compile(t tool.Tool) (validator.Gate, error) {
@@ -55,12 +57,46 @@ func (g *outOfOrderGate) CheckBatch(ctx context.Context, args [][]byte) []valida
 	time.Sleep(delay)
 	out := make([]validator.Verdict, len(args))
 	for i, a := range args {
-		out[i] = g.Check(ctx, a)
+		out[i] = g.CheckAlone(ctx, a)
 	}
 	o.mu.Lock()
 	o.in--
 	o.mu.Unlock()
 	return out
+}
+
+func (g *outOfOrderGate) CheckAlone(ctx context.Context, args []byte) validator.Verdict {
+	if g.o.crashOn != "" && strings.Contains(string(args), g.o.crashOn) {
+		return validator.Failed(validator.Crash, "the validator process ended (exit status 2)")
+	}
+	return g.Check(ctx, args)
+}
+
+// TestInFlightCrashesSameReport: a gate that crashes on every case holding "~" gives the same
+// report, its cases not sent after proven crashes included, whether its batches are answered in
+// order at once or out of order after delays, with one job and two.
+func TestInFlightCrashesSameReport(t *testing.T) {
+	tools := corpus.Tools().Tools[:12]
+	opts := harness.Options{Checks: 30, Seed: 3}
+	var want string
+	for i, run := range []struct {
+		jobs  int
+		delay time.Duration
+	}{{1, 0}, {1, 200 * time.Microsecond}, {2, 200 * time.Microsecond}} {
+		opts.Jobs = run.jobs
+		ooo := &outOfOrder{Validator: validator.Reference{}, delayUnit: run.delay, crashOn: "~"}
+		got := reportJSON(t, tools, ooo, opts)
+		if !strings.Contains(got, "not sent (not run: the validator crashes on") {
+			t.Fatalf("jobs=%d delay=%v: no case held back after a proven crash: the test shows nothing", run.jobs, run.delay)
+		}
+		if i == 0 {
+			want = got
+			continue
+		}
+		if got != want {
+			t.Errorf("jobs=%d delay=%v: the report differs (-in order +out of order):\n%s", run.jobs, run.delay, cmp.Diff(want, got))
+		}
+	}
 }
 
 // TestInFlightSameReport: against a gate that answers batches out of order with many of them in
