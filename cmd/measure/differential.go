@@ -81,7 +81,7 @@ func differential(args []string, stdout io.Writer) error {
 		}
 		sets[i] = s
 	}
-	opener := &registry.Opener{Options: stdio.Options{Stderr: os.Stderr}}
+	opener := &registry.Opener{Root: os.Getenv("TOOLPROOF_ROOT"), Progress: os.Stderr, Options: stdio.Options{Stderr: os.Stderr}}
 	var rows []diffRow
 	groups := map[string]*diffGroup{}
 	for _, name := range strings.Split(*list, ",") {

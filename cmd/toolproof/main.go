@@ -8,6 +8,7 @@
 //	toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S] [--format jsonl|test-suite]
 //	toolproof audit      --tools PATH [--format text|json]
 //	toolproof validators
+//	toolproof version
 //
 // Exit status: 0 no finding, 1 findings, 2 bad usage or input (or more skipped tools than
 // --max-skipped allows).
@@ -47,6 +48,7 @@ Usage:
                        [--mutators LIST] [--close] [--format jsonl|test-suite|go-fuzz]
   toolproof audit      [--tools PATH]... [--close] [--format text|json] [--all]
   toolproof validators
+  toolproof version
 
 With no --tools, run, replay and audit use the embedded tool corpus; with no --validator, the
 built-in reference validator (toolproof's oracle, so run then also shows what a coercing gate
@@ -94,6 +96,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdAudit(args[1:], stdout, stderr)
 	case "validators":
 		err = cmdValidators(args[1:], stdout, stderr)
+	case "version":
+		err = cmdVersion(args[1:], stdout, stderr)
 	default:
 		err = usagef("unknown command %q\n\n%s", args[0], usage)
 	}

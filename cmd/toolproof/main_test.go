@@ -43,6 +43,18 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 	}
+	// The validators run from this checkout, whose packages scripts/test installs, not from the
+	// copies this binary carries (tested in validator/registry and scripts/e2e-install).
+	if os.Getenv("TOOLPROOF_ROOT") == "" {
+		checkout, err := filepath.Abs(filepath.Join("..", ".."))
+		if err == nil {
+			err = os.Setenv("TOOLPROOF_ROOT", checkout)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	}
 	dir, err := os.MkdirTemp("", "toolproof-cmd-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

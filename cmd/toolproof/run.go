@@ -247,9 +247,12 @@ func (f *runFlags) options() (harness.Options, error) {
 	return opts, nil
 }
 
+// opener opens the validators of a run. TOOLPROOF_ROOT, for developing toolproof, names a
+// checkout whose adapters, seed gates and zoo run instead of the copies in this binary.
 func (f *runFlags) opener(stderr io.Writer) *registry.Opener {
-	return &registry.Opener{Options: stdio.Options{Window: f.window, Timeout: f.timeout, Stderr: stderr, Processes: f.processes},
-		MCP: f.mcp.opts}
+	return &registry.Opener{Root: os.Getenv("TOOLPROOF_ROOT"), Progress: stderr, Version: version,
+		Options: stdio.Options{Window: f.window, Timeout: f.timeout, Stderr: stderr, Processes: f.processes},
+		MCP:     f.mcp.opts}
 }
 
 // openAll opens every --validator (default: reference).

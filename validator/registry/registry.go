@@ -1,13 +1,14 @@
 // Package registry maps the validator names the command line accepts to validators: the
 // built-in reference, the node adapters (ajv, typebox, zod), the Go zoo (a nested module run
 // out of process), python-jsonschema, the seed gates in examples/, exec: for any program
-// speaking toolproof/1, node: for a module of native tools and mcp: for an MCP server.
+// speaking toolproof/1, node: for a module of native tools and mcp: for an MCP server. The
+// adapters and seed gates travel inside the binary and run from the user's cache folder.
 package registry
 
 import (
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -47,7 +48,17 @@ func Entries() []Entry {
 
 // Opener opens validators by name, building or locating what they need once.
 type Opener struct {
-	Root    string        // the repository checkout (holds validator/node and zoo); "" finds it
+	// Root is a toolproof checkout to run the adapters, seed gates and zoo from, for developing
+	// toolproof (the command line takes it from TOOLPROOF_ROOT); "" runs the copies carried in
+	// this binary, unpacked into Cache, and installs the zoo with `go install`.
+	Root string
+	// Cache is the folder for the unpacked adapters, their npm packages and the zoo; "" is
+	// toolproof in os.UserCacheDir().
+	Cache string
+	// Progress gets a line before a first-use install (npm ci, the zoo's build); nil discards.
+	Progress io.Writer
+	// Version is the toolproof module version the zoo is installed at; "" is this binary's.
+	Version string
 	Options stdio.Options // window, timeout and stderr for child processes
 	// MCP holds the settings of mcp: servers (patterns, tool filters); its Command is set by
 	// Open, and a zero Window, Timeout or Stderr is taken from Options.
@@ -119,99 +130,6 @@ func Close(v validator.Validator) error {
 	return nil
 }
 
-func (o *Opener) root() (string, error) {
-	if o.Root != "" {
-		return o.Root, nil
-	}
-	if r := os.Getenv("TOOLPROOF_ROOT"); r != "" {
-		return r, nil
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "validator", "node", "adapters")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("cannot find the toolproof checkout (validator/node/adapters) above the working directory; set TOOLPROOF_ROOT")
-		}
-		dir = parent
-	}
-}
-
-func (o *Opener) node(name string) (validator.Validator, error) {
-	node, dir, err := o.nodeIn(name, filepath.Join("validator", "node"))
-	if err != nil {
-		return nil, err
-	}
-	return o.start([]string{node, filepath.Join(dir, "adapters", name+".mjs")})
-}
-
-// nodeIn finds node and the directory rel of the checkout, whose packages must be installed;
-// what names the validator in the errors.
-func (o *Opener) nodeIn(what, rel string) (node, dir string, err error) {
-	root, err := o.root()
-	if err != nil {
-		return "", "", err
-	}
-	node, err = exec.LookPath("node")
-	if err != nil {
-		return "", "", fmt.Errorf("validator %s needs Node.js (node is not on PATH)", what)
-	}
-	dir = filepath.Join(root, rel)
-	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
-		return "", "", fmt.Errorf("validator %s: its packages are not installed: run `npm ci` in %s", what, dir)
-	}
-	return node, dir, nil
-}
-
-// python starts validator/python/ADAPTER.py (python-jsonschema -> jsonschema_adapter.py) with
-// python3, which must have the jsonschema package.
-func (o *Opener) python(name string) (validator.Validator, error) {
-	root, err := o.root()
-	if err != nil {
-		return nil, err
-	}
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		return nil, fmt.Errorf("validator %s needs Python 3 (python3 is not on PATH)", name)
-	}
-	script := filepath.Join(root, "validator", "python", strings.TrimPrefix(name, "python-")+"_adapter.py")
-	if _, err := os.Stat(script); err != nil {
-		return nil, fmt.Errorf("validator %s: %v", name, err)
-	}
-	return o.start([]string{py, script})
-}
-
-func (o *Opener) zoo(name string) (validator.Validator, error) {
-	o.zooOnce.Do(func() {
-		root, err := o.root()
-		if err != nil {
-			o.zooErr = err
-			return
-		}
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		bin := filepath.Join(cache, "toolproof", "toolproof-zoo")
-		cmd := exec.Command("go", "build", "-o", bin, "./cmd/toolproof-zoo")
-		cmd.Dir = filepath.Join(root, "zoo")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			o.zooErr = fmt.Errorf("building the Go validator zoo (%s): %v\n%s", cmd.Dir, err, out)
-			return
-		}
-		o.zooBin = bin
-	})
-	if o.zooErr != nil {
-		return nil, o.zooErr
-	}
-	return o.start([]string{o.zooBin, name})
-}
-
 // nativeModule runs validator/node/adapters/native.mjs on the module at path (relative to the
 // working directory): the module's tools, gated by their own schemas.
 func (o *Opener) nativeModule(path string) (validator.Validator, error) {
@@ -225,14 +143,15 @@ func (o *Opener) nativeModule(path string) (validator.Validator, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return nil, fmt.Errorf("--validator node:%s: %v", path, err)
 	}
-	node, dir, err := o.nodeIn("node:"+path, filepath.Join("validator", "node"))
+	node, dir, err := o.nodeIn("node:"+path, "validator/node")
 	if err != nil {
 		return nil, err
 	}
 	return o.start([]string{node, filepath.Join(dir, "adapters", "native.mjs"), abs, path})
 }
 
-// seed runs one of the seed gates: examples/NAME/toolproof.mjs.
+// seed runs one of the seed gates: examples/NAME/toolproof.mjs (which imports the adapters'
+// protocol from validator/node/adapters).
 func (o *Opener) seed(name string) (validator.Validator, error) {
 	node, dir, err := o.nodeIn(name, "examples")
 	if err != nil {

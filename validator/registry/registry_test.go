@@ -95,8 +95,14 @@ func requireNode(t *testing.T) {
 	t.Skipf("skipping the node adapters: %s (TOOLPROOF_REQUIRE_NODE=1 makes this a failure)", why)
 }
 
+// newOpener runs the checkout's adapters (their packages installed by scripts/test), as
+// TOOLPROOF_ROOT does; the copies the binary carries are tested in carried_test.go.
 func newOpener() *registry.Opener {
-	return &registry.Opener{Options: stdio.Options{Stderr: io.Discard, Timeout: 10 * time.Second}}
+	checkout, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		panic(err)
+	}
+	return &registry.Opener{Root: checkout, Options: stdio.Options{Stderr: io.Discard, Timeout: 10 * time.Second}}
 }
 
 // zoo is one opener for every zoo test, so that the zoo is built once.
