@@ -1,7 +1,3 @@
-// Package generate makes valid argument values from a tool's compiled JSON Schema, drawn
-// through rapid so failing cases shrink. Every value is confirmed by the oracle (the reference
-// gatekeeper) before it is returned; a value the oracle rejects is a generator bug, counted in
-// Stats and never returned.
 package generate
 
 import (
