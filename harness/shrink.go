@@ -23,13 +23,7 @@ func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Find
 	var last *report.Finding
 	only := classOnly(opts.mutators(), f.Class)
 	prop := func(t *rapid.T) {
-		if r.hung >= maxHangs {
-			t.Skip("the gate hangs")
-		}
-		cs, originals, _, ok := draw(t, p, only)
-		if !ok {
-			t.Skip("the generator found no valid value in this draw")
-		}
+		cs, originals, _ := drawOrSkip(t, r, p, only)
 		verdicts, mutated := r.check(p.gate, cs)
 		for i := range cs {
 			for _, h := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
