@@ -23,7 +23,13 @@ type Finding struct {
 	Count    int               // cases with this tool, class and kind in the final pass
 	Blocking bool              // fails the run (imprecise_location only with RequireLocation)
 	Shrunk   bool              // minimised by rapid (else the first case seen)
+	// Known is set by a baseline (package baseline) on a finding it lists and whose minimal case
+	// still reproduces: it is reported, but does not fail the run.
+	Known bool
 }
+
+// Fails reports whether the finding fails the run: blocking, and not known to a baseline.
+func (f Finding) Fails() bool { return f.Blocking && !f.Known }
 
 // findingJSON is the JSON form of a Finding: the case's fields and the verdict's, flat.
 type findingJSON struct {
@@ -49,6 +55,7 @@ type findingJSON struct {
 	Count      int               `json:"count"`
 	Blocking   bool              `json:"blocking"`
 	Shrunk     bool              `json:"shrunk"`
+	Known      bool              `json:"known,omitempty"`
 }
 
 // MarshalJSON writes the finding flat: its case's fields beside the verdict's.
@@ -56,7 +63,7 @@ func (f Finding) MarshalJSON() ([]byte, error) {
 	j := findingJSON{Tool: f.Tool, Class: f.Class, Variant: f.Variant, Kind: f.Kind, Expect: f.Expect, Got: f.Got,
 		Path: f.Path, Scope: f.Scope, Also: f.Also, Keyword: f.Keyword, Reason: f.Reason, Canary: f.Canary, Args: string(f.Args),
 		Original: string(f.Original), ID: f.ID, SchemaHash: f.SchemaHash, Detail: f.Detail,
-		Issues: f.Issues, Count: f.Count, Blocking: f.Blocking, Shrunk: f.Shrunk}
+		Issues: f.Issues, Count: f.Count, Blocking: f.Blocking, Shrunk: f.Shrunk, Known: f.Known}
 	if !utf8.Valid(f.Args) {
 		j.ArgsBase64 = base64.StdEncoding.EncodeToString(f.Args)
 	}
@@ -84,7 +91,8 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 	*f = Finding{Case: cases.Case{ID: j.ID, Tool: j.Tool, SchemaHash: j.SchemaHash, Args: args, Original: original,
 		Expect: j.Expect, Class: j.Class, Variant: j.Variant, Path: j.Path, Scope: j.Scope, Also: j.Also, Keyword: j.Keyword,
 		Reason: j.Reason, Canary: j.Canary},
-		Kind: j.Kind, Got: j.Got, Detail: j.Detail, Issues: j.Issues, Count: j.Count, Blocking: j.Blocking, Shrunk: j.Shrunk}
+		Kind: j.Kind, Got: j.Got, Detail: j.Detail, Issues: j.Issues, Count: j.Count, Blocking: j.Blocking, Shrunk: j.Shrunk,
+		Known: j.Known}
 	return nil
 }
 

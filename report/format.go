@@ -20,9 +20,16 @@ var formats = []format{
 	{[]string{"json"}, writeReportJSON, writeComparisonJSON},
 	{[]string{"junit"}, writeReportJUnit, writeComparisonJUnit},
 	{[]string{"markdown", "md"}, writeMarkdown, writeComparisonMarkdown},
+	{[]string{"html"}, func(w io.Writer, r *Report) error { return r.WriteHTML(w, HTMLOptions{}) },
+		func(w io.Writer, c *Comparison) error { return c.WriteHTML(w, HTMLOptions{}) }},
+	{[]string{"sarif"}, func(w io.Writer, r *Report) error { return r.WriteSARIF(w, SARIFOptions{}) },
+		func(w io.Writer, c *Comparison) error { return c.WriteSARIF(w, SARIFOptions{}) }},
+	{[]string{"badge"}, func(w io.Writer, r *Report) error { return r.WriteBadge(w) },
+		func(w io.Writer, c *Comparison) error { return c.WriteBadge(w) }},
 }
 
-// Formats names the formats Write takes: text, json, junit, markdown.
+// Formats names the formats Write takes: text, json, junit, markdown, html, sarif, badge
+// (WriteFormat gives html and sarif their options).
 func Formats() []string {
 	var out []string
 	for _, f := range formats {
@@ -31,7 +38,7 @@ func Formats() []string {
 	return out
 }
 
-// FormatList is the formats in a sentence: "text, json, junit or markdown".
+// FormatList is the formats in a sentence: "text, json, junit, markdown, html, sarif or badge".
 func FormatList() string {
 	names := Formats()
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
@@ -58,7 +65,7 @@ func formatNamed(name string) (format, error) {
 	return format{}, fmt.Errorf("unknown format %q (want %s)", name, FormatList())
 }
 
-// Write writes the report in a format (Formats): text, json, junit or markdown.
+// Write writes the report in a format (Formats).
 func (r *Report) Write(w io.Writer, format string) error {
 	f, err := formatNamed(format)
 	if err != nil {

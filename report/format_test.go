@@ -9,7 +9,7 @@ import (
 // Every format Formats names renders a report and a comparison; an unknown one is refused with
 // the list of formats, by Write and FormatNamed alike.
 func TestFormats(t *testing.T) {
-	if got := strings.Join(Formats(), ","); got != "text,json,junit,markdown" {
+	if got := strings.Join(Formats(), ","); got != "text,json,junit,markdown,html,sarif,badge" {
 		t.Errorf("Formats() = %s", got)
 	}
 	cmp := &Comparison{Reports: []*Report{goldenPassing(), goldenReport()}}
@@ -25,7 +25,7 @@ func TestFormats(t *testing.T) {
 	if got, err := FormatNamed("md"); got != "markdown" || err != nil {
 		t.Errorf(`FormatNamed("md") = %q, %v`, got, err)
 	}
-	const want = `unknown format "html5" (want text, json, junit or markdown)`
+	const want = `unknown format "html5" (want text, json, junit, markdown, html, sarif or badge)`
 	for _, err := range []error{goldenReport().Write(&bytes.Buffer{}, "html5"), cmp.Write(&bytes.Buffer{}, "html5")} {
 		if err == nil || err.Error() != want {
 			t.Errorf("an unknown format: %v, want %s", err, want)

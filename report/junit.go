@@ -125,7 +125,7 @@ func junitToolCase(classname string, tc toolCheck) junitCase {
 	jc := junitCase{Name: tc.tool, Classname: classname}
 	var fail, note []string
 	for _, f := range tc.findings {
-		if f.Blocking {
+		if f.Fails() {
 			fail = append(fail, junitFinding(f))
 		} else {
 			note = append(note, junitFinding(f))
@@ -134,7 +134,7 @@ func junitToolCase(classname string, tc toolCheck) junitCase {
 	if len(fail) > 0 {
 		var first Finding
 		for _, f := range tc.findings {
-			if f.Blocking {
+			if f.Fails() {
 				first = f
 				break
 			}

@@ -19,6 +19,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintln(w)
 		writeMarkdownFindings(w, r.Findings)
 	}
+	writeBaselineMarkdown(w, r)
 	if s.unclear {
 		fmt.Fprintf(w, "\nUnclear answers (never a finding), samples:\n\n")
 		for _, c := range s.classes {
@@ -79,7 +80,7 @@ func writeMarkdownFindings(w io.Writer, fs []Finding) {
 	fmt.Fprintf(w, "| tool | class | kind | args | path | blocking | id |\n|---|---|---|---|---|---|---|\n")
 	for _, f := range fs {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, mdCode(truncate(string(f.Args), 120)),
-			mdCell(f.Path), map[bool]string{true: "yes", false: "no"}[f.Blocking], f.ID)
+			mdCell(f.Path), blockingWord(f), f.ID)
 	}
 }
 

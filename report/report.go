@@ -29,6 +29,10 @@ type Report struct {
 	// Shard is set in the report of one shard of a run (Options.Shards): which shard, and what
 	// Merge needs to put the shards together into the report of the whole run.
 	Shard *ShardInfo `json:"shard,omitempty"`
+	// Sources says where each tool with a finding is defined, for the SARIF report's locations.
+	Sources map[string]Source `json:"sources,omitempty"`
+	// Baseline is what a baseline of known findings made of the run (package baseline).
+	Baseline *BaselineResult `json:"baseline,omitempty"`
 	// Checked names, per class, the tools that had at least one case in it. A tool in a class is
 	// one check: the unit of the "checks" line of the text and Markdown reports and of the JUnit
 	// test cases, failed when it has a blocking finding. Not in the JSON (the classes and the
@@ -50,13 +54,23 @@ func (r *Report) Finish() {
 	for _, st := range r.Classes {
 		r.Cases += st.Cases
 	}
+	r.Recount()
+	r.Shard.finish(r)
+}
+
+// Recount decides Passed: no finding that fails the run (blocking and not known to a
+// baseline), no fixed baseline entry and no generator bug. A baseline calls it after marking
+// findings known.
+func (r *Report) Recount() {
 	r.Passed = r.GeneratorBugs == 0
 	for _, f := range r.Findings {
-		if f.Blocking {
+		if f.Fails() {
 			r.Passed = false
 		}
 	}
-	r.Shard.finish(r)
+	if r.Baseline != nil && len(r.Baseline.Fixed) > 0 {
+		r.Passed = false
+	}
 }
 
 // summary is the model every renderer shows of a report: the report and what is derived from
@@ -143,7 +157,7 @@ type toolCheck struct {
 
 func (c toolCheck) failed() bool {
 	for _, f := range c.findings {
-		if f.Blocking {
+		if f.Fails() {
 			return true
 		}
 	}
@@ -210,6 +224,9 @@ func (s *summary) countsLine() string {
 	line := fmt.Sprintf("checks (a tool in a class): %d, %d failed; findings: %d", s.total, s.failed, len(s.Findings))
 	if nb := len(s.Findings) - s.blocking; nb > 0 {
 		line += fmt.Sprintf(" (%d not blocking)", nb)
+	}
+	if b := s.Baseline; b != nil {
+		line += fmt.Sprintf("; baseline: %d known, %d fixed", len(b.Known), len(b.Fixed))
 	}
 	return line + fmt.Sprintf("; skipped tools: %d", len(s.Skipped))
 }

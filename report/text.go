@@ -35,6 +35,7 @@ func writeText(w io.Writer, r *Report) error {
 			fmt.Fprintf(w, "     id:     %s (%s in the last pass)\n", f.ID, suchCases(f.Count))
 		}
 	}
+	writeBaselineText(w, r)
 	if s.unclear {
 		fmt.Fprintf(w, "\nunclear answers (neither a rejection nor a call gone through; never a finding), samples:\n")
 		for _, c := range s.classes {
@@ -58,10 +59,14 @@ func writeText(w io.Writer, r *Report) error {
 	return nil
 }
 
-// mark is FAIL for a blocking finding, note for another.
+// mark is FAIL for a finding that fails the run, known for a blocking one a baseline lists,
+// note for another.
 func mark(f Finding) string {
-	if f.Blocking {
+	switch {
+	case f.Fails():
 		return "FAIL"
+	case f.Known:
+		return "known"
 	}
 	return "note"
 }

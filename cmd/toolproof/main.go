@@ -3,8 +3,9 @@
 // every wrong verdict.
 //
 //	toolproof run        [--tools PATH]... [--validator SPEC]... [--checks N] [--seed S] ...
-//	toolproof replay DIR [--validator SPEC] [--format ...]
-//	toolproof merge      REPORT.json... [--format text|json|junit|markdown]
+//	toolproof replay DIR|REPORT.json [--id ID]... [--validator SPEC] [--format ...]
+//	toolproof merge      REPORT.json... [--format FORMAT] [--report FORMAT=FILE]...
+//	toolproof baseline   REPORT.json
 //	toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S] [--format jsonl|test-suite]
 //	toolproof audit      --tools PATH [--format text|json]
 //	toolproof validators
@@ -38,12 +39,14 @@ const usage = `toolproof proves that a validator of LLM tool-call arguments hold
 Usage:
   toolproof run        [--tools PATH]... [--validator SPEC]... [--checks N] [--seed S]
                        [--mutators LIST] [--profile strict|repair] [--close] [--jobs N]
-                       [--shard i/n | --shards N] [--format text|json|junit|markdown]
-                       [--save DIR] [--require-location] [--timeout D] [--window N]
+                       [--shard i/n | --shards N] [--format FORMAT] [--report FORMAT=FILE]...
+                       [--baseline REPORT.json] [--save DIR] [--require-location] [--timeout D] [--window N]
                        [--processes N] [--max-skipped N] [--only-reject]
                        [--tool NAME]... [--skip-tool NAME]... [--reject-pattern RE] [--ran-pattern RE]
-  toolproof merge      REPORT.json... [--format text|json|junit|markdown] [--max-skipped N]
-  toolproof replay DIR [--validator SPEC]... [--tools PATH]... [--format ...] [--close] [--max-skipped N]
+  toolproof merge      REPORT.json... [--format FORMAT] [--report FORMAT=FILE]... [--max-skipped N]
+  toolproof replay     DIR|REPORT.json [--id ID]... [--validator SPEC]... [--tools PATH]... [--format FORMAT]
+                       [--report FORMAT=FILE]... [--close] [--max-skipped N]
+  toolproof baseline   REPORT.json     (the known findings of a run, for run --baseline)
   toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S]
                        [--mutators LIST] [--close] [--format jsonl|test-suite|go-fuzz]
   toolproof audit      [--tools PATH]... [--close] [--format text|json] [--all]
@@ -59,6 +62,9 @@ skipped tools than --max-skipped allows). merge puts the JSON reports of the sha
 (--shard i/n, or the index from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX with --shards N,
 CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB or CI_NODE_INDEX) together into the report of the
 whole run.
+FORMAT: text, json, junit, markdown, html, sarif or badge. --baseline replays the known
+findings of an earlier run first: those that still reproduce do not fail the run, those that no
+longer do (fixed) fail it, and any other finding fails as usual.
 Run 'toolproof COMMAND -h' for the flags of a command.
 `
 
@@ -90,6 +96,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdReplay(args[1:], stdout, stderr)
 	case "merge":
 		err = cmdMerge(args[1:], stdout, stderr)
+	case "baseline":
+		err = cmdBaseline(args[1:], stdout, stderr)
 	case "gen":
 		err = cmdGen(args[1:], stdout, stderr)
 	case "audit":

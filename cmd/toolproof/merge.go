@@ -8,8 +8,46 @@ import (
 	"io"
 	"os"
 
+	"github.com/toolproof/toolproof/baseline"
 	"github.com/toolproof/toolproof/report"
 )
+
+// mergeExtras puts together what the shards carry beside their findings: where each tool is
+// defined (Sources) and what the baseline made of each shard; Passed is recounted.
+func mergeExtras(merged []*report.Report, docs []report.Document) {
+	for i, r := range merged {
+		var parts []*report.BaselineResult
+		for _, d := range docs {
+			if i >= len(d.Reports) {
+				continue
+			}
+			s := d.Reports[i]
+			for t, src := range s.Sources {
+				if r.Sources == nil {
+					r.Sources = map[string]report.Source{}
+				}
+				r.Sources[t] = src
+			}
+			parts = append(parts, s.Baseline)
+		}
+		if b := baseline.Union(parts); b != nil {
+			// A shard's finding may come back as the first case it saw (merge puts the shrunk
+			// case of the first tool back), which does not carry the mark: mark again.
+			baseline.Apply(r, &baseline.Replayed{File: b.File, Known: b.Known, Fixed: b.Fixed})
+		}
+	}
+}
+
+// mergeReplay is the replay command of a finding of a merged run: from its JSON report.
+func mergeReplay(jsonFile string) func(*report.Report, report.Finding) string {
+	if jsonFile == "" {
+		jsonFile = "REPORT.json"
+	}
+	return func(r *report.Report, f report.Finding) string {
+		return fmt.Sprintf("toolproof replay %s --id %s --validator SPEC --tools TOOLS  # SPEC: the spec of %s; TOOLS: the run's tool files",
+			shellWord(jsonFile), f.ID, r.Validator)
+	}
+}
 
 // cmdMerge reads the JSON reports of the shards of one run (run --shard i/n --format json) and
 // writes the report of the whole run, as the unsharded run with the same seed writes it.
@@ -17,20 +55,22 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("toolproof merge", flag.ContinueOnError)
 	var format string
 	var maxSkipped int
+	var files reportFlags
 	reportFormatFlag(fs, &format)
+	fs.Var(&files, "report", "FORMAT=FILE: write one more report of the merged run to FILE (repeatable)")
 	maxSkippedFlag(fs, &maxSkipped)
-	files, err := parse(fs, args, stderr)
+	names, err := parse(fs, args, stderr)
 	if err != nil {
 		return err
 	}
-	if _, err := report.FormatNamed(format); err != nil {
-		return usagef("--format %q: want %s", format, report.FormatList())
+	if err := checkFormat(format); err != nil {
+		return err
 	}
-	if len(files) == 0 {
+	if len(names) == 0 {
 		return usagef("merge takes the JSON reports of the shards of a run (toolproof run --shard i/n --format json > shard-i.json)")
 	}
-	docs := make([]report.Document, len(files))
-	for i, name := range files {
+	docs := make([]report.Document, len(names))
+	for i, name := range names {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return usagef("merge: %v", err)
@@ -43,11 +83,15 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 			return usagef("merge %s: more than one JSON value; want one report document", name)
 		}
 	}
-	doc, err := report.Merge(docs, files)
+	doc, err := report.Merge(docs, names)
 	if err != nil {
 		return usagef("merge: %v", err)
 	}
-	return writeReports(doc.Reports, format, maxSkipped, stdout, stderr)
+	mergeExtras(doc.Reports, docs)
+	out := outputs{format: format, files: files, render: report.RenderOptions{
+		HTML:  report.HTMLOptions{Command: repeatCommand("merge", args, 0), Replay: mergeReplay(files.jsonPath())},
+		SARIF: report.SARIFOptions{Version: releaseVersion()}}}
+	return writeReports(doc.Reports, out, maxSkipped, stdout, stderr)
 }
 
 // jsonErr says where in data a JSON error is, by line and column when it knows the offset.

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/toolproof/toolproof/cases"
@@ -21,17 +20,13 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("replay takes one directory of saved cases")
+		return usagef("replay takes one directory of saved cases (--save DIR) or one JSON report (--format json)")
 	}
 	opts, err := f.options()
 	if err != nil {
 		return err
 	}
-	cs, err := loadSaved(pos[0])
-	if err != nil {
-		return err
-	}
-	tools, _, err := loadTools(f.tools, stderr)
+	cs, err := casesToReplay(pos[0], f.ids)
 	if err != nil {
 		return err
 	}
@@ -40,6 +35,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
+	tools, _, err := toolsFor(f.tools, vs, stderr)
+	if err != nil {
+		return err
+	}
 	if err := someSavedTool(pos[0], cs, tools); err != nil {
 		return err
 	}
@@ -52,23 +51,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		reports = append(reports, rep)
 	}
-	return writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
-}
-
-// loadSaved reads the saved cases of a directory; none is an error.
-func loadSaved(dir string) ([]cases.Case, error) {
-	info, err := os.Stat(dir)
-	if err != nil || !info.IsDir() {
-		return nil, usagef("replay %s: not a directory", dir)
-	}
-	cs, err := cases.Load(dir)
-	if err != nil {
-		return nil, usageError{err.Error()}
-	}
-	if len(cs) == 0 {
-		return nil, usagef("replay %s: no saved cases", dir)
-	}
-	return cs, nil
+	sources(reports, tools, f.servedBy(vs))
+	return writeReports(reports, f.outputs(vs, args, 0), f.maxSkipped, stdout, stderr)
 }
 
 // someSavedTool refuses saved cases none of which names a tool given.

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolproof/toolproof/baseline"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
@@ -129,6 +130,9 @@ type runFlags struct {
 	shards     int
 	shardFrom  string // where the shard came from: the flag or a variable
 	format     string
+	reports    reportFlags
+	baseline   string
+	ids        multiFlag
 	save       string
 	requireLoc bool
 	timeout    time.Duration
@@ -188,6 +192,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
 	closeFlag(fs, &f.close, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 	reportFormatFlag(fs, &f.format)
+	fs.Var(&f.reports, "report", "FORMAT=FILE: write one more report of the run to FILE (repeatable: --report html=toolproof.html --report sarif=toolproof.sarif)")
 	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when no issue of a rejection is at the distorted place, inside it, or above it only as far as the schema lets a gate know (the object that lacks or holds the key, the anyOf/oneOf/not or if that chose); one issue at the root locates only the root")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
 	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to each process of an external validator")
@@ -204,6 +209,9 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 		fs.IntVar(&f.shards, "shards", 0, "the number of shards, when the index comes from a variable (JOB_COMPLETION_INDEX has no count of its own)")
 		fs.StringVar(&f.save, "save", "", "directory to save the minimal failing cases in (replay them with toolproof replay)")
 		fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for `go tool pprof`)")
+		fs.StringVar(&f.baseline, "baseline", "", "JSON report listing the known findings: replayed first; those that still reproduce do not fail the run, those that no longer do (fixed) fail it")
+	} else {
+		fs.Var(&f.ids, "id", "replay only the finding with this id (repeatable; replaying a JSON report)")
 	}
 }
 
@@ -238,8 +246,8 @@ func (f *runFlags) options() (harness.Options, error) {
 	if f.processes < 1 {
 		return opts, usagef("--processes must be at least 1")
 	}
-	if _, err := report.FormatNamed(f.format); err != nil {
-		return opts, usagef("--format %q: want %s", f.format, report.FormatList())
+	if err := checkFormat(f.format); err != nil {
+		return opts, err
 	}
 	if f.checks < 0 || (f.checks == 0 && f.gen) {
 		return opts, usagef("--checks must be positive")
@@ -314,6 +322,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var base *baseline.Baseline
+	if f.baseline != "" {
+		if base, err = baseline.Load(f.baseline); err != nil {
+			return usageError{err.Error()}
+		}
+	}
 	seed := f.seed
 	if seed == 0 {
 		seed = randomSeed()
@@ -333,15 +347,26 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	opts.Progress = progressTo(stderr)
 	var reports []*report.Report
 	for _, v := range vs {
+		var known *baseline.Replayed
+		if base != nil {
+			// Before the run, whatever the seed: the known findings' verdicts are the gate's alone.
+			if known, err = base.Replay(tools, v, len(vs), opts); err != nil {
+				return err
+			}
+		}
 		rep, err := harness.Run(tools, v, opts)
 		if err != nil {
 			return err
 		}
 		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
 		rep.Notes = append(rep.Notes, notesOf(v)...)
+		if known != nil {
+			baseline.Apply(rep, known)
+		}
 		reports = append(reports, rep)
 	}
-	err = writeReports(reports, f.format, f.maxSkipped, stdout, stderr)
+	sources(reports, tools, f.servedBy(vs))
+	err = writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr)
 	if len(f.validators) == 0 && f.format == "text" && (err == nil || errors.Is(err, errFindings)) {
 		// The reference alone proves nothing to a newcomer: show what a finding looks like.
 		if derr := writeDemo(stdout, tools, opts); derr != nil {
@@ -354,21 +379,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 // writeReports writes the report (one validator) or the comparison (several), then says how the
 // run ended: more skipped tools than maxSkipped (when it is not negative), or every tool
 // skipped, is bad input, exit 2, whatever the findings; else a finding is exit 1.
-func writeReports(reports []*report.Report, format string, maxSkipped int, stdout, stderr io.Writer) error {
+func writeReports(reports []*report.Report, out outputs, maxSkipped int, stdout, stderr io.Writer) error {
 	passed := true
 	for _, r := range reports {
 		passed = passed && r.Passed
 	}
-	var err error
-	if len(reports) == 1 {
-		err = reports[0].Write(stdout, format)
-	} else {
-		err = (&report.Comparison{Reports: reports}).Write(stdout, format)
-	}
-	if err != nil {
+	if err := writeFiles(reports, out); err != nil {
 		return err
 	}
-	if format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
+	if err := write(stdout, reports, out.format, out.render); err != nil {
+		return err
+	}
+	if format := out.format; format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
 		fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
 	}
 	if maxSkipped >= 0 {

@@ -1,0 +1,213 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+)
+
+// SARIFOptions is what a SARIF report carries beyond the reports.
+type SARIFOptions struct {
+	Version string // toolproof's version, for the tool's driver ("" leaves it out)
+}
+
+// sarifLog and the types below are the part of SARIF 2.1.0 the report uses.
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool    sarifTool     `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	InformationURI string      `json:"informationUri"`
+	Version        string      `json:"version,omitempty"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifRule struct {
+	ID                   string         `json:"id"`
+	Name                 string         `json:"name"`
+	ShortDescription     sarifText      `json:"shortDescription"`
+	FullDescription      sarifText      `json:"fullDescription"`
+	HelpURI              string         `json:"helpUri"`
+	DefaultConfiguration map[string]any `json:"defaultConfiguration"`
+	Properties           map[string]any `json:"properties"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	BaselineState       string            `json:"baselineState,omitempty"`
+	Properties          map[string]any    `json:"properties"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation *sarifPhysical `json:"physicalLocation,omitempty"`
+	LogicalLocations []sarifLogical `json:"logicalLocations"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation struct {
+		URI string `json:"uri"`
+	} `json:"artifactLocation"`
+	Region *sarifRegion `json:"region,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+}
+
+type sarifLogical struct {
+	Name               string `json:"name"`
+	FullyQualifiedName string `json:"fullyQualifiedName,omitempty"`
+	Kind               string `json:"kind"`
+}
+
+const sarifDocs = "https://github.com/toolproof/toolproof/blob/main/docs/"
+
+// WriteSARIF writes the report as SARIF 2.1.0, for code scanning: one result per blocking
+// finding (known ones as warnings), the rule being its class and kind, located at the tool's
+// definition (Report.Sources).
+func (r *Report) WriteSARIF(w io.Writer, opts SARIFOptions) error {
+	return writeSARIF(w, []*Report{r}, opts)
+}
+
+// WriteSARIF writes the comparison as one SARIF run holding every validator's results.
+func (cmp *Comparison) WriteSARIF(w io.Writer, opts SARIFOptions) error {
+	return writeSARIF(w, cmp.Reports, opts)
+}
+
+func writeSARIF(w io.Writer, rs []*Report, opts SARIFOptions) error {
+	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "toolproof", InformationURI: "https://github.com/toolproof/toolproof",
+		Version: opts.Version, Rules: []sarifRule{}}}, Results: []sarifResult{}}
+	ruleIndex := map[string]int{}
+	var ids []string
+	for _, r := range rs {
+		for _, f := range r.Findings {
+			if f.Blocking {
+				if id := string(f.Class) + "/" + string(f.Kind); !contains(ids, id) {
+					ids = append(ids, id)
+				}
+			}
+		}
+	}
+	sort.Strings(ids)
+	for i, id := range ids {
+		ruleIndex[id] = i
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleFor(id))
+	}
+	for _, r := range rs {
+		for _, f := range r.Findings {
+			if f.Blocking {
+				id := string(f.Class) + "/" + string(f.Kind)
+				run.Results = append(run.Results, r.sarifResult(f, id, ruleIndex[id]))
+			}
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// sarifRuleFor describes the rule CLASS/KIND.
+func sarifRuleFor(id string) sarifRule {
+	var class, kind string
+	for i := 0; i < len(id); i++ {
+		if id[i] == '/' {
+			class, kind = id[:i], id[i+1:]
+		}
+	}
+	short := fmt.Sprintf("%s: %s", class, kindMeaning[Kind(kind)])
+	if class == "valid" {
+		short = fmt.Sprintf("valid arguments: %s", kindMeaning[Kind(kind)])
+	}
+	return sarifRule{ID: id, Name: id, ShortDescription: sarifText{short},
+		FullDescription:      sarifText{fmt.Sprintf("The gate under test gave a wrong verdict on a %s case (%s). The result holds the minimal case; toolproof replay repeats it.", class, kind)},
+		HelpURI:              sarifDocs + "verdicts.md",
+		DefaultConfiguration: map[string]any{"level": "error"},
+		Properties:           map[string]any{"tags": []string{"toolproof", class, kind}}}
+}
+
+// kindMeaning is each kind in a few words, for the SARIF rules.
+var kindMeaning = map[Kind]string{
+	Missed:            "a must-reject case accepted",
+	FalseReject:       "a valid case rejected",
+	WrongRepair:       "a distortion accepted, but not repaired to the original value",
+	SilentChange:      "a valid case accepted, but the value passed on differs from it",
+	ImpreciseLocation: "rejected, but no issue points at the place",
+	Leak:              "an error message repeats an argument value",
+	MutatedInput:      "the gate wrote into the argument bytes it was given",
+	Crash:             "the gate crashed",
+	Timeout:           "the gate hung",
+	ProtocolError:     "the gate answered nonsense",
+}
+
+func (r *Report) sarifResult(f Finding, id string, index int) sarifResult {
+	res := sarifResult{RuleID: id, RuleIndex: index, Level: "error",
+		Message:             sarifText{fmt.Sprintf("%s: %s", r.Validator, f.String())},
+		PartialFingerprints: map[string]string{"toolproofFinding/v1": fingerprint(r.Validator, f)},
+		Properties: map[string]any{"validator": r.Validator, "tool": f.Tool, "class": string(f.Class), "kind": string(f.Kind),
+			"args": showArgs(string(f.Args)), "path": f.Path, "id": f.ID}}
+	if f.Known {
+		res.Level = "warning"
+	}
+	if r.Baseline != nil {
+		res.BaselineState = "new"
+		if f.Known {
+			res.BaselineState = "unchanged"
+		}
+	}
+	src := r.Sources[f.Tool]
+	loc := sarifLocation{LogicalLocations: []sarifLogical{{Name: f.Tool, Kind: "function"}}}
+	if src.Served != "" {
+		loc.LogicalLocations[0].FullyQualifiedName = src.Served + "#" + f.Tool
+	}
+	if src.File != "" {
+		p := &sarifPhysical{}
+		p.ArtifactLocation.URI = src.File
+		if src.Line > 0 {
+			p.Region = &sarifRegion{StartLine: src.Line, StartColumn: src.Column}
+		}
+		loc.PhysicalLocation = p
+	}
+	res.Locations = []sarifLocation{loc}
+	return res
+}
+
+// fingerprint names a finding across runs: its validator, tool, class and kind (the baseline's key).
+func fingerprint(validator string, f Finding) string {
+	h := sha256.Sum256([]byte(validator + "\x00" + f.Group()))
+	return hex.EncodeToString(h[:16])
+}
