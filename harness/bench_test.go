@@ -68,7 +68,7 @@ func BenchmarkCase(b *testing.B) {
 				}
 				verdicts, mutated := r.check(p.gate, cs)
 				for i := range cs {
-					judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], Options{})
+					judgeAll(&cs[i], basis{original: originals[i]}, verdicts[i], mutated[i], Options{})
 				}
 				return len(cs)
 			}, &cs)

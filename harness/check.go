@@ -74,8 +74,9 @@ func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *t
 		return known, stats
 	}
 	verdicts, mutated := r.check(p.gate, replay)
+	bases := savedBases(p, r, replay, originals, opts)
 	for i := range replay {
-		fs := judgeAll(&replay[i], originals[i], verdicts[i], mutated[i], opts)
+		fs := judgeAll(&replay[i], bases[i], verdicts[i], mutated[i], opts)
 		report.StatsFor(stats, replay[i].Class).Count(&replay[i], verdicts[i], fs)
 		for _, f := range fs {
 			if f.Blocking && !known[f.Group()] {
@@ -105,8 +106,9 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 			opts.observe(p.tool.Name, cs)
 		}
 		verdicts, mutated := r.check(p.gate, cs)
+		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
-			fs := judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts)
+			fs := judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts)
 			report.StatsFor(stats, cs[i].Class).Count(&cs[i], verdicts[i], fs)
 			for _, f := range fs {
 				if _, seen := first[f.Group()]; !seen && !known[f.Group()] {

@@ -37,8 +37,9 @@ func Fuzz(t tool.Tool, v validator.Validator, opts Options) (func(*testing.T, []
 			rt.Skip("no valid value in this draw")
 		}
 		verdicts, mutated := r.check(p.gate, cs)
+		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
-			for _, f := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
+			for _, f := range judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts) {
 				if f.Blocking {
 					rt.Fatalf("%s", f.Explain())
 				}
@@ -83,7 +84,7 @@ func differential(p *prepared, r *runner, opts Options) func(args []byte) error 
 		if want {
 			original, _ = jsonvalue.Parse(args)
 		}
-		for _, f := range judgeAll(&c, original, verdicts[0], mutated[0], opts) {
+		for _, f := range judgeAll(&c, basis{original: original, defaults: p.defaults}, verdicts[0], mutated[0], opts) {
 			if f.Blocking && f.Kind != report.ImpreciseLocation {
 				why := ""
 				if oerr != nil {

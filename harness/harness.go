@@ -27,8 +27,12 @@ type Options struct {
 	Shard, Shards   int                // Run: check only tools whose index % Shards == Shard
 	Siblings        []tool.Tool        // tools to borrow keys and enum values from (default: the tools checked)
 	Progress        func(done, total int)
+	// DeclaredDefaultsBlock makes declared_default (a default the model-facing schema declares,
+	// filled in) a blocking finding; it is reported, not blocking, otherwise.
+	DeclaredDefaultsBlock bool
 
 	observe func(tool string, cs []cases.Case) // tests: sees the cases of every scorecard draw
+	blind   bool                               // the validator is validator.ValueBlind (set by Run and Replay)
 }
 
 func (o Options) profile() report.Profile {

@@ -10,8 +10,9 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// judge turns one verdict into findings under the verdict rules.
-func judge(c *cases.Case, original any, v validator.Verdict, profile report.Profile, requireLocation bool) []report.Finding {
+// judge turns one verdict into findings under the verdict rules, against the case's basis.
+func judge(c *cases.Case, b basis, v validator.Verdict, r rules) []report.Finding {
+	original := b.original
 	var out []report.Finding
 	add := func(k report.Kind, got, detail string, blocking bool) {
 		if c.ID == "" {
@@ -44,15 +45,25 @@ func judge(c *cases.Case, original any, v validator.Verdict, profile report.Prof
 		if !v.Valid {
 			add(report.FalseReject, got, "", true)
 		} else if v.HasValue && !sameValue(original, v.Value) {
-			add(report.SilentChange, got, "value passed on (-sent +passed on):\n"+report.Diff(original, v.Value), true)
+			diff := "value passed on (-sent +passed on):\n" + report.Diff(original, v.Value)
+			if b.defaults.only(original, v.Value) {
+				add(report.DeclaredDefault, got, diff, r.blockDefaults) // the model was told of it
+			} else {
+				add(report.SilentChange, got, diff, true)
+			}
 		}
 	case cases.Reject:
 		switch {
-		case v.Valid && profile == report.Repair:
+		case v.Valid && r.profile == report.Repair && !r.blind:
+			// A repair must pass on what the gate passes on for the original valid value.
+			want, what := original, "original"
+			if b.hasPassed {
+				want, what = b.passed, "passed on for the original"
+			}
 			if !v.HasValue {
 				add(report.WrongRepair, got, "accepted without saying what it passes on: the distorted value goes through", true)
-			} else if !sameValue(original, v.Value) {
-				add(report.WrongRepair, got, "value passed on (-original +passed on):\n"+report.Diff(original, v.Value), true)
+			} else if !sameValue(want, v.Value) {
+				add(report.WrongRepair, got, "value passed on (-"+what+" +passed on):\n"+report.Diff(want, v.Value), true)
 			}
 		case v.Valid:
 			detail := ""
@@ -61,7 +72,7 @@ func judge(c *cases.Case, original any, v validator.Verdict, profile report.Prof
 			}
 			add(report.Missed, got, detail, true)
 		case !locates(v.Issues, c):
-			add(report.ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q%s; issues: %s", c.Path, c.Scope, alsoText(c.Also), report.IssuesText(v.Issues)), requireLocation)
+			add(report.ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q%s; issues: %s", c.Path, c.Scope, alsoText(c.Also), report.IssuesText(v.Issues)), r.requireLocation)
 		}
 	}
 	return out
@@ -112,8 +123,8 @@ func alsoText(also []cases.Place) string {
 }
 
 // judgeAll is judge plus the mutated-input check.
-func judgeAll(c *cases.Case, original any, v validator.Verdict, mutated bool, opts Options) []report.Finding {
-	fs := judge(c, original, v, opts.profile(), opts.RequireLocation)
+func judgeAll(c *cases.Case, b basis, v validator.Verdict, mutated bool, opts Options) []report.Finding {
+	fs := judge(c, b, v, opts.rules())
 	if mutated {
 		if c.ID == "" {
 			*c = c.Seal()

@@ -142,7 +142,7 @@ func allJudgeRows() []judgeRow {
 func runJudge(r judgeRow) ([]report.Finding, cases.Case) {
 	c, v := r.inputs()
 	sealed := c.Seal()
-	return judge(&c, judgeOriginal, v, r.profile, r.reqLoc), sealed
+	return judge(&c, basis{original: judgeOriginal}, v, rules{profile: r.profile, requireLocation: r.reqLoc}), sealed
 }
 
 func TestJudgeRules(t *testing.T) {
@@ -261,11 +261,11 @@ func TestSameValueAsDoubles(t *testing.T) {
 	c := cases.Case{Tool: "t", Class: cases.Valid, Expect: cases.Accept, Args: []byte(`{"x":10000000000000000001}`)}
 	original := map[string]any{"x": json.Number("10000000000000000001")}
 	v := validator.AcceptValue(map[string]any{"x": json.Number("10000000000000000000")})
-	if fs := judge(&c, original, v, report.Strict, false); len(fs) != 0 {
+	if fs := judge(&c, basis{original: original}, v, rules{profile: report.Strict}); len(fs) != 0 {
 		t.Errorf("findings for a value equal as doubles: %v", fs)
 	}
 	v = validator.AcceptValue(map[string]any{"x": json.Number("10000000000000002048")})
-	if fs := judge(&c, original, v, report.Strict, false); len(fs) != 1 || fs[0].Kind != report.SilentChange {
+	if fs := judge(&c, basis{original: original}, v, rules{profile: report.Strict}); len(fs) != 1 || fs[0].Kind != report.SilentChange {
 		t.Errorf("a value that differs as doubles too: %v, want silent_change", fs)
 	}
 }

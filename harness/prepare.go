@@ -17,6 +17,8 @@ type prepared struct {
 	gen    *generate.Generator
 	mctx   *mutators.Context
 	gate   validator.Gate
+	// defaults are the defaults the tool's schema declares (nil: none), for declared_default.
+	defaults *declared
 }
 
 // siblingsFor is what the tools of the file declare, for borrowed keys and enum values.
@@ -63,7 +65,8 @@ func prepareOracle(t tool.Tool, close bool, sib *mutators.Siblings) (*prepared, 
 	if err != nil {
 		return nil, &tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()}
 	}
-	return &prepared{tool: t, hash: t.SchemaHash(), oracle: gk, gen: g, mctx: mutators.NewContext(gk, sib)}, nil
+	return &prepared{tool: t, hash: t.SchemaHash(), oracle: gk, gen: g, mctx: mutators.NewContext(gk, sib),
+		defaults: declaredDefaults(t.Parameters)}, nil
 }
 
 // compileGate calls v.Compile, turning a panic into an error.

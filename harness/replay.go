@@ -29,7 +29,11 @@ func Replay(cs []cases.Case, tools []tool.Tool, v validator.Validator, opts Opti
 			known[t.Name] = true
 		}
 	}
+	opts, blind := withBlind(opts, v)
 	rep := newReport(v.Name(), opts)
+	if blind != "" {
+		rep.Notes = append(rep.Notes, blind)
+	}
 	for _, n := range names {
 		if !known[n] {
 			rep.Skipped = append(rep.Skipped, tool.Skipped{Tool: n, Source: "saved cases",
@@ -73,9 +77,10 @@ func replayTool(p *prepared, saved []cases.Case, opts Options) *toolResult {
 	}
 	r := newRunner(opts, nil)
 	verdicts, mutated := r.check(p.gate, run)
+	bases := savedBases(p, r, run, originals, opts)
 	r.close()
 	for i := range run {
-		fs := judgeAll(&run[i], originals[i], verdicts[i], mutated[i], opts)
+		fs := judgeAll(&run[i], bases[i], verdicts[i], mutated[i], opts)
 		report.StatsFor(tr.classes, run[i].Class).Count(&run[i], verdicts[i], fs)
 		for _, f := range fs {
 			f.Count = 1

@@ -29,7 +29,11 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 	if err != nil {
 		return nil, err
 	}
+	opts, blind := withBlind(opts, v)
 	rep := newReport(v.Name(), opts)
+	if blind != "" {
+		rep.Notes = append(rep.Notes, blind)
+	}
 	rep.Shard = newShardInfo(opts, all)
 	skips := make([]*tool.Skipped, len(tools))
 	shared := newRunShared(saved)

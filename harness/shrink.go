@@ -25,8 +25,9 @@ func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Find
 	prop := func(t *rapid.T) {
 		cs, originals, _ := drawOrSkip(t, r, p, only)
 		verdicts, mutated := r.check(p.gate, cs)
+		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
-			for _, h := range judgeAll(&cs[i], originals[i], verdicts[i], mutated[i], opts) {
+			for _, h := range judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts) {
 				if h.Group() == g {
 					h := h
 					last = &h

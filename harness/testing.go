@@ -33,6 +33,10 @@ func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options)
 	cfg := seam.resolve(opts, false)
 	release := seam.acquire(cfg)
 	defer release()
+	opts, blind := withBlind(opts, v)
+	if blind != "" {
+		t.Logf("toolproof: %s", blind)
+	}
 	t.Logf("toolproof: %d checks per tool, seed %d (Options.Seed or -rapid.seed repeats them)", cfg.checks, cfg.seed)
 	// The tools are checked by Run's pipeline; each subtest reports one tool, in file order.
 	shared := newRunShared(saved)

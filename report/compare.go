@@ -19,9 +19,13 @@ type Cell struct {
 	FalseReject int `json:"false_reject"`
 	WrongRepair int `json:"wrong_repair"`
 	Silent      int `json:"silent_change"`
-	Crashes     int `json:"crashes"` // crash, timeout and protocol_error
-	Leaks       int `json:"leaks"`
-	Unclear     int `json:"unclear,omitempty"` // answers neither a rejection nor a call gone through
+	// The cases with no verdict, each named by its kind as the findings name it.
+	Crashes        int `json:"crashes"`                   // crash
+	Timeouts       int `json:"timeouts,omitempty"`        // timeout
+	ProtocolErrors int `json:"protocol_errors,omitempty"` // protocol_error: the adapter's own failure
+	GateErrors     int `json:"gate_errors,omitempty"`     // gate_error: the gate threw on the input
+	Leaks          int `json:"leaks"`
+	Unclear        int `json:"unclear,omitempty"` // answers neither a rejection nor a call gone through
 	// Either counts the implementation-defined cases (never failed), EitherAccepted of them accepted.
 	Either         int `json:"either,omitempty"`
 	EitherAccepted int `json:"either_accepted,omitempty"`
@@ -31,11 +35,14 @@ type Cell struct {
 func cell(st *ClassStats) Cell {
 	c := Cell{Cases: st.Cases, Missed: st.ByKind[Missed], FalseReject: st.ByKind[FalseReject],
 		WrongRepair: st.ByKind[WrongRepair], Silent: st.ByKind[SilentChange], Leaks: st.ByKind[Leak],
-		Crashes: st.ByKind[Crash] + st.ByKind[Timeout] + st.ByKind[ProtocolError],
-		Unclear: st.Unclear, Either: st.Either, EitherAccepted: st.EitherAccepted}
-	c.Caught = c.Cases - c.Missed - c.FalseReject - c.WrongRepair - c.Silent - c.Crashes - c.Unclear
+		Crashes: st.ByKind[Crash], Timeouts: st.ByKind[Timeout], ProtocolErrors: st.ByKind[ProtocolError],
+		GateErrors: st.ByKind[GateError], Unclear: st.Unclear, Either: st.Either, EitherAccepted: st.EitherAccepted}
+	c.Caught = c.Cases - c.Missed - c.FalseReject - c.WrongRepair - c.Silent - c.noVerdict() - c.Unclear
 	return c
 }
+
+// noVerdict counts the cases with no verdict: crashes, timeouts, protocol and gate errors.
+func (c Cell) noVerdict() int { return c.Crashes + c.Timeouts + c.ProtocolErrors + c.GateErrors }
 
 func (c Cell) text() string {
 	if c.Cases == 0 {
@@ -43,8 +50,13 @@ func (c Cell) text() string {
 	}
 	s := fmt.Sprintf("%d/%d", c.Caught, c.Cases)
 	var extra []string
-	if c.Crashes > 0 {
-		extra = append(extra, fmt.Sprintf("%d crash", c.Crashes))
+	for _, f := range []struct {
+		n    int
+		kind Kind
+	}{{c.Crashes, Crash}, {c.Timeouts, Timeout}, {c.ProtocolErrors, ProtocolError}, {c.GateErrors, GateError}} {
+		if f.n > 0 {
+			extra = append(extra, fmt.Sprintf("%d %s", f.n, f.kind))
+		}
 	}
 	if c.Silent > 0 {
 		extra = append(extra, fmt.Sprintf("%d changed", c.Silent))
@@ -64,18 +76,27 @@ func (c Cell) text() string {
 	return s
 }
 
-// totalRows are the rows under the classes: totals by outcome.
-var totalRows = []struct {
-	name string
-	get  func(Cell) int
-}{
-	{"missed", func(c Cell) int { return c.Missed }},
-	{"false rejects", func(c Cell) int { return c.FalseReject }},
-	{"wrong repairs", func(c Cell) int { return c.WrongRepair }},
-	{"silent changes", func(c Cell) int { return c.Silent }},
-	{"crashes/timeouts", func(c Cell) int { return c.Crashes }},
-	{"leaks", func(c Cell) int { return c.Leaks }},
-	{"unclear", func(c Cell) int { return c.Unclear }},
+// totalRow is a row under the classes: a total by outcome; fault rows count cases with no verdict.
+type totalRow struct {
+	name  string
+	get   func(Cell) int
+	fault bool
+}
+
+// totalRows are the rows under the classes: totals by outcome. A fault row (crash, timeout,
+// protocol_error, gate_error: named as the findings name them) is shown only when some
+// validator has such cases.
+var totalRows = []totalRow{
+	{"missed", func(c Cell) int { return c.Missed }, false},
+	{"false rejects", func(c Cell) int { return c.FalseReject }, false},
+	{"wrong repairs", func(c Cell) int { return c.WrongRepair }, false},
+	{"silent changes", func(c Cell) int { return c.Silent }, false},
+	{string(Crash), func(c Cell) int { return c.Crashes }, true},
+	{string(Timeout), func(c Cell) int { return c.Timeouts }, true},
+	{string(ProtocolError), func(c Cell) int { return c.ProtocolErrors }, true},
+	{string(GateError), func(c Cell) int { return c.GateErrors }, true},
+	{"leaks", func(c Cell) int { return c.Leaks }, false},
+	{"unclear", func(c Cell) int { return c.Unclear }, false},
 }
 
 // seedText is "seed N" when every report has the same seed, else each validator's.
@@ -132,6 +153,9 @@ func totals(r *Report) Cell {
 		t.WrongRepair += c.WrongRepair
 		t.Silent += c.Silent
 		t.Crashes += c.Crashes
+		t.Timeouts += c.Timeouts
+		t.ProtocolErrors += c.ProtocolErrors
+		t.GateErrors += c.GateErrors
 		t.Leaks += c.Leaks
 		t.Unclear += c.Unclear
 		t.Either += c.Either
@@ -160,10 +184,15 @@ func (m *comparisonModel) table() *table {
 	}
 	for _, tr := range totalRows {
 		cells := []string{tr.name}
+		show := !tr.fault
 		for _, s := range m.reports {
-			cells = append(cells, strconv.Itoa(tr.get(totals(s.Report))))
+			n := tr.get(totals(s.Report))
+			show = show || n > 0
+			cells = append(cells, strconv.Itoa(n))
 		}
-		t.rows = append(t.rows, row{cells: cells, strong: true})
+		if show {
+			t.rows = append(t.rows, row{cells: cells, strong: true})
+		}
 	}
 	for _, cr := range []struct {
 		name string

@@ -10,10 +10,11 @@ import (
 )
 
 // Diff is a "-want +got" line diff of two JSON values, each written as indented canonical
-// JSON (keys sorted, numbers as written): lines only in want start with "-", lines only in got
+// JSON (keys sorted, numbers as written, but a number of got equal as a JSON number to the one
+// at the same place in want, 1 for 1.0, written as want writes it): lines only in want start with "-", lines only in got
 // with "+", common lines with a space. It returns "" when the texts are equal.
 func Diff(want, got any) string {
-	a, b := indentedJSON(want), indentedJSON(got)
+	a, b := indentedJSON(want), indentedJSON(alignNumbers(want, got))
 	if a == b {
 		return ""
 	}
@@ -96,4 +97,39 @@ func lineDiff(a, b []string) string {
 		emit('+', b[j])
 	}
 	return out.String()
+}
+
+// alignNumbers returns got with every number that equals, as a JSON number, the number at the
+// same place in want replaced by want's (so 1.0 and 1 are no change in a diff).
+func alignNumbers(want, got any) any {
+	switch g := got.(type) {
+	case json.Number:
+		if w, ok := want.(json.Number); ok && w != g && jsonvalue.Equal(w, g) {
+			return w
+		}
+	case map[string]any:
+		w, ok := want.(map[string]any)
+		if !ok {
+			return got
+		}
+		out := make(map[string]any, len(g))
+		for k, v := range g {
+			out[k] = alignNumbers(w[k], v)
+		}
+		return out
+	case []any:
+		w, ok := want.([]any)
+		if !ok {
+			return got
+		}
+		out := make([]any, len(g))
+		for i, v := range g {
+			if i < len(w) {
+				v = alignNumbers(w[i], v)
+			}
+			out[i] = v
+		}
+		return out
+	}
+	return got
 }

@@ -26,14 +26,20 @@ const (
 	ImpreciseLocation Kind = "imprecise_location" // rejected, but no issue at the mutated place or above it
 	Leak              Kind = "leak"               // an error message repeats a planted canary
 	MutatedInput      Kind = "mutated_input"      // the gate changed the argument bytes it was given
+	// DeclaredDefault: a valid case accepted, and the value passed on differs only by defaults
+	// the model-facing schema declares, filled in where the key was absent: the model was told.
+	// Reported apart from silent_change; blocking only when the run says so
+	// (harness.Options.DeclaredDefaultsBlock, --block-declared-defaults).
+	DeclaredDefault Kind = "declared_default"
 	// A gate with no verdict: the kinds are the validator's faults.
 	Crash         = Kind(validator.Crash)
 	Timeout       = Kind(validator.Timeout)
-	ProtocolError = Kind(validator.ProtocolError)
+	ProtocolError = Kind(validator.ProtocolError) // the adapter's own failure
+	GateError     = Kind(validator.GateError)     // the gate threw on the input: its message and stack
 )
 
 // Kinds lists every kind, in report order.
 func Kinds() []Kind {
-	return []Kind{FalseReject, Missed, WrongRepair, SilentChange, ImpreciseLocation, Leak, MutatedInput,
-		Crash, Timeout, ProtocolError}
+	return []Kind{FalseReject, Missed, WrongRepair, SilentChange, DeclaredDefault, ImpreciseLocation, Leak, MutatedInput,
+		Crash, Timeout, ProtocolError, GateError}
 }

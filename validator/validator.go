@@ -25,6 +25,13 @@ type ToolSource interface {
 	Tools() ([]tool.Tool, error)
 }
 
+// A ValueBlind validator never says what its gates pass on to the tool (an MCP server answers
+// only whether the tool ran), so no repair of its can be judged: the repair profile judges its
+// acceptance only.
+type ValueBlind interface {
+	ValueBlind()
+}
+
 // A Gate checks the raw argument text of calls to one tool. Check must be safe for concurrent
 // use and must not keep or change args.
 type Gate interface {
@@ -64,6 +71,10 @@ const (
 	Crash         Fault = "crash"          // the validator panicked or its process died
 	Timeout       Fault = "timeout"        // no answer within the time allowed
 	ProtocolError Fault = "protocol_error" // an answer that makes no sense
+	// GateError: the gate threw on the input (an exception out of the library or framework
+	// under test, not a verdict); Detail holds its message and the top of its stack. An
+	// adapter's own failure is a ProtocolError.
+	GateError Fault = "gate_error"
 )
 
 // Verdict is a gate's answer on one call.

@@ -41,7 +41,7 @@ Usage:
                        [--mutators LIST] [--profile strict|repair] [--close] [--jobs N]
                        [--shard i/n | --shards N] [--format FORMAT] [--report FORMAT=FILE]...
                        [--baseline REPORT.json] [--save DIR] [--require-location] [--timeout D] [--window N]
-                       [--processes N] [--max-skipped N] [--only-reject]
+                       [--processes N] [--max-skipped N] [--only-reject] [--block-declared-defaults]
                        [--tool NAME]... [--skip-tool NAME]... [--reject-pattern RE] [--ran-pattern RE]
   toolproof merge      REPORT.json... [--format FORMAT] [--report FORMAT=FILE]... [--max-skipped N]
   toolproof replay     DIR|REPORT.json [--id ID]... [--validator SPEC]... [--tools PATH]... [--format FORMAT]
@@ -56,7 +56,9 @@ Usage:
 With no --tools, run, replay and audit use the embedded tool corpus; with no --validator, the
 built-in reference validator (toolproof's oracle, so run then also shows what a coercing gate
 gets, as a demonstration). SPEC: a name from 'toolproof validators', builtin:NAME,
-exec:COMMAND (toolproof/1), node:PATH (a module of native tools) or mcp:COMMAND (an MCP server:
+exec:COMMAND (toolproof/1), node:PATH (a module of native tools: zod, TypeBox, AI SDK, OpenAI
+Agents SDK, LangChain, Mastra or an MCP SDK McpServer, each through its own path; TOOLPROOF_NODE
+names the node binary, e.g. Node.js 22 for ai@7 and Mastra) or mcp:COMMAND (an MCP server:
 its tools run, so sandbox it; --only-reject sends only must-reject calls). Exit status: 0 no finding, 1 findings, 2 bad usage or input (and more
 skipped tools than --max-skipped allows). merge puts the JSON reports of the shards of a run
 (--shard i/n, or the index from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX with --shards N,

@@ -39,6 +39,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if tools, err = filterTools(tools, f.mcp.only, f.mcp.skip); err != nil {
+		return err
+	}
 	if err := someSavedTool(pos[0], cs, tools); err != nil {
 		return err
 	}

@@ -135,16 +135,20 @@ type runFlags struct {
 	ids        multiFlag
 	save       string
 	requireLoc bool
-	timeout    time.Duration
-	window     int
-	processes  int
-	maxSkipped int
-	cpuprofile string
-	gen        bool // the flags of run (which draws new cases) were registered
-	mcp        mcpFlags
+	// blockDefaults: declared_default (a default the schema shown to the model declares, filled
+	// in) fails the run.
+	blockDefaults bool
+	timeout       time.Duration
+	window        int
+	processes     int
+	maxSkipped    int
+	cpuprofile    string
+	gen           bool // the flags of run (which draws new cases) were registered
+	mcp           mcpFlags
 }
 
-// mcpFlags are the flags for mcp: servers (and --only-reject, which any gate honours).
+// mcpFlags are the flags for mcp: servers (and --only-reject, --tool and --skip-tool, which any
+// validator honours).
 type mcpFlags struct {
 	rejectPattern, ranPattern string
 	onlyReject                bool
@@ -156,8 +160,8 @@ func (m *mcpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.rejectPattern, "reject-pattern", "", "mcp: an isError text or JSON-RPC error matching this regexp is a rejection (the server's own wording)")
 	fs.StringVar(&m.ranPattern, "ran-pattern", "", "mcp: an isError text matching this regexp means the tool ran, then failed")
 	fs.BoolVar(&m.onlyReject, "only-reject", false, "send only the must-reject cases (a correct gate runs none of them; for servers whose tools have effects)")
-	fs.Var(&m.only, "tool", "mcp: test only this tool of the server (repeatable)")
-	fs.Var(&m.skip, "skip-tool", "mcp: leave this tool of the server out (repeatable)")
+	fs.Var(&m.only, "tool", "test only this tool (repeatable; any validator, any tool file; a name no tool has is an error)")
+	fs.Var(&m.skip, "skip-tool", "leave this tool out (repeatable; any validator, any tool file; a name no tool has is an error)")
 }
 
 func (m *mcpFlags) compile() error {
@@ -174,7 +178,6 @@ func (m *mcpFlags) compile() error {
 		}
 		*p.dst = re
 	}
-	m.opts.Only, m.opts.Skip = m.only, m.skip
 	return nil
 }
 
@@ -194,6 +197,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	reportFormatFlag(fs, &f.format)
 	fs.Var(&f.reports, "report", "FORMAT=FILE: write one more report of the run to FILE (repeatable: --report html=toolproof.html --report sarif=toolproof.sarif)")
 	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when no issue of a rejection is at the distorted place, inside it, or above it only as far as the schema lets a gate know (the object that lacks or holds the key, the anyOf/oneOf/not or if that chose); one issue at the root locates only the root")
+	fs.BoolVar(&f.blockDefaults, "block-declared-defaults", false, "fail on declared_default: a valid call passed on with a default filled in that the schema shown to the model declares (reported, not failed, otherwise)")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
 	fs.IntVar(&f.window, "window", stdio.DefaultWindow, "requests in flight to each process of an external validator")
 	fs.IntVar(&f.processes, "processes", 1, "processes of an external validator run side by side")
@@ -217,7 +221,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 
 func (f *runFlags) options() (harness.Options, error) {
 	opts := harness.Options{Close: f.close, RequireLocation: f.requireLoc, Timeout: f.timeout, Jobs: f.jobs,
-		CorpusDir: f.save, OnlyReject: f.mcp.onlyReject}
+		CorpusDir: f.save, OnlyReject: f.mcp.onlyReject, DeclaredDefaultsBlock: f.blockDefaults}
 	if err := f.mcp.compile(); err != nil {
 		return opts, err
 	}
@@ -327,6 +331,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		if base, err = baseline.Load(f.baseline); err != nil {
 			return usageError{err.Error()}
 		}
+	}
+	if tools, err = filterTools(tools, f.mcp.only, f.mcp.skip); err != nil {
+		return err
 	}
 	seed := f.seed
 	if seed == 0 {

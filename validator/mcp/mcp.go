@@ -323,6 +323,10 @@ func (c *Client) leftOut(name string) string {
 // Name is "mcp:SERVER VERSION" from the server's initialize answer, or Options.Name.
 func (c *Client) Name() string { return c.name }
 
+// ValueBlind marks the client as a validator.ValueBlind: an MCP server answers whether the tool
+// ran, never with what its input validation passed on to it.
+func (c *Client) ValueBlind() {}
+
 // Protocol is the MCP version the server agreed to.
 func (c *Client) Protocol() string { return c.protocol }
 

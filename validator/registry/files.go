@@ -81,9 +81,16 @@ func (o *Opener) node(name string) (validator.Validator, error) {
 // nodeIn finds node and the folder rel with its packages installed; what names the validator in
 // the errors.
 func (o *Opener) nodeIn(what, rel string) (node, dir string, err error) {
-	node, err = exec.LookPath("node")
-	if err != nil {
-		return "", "", fmt.Errorf("validator %s needs Node.js 20 or later (node is not on PATH)", what)
+	node = o.Node
+	if node == "" {
+		node = os.Getenv("TOOLPROOF_NODE")
+	}
+	if node != "" {
+		if _, err := os.Stat(node); err != nil {
+			return "", "", fmt.Errorf("validator %s: the node binary named by TOOLPROOF_NODE (or Opener.Node): %v", what, err)
+		}
+	} else if node, err = exec.LookPath("node"); err != nil {
+		return "", "", fmt.Errorf("validator %s needs Node.js 20 or later (node is not on PATH; TOOLPROOF_NODE names another)", what)
 	}
 	dir, err = o.folder(rel, what, true)
 	if err != nil {

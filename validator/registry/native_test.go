@@ -64,6 +64,16 @@ func has(rep *report.Report, toolName, class string, kind report.Kind, path stri
 	return false
 }
 
+// hasNote reports whether rep holds a non-blocking finding of kind on tool in class.
+func hasNote(rep *report.Report, toolName, class string, kind report.Kind) bool {
+	for _, f := range rep.Findings {
+		if f.Tool == toolName && string(f.Class) == class && f.Kind == kind && !f.Blocking {
+			return true
+		}
+	}
+	return false
+}
+
 func blocking(rep *report.Report) []report.Finding {
 	var out []report.Finding
 	for _, f := range rep.Findings {
@@ -90,11 +100,15 @@ func TestNativeZodModule(t *testing.T) {
 	}{
 		{"read_file", "stringified_type", report.Missed, ""},  // z.coerce: "20" -> 20, "false" -> true
 		{"set_labels", "hallucinated_key", report.Missed, ""}, // .passthrough()
-		{"search", "valid", report.SilentChange, ""},          // .default(10) filled in
 	} {
 		if !has(rep, w.tool, w.class, w.kind, w.path) {
 			t.Errorf("loose.mjs: no %s %s finding on %s at %q; findings: %v", w.class, w.kind, w.tool, w.path, rep.Findings)
 		}
+	}
+	// .default(10) filled in: the schema shown to the model declares it, so it is reported apart
+	// from silent changes and does not fail the run.
+	if !hasNote(rep, "search", "valid", report.DeclaredDefault) || has(rep, "search", "valid", report.SilentChange, "") {
+		t.Errorf("loose.mjs: no non-blocking declared_default on search (.default(10)); findings: %v", rep.Findings)
 	}
 	if rep.Passed {
 		t.Error("loose.mjs passed")
@@ -205,8 +219,8 @@ func TestSeedGates(t *testing.T) {
 		`{"code":"x","environmentVariables":"tpc-00000042","language":"shell"}`, `{"code":"x","language":"shell"}`)
 	leak.Canary = "tpc-00000042"
 	valid := cases.Case{Tool: "execute_code", Expect: "accept", Class: "valid", Args: []byte(`{"code":"x","language":"shell"}`)}
-	if got := replayKinds(t, v, ts, report.Strict, leak, valid); got["wrong_type"] != report.Leak || got["valid"] != report.SilentChange {
-		t.Errorf("seed-zod: findings %v, want a leak (the correction prompt repeats the value) and a silent_change (timeoutSeconds: 10 filled in)", got)
+	if got := replayKinds(t, v, ts, report.Strict, leak, valid); got["wrong_type"] != report.Leak || got["valid"] != report.DeclaredDefault {
+		t.Errorf("seed-zod: findings %v, want a leak (the correction prompt repeats the value) and a declared_default (timeoutSeconds: 10 filled in, as its schema declares)", got)
 	}
 
 	v, ts = served(t, "seed-typebox")

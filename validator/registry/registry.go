@@ -54,6 +54,9 @@ type Opener struct {
 	Progress io.Writer
 	// Version is the toolproof module version the zoo is installed at; "" is this binary's.
 	Version string
+	// Node is the node binary the node adapters run on; "" takes TOOLPROOF_NODE, else node on
+	// PATH (the frameworks of node:PATH modules may need a newer Node than the system's).
+	Node    string
 	Options stdio.Options // window, timeout and stderr for child processes
 	// MCP holds the settings of mcp: servers (patterns, tool filters); its Command is set by
 	// Open, and a zero Window, Timeout or Stderr is taken from Options.

@@ -39,7 +39,7 @@ type Options struct {
 // Stats counts what happened on a Client, for reports and tests.
 type Stats struct {
 	Requests       int64 // validate requests made
-	Verdicts       int64 // requests answered with valid true or false
+	Verdicts       int64 // requests answered: valid true or false, unclear, not sent, or the gate's own error
 	Crashes        int64 // requests that ended with validator.Crash
 	Timeouts       int64 // requests that ended with validator.Timeout (cancellations included)
 	ProtocolErrors int64 // requests that ended with validator.ProtocolError

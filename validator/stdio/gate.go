@@ -64,7 +64,7 @@ func (c *Client) finish(r *request, v validator.Verdict) {
 // count adds a verdict to the stats. Called with c.mu held.
 func (c *Client) count(v validator.Verdict) {
 	switch v.Fault {
-	case "":
+	case "", validator.GateError:
 		c.stats.Verdicts++
 	case validator.Crash:
 		c.stats.Crashes++

@@ -148,6 +148,21 @@ func toolLine(t tool.Tool) ([]byte, error) {
 	return append(b, "}}\n"...), nil
 }
 
+// gateErrorOf reads {"message": S, "stack": S}: the gate threw on the input (an exception out of
+// the library or framework under test, not the adapter's failure).
+func gateErrorOf(g any) validator.Verdict {
+	m, ok := g.(map[string]any)
+	msg, okMsg := m["message"].(string)
+	if !ok || !okMsg {
+		return protocolError(`the validator sent a result whose "gate_error" is not {"message": string, "stack"?: string}`)
+	}
+	detail := msg
+	if stack, _ := m["stack"].(string); strings.TrimSpace(stack) != "" {
+		detail += "\n" + strings.TrimSpace(stack)
+	}
+	return validator.Failed(validator.GateError, detail)
+}
+
 // verdictOf reads a result message.
 func verdictOf(m map[string]any) validator.Verdict {
 	if e, has := m["error"]; has {
@@ -156,6 +171,29 @@ func verdictOf(m map[string]any) validator.Verdict {
 			s = jsonText(e)
 		}
 		return validator.Failed(validator.ProtocolError, "the validator failed on this request: "+s)
+	}
+	if g, has := m["gate_error"]; has {
+		return gateErrorOf(g)
+	}
+	if why, has := m["not_sent"]; has {
+		s, ok := why.(string)
+		if !ok {
+			return protocolError(`the validator sent a result whose "not_sent" is %s, not a string`, jsonvalue.TypeName(why))
+		}
+		return validator.NotSent(s)
+	}
+	if detail, has := m["unclear"]; has {
+		s, ok := detail.(string)
+		if !ok {
+			return protocolError(`the validator sent a result whose "unclear" is %s, not a string`, jsonvalue.TypeName(detail))
+		}
+		issues, err := issuesOf(m["issues"])
+		if err != nil {
+			return protocolError("the validator sent a result with %v", err)
+		}
+		v := validator.Unclear(s)
+		v.Issues = issues
+		return v
 	}
 	raw, has := m["valid"]
 	if !has {

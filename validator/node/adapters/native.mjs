@@ -5,7 +5,14 @@
 // The module exports `tools` (or a default export, or module.exports) as
 //   - an array of { name, description, schema, parameters? }, or
 //   - an object mapping names to { description, schema, parameters? }, or
-//   - a Vercel AI SDK tool set, names to tool({ description, inputSchema }).
+//   - a Vercel AI SDK tool set, names to tool({ description, inputSchema }), or
+//   - framework tools, in an array or an object of names: OpenAI Agents SDK tool()s
+//     (native-agents.mjs), LangChain tools (native-langchain.mjs), Mastra createTool()s
+//     (native-mastra.mjs), each gated through its framework's own path; or
+//   - an MCP TypeScript SDK McpServer (as `tools`, `server` or the default export), served in
+//     process (native-mcp.mjs).
+// A tool object of any other shape is left out with the reason, never checked by a guess. A gate
+// that throws on an input answers gate_error with the exception's message and stack.
 //
 // `schema` is the gate: a Standard Schema (`schema['~standard'].validate(value)`, zod 4, valibot,
 // arktype; it may return a Promise), or a JSON Schema object (TypeBox types are JSON Schema),
@@ -24,6 +31,11 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { escapeToken, pointer } from "./gate.mjs";
+import { agentsTool, isAgentsTool } from "./native-agents.mjs";
+import { gateError } from "./native-common.mjs";
+import { isLangChainTool, langChainTool } from "./native-langchain.mjs";
+import { isMastraTool, mastraTool } from "./native-mastra.mjs";
+import { isMcpServer, mcpServerTools } from "./native-mcp.mjs";
 import { serve } from "./protocol.mjs";
 
 const log = (text) => process.stderr.write(`toolproof native: ${text}\n`);
@@ -65,8 +77,8 @@ const mod = await import(pathToFileURL(absolute).href);
 function exported(m) {
   let set = m.tools ?? m.default;
   if (set && !Array.isArray(set) && set.tools !== undefined && m.tools === undefined) set = set.tools; // module.exports = { tools }
-  if (Array.isArray(set)) return set.map((t, i) => [t?.name, t, `tools[${i}]`]);
-  if (set && typeof set === "object") return Object.entries(set).map(([k, t]) => [t?.name ?? k, t, JSON.stringify(k)]);
+  if (Array.isArray(set)) return set.map((t, i) => [t?.name ?? (isMastraTool(t) ? t.id : undefined), t, `tools[${i}]`]);
+  if (set && typeof set === "object") return Object.entries(set).map(([k, t]) => [isMastraTool(t) ? k : t?.name ?? k, t, JSON.stringify(k)]);
   throw new Error("the module exports no `tools` (nor a default export) that is an array or an object of tools");
 }
 
@@ -107,8 +119,13 @@ function standardGate(schema) {
   return (text) => {
     const p = parseJSON(text);
     if (p.rejected) return p.rejected;
-    const r = schema["~standard"].validate(p.value);
-    return typeof r?.then === "function" ? r.then(settle) : settle(r);
+    let r;
+    try {
+      r = schema["~standard"].validate(p.value);
+    } catch (e) {
+      return gateError(e);
+    }
+    return typeof r?.then === "function" ? r.then(settle, gateError) : settle(r);
   };
 }
 
@@ -120,7 +137,13 @@ async function jsonSchemaGate(schema) {
   return (text) => {
     const p = parseJSON(text);
     if (p.rejected) return p.rejected;
-    if (validator.Check(p.value)) return { valid: true };
+    let ok;
+    try {
+      ok = validator.Check(p.value);
+    } catch (e) {
+      return gateError(e);
+    }
+    if (ok) return { valid: true };
     const issues = new Map(); // "path\0message" -> issue: TypeBox may say the same twice
     const add = (path, message) => issues.set(`${path}\0${message}`, { path, message });
     for (const e of validator.Errors(p.value)) {
@@ -202,7 +225,12 @@ async function aiTool(name, def) {
   const schema = asSchema(def.inputSchema);
   const parameters = def.parameters ?? (await schema.jsonSchema);
   const gate = async (text) => {
-    const r = text.trim() === "" ? await safeValidateTypes({ value: {}, schema }) : await safeParseJSON({ text, schema });
+    let r;
+    try {
+      r = text.trim() === "" ? await safeValidateTypes({ value: {}, schema }) : await safeParseJSON({ text, schema });
+    } catch (e) {
+      return gateError(e);
+    }
     if (r.success) return { valid: true, value: r.value };
     const message = aiErrorText(name, text, r.error);
     return { valid: false, issues: aiIssues(r.error).map(({ path }) => ({ path, message })) };
@@ -212,13 +240,25 @@ async function aiTool(name, def) {
 
 // ---- the tools
 
+/** What node: understands, for a tool it does not. */
+const UNDERSTOOD =
+  "node: understands {name, schema (a Standard Schema or a JSON Schema), parameters?}, AI SDK tool(), OpenAI Agents SDK tool(), LangChain tool()/StructuredTool, Mastra createTool() and an MCP SDK McpServer";
+
 async function prepare(name, def) {
+  if (def === null || typeof def !== "object") throw new Error(`not an object: ${UNDERSTOOD}`);
+  if (isMastraTool(def)) return mastraTool(def, absolute, name);
   if (typeof name !== "string" || name === "") throw new Error("a tool has no name");
-  if (def === null || typeof def !== "object") throw new Error("not an object");
+  if (isAgentsTool(def)) return agentsTool(def, absolute);
+  if (isLangChainTool(def)) return langChainTool(def, absolute);
+  if (isMcpServer(def)) throw new Error("an McpServer inside a tool list: export the server itself (as `tools`, `server` or the default export)");
   const description = typeof def.description === "string" ? def.description : "";
   if (def.schema === undefined && def.inputSchema !== undefined) return { name, description, ...(await aiTool(name, def)) };
   const schema = def.schema;
-  if (!isStandard(schema) && !isPlainSchema(schema)) throw new Error("`schema` is neither a Standard Schema nor a JSON Schema object");
+  if (schema === undefined) {
+    const has = Object.keys(def).slice(0, 8).join(", ");
+    throw new Error(`a tool object node: does not understand (it has ${has || "no keys"}): ${UNDERSTOOD}`);
+  }
+  if (!isStandard(schema) && !isPlainSchema(schema)) throw new Error(`\`schema\` is neither a Standard Schema nor a JSON Schema object: ${UNDERSTOOD}`);
   // A plain JSON Schema travels as JSON (TypeBox 0.x marks its types with symbols).
   const plain = isPlainSchema(schema) ? JSON.parse(JSON.stringify(schema)) : undefined;
   const parameters = def.parameters ?? (await shownSchema(plain ?? schema));
@@ -226,21 +266,31 @@ async function prepare(name, def) {
   return { name, description, parameters: JSON.parse(JSON.stringify(parameters)), gate };
 }
 
-let entries;
-try {
-  entries = exported(mod);
-} catch (e) {
-  log(`${absolute}: ${errorText(e)}`);
-  process.exit(2);
-}
 const prepared = new Map();
-for (const [name, def, where] of entries) {
+const mcpServer = [mod.tools, mod.server, mod.default, mod.default?.tools, mod.default?.server].find(isMcpServer);
+if (mcpServer) {
   try {
-    if (prepared.has(name)) throw new Error(`another tool is named ${JSON.stringify(name)} already`);
-    const t = await prepare(name, def);
-    prepared.set(t.name, t);
+    for (const t of await mcpServerTools(mcpServer, absolute)) prepared.set(t.name, t);
   } catch (e) {
-    log(`${absolute}: tool ${where} (${JSON.stringify(name ?? null)}) left out: ${errorText(e)}`);
+    log(`${absolute}: the McpServer: ${errorText(e)}`);
+    process.exit(2);
+  }
+} else {
+  let entries;
+  try {
+    entries = exported(mod);
+  } catch (e) {
+    log(`${absolute}: ${errorText(e)}`);
+    process.exit(2);
+  }
+  for (const [name, def, where] of entries) {
+    try {
+      const t = await prepare(name, def);
+      if (prepared.has(t.name)) throw new Error(`another tool is named ${JSON.stringify(t.name)} already`);
+      prepared.set(t.name, { ...t, parameters: JSON.parse(JSON.stringify(t.parameters)) });
+    } catch (e) {
+      log(`${absolute}: tool ${where} (${JSON.stringify(name ?? null)}) left out: ${errorText(e)}`);
+    }
   }
 }
 

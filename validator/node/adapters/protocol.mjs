@@ -4,7 +4,9 @@
 // a checker for one tool's JSON Schema, or throws when the library cannot use it (answered
 // ok:false with the reason). The checker gets the parsed arguments (always a plain object: the
 // JSON parse gate runs first) and returns {valid:true, value?} or {valid:false, issues}, or a
-// Promise of either.
+// Promise of either; or {gateError: {message, stack}} when the library threw on the input,
+// {notSent: why} for a case the gate cannot be given, {unclear: detail, issues?} for an answer
+// that is neither a rejection nor a run (all three answered as PROTOCOL.md says).
 //
 // An adapter that serves tools of its own passes `tools`, a list of {name, description,
 // parameters}: its hello says "tools": true and {"op":"tools"} is answered with the list. With
@@ -71,6 +73,11 @@ export function serve({ name, version, compile, tools: served, raw = false }) {
   /** The result line of one verdict. */
   function result(id, r) {
     try {
+      // A gate that threw on the input (the framework's exception, not a verdict), a case it
+      // could not be given, an answer that is neither a rejection nor a run.
+      if (r?.gateError) return `{"op":"result","id":${id},"gate_error":${JSON.stringify(r.gateError)}}`;
+      if (typeof r?.notSent === "string") return `{"op":"result","id":${id},"not_sent":${JSON.stringify(r.notSent)}}`;
+      if (typeof r?.unclear === "string") return `{"op":"result","id":${id},"unclear":${JSON.stringify(r.unclear)}${r.issues ? `,"issues":${JSON.stringify(r.issues)}` : ""}}`;
       if (r?.valid !== true && r?.valid !== false) throw new Error("the gate gave no verdict");
       if (r.valid === true && r.value === undefined) return `{"op":"result","id":${id},"valid":true}`;
       if (r.valid === true) {

@@ -1,0 +1,21 @@
+// Mastra tools as many teams write them, with a zod inputSchema. Before `execute`, Mastra's
+// validateToolInput tries again when zod rejects: a JSON string given for an array or object
+// field is parsed into it, a null is dropped so that a default (or nothing) takes its place, a
+// null call becomes {}; its error message repeats the arguments to the model; and a deeply
+// nested array throws a RangeError out of it.
+// toolproof: toolproof run --validator node:examples/frameworks/mastra-loose.mjs
+import { createTool } from "@mastra/core/tools";
+import { z } from "zod";
+
+export const tools = {
+  search_issues: createTool({
+    id: "search_issues",
+    description: "Search the issue tracker",
+    inputSchema: z.object({
+      query: z.string().min(1),
+      labels: z.array(z.enum(["bug", "docs", "feature"])),
+      state: z.enum(["open", "closed"]).default("open"),
+    }).strict(),
+    execute: async () => [],
+  }),
+};

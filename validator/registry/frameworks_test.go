@@ -1,0 +1,210 @@
+package registry_test
+
+// The agent frameworks' own gates through node:PATH (examples/frameworks): for each framework, a
+// module written as many teams write it is caught with the right class and kind, and the same
+// tools written strictly get no finding but the framework's own (listed per framework, each one
+// a defect no schema can avoid). They need examples/frameworks/node_modules (`npm ci` there),
+// which brings Node.js 22 (the `node` package): skipped without it, a failure under
+// TOOLPROOF_REQUIRE_NODE=1.
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/registry"
+)
+
+// frameworksNode is the Node.js of examples/frameworks' lockfile (22, which ai@7 and
+// @mastra/core need); the test skips without it, and fails under TOOLPROOF_REQUIRE_NODE=1.
+func frameworksNode(t *testing.T) string {
+	t.Helper()
+	node := filepath.Join(root(t), "examples", "frameworks", "node_modules", ".bin", "node")
+	why := ""
+	if _, err := os.Stat(node); err != nil {
+		why = "examples/frameworks/node_modules is missing (run `npm ci` in examples/frameworks)"
+	} else if _, err := os.Stat(filepath.Join(root(t), "validator", "node", "node_modules")); err != nil {
+		why = "validator/node/node_modules is missing (run `npm ci` in validator/node)"
+	}
+	if why != "" {
+		if os.Getenv("TOOLPROOF_REQUIRE_NODE") == "1" {
+			t.Fatalf("TOOLPROOF_REQUIRE_NODE=1, but the framework modules cannot run: %s", why)
+		}
+		t.Skipf("skipping the framework modules: %s (TOOLPROOF_REQUIRE_NODE=1 makes this a failure)", why)
+	}
+	return node
+}
+
+// frameworks opens examples/frameworks/NAME on the Node.js of that folder's lockfile.
+func frameworks(t *testing.T, name string) (validator.Validator, []tool.Tool) {
+	t.Helper()
+	o := newOpener()
+	o.Node = frameworksNode(t)
+	spec := "node:" + filepath.Join(root(t), "examples", "frameworks", name)
+	v := open(t, o, spec)
+	src, ok := v.(validator.ToolSource)
+	if !ok {
+		t.Fatalf("%s is a %T, not a validator.ToolSource", spec, v)
+	}
+	ts, err := src.Tools()
+	if err != nil || len(ts) == 0 {
+		t.Fatalf("%s: listing tools: %v (%d tools)", spec, err, len(ts))
+	}
+	return v, ts
+}
+
+// want is one finding a lenient module must show: a blocking finding of kind in class on tool.
+type want struct {
+	tool, class string
+	kind        report.Kind
+}
+
+// frameworkOwn is a finding a strict module may still show: the framework's own defect.
+type frameworkOwn struct {
+	class string
+	kind  report.Kind
+}
+
+// checkFramework runs the lenient module (each of wants must be found) and the strict one (no
+// blocking finding but those in own), and checks that the strict run sent the cases that matter.
+func checkFramework(t *testing.T, loose, strict string, wants []want, own []frameworkOwn) {
+	v, ts := frameworks(t, loose)
+	checks := 50 // a distortion of an optional field needs draws that have it
+	if testing.Short() {
+		checks *= 5 // -short runs a fifth of the checks, as rapid does: keep 50
+	}
+	rep := run(t, v, ts, harness.Options{Checks: checks})
+	for _, w := range wants {
+		if !has(rep, w.tool, w.class, w.kind, "") {
+			t.Errorf("%s: no blocking %s %s on %s; findings: %v", loose, w.class, w.kind, w.tool, rep.Findings)
+		}
+	}
+	v, ts = frameworks(t, strict)
+	rep = run(t, v, ts, harness.Options{})
+	for _, f := range blocking(rep) {
+		allowed := false
+		for _, o := range own {
+			allowed = allowed || (string(f.Class) == o.class && f.Kind == o.kind)
+		}
+		if !allowed {
+			t.Errorf("%s: blocking finding %s", strict, f.String())
+		}
+	}
+	for _, c := range []string{"hallucinated_key", "missing_required", "wrong_type"} {
+		if st := rep.Classes[c]; st == nil || st.Cases == 0 {
+			t.Errorf("%s: no %s case was sent: the passing run proves nothing", strict, c)
+		}
+	}
+}
+
+// OpenAI Agents SDK: a JSON Schema `parameters` is checked by nothing but JSON.parse; a zod
+// object strips invented keys.
+func TestFrameworkOpenAIAgents(t *testing.T) {
+	checkFramework(t, "agents-loose.mjs", "agents-strict.mjs", []want{
+		{"get_weather", "missing_required", report.Missed},
+		{"get_weather", "out_of_range_enum", report.Missed},
+		{"get_weather", "root_not_object", report.Missed},
+		{"set_labels", "hallucinated_key", report.Missed},
+	}, nil)
+}
+
+// LangChain: invented keys stripped; z.coerce.number() turns true into 1; a .default() field
+// shown to the model as required, and a call without it accepted. Its own defect: a
+// rejected call nested thousands deep throws a RangeError out of JSON.stringify in
+// StructuredTool.call (building the ToolInputParsingException).
+func TestFrameworkLangChain(t *testing.T) {
+	checkFramework(t, "langchain-loose.mjs", "langchain-strict.mjs", []want{
+		{"search", "wrong_type", report.Missed},
+		{"search", "missing_required", report.Missed},
+		{"set_labels", "hallucinated_key", report.Missed},
+	}, []frameworkOwn{{"implementation_defined", report.GateError}})
+}
+
+// Mastra: a JSON string parsed into an array field, a null dropped so the default fills it, the
+// error message repeating the arguments. Its own defects: that message (a leak whatever the
+// schema), and a RangeError out of convertUndefinedToNull on arrays nested thousands deep.
+func TestFrameworkMastra(t *testing.T) {
+	checkFramework(t, "mastra-loose.mjs", "mastra-strict.mjs", []want{
+		{"search_issues", "json_in_string", report.Missed},
+		{"search_issues", "null_value", report.Missed},
+	}, []frameworkOwn{{"implementation_defined", report.GateError}, {"wrong_type", report.Leak},
+		{"stringified_type", report.Leak}, {"out_of_range_enum", report.Leak}, {"hallucinated_key", report.Leak},
+		{"json_in_string", report.Leak}, {"flattened_array", report.Leak}, {"wrapped_scalar", report.Leak}})
+}
+
+// MCP TypeScript SDK, in process: z.coerce.number() lets true through. Its own defect: a
+// "__proto__" key is dropped by the SDK's request parsing before the tool's .strict() object
+// sees it (the same over stdio, with mcp:).
+func TestFrameworkMCPServer(t *testing.T) {
+	checkFramework(t, "mcp-loose.mjs", "mcp-strict.mjs", []want{
+		{"read_file", "wrong_type", report.Missed},
+	}, []frameworkOwn{{"hallucinated_key", report.Missed}})
+	// The SDK lists z.object shapes open; read as closed (--close, as OpenAI's strict mode
+	// sends them), an invented key is stripped and the handler runs.
+	v, ts := frameworks(t, "mcp-loose.mjs")
+	if rep := run(t, v, ts, harness.Options{Close: true}); !has(rep, "read_file", "hallucinated_key", report.Missed, "") {
+		t.Errorf("mcp-loose.mjs, --close: no hallucinated_key missed; findings: %v", rep.Findings)
+	}
+}
+
+// AI SDK: jsonSchema() without validate checks nothing; a zod object strips invented keys. Its
+// own defect: InvalidToolInputError's message repeats the whole input to the model.
+func TestFrameworkAISDK(t *testing.T) {
+	checkFramework(t, "ai-loose.mjs", "ai-strict.mjs", []want{
+		{"get_weather", "missing_required", report.Missed},
+		{"get_weather", "out_of_range_enum", report.Missed},
+		{"set_labels", "hallucinated_key", report.Missed},
+	}, []frameworkOwn{{"wrong_type", report.Leak}, {"stringified_type", report.Leak}, {"out_of_range_enum", report.Leak},
+		{"hallucinated_key", report.Leak}, {"flattened_array", report.Leak}, {"wrapped_scalar", report.Leak}, {"null_value", report.Leak}})
+}
+
+// A tool object node: does not understand is refused with its reason, never checked by a guess.
+func TestFrameworkUnknownToolRefused(t *testing.T) {
+	dir := t.TempDir()
+	mod := filepath.Join(dir, "odd.mjs")
+	src := `export const tools = [{ name: "odd", description: "x", execute: async () => 1, args: {} }, { name: "ok", schema: { type: "object" } }];`
+	if err := os.WriteFile(mod, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr safeBuffer
+	o := newOpener()
+	o.Node = frameworksNode(t)
+	o.Options.Stderr = &stderr
+	v := open(t, o, "node:"+mod)
+	ts, err := v.(validator.ToolSource).Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 1 || ts[0].Name != "ok" {
+		t.Errorf("served %v, want only the tool it understands", ts)
+	}
+	_ = registry.Close(v)
+	if got := stderr.String(); !strings.Contains(got, `("odd") left out: a tool object node: does not understand`) {
+		t.Errorf("stderr does not say why odd was left out: %q", got)
+	}
+}
+
+// safeBuffer is a bytes.Buffer for a child's stderr, written from the client's goroutines.
+type safeBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *safeBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
