@@ -352,25 +352,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		defer stop()
 	}
 	opts.Progress = progressTo(stderr)
-	var reports []*report.Report
-	for _, v := range vs {
-		var known *baseline.Replayed
-		if base != nil {
-			// Before the run, whatever the seed: the known findings' verdicts are the gate's alone.
-			if known, err = base.Replay(tools, v, len(vs), opts); err != nil {
-				return err
-			}
-		}
-		rep, err := harness.Run(tools, v, opts)
-		if err != nil {
-			return err
-		}
-		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
-		rep.Notes = append(rep.Notes, notesOf(v)...)
-		if known != nil {
-			baseline.Apply(rep, known)
-		}
-		reports = append(reports, rep)
+	reports, err := runEach(vs, tools, skipped, base, opts)
+	if err != nil {
+		return err
 	}
 	sources(reports, tools, f.servedBy(vs))
 	err = writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr)
@@ -381,6 +365,33 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return err
+}
+
+// runEach runs the harness for each validator: the known findings of base first (whatever the
+// seed, so their verdicts are the gate's alone), then the run; the tools skipped before the run
+// lead each report's skipped tools.
+func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped, base *baseline.Baseline, opts harness.Options) ([]*report.Report, error) {
+	var reports []*report.Report
+	for _, v := range vs {
+		var known *baseline.Replayed
+		if base != nil {
+			var err error
+			if known, err = base.Replay(tools, v, len(vs), opts); err != nil {
+				return nil, err
+			}
+		}
+		rep, err := harness.Run(tools, v, opts)
+		if err != nil {
+			return nil, err
+		}
+		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
+		rep.Notes = append(rep.Notes, notesOf(v)...)
+		if known != nil {
+			baseline.Apply(rep, known)
+		}
+		reports = append(reports, rep)
+	}
+	return reports, nil
 }
 
 // writeReports writes the report (one validator) or the comparison (several), then says how the
