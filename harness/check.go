@@ -89,16 +89,28 @@ func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *t
 	return known, stats
 }
 
-// scorecard draws Options.Checks values of p's tool, each with one distortion per class, judges
+// scorecard draws Options.Checks values of p's tool, each with one distortion per class (or per
+// class drawn by Options.Weights), judges
 // every case (nothing stops early) and counts them in tr.classes. It returns the first finding of
 // each class and kind not already known, and the order they came in.
 func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *toolResult) (map[string]report.Finding, []string) {
 	ms := opts.mutators()
+	weights := newWeighted(ms, opts.Weights, opts.WeightsFloor)
 	stats := map[string]*report.ClassStats{}
 	first := map[string]report.Finding{}
 	var order []string
 	prop := func(t *rapid.T) {
-		cs, originals, na := drawOrSkip(t, r, p, ms)
+		if r.hung >= maxHangs {
+			t.Skip("the gate hangs")
+		}
+		drawn := ms
+		if weights != nil {
+			drawn = weights.draw(t)
+		}
+		cs, originals, na, ok := draw(t, p, drawn)
+		if !ok {
+			t.Skip("the generator found no valid value in this draw")
+		}
 		for _, c := range na {
 			report.StatsFor(stats, c).NotApplicable++
 		}

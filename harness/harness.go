@@ -26,7 +26,12 @@ type Options struct {
 	Jobs            int                // Run: tools checked in parallel (0: GOMAXPROCS)
 	Shard, Shards   int                // Run: check only tools whose index % Shards == Shard
 	Siblings        []tool.Tool        // tools to borrow keys and enum values from (default: the tools checked)
-	Progress        func(done, total int)
+	// Weights, when set, draws each value's distortions by class in these proportions (the
+	// counts toolproof classify finds in a log, say) instead of one of every class: as many
+	// distortions a value as there are classes, each class at least WeightsFloor of them.
+	Weights      map[cases.Class]float64
+	WeightsFloor float64 // the least share of the distortions a class gets (0: a quarter of an even share)
+	Progress     func(done, total int)
 	// DeclaredDefaultsBlock makes declared_default (a default the model-facing schema declares,
 	// filled in) a blocking finding; it is reported, not blocking, otherwise.
 	DeclaredDefaultsBlock bool

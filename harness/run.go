@@ -34,6 +34,9 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 	if blind != "" {
 		rep.Notes = append(rep.Notes, blind)
 	}
+	if w := newWeighted(opts.mutators(), opts.Weights, opts.WeightsFloor); w != nil {
+		rep.Notes = append(rep.Notes, w.note())
+	}
 	rep.Shard = newShardInfo(opts, all)
 	skips := make([]*tool.Skipped, len(tools))
 	shared := newRunShared(saved)

@@ -175,7 +175,8 @@ func (s *site) tokens() []string {
 }
 
 // expandFor returns roots with $ref targets and allOf members, plus the branches of anyOf,
-// oneOf and if/then/else that v satisfies; boolean schemas are left out.
+// oneOf and if/then/else that v satisfies (of an alternative none satisfies, those that take
+// v's type); boolean schemas are left out.
 func expandFor(roots []*jsonschema.Schema, v any) []*jsonschema.Schema {
 	if len(roots) == 1 && plainSchema(roots[0]) {
 		return roots // most places: one schema that refers to nothing and has no branches
@@ -186,10 +187,16 @@ func expandFor(roots []*jsonschema.Schema, v any) []*jsonschema.Schema {
 		}
 		var out []*jsonschema.Schema
 		for _, bs := range [2][]*jsonschema.Schema{s.AnyOf, s.OneOf} {
+			n := len(out)
 			for _, b := range bs {
 				if b.Validate(v) == nil {
 					out = append(out, b)
 				}
+			}
+			if len(out) == n {
+				// No branch takes v (an invalid value, as the classifier reads): those that
+				// take its type say what was meant.
+				out = append(out, admitting(bs, v)...)
 			}
 		}
 		if s.If != nil {

@@ -9,6 +9,8 @@
 //	go run ./cmd/measure differential [-checks N] [-validators LIST] FILE...  # blocking findings of correct validators
 //	go run ./cmd/measure memory [-checks N] FILE  # the largest live heap of a run
 //	go run ./cmd/measure size .  # functions over 60 lines and files over 500 lines of the module
+//	go run ./cmd/measure classify -calls LOG TOOLS  # classify's verdicts on labelled calls, checked by python-jsonschema
+//	go run ./cmd/measure [-n N] roundtrip FILE...  # every mutation classifies back to its class and variant
 package main
 
 import (
@@ -56,6 +58,10 @@ func main() {
 		err = memory(flag.Args()[1:], os.Stdout)
 	case "size":
 		err = size(flag.Arg(1), os.Stdout)
+	case "classify":
+		err = classifyMeasure(flag.Args()[1:], os.Stdout)
+	case "roundtrip":
+		err = roundTrip(flag.Args()[1:], *draws, os.Stdout)
 	default:
 		err = fmt.Errorf("unknown measurement %q", flag.Arg(0))
 	}

@@ -186,7 +186,7 @@ func writeDemo(w io.Writer, tools []tool.Tool, opts harness.Options) error {
 	}
 	fmt.Fprint(w, `
 What next:
-  toolproof run --validator ajv-coerce        a real gate with the same habit (Ajv; npm ci in validator/node)
+  toolproof run --validator ajv-coerce        a real gate with the same habit (Ajv; needs Node.js and npm)
   toolproof run --validator exec:'CMD ARGS'   your gate, any language (validator/stdio/PROTOCOL.md)
   toolproof run --tools FILE --close          your tools, objects closed as in OpenAI strict mode
   toolproof audit --tools FILE                where your schemas let distortions through, and why

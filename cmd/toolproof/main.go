@@ -8,6 +8,7 @@
 //	toolproof baseline   REPORT.json
 //	toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S] [--format jsonl|test-suite]
 //	toolproof audit      --tools PATH [--format text|json]
+//	toolproof classify   --calls LOG [--tools PATH]... [--format text|json|jsonl] [--save DIR] [--weights OUT]
 //	toolproof validators
 //	toolproof version
 //
@@ -43,6 +44,7 @@ Usage:
                        [--baseline REPORT.json] [--save DIR] [--require-location] [--timeout D] [--window N]
                        [--processes N] [--max-skipped N] [--only-reject] [--block-declared-defaults]
                        [--tool NAME]... [--skip-tool NAME]... [--reject-pattern RE] [--ran-pattern RE]
+                       [--weights FILE]
   toolproof merge      REPORT.json... [--format FORMAT] [--report FORMAT=FILE]... [--max-skipped N]
   toolproof replay     DIR|REPORT.json [--id ID]... [--validator SPEC]... [--tools PATH]... [--format FORMAT]
                        [--report FORMAT=FILE]... [--close] [--max-skipped N]
@@ -50,6 +52,8 @@ Usage:
   toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S]
                        [--mutators LIST] [--close] [--format jsonl|test-suite|go-fuzz]
   toolproof audit      [--tools PATH]... [--close] [--format text|json] [--all]
+  toolproof classify   --calls LOG [--tools PATH]... [--format text|json|jsonl] [--save DIR]
+                       [--save-valid] [--weights OUT] [--close]
   toolproof validators
   toolproof version
 
@@ -58,7 +62,8 @@ built-in reference validator (toolproof's oracle, so run then also shows what a 
 gets, as a demonstration). SPEC: a name from 'toolproof validators', builtin:NAME,
 exec:COMMAND (toolproof/1), node:PATH (a module of native tools: zod, TypeBox, AI SDK, OpenAI
 Agents SDK, LangChain, Mastra or an MCP SDK McpServer, each through its own path; TOOLPROOF_NODE
-names the node binary, e.g. Node.js 22 for ai@7 and Mastra) or mcp:COMMAND (an MCP server:
+names the node binary, e.g. Node.js 22 for ai@7 and Mastra), mcp:COMMAND or mcp:http(s)://URL
+(an MCP server over stdio or Streamable HTTP, --header 'NAME: VALUE' for auth:
 its tools run, so sandbox it; --only-reject sends only must-reject calls). Exit status: 0 no finding, 1 findings, 2 bad usage or input (and more
 skipped tools than --max-skipped allows). merge puts the JSON reports of the shards of a run
 (--shard i/n, or the index from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX with --shards N,
@@ -104,6 +109,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdGen(args[1:], stdout, stderr)
 	case "audit":
 		err = cmdAudit(args[1:], stdout, stderr)
+	case "classify":
+		err = cmdClassify(args[1:], stdout, stderr)
 	case "validators":
 		err = cmdValidators(args[1:], stdout, stderr)
 	case "version":

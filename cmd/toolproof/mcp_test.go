@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
@@ -38,5 +39,91 @@ func TestRunMCP(t *testing.T) {
 	must(t, 0, "run", "--validator", fakeMCP(t, "correct"), "--checks", "10", "--seed", "1", "--tool", "set_alarm")
 	if r := must(t, 2, "run", "--validator", fakeMCP(t, "correct"), "--reject-pattern", "("); !strings.Contains(r.stderr, "--reject-pattern") {
 		t.Errorf("a bad pattern: %s", r.stderr)
+	}
+}
+
+// fakeMCPHTTP starts the fake MCP server over Streamable HTTP on loopback with the given flags
+// and returns its URL.
+func fakeMCPHTTP(t *testing.T, flags ...string) string {
+	t.Helper()
+	fakeMCP(t, "correct") // builds the binary
+	cmd := exec.Command(filepath.Join(binDir, "fake-mcp"), append([]string{"-http", "127.0.0.1:0"}, flags...)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the fake HTTP server printed no URL: %v", err)
+	}
+	return strings.TrimSpace(line)
+}
+
+// TestRunMCPHTTP: mcp:URL with a bearer token read from the environment catches the lenient
+// server; the token appears in no output of any format, though the server quotes it in its
+// errors; a wrong or missing token is exit 2 naming the status.
+func TestRunMCPHTTP(t *testing.T) {
+	const token = "tpk-cli-5e8d0a4471"
+	t.Setenv("TP_MCP_TOKEN", token)
+	url := fakeMCPHTTP(t, "-token", token, "-sse", "-legacy", "-echo-auth", "lenient")
+	var all strings.Builder
+	for _, format := range []string{"json", "text", "markdown", "junit", "sarif", "html"} {
+		args := []string{"run", "--validator", "mcp:" + url, "--header", "Authorization: Bearer $TP_MCP_TOKEN",
+			"--checks", "10", "--seed", "1", "--format", format}
+		r := cli(t, args...)
+		if r.code != 1 && !(r.code == 2 && strings.Contains(r.stderr, "--format")) {
+			t.Fatalf("%s: exit %d\n%s", format, r.code, clip(r.stderr))
+		}
+		if format == "json" {
+			rep := decodeReport(t, r.stdout)
+			found := map[string]bool{}
+			for _, f := range rep.Findings {
+				found[f.Class+" "+f.Kind] = true
+			}
+			if !found["stringified_type missed"] || !found["hallucinated_key missed"] {
+				t.Errorf("findings %v", rep.Findings)
+			}
+		}
+		all.WriteString(r.stdout + r.stderr)
+	}
+	if strings.Contains(all.String(), token) {
+		t.Fatal("the header value appears in the output")
+	}
+	if !strings.Contains(all.String(), "[header value]") {
+		t.Error("the server's echo of the header was not seen (the test would not catch a leak)")
+	}
+	for _, h := range [][]string{{}, {"--header", "Authorization: Bearer wrong-" + token}} {
+		args := append([]string{"run", "--validator", "mcp:" + url, "--checks", "5"}, h...)
+		r := must(t, 2, args...)
+		if !strings.Contains(r.stderr, "401 Unauthorized") || strings.Contains(r.stdout+r.stderr, token) {
+			t.Errorf("%v: stderr %s", h, r.stderr)
+		}
+	}
+	r := must(t, 2, "run", "--validator", "mcp:"+url, "--header", "Authorization: $TP_NO_SUCH_VARIABLE")
+	if !strings.Contains(r.stderr, "TP_NO_SUCH_VARIABLE") {
+		t.Errorf("a missing variable: %s", r.stderr)
+	}
+	if r := must(t, 2, "run", "--validator", "mcp:"+url, "--header", "Authorization Bearer "+token); strings.Contains(r.stderr, token) {
+		t.Errorf("a bad --header shows its value: %s", r.stderr)
+	}
+}
+
+// TestRunMCPHTTPGone: a server that goes away mid-run: the report is complete (every case has a
+// verdict, the calls after it not sent), a note says so, and the exit status is 2.
+func TestRunMCPHTTPGone(t *testing.T) {
+	url := fakeMCPHTTP(t, "-gone-after", "30", "correct")
+	r := must(t, 2, "run", "--validator", "mcp:"+url, "--checks", "10", "--seed", "1", "--format", "json")
+	rep := decodeReport(t, r.stdout)
+	if rep.Tools != 2 || !strings.Contains(r.stderr, "the server went away") || !strings.Contains(r.stderr, "complete up to there") {
+		t.Fatalf("tools %d, stderr %s", rep.Tools, r.stderr)
+	}
+	var doc struct{ Reports []struct{ Notes []string } }
+	json.Unmarshal([]byte(r.stdout), &doc)
+	if !strings.Contains(strings.Join(doc.Reports[0].Notes, "\n"), "calls were not sent") {
+		t.Errorf("notes %v", doc.Reports[0].Notes)
 	}
 }

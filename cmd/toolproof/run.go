@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/baseline"
+	"github.com/toolproof/toolproof/classify"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
@@ -143,7 +144,8 @@ type runFlags struct {
 	processes     int
 	maxSkipped    int
 	cpuprofile    string
-	gen           bool // the flags of run (which draws new cases) were registered
+	weights       string // a weights file (toolproof classify --weights)
+	gen           bool   // the flags of run (which draws new cases) were registered
 	mcp           mcpFlags
 }
 
@@ -151,8 +153,8 @@ type runFlags struct {
 // validator honours).
 type mcpFlags struct {
 	rejectPattern, ranPattern string
-	onlyReject                bool
-	only, skip                multiFlag
+	onlyReject, sep1303       bool
+	only, skip, headers       multiFlag
 	opts                      mcp.Options // the patterns compiled (options)
 }
 
@@ -162,6 +164,8 @@ func (m *mcpFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&m.onlyReject, "only-reject", false, "send only the must-reject cases (a correct gate runs none of them; for servers whose tools have effects)")
 	fs.Var(&m.only, "tool", "test only this tool (repeatable; any validator, any tool file; a name no tool has is an error)")
 	fs.Var(&m.skip, "skip-tool", "leave this tool out (repeatable; any validator, any tool file; a name no tool has is an error)")
+	fs.Var(&m.headers, "header", "mcp:URL: 'NAME: VALUE' sent on every HTTP request (repeatable); $VAR in VALUE reads the environment; values are never shown")
+	fs.BoolVar(&m.sep1303, "require-sep1303", false, "mcp: a JSON-RPC -32602 rejection on protocol 2025-11-25 or later is a finding (SEP-1303: input validation errors are isError tool results); by default a note")
 }
 
 func (m *mcpFlags) compile() error {
@@ -178,6 +182,21 @@ func (m *mcpFlags) compile() error {
 		}
 		*p.dst = re
 	}
+	m.opts.SEP1303 = m.sep1303
+	h, err := mcp.ParseHeaders(m.headers, os.LookupEnv)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	m.opts.Header = h
+	return nil
+}
+
+// stoppedBy is why a validator could not finish the run (an MCP server over HTTP that refused
+// toolproof or went away), or nil.
+func stoppedBy(v validator.Validator) error {
+	if e, ok := v.(interface{ Err() error }); ok {
+		return e.Err()
+	}
 	return nil
 }
 
@@ -191,7 +210,7 @@ func notesOf(v validator.Validator) []string {
 
 func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	toolsFlag(fs, &f.tools, "tool file or directory (repeatable; default: the embedded corpus)")
-	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH or mcp:COMMAND (repeatable: a comparison)")
+	fs.Var(&f.validators, "validator", "validator to test: a name from `toolproof validators`, builtin:NAME, exec:COMMAND, node:PATH, mcp:COMMAND or mcp:http(s)://URL (repeatable: a comparison)")
 	fs.StringVar(&f.profile, "profile", "strict", "strict: every distortion must be rejected; repair: accepting is allowed when the value passed on equals the original")
 	closeFlag(fs, &f.close, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 	reportFormatFlag(fs, &f.format)
@@ -213,6 +232,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 		fs.IntVar(&f.shards, "shards", 0, "the number of shards, when the index comes from a variable (JOB_COMPLETION_INDEX has no count of its own)")
 		fs.StringVar(&f.save, "save", "", "directory to save the minimal failing cases in (replay them with toolproof replay)")
 		fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for `go tool pprof`)")
+		fs.StringVar(&f.weights, "weights", "", "draw the classes in the proportions of this file (toolproof classify --weights), each class at least a quarter of an even share")
 		fs.StringVar(&f.baseline, "baseline", "", "JSON report listing the known findings: replayed first; those that still reproduce do not fail the run, those that no longer do (fixed) fail it")
 	} else {
 		fs.Var(&f.ids, "id", "replay only the finding with this id (repeatable; replaying a JSON report)")
@@ -252,6 +272,13 @@ func (f *runFlags) options() (harness.Options, error) {
 	}
 	if err := checkFormat(f.format); err != nil {
 		return opts, err
+	}
+	if f.weights != "" {
+		w, err := classify.ReadWeights(f.weights)
+		if err != nil {
+			return opts, usagef("--weights: %v", err)
+		}
+		opts.Weights = w.Proportions()
 	}
 	if f.checks < 0 || (f.checks == 0 && f.gen) {
 		return opts, usagef("--checks must be positive")
@@ -358,6 +385,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	sources(reports, tools, f.servedBy(vs))
 	err = writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr)
+	for _, v := range vs {
+		if serr := stoppedBy(v); serr != nil && (err == nil || errors.Is(err, errFindings)) {
+			err = usageError{serr.Error() + "; the report above is complete up to there"}
+		}
+	}
 	if len(f.validators) == 0 && f.format == "text" && (err == nil || errors.Is(err, errFindings)) {
 		// The reference alone proves nothing to a newcomer: show what a finding looks like.
 		if derr := writeDemo(stdout, tools, opts); derr != nil {
@@ -385,6 +417,9 @@ func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped
 			return nil, err
 		}
 		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
+		if err := stoppedBy(v); mcp.IsAuthError(err) {
+			return nil, usageError{err.Error()}
+		}
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		if known != nil {
 			baseline.Apply(rep, known)

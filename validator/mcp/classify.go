@@ -50,11 +50,20 @@ const (
 	// schema before any handler runs; a failure comes back as -32603 with the zod issues, here
 	// at params.arguments (an arguments value that is not an object).
 	FormRPCRequestSchema = "rejected: JSON-RPC -32603, TypeScript SDK request schema"
-	FormRejectPattern    = "rejected: isError matching --reject-pattern"
-	FormRan              = "ran: plain result"
-	FormRanPattern       = "ran: isError matching --ran-pattern"
-	FormUnclearIsError   = "unclear: isError in another wording"
-	FormProtocolError    = "protocol error"
+	// FormRPCParseError: a server whose JSON reader gave up on the arguments (Python's json
+	// stops at deep nesting) answers -32700, "id": null: it refused the call.
+	FormRPCParseError = "rejected: JSON-RPC -32700"
+	FormRejectPattern = "rejected: isError matching --reject-pattern"
+	// FormHTTPRefused: an HTTP 4xx without a JSON-RPC answer (the Go SDK answers so when its
+	// reader stops at nesting depth 1000).
+	FormHTTPRefused = "rejected: HTTP 4xx without a JSON-RPC answer"
+	// FormRPCHeaderMismatch: the 2026-07-28 header check refused the request before any
+	// handler ran (the Go SDK, when it cannot read the tool name out of params).
+	FormRPCHeaderMismatch = "rejected: JSON-RPC -32020"
+	FormRan               = "ran: plain result"
+	FormRanPattern        = "ran: isError matching --ran-pattern"
+	FormUnclearIsError    = "unclear: isError in another wording"
+	FormProtocolError     = "protocol error"
 )
 
 // zodAtArguments finds a zod issue list whose path starts at params.arguments.
@@ -75,6 +84,9 @@ func (c *classifier) classify(r response) (validator.Verdict, string) {
 	if r.Bad != "" {
 		return validator.Failed(validator.ProtocolError, r.Bad), FormProtocolError
 	}
+	if r.Refused != "" {
+		return validator.Reject(validator.Issue{Message: r.Refused}), FormHTTPRefused
+	}
 	if e := r.Error; e != nil {
 		text := e.Message
 		if len(e.Data) > 0 && string(e.Data) != "null" {
@@ -87,6 +99,10 @@ func (c *classifier) classify(r response) (validator.Verdict, string) {
 			return validator.Reject(issuesFrom(text)...), FormRPCInvalidParams
 		case e.Code == -32600:
 			return validator.Reject(issuesFrom(text)...), FormRPCInvalidRequest
+		case e.Code == -32700:
+			return validator.Reject(issuesFrom(text)...), FormRPCParseError
+		case e.Code == codeHeaderMismatch:
+			return validator.Reject(issuesFrom(text)...), FormRPCHeaderMismatch
 		case e.Code == -32603 && zodAtArguments.MatchString(text):
 			return validator.Reject(issuesFrom(text)...), FormRPCRequestSchema
 		}
@@ -146,25 +162,65 @@ func issuesFrom(text string) []validator.Issue {
 		return out
 	}
 	if _, rest, ok := strings.Cut(text, "Invalid arguments for tool "); ok {
-		if _, lines, ok := strings.Cut(rest, ": "); ok {
-			var out []validator.Issue
-			for _, l := range strings.Split(lines, "\n") {
-				msg, at := l, ""
-				if i := strings.LastIndex(l, " at "); i >= 0 {
-					msg, at = l[:i], l[i+len(" at "):]
-				}
-				p, ok := dotPathPointer(at)
-				if !ok {
-					return []validator.Issue{{Message: text}}
-				}
-				out = append(out, validator.Issue{Path: p, Message: msg})
+		if _, list, ok := strings.Cut(rest, ": "); ok {
+			if out := zodLines(list); out != nil {
+				return out
 			}
-			if len(out) > 0 {
+			if out := zodCommaList(list); out != nil {
 				return out
 			}
 		}
 	}
 	return []validator.Issue{{Message: text}}
+}
+
+// zodLines reads the TypeScript SDK 1.x issue list: one issue a line, "MESSAGE at a.b[0]" (a
+// line without " at " is at the root). nil when a line ends in no path it can read, or when no
+// line names a path (then zodCommaList may read it better).
+func zodLines(list string) []validator.Issue {
+	var out []validator.Issue
+	located := false
+	for _, l := range strings.Split(list, "\n") {
+		msg, at := l, ""
+		if i := strings.LastIndex(l, " at "); i >= 0 {
+			msg, at = l[:i], l[i+len(" at "):]
+		}
+		p, ok := dotPathPointer(at)
+		if !ok || strings.Contains(at, " ") {
+			return nil
+		}
+		located = located || at != ""
+		out = append(out, validator.Issue{Path: p, Message: msg})
+	}
+	if !located && len(out) == 1 && zodPathPrefix.MatchString(list) {
+		return nil
+	}
+	return out
+}
+
+// zodPathPrefix is the "a.b.0: " an issue of the TypeScript SDK 2.x starts with.
+var zodPathPrefix = regexp.MustCompile(`^([A-Za-z0-9_$-]+(?:\.[A-Za-z0-9_$-]+)*): `)
+
+// zodCommaList reads the TypeScript SDK 2.x issue list (validateStandardSchema's formatIssue):
+// "a.b.0: MESSAGE" (or MESSAGE alone at the root) joined by ", ". A message may hold ", " itself
+// ("expected number, received string"): a part that starts with no path and with a lower-case
+// letter or a quote belongs to the issue before it.
+func zodCommaList(list string) []validator.Issue {
+	var out []validator.Issue
+	for _, part := range strings.Split(list, ", ") {
+		if m := zodPathPrefix.FindStringSubmatch(part); m != nil {
+			// A segment "0" is an array index or an object key "0": the same JSON Pointer.
+			p, _ := dotPathPointer(m[1])
+			out = append(out, validator.Issue{Path: p, Message: part[len(m[0]):]})
+			continue
+		}
+		if len(out) > 0 && (part == "" || part[0] >= 'a' && part[0] <= 'z' || part[0] == '"' || part[0] == '\'' || part[0] >= '0' && part[0] <= '9') {
+			out[len(out)-1].Message += ", " + part
+			continue
+		}
+		out = append(out, validator.Issue{Message: part})
+	}
+	return out
 }
 
 // dotPathPointer turns the TypeScript SDK's dot path ("a.b[0].c", "object root", "") into a

@@ -22,6 +22,10 @@ func TestClassify(t *testing.T) {
 	}{
 		{"TypeScript SDK", isError("MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid input: expected number, received string at a.b[2]"), "rejected", formSDK("TypeScript SDK"), "/a/b/2"},
 		{"TypeScript SDK, root", isError("MCP error -32602: Input validation error: Invalid arguments for tool t: Unrecognized key: \"x\""), "rejected", formSDK("TypeScript SDK"), ""},
+		{"TypeScript SDK 2.x", isError("Input validation error: Invalid arguments for tool t: when.hour: Invalid input: expected number, received string, label: Too big: expected string to have <=40 characters"), "rejected", formSDK("TypeScript SDK"), "/when/hour"},
+		{"TypeScript SDK 2.x, index", isError("Input validation error: Invalid arguments for tool t: days.1: Invalid option: expected one of \"mon\"|\"tue\""), "rejected", formSDK("TypeScript SDK"), "/days/1"},
+		{"TypeScript SDK 2.x, root first", isError(`Input validation error: Invalid arguments for tool t: Unrecognized key: "x", hour: Too small: expected number to be >=0`), "rejected", formSDK("TypeScript SDK"), ""},
+		{"-32700 id null", rpc(-32700, "Parse error"), "rejected", FormRPCParseError, ""},
 		{"Python low-level", isError("Input validation error: 'x' is a required property"), "rejected", formSDK("TypeScript SDK"), ""},
 		{"pydantic", isError("Error executing tool t: 1 validation error for tArguments\nhour\n  Input should be a valid integer"), "rejected", formSDK("pydantic (FastMCP)"), ""},
 		{"Go SDK", isError(`validating "arguments": validating root: required: missing properties: ["hour"]`), "rejected", formSDK("Go SDK"), ""},
@@ -57,6 +61,21 @@ func TestClassify(t *testing.T) {
 		}
 		if got == "unclear" && (len(v.Issues) == 0 || v.Issues[0].Message == "") {
 			t.Errorf("%s: an unclear verdict without its text in Issues (the leak check reads them)", tc.name)
+		}
+	}
+}
+
+// TestZodCommaList pins every issue of the TypeScript SDK 2.x wording to its place, messages with
+// ", " inside kept whole.
+func TestZodCommaList(t *testing.T) {
+	got := issuesFrom(`Input validation error: Invalid arguments for tool set_alarm: when.hour: Invalid input: expected number, received string, Unrecognized keys: "a", "b", days.0: Invalid option: expected one of "mon"|"tue"`)
+	want := []string{`/when/hour|Invalid input: expected number, received string`, `|Unrecognized keys: "a", "b"`, `/days/0|Invalid option: expected one of "mon"|"tue"`}
+	if len(got) != len(want) {
+		t.Fatalf("issues %v", got)
+	}
+	for i, is := range got {
+		if is.Path+"|"+is.Message != want[i] {
+			t.Errorf("issue %d: %q|%q, want %q", i, is.Path, is.Message, want[i])
 		}
 	}
 }

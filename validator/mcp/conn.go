@@ -36,21 +36,31 @@ type rpcError struct {
 }
 
 // response is what came back for one request: a result, an error, or (bad) a line that names
-// the request but makes no sense.
+// the request but makes no sense. ambiguous: an error with "id": null came while other calls
+// were in flight too, so it answers one of them, no one knows which: send the call again alone.
+// Fault, over HTTP: the server failed this request itself (an HTTP 500 without a JSON-RPC
+// answer), which a POST of its own blames exactly.
+// Refused, over HTTP: a 4xx status without a JSON-RPC answer (the server would not read the
+// request: a body too deep or too large for its reader), which is a rejection.
 type response struct {
-	Result json.RawMessage
-	Error  *rpcError
-	Bad    string
+	Result    json.RawMessage
+	Error     *rpcError
+	Bad       string
+	Fault     string
+	Refused   string
+	ambiguous bool
 }
 
 // outcome says how a call on a session ended.
 type outcome int
 
 const (
-	answered  outcome = iota // a response (maybe Bad)
-	timedOut                 // no response within the timeout
-	cancelled                // the caller's context ended
-	ended                    // the session ended first (crash, or killed)
+	answered    outcome = iota // a response (maybe Bad)
+	timedOut                   // no response within the timeout
+	cancelled                  // the caller's context ended
+	ended                      // the session ended first (crash, or killed)
+	unreachable                // HTTP: the server could not be reached, retries included
+	denied                     // HTTP: the server answered 401 or 403
 )
 
 // session is one running connection to a server, initialised.
@@ -66,6 +76,12 @@ type session struct {
 	killedBy   string // non-empty: the client ended the session on purpose (a timeout)
 	stray      int
 	strayFirst string
+	// nulls are errors answered with "id": null (a parse error) that answer calls in flight,
+	// no one knows which yet; suspects are the calls that were in flight when they came and
+	// have no answer of their own yet. Each answer with an id clears a suspect; once as many
+	// suspects are left as nulls, the nulls are theirs.
+	nulls    []response
+	suspects map[int64]bool
 
 	done chan struct{}
 }
@@ -74,7 +90,8 @@ type session struct {
 const maxStrayLogs = 10
 
 func newSession(conn Conn, stderr io.Writer) *session {
-	s := &session{conn: conn, stderr: stderr, pending: map[int64]chan response{}, done: make(chan struct{})}
+	s := &session{conn: conn, stderr: stderr, pending: map[int64]chan response{}, suspects: map[int64]bool{},
+		done: make(chan struct{})}
 	go s.read()
 	return s
 }
@@ -150,6 +167,11 @@ func (s *session) dispatch(line []byte) {
 		}
 		return // a notification (log message, list changed, progress): ignored
 	}
+	if m.Error != nil && (len(m.ID) == 0 || string(m.ID) == "null") {
+		// JSON-RPC 2.0: a parse error or an invalid request is answered with "id": null.
+		s.deliverNull(response{Error: m.Error}, line)
+		return
+	}
 	id, err := strconv.ParseInt(string(m.ID), 10, 64)
 	if err != nil {
 		s.strayLine(line, "a response whose id is not one toolproof sent")
@@ -164,10 +186,63 @@ func (s *session) dispatch(line []byte) {
 	}
 }
 
+// deliverNull takes an error answered with "id": null (JSON-RPC 2.0 answers a parse error so):
+// with one call in flight it is that call's answer; with more, every call in flight becomes a
+// suspect, and the null goes to the one left without an answer of its own (settle).
+func (s *session) deliverNull(r response, line []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case len(s.pending) == 0:
+		s.mu.Unlock()
+		s.strayLine(line, `an error with "id": null while no request was in flight`)
+		s.mu.Lock()
+	case len(s.pending) == 1 && len(s.nulls) == 0:
+		for id, ch := range s.pending {
+			delete(s.pending, id)
+			ch <- r
+		}
+	default:
+		s.nulls = append(s.nulls, r)
+		for id := range s.pending {
+			s.suspects[id] = true
+		}
+		s.settle()
+	}
+}
+
+// settle gives the nulls to the suspects once as many suspects are left as nulls: each its
+// null when the nulls are alike, else each is told to go again alone (ambiguous). s.mu is held.
+func (s *session) settle() {
+	if len(s.nulls) == 0 || len(s.suspects) > len(s.nulls) {
+		return
+	}
+	alike := true
+	for _, n := range s.nulls[1:] {
+		alike = alike && n.Error.Code == s.nulls[0].Error.Code && n.Error.Message == s.nulls[0].Error.Message
+	}
+	for id := range s.suspects {
+		r := response{ambiguous: true}
+		if alike && len(s.suspects) == len(s.nulls) {
+			r = s.nulls[0]
+		}
+		if ch, ok := s.pending[id]; ok {
+			delete(s.pending, id)
+			ch <- r
+		}
+	}
+	s.nulls = nil
+	clear(s.suspects)
+}
+
 func (s *session) deliver(id int64, r response) bool {
 	s.mu.Lock()
 	ch, ok := s.pending[id]
 	delete(s.pending, id)
+	if s.suspects[id] {
+		delete(s.suspects, id)
+		s.settle()
+	}
 	s.mu.Unlock()
 	if ok {
 		ch <- r
@@ -205,15 +280,8 @@ func (s *session) send(msg []byte) error {
 	return err
 }
 
-// dead reports whether the session has ended.
-func (s *session) dead() bool {
-	select {
-	case <-s.done:
-		return true
-	default:
-		return false
-	}
-}
+// ended is closed when the session has ended.
+func (s *session) ended() <-chan struct{} { return s.done }
 
 // reason is why the session ended ("" while it runs).
 func (s *session) reason() (why string, killed bool) {
@@ -232,8 +300,9 @@ func (s *session) kill(why string) {
 	_ = s.conn.Close()
 }
 
-// call sends one request and waits for its response. params is the raw params text.
-func (s *session) call(ctx context.Context, id int64, method string, params []byte, timeout time.Duration) (response, outcome) {
+// call sends one request and waits for its response.
+func (s *session) call(ctx context.Context, req request, timeout time.Duration) (response, outcome) {
+	id, method, params := req.id, req.method, req.params
 	ch := make(chan response, 1)
 	s.mu.Lock()
 	s.pending[id] = ch
@@ -241,6 +310,10 @@ func (s *session) call(ctx context.Context, id int64, method string, params []by
 	defer func() {
 		s.mu.Lock()
 		delete(s.pending, id)
+		if s.suspects[id] {
+			delete(s.suspects, id) // timed out or cancelled: it takes no null
+			s.settle()
+		}
 		s.mu.Unlock()
 	}()
 	msg := make([]byte, 0, len(params)+96)
@@ -283,10 +356,10 @@ func (s *session) call(ctx context.Context, id int64, method string, params []by
 }
 
 // notify sends a notification.
-func (s *session) notify(method string, params string) error {
+func (s *session) notify(method string, params []byte) error {
 	msg := `{"jsonrpc":"2.0","method":` + strconv.Quote(method)
-	if params != "" {
-		msg += `,"params":` + params
+	if params != nil {
+		msg += `,"params":` + string(params)
 	}
 	return s.send([]byte(msg + "}"))
 }

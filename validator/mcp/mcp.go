@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"regexp"
 	"slices"
@@ -22,21 +23,31 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// ProtocolVersions are the MCP versions the client speaks, newest first; it offers the first.
-var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
+// ProtocolVersions are the MCP revisions the client speaks, newest first. 2026-07-28 is
+// stateless (every request carries its version in _meta; no initialize); the others open a
+// session with initialize.
+var ProtocolVersions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"}
 
 // Defaults for the zero values of Options.
 const (
 	DefaultWindow       = 16               // tools/call requests in flight
 	DefaultTimeout      = 10 * time.Second // per tools/call
 	DefaultStartTimeout = 30 * time.Second // start-up, initialize and each tools/list page
+	DefaultProbeTimeout = 3 * time.Second  // the server/discover probe of a stdio server
 )
 
 // Options says how to reach an MCP server and how to read its answers.
 type Options struct {
-	Command []string // the server program and its arguments (or Dial)
-	Dir     string   // working directory of the server; "" is toolproof's own
-	Env     []string // environment of the server as in exec.Cmd.Env; nil is toolproof's own
+	Command []string // the server program and its arguments (or Dial, or URL)
+	// URL is a Streamable HTTP endpoint (http:// or https://), used instead of Command.
+	URL string
+	// Header goes on every HTTP request (auth, routing). Its values are secrets: they are
+	// replaced in every text passed on from the server and never written anywhere.
+	Header http.Header
+	// HTTPClient sends the HTTP requests; nil is a client keeping Window connections open.
+	HTTPClient *http.Client
+	Dir        string   // working directory of the server; "" is toolproof's own
+	Env        []string // environment of the server as in exec.Cmd.Env; nil is toolproof's own
 	// Dial opens a session to a server another way (an in-memory server in a test); it is
 	// called again after the session ends (a crash). Used instead of Command when set.
 	Dial func() (Conn, error)
@@ -44,6 +55,10 @@ type Options struct {
 	Window       int           // tools/call requests in flight; 0 means DefaultWindow
 	Timeout      time.Duration // how long one tools/call may go unanswered; 0 means DefaultTimeout
 	StartTimeout time.Duration // start-up, initialize, each tools/list page; 0 means DefaultStartTimeout
+	// ProbeTimeout: how long a stdio server may take to answer server/discover before it is
+	// taken for a legacy one (initialize follows; an UnsupportedProtocolVersionError to it
+	// still finds a modern server); 0 means DefaultProbeTimeout.
+	ProbeTimeout time.Duration
 	// MaxRestarts caps the sessions started after crashes (0: no cap). Either way a session
 	// that cannot be started again (start-up or initialize fails) ends the run: every call
 	// after it is a crash with the reason.
@@ -59,6 +74,10 @@ type Options struct {
 
 	Only []string // test only these tools (--tool); nil: all
 	Skip []string // leave these tools out (--skip-tool)
+
+	// SEP1303: a JSON-RPC -32602 rejection on protocol 2025-11-25 or later is a finding
+	// (protocol_error); by default it is a rejection and a conformance note.
+	SEP1303 bool
 }
 
 // Client is a running MCP server under test. It is a validator.Validator and a
@@ -69,18 +88,29 @@ type Client struct {
 	cls      classifier
 	name     string
 	protocol string
-	tools    []tool.Tool
-	listed   map[string]tool.Tool
-	hidden   []string // listed tools left out by Only or Skip
+	era      era
+	// how the protocol was chosen, for the notes
+	negotiated string
+	scrub      *redactor
+	httpClient *http.Client
+	retried    atomic.Int64
+	sep1303    atomic.Int64 // -32602 rejections of object arguments on 2025-11-25 or later
+	gone       error        // the HTTP server stopped answering (retries included), or refused toolproof
+	notSent    int          // calls not sent after that
+	stop       func()       // stops what StartHandler started
+	tools      []tool.Tool
+	listed     map[string]tool.Tool
+	hidden     []string // listed tools left out by Only or Skip
 	// unsupported: listed tools toolproof cannot call, with the reason
 	unsupported map[string]string
+	params      map[string][]paramHeader // x-mcp-header annotations by tool (2026-07-28 over HTTP)
 
 	sem     chan struct{}
 	isolate sync.RWMutex // exclusive: a call retried alone after a crash
 	nextID  atomic.Int64
 
 	mu       sync.Mutex
-	cur      *session
+	cur      link
 	broken   error
 	restarts int
 	closed   bool
@@ -91,8 +121,8 @@ type Client struct {
 // Start starts the server, runs initialize and tools/list, and returns the client. A server
 // that does not answer initialize, answers it wrongly or lists no tools is an error.
 func Start(opts Options) (*Client, error) {
-	if opts.Dial == nil && len(opts.Command) == 0 {
-		return nil, errors.New("mcp: no server command given")
+	if opts.Dial == nil && len(opts.Command) == 0 && opts.URL == "" {
+		return nil, errors.New("mcp: no server command or URL given")
 	}
 	if opts.Window <= 0 {
 		opts.Window = DefaultWindow
@@ -103,11 +133,20 @@ func Start(opts Options) (*Client, error) {
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = DefaultStartTimeout
 	}
+	if opts.ProbeTimeout <= 0 {
+		opts.ProbeTimeout = DefaultProbeTimeout
+	}
 	if opts.Stderr == nil {
 		opts.Stderr = os.Stderr
 	}
 	c := &Client{opts: opts, sem: make(chan struct{}, opts.Window), forms: map[string]int{},
-		cls: classifier{reject: opts.RejectPattern, ran: opts.RanPattern, sdk: SDKForms()}}
+		cls:   classifier{reject: opts.RejectPattern, ran: opts.RanPattern, sdk: SDKForms()},
+		scrub: newRedactor(opts.Header)}
+	if opts.URL != "" {
+		if err := c.setupHTTP(); err != nil {
+			return nil, err
+		}
+	}
 	s, info, err := c.open()
 	if err != nil {
 		return nil, err
@@ -129,7 +168,10 @@ func Start(opts Options) (*Client, error) {
 
 // where names the server for messages.
 func (c *Client) where() string {
-	if c.opts.Dial != nil {
+	switch {
+	case c.opts.URL != "":
+		return redactURL(c.opts.URL)
+	case c.opts.Dial != nil:
 		return "the server"
 	}
 	return strings.Join(c.opts.Command, " ")
@@ -140,68 +182,15 @@ type serverInfo struct {
 	Version string `json:"version"`
 }
 
-// open starts a session and initialises it.
-func (c *Client) open() (*session, serverInfo, error) {
-	var conn Conn
-	var err error
-	if c.opts.Dial != nil {
-		conn, err = c.opts.Dial()
-	} else {
-		conn, err = startProcess(c.opts.Command, c.opts.Dir, c.opts.Env, c.opts.Stderr)
-	}
-	if err != nil {
-		return nil, serverInfo{}, fmt.Errorf("mcp: starting %s: %w", c.where(), err)
-	}
-	s := newSession(conn, c.opts.Stderr)
-	params := fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"toolproof","version":"1"}}`, ProtocolVersions[0])
-	r, out := s.call(context.Background(), c.nextID.Add(1), "initialize", []byte(params), c.opts.StartTimeout)
-	fail := func(format string, args ...any) (*session, serverInfo, error) {
-		s.kill("initialize failed")
-		<-s.done
-		msg := fmt.Sprintf(format, args...)
-		if n, first := s.strays(); n > 0 {
-			msg += fmt.Sprintf(" (it wrote %d lines that are not answers to toolproof's requests; first: %s)", n, first)
-		}
-		return nil, serverInfo{}, fmt.Errorf("mcp: %s: %s", c.where(), msg)
-	}
-	switch out {
-	case timedOut:
-		return fail("no answer to initialize within %v", c.opts.StartTimeout)
-	case ended:
-		why, _ := s.reason()
-		return fail("the server ended before answering initialize: %s", why)
-	}
-	if r.Bad != "" {
-		return fail("initialize: %s", r.Bad)
-	}
-	if r.Error != nil {
-		return fail("initialize failed: JSON-RPC error %d: %s", r.Error.Code, r.Error.Message)
-	}
-	var res struct {
-		ProtocolVersion string     `json:"protocolVersion"`
-		ServerInfo      serverInfo `json:"serverInfo"`
-	}
-	if err := json.Unmarshal(r.Result, &res); err != nil {
-		return fail("initialize answered with a result that is not an InitializeResult: %s", clip(string(r.Result), 200))
-	}
-	if !slices.Contains(ProtocolVersions, res.ProtocolVersion) {
-		return fail("the server speaks MCP %q; toolproof speaks %s", res.ProtocolVersion, strings.Join(ProtocolVersions, ", "))
-	}
-	if err := s.notify("notifications/initialized", ""); err != nil {
-		return fail("sending notifications/initialized: %v", err)
-	}
-	c.protocol = res.ProtocolVersion
-	return s, res.ServerInfo, nil
-}
-
 // maxPages bounds tools/list paging (a server that never stops paging).
 const maxPages = 1000
 
 // list reads every page of tools/list.
-func (c *Client) list(s *session) error {
+func (c *Client) list(s link) error {
 	var all []tool.Tool
 	seen := map[string]bool{}
 	c.unsupported = map[string]string{}
+	c.params = map[string][]paramHeader{}
 	cursor := ""
 	for page := 0; ; page++ {
 		if page == maxPages {
@@ -211,8 +200,10 @@ func (c *Client) list(s *session) error {
 		if cursor != "" {
 			params, _ = json.Marshal(map[string]string{"cursor": cursor})
 		}
-		r, out := s.call(context.Background(), c.nextID.Add(1), "tools/list", params, c.opts.StartTimeout)
+		r, out := s.call(context.Background(), request{id: c.nextID.Add(1), method: "tools/list", params: c.withMeta(params), version: c.modern()}, c.opts.StartTimeout)
 		switch {
+		case out == denied || out == unreachable:
+			return c.startError(r.Bad)
 		case out == timedOut:
 			return fmt.Errorf("mcp: %s: no answer to tools/list within %v", c.where(), c.opts.StartTimeout)
 		case out == ended:
@@ -248,6 +239,13 @@ func (c *Client) list(s *session) error {
 			seen[t.Name] = true
 			if t.Execution.TaskSupport == "required" {
 				c.unsupported[t.Name] = "needs task augmentation (execution.taskSupport: required), which toolproof does not send"
+			}
+			if c.opts.URL != "" && c.era == eraModern {
+				hs, err := paramHeaders(t.InputSchema)
+				if err != nil {
+					c.unsupported[t.Name] = "has an x-mcp-header annotation the 2026-07-28 revision does not allow: " + err.Error()
+				}
+				c.params[t.Name] = hs
 			}
 			schema := t.InputSchema
 			if len(schema) == 0 || string(schema) == "null" {
@@ -348,7 +346,7 @@ func (c *Client) Compile(t tool.Tool) (validator.Gate, error) {
 	if !sameSchema(lt.Parameters, t.Parameters) && !sameSchema(tool.Close(lt).Parameters, t.Parameters) {
 		c.note(fmt.Sprintf("%s: the schema the cases come from differs from the one the server lists; the server's gate is checked against the given one", t.Where()))
 	}
-	return &gate{c: c, name: t.Name, nameJSON: mustQuote(t.Name)}, nil
+	return &gate{c: c, name: t.Name, nameJSON: mustQuote(t.Name), params: c.params[t.Name]}, nil
 }
 
 func sameSchema(a, b json.RawMessage) bool {
@@ -424,8 +422,13 @@ func (c *Client) Notes() []string {
 		}
 	}
 	if restarts > 0 {
-		notes = append(notes, fmt.Sprintf("the server was restarted %d times", restarts))
+		if c.opts.URL != "" {
+			notes = append(notes, fmt.Sprintf("a new session was started %d times", restarts))
+		} else {
+			notes = append(notes, fmt.Sprintf("the server was restarted %d times", restarts))
+		}
 	}
+	notes = append(notes, c.protocolNotes(forms)...)
 	if n := len(c.hidden); n > 0 {
 		shown := c.hidden[:min(n, 6)]
 		more := ""
@@ -449,19 +452,22 @@ func (c *Client) Close() error {
 	c.mu.Unlock()
 	if s != nil {
 		s.kill("closed")
-		<-s.done
+		<-s.ended()
+	}
+	if c.stop != nil {
+		c.stop()
 	}
 	return nil
 }
 
 // session returns the running session, starting a new one when the last has ended.
-func (c *Client) session() (*session, error) {
+func (c *Client) session() (link, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.broken != nil {
 		return nil, c.broken
 	}
-	if c.cur != nil && !c.cur.dead() {
+	if c.cur != nil && !dead(c.cur) {
 		return c.cur, nil
 	}
 	if c.opts.MaxRestarts > 0 && c.restarts >= c.opts.MaxRestarts {
@@ -483,11 +489,12 @@ type gate struct {
 	c        *Client
 	name     string
 	nameJSON []byte
+	params   []paramHeader
 }
 
 // Check sends one call.
 func (g *gate) Check(ctx context.Context, args []byte) validator.Verdict {
-	return g.c.call(ctx, g.name, g.nameJSON, args)
+	return g.c.call(ctx, g, args)
 }
 
 // CheckBatch sends the calls pipelined, up to Options.Window in flight.
@@ -498,7 +505,7 @@ func (g *gate) CheckBatch(ctx context.Context, args [][]byte) []validator.Verdic
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = g.c.call(ctx, g.name, g.nameJSON, args[i])
+			out[i] = g.c.call(ctx, g, args[i])
 		}()
 	}
 	wg.Wait()
@@ -511,12 +518,14 @@ const maxAttempts = 3
 
 // call sends one tools/call and reads its verdict. A call in flight when the server crashed
 // is sent again alone, so that a crash is blamed on the call that caused it.
-func (c *Client) call(ctx context.Context, name string, nameJSON, args []byte) validator.Verdict {
-	params, why := callParams(nameJSON, args)
+func (c *Client) call(ctx context.Context, g *gate, args []byte) validator.Verdict {
+	name := g.name
+	params, why := callParams(g.nameJSON, args)
 	if params == nil {
 		c.count("not sent")
 		return validator.NotSent(why)
 	}
+	params = c.withMeta(params)
 	select {
 	case c.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -525,39 +534,34 @@ func (c *Client) call(ctx context.Context, name string, nameJSON, args []byte) v
 	defer func() { <-c.sem }()
 	alone := false
 	for attempt := 1; ; attempt++ {
-		if alone {
-			c.isolate.Lock()
-		} else {
-			c.isolate.RLock()
-		}
-		s, err := c.session()
-		var r response
-		var out outcome
-		if err == nil {
-			r, out = s.call(ctx, c.nextID.Add(1), "tools/call", params, c.opts.Timeout)
-			if out == timedOut {
-				s.kill(fmt.Sprintf("ended by toolproof: a call to %s went unanswered for %v", name, c.opts.Timeout))
-			}
-		}
-		if alone {
-			c.isolate.Unlock()
-		} else {
-			c.isolate.RUnlock()
-		}
+		s, r, out, err := c.send(ctx, request{method: "tools/call", params: params, name: name, paramHeaders: paramValues(g.params, args)}, alone)
 		if err != nil {
+			if v, ok := c.goneVerdict(); ok {
+				return v
+			}
 			c.count("crash")
 			return validator.Failed(validator.Crash, err.Error())
 		}
 		switch out {
 		case answered:
-			v, form := c.cls.classify(r)
-			c.count(form)
-			return v
+			if r.ambiguous {
+				// An error with "id": null answered one of the calls in flight: each goes again alone.
+				alone = true
+				continue
+			}
+			return c.verdict(r, objectRoot(args))
 		case timedOut:
 			c.count("timeout")
+			if c.opts.URL != "" {
+				return validator.Failed(validator.Timeout, fmt.Sprintf("no answer to tools/call within %v", c.opts.Timeout))
+			}
 			return validator.Failed(validator.Timeout, fmt.Sprintf("no answer to tools/call within %v; the server was restarted", c.opts.Timeout))
 		case cancelled:
 			return validator.Failed(validator.Timeout, "cancelled")
+		case unreachable, denied:
+			c.markGone(out, r.Bad)
+			v, _ := c.goneVerdict()
+			return v
 		}
 		// The session ended while this call was in flight.
 		why, killed := s.reason()
@@ -574,6 +578,53 @@ func (c *Client) call(ctx context.Context, name string, nameJSON, args []byte) v
 		}
 		return validator.Failed(validator.Crash, "the session ended while this call was in flight: "+why)
 	}
+}
+
+// send sends one tools/call on the current session, alone (no other call in flight) or not.
+// Over stdio a call unanswered in time ends the session (the server is restarted).
+func (c *Client) send(ctx context.Context, req request, alone bool) (link, response, outcome, error) {
+	if alone {
+		c.isolate.Lock()
+		defer c.isolate.Unlock()
+	} else {
+		c.isolate.RLock()
+		defer c.isolate.RUnlock()
+	}
+	s, err := c.session()
+	if err != nil {
+		return nil, response{}, 0, err
+	}
+	req.id, req.version = c.nextID.Add(1), c.modern()
+	r, out := s.call(ctx, req, c.opts.Timeout)
+	if out == timedOut && c.opts.URL == "" {
+		s.kill(fmt.Sprintf("ended by toolproof: a call to %s went unanswered for %v", req.name, c.opts.Timeout))
+	}
+	return s, r, out, nil
+}
+
+// objectRoot says whether an argument text is a JSON object (MCP's CallToolRequest wants one:
+// a -32602 for anything else is the protocol's own check, not the tool's input validation).
+func objectRoot(args []byte) bool {
+	t := bytes.TrimLeft(args, " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
+}
+
+// verdict classifies an answer and counts its form; object: the arguments were an object, so
+// that a -32602 is input validation in the sense of SEP-1303.
+func (c *Client) verdict(r response, object bool) validator.Verdict {
+	if r.Fault != "" {
+		c.count("crash: " + strings.SplitN(r.Fault, ":", 2)[0])
+		return validator.Failed(validator.Crash, "the server failed this call: "+r.Fault)
+	}
+	v, form := c.cls.classify(r)
+	c.count(form)
+	if form == FormRPCInvalidParams && object && sep1303Applies(c.protocol) {
+		c.sep1303.Add(1)
+	}
+	if form == FormRPCInvalidParams && object && sep1303Applies(c.protocol) && c.opts.SEP1303 {
+		return validator.Failed(validator.ProtocolError, fmt.Sprintf("SEP-1303: on protocol %s an input validation error is a tool result with isError: true, not JSON-RPC -32602 (%s)", c.protocol, clip(r.Error.Message, 200)))
+	}
+	return v
 }
 
 // callParams makes the tools/call params with the argument text spliced in as written (less

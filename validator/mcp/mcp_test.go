@@ -269,7 +269,7 @@ func TestNotSentAndRawSplice(t *testing.T) {
 		}()
 		return pipeConn{cr, cw}, nil
 	}
-	c := start(t, mcp.Options{Dial: dial, Stderr: io.Discard})
+	c := start(t, mcp.Options{Dial: dial, Stderr: io.Discard, ProbeTimeout: 100 * time.Millisecond})
 	g, err := c.Compile(tool.Tool{Name: "t", Parameters: []byte(`{"type":"object"}`)})
 	if err != nil {
 		t.Fatal(err)

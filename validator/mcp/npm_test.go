@@ -1,9 +1,13 @@
 package mcp_test
 
 import (
+	"bufio"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/toolproof/toolproof/harness"
@@ -65,4 +69,109 @@ func TestServerMemory(t *testing.T) {
 			t.Errorf("forms %v: want the TypeScript SDK's isError wording and its request-schema -32603", c.Forms())
 		}
 	}
+}
+
+// alarmServer starts servers/alarm/VERSION.mjs (node) over HTTP on loopback with a bearer
+// token and returns its URL.
+func alarmServer(t *testing.T, version, mode, token string) string {
+	t.Helper()
+	requireNode(t)
+	cmd := exec.Command("node", filepath.Join("servers", "alarm", version+".mjs"), "--http", "0", "--mode", mode, "--token", token)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("servers/alarm/%s.mjs printed no URL: %v", version, err)
+	}
+	return strings.TrimSpace(line)
+}
+
+// requireNode skips (fails with TOOLPROOF_REQUIRE_NODE=1) when node or servers' packages are
+// missing.
+func requireNode(t *testing.T) {
+	t.Helper()
+	npmServer(t, "mcp-server-memory")
+	if _, err := os.Stat(filepath.Join("servers", "node_modules", "@modelcontextprotocol", "server")); err != nil {
+		if os.Getenv("TOOLPROOF_REQUIRE_NODE") == "1" {
+			t.Fatal("@modelcontextprotocol/server is not installed: run npm ci in validator/mcp/servers")
+		}
+		t.Skip("@modelcontextprotocol/server is not installed: run npm ci in validator/mcp/servers")
+	}
+}
+
+// TestTypeScriptSDKOverHTTP: the TypeScript SDK 1.x over Streamable HTTP (sessions, SSE answers,
+// a bearer token) and 2.x in the stateless 2026-07-28 revision, each with a correct gate (no
+// finding, every rejection located) and the planted lenient one (the string "20" coerced,
+// unknown keys stripped: caught as stringified_type and hallucinated_key); a wrong token is an
+// AuthError naming 401.
+func TestTypeScriptSDKOverHTTP(t *testing.T) {
+	const token = "tpk-ts-91c4f0d2aa"
+	for _, tc := range []struct{ version, protocol string }{{"v1", "2025-11-25"}, {"v2", "2026-07-28"}} {
+		for _, mode := range []string{"correct", "lenient"} {
+			t.Run(tc.version+"-"+mode, func(t *testing.T) {
+				url := alarmServer(t, tc.version, mode, token)
+				if _, err := mcp.Start(mcp.Options{URL: url, Header: http.Header{"Authorization": {"Bearer nope"}}, Stderr: io.Discard}); !mcp.IsAuthError(err) || !strings.Contains(err.Error(), "401") {
+					t.Fatalf("a wrong token: %v", err)
+				}
+				c := start(t, mcp.Options{URL: url, Header: http.Header{"Authorization": {"Bearer " + token}}, Stderr: &syncBuffer{}})
+				if c.Protocol() != tc.protocol {
+					t.Fatalf("protocol %q, want %q", c.Protocol(), tc.protocol)
+				}
+				tools, _ := c.Tools()
+				rep, err := harness.Run(tools, c, harness.Options{Jobs: 2, Checks: 10, Seed: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				found := findings(rep)
+				if mode == "correct" {
+					for _, f := range rep.Findings {
+						if !sdkProtoBug(f) {
+							t.Errorf("finding on a correct server: %v %s", f, f.Detail)
+						}
+					}
+					return
+				}
+				for _, want := range []string{"stringified_type missed", "hallucinated_key missed"} {
+					if !found[want] {
+						t.Errorf("no %s; findings %v", want, rep.Findings)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestTypeScriptSDK2Stdio: a stdio server of the TypeScript SDK 2.x that refuses initialize
+// (legacy: 'reject') is spoken to in 2026-07-28 and has no finding.
+func TestTypeScriptSDK2Stdio(t *testing.T) {
+	requireNode(t)
+	c := start(t, mcp.Options{Command: []string{"node", filepath.Join("servers", "alarm", "v2.mjs")}, Stderr: &syncBuffer{}})
+	if c.Protocol() != "2026-07-28" {
+		t.Fatalf("protocol %q", c.Protocol())
+	}
+	tools, _ := c.Tools()
+	rep, err := harness.Run(tools, c, harness.Options{Jobs: 2, Checks: 10, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if !sdkProtoBug(f) {
+			t.Errorf("finding: %v %s", f, f.Detail)
+		}
+	}
+}
+
+// sdkProtoBug is the TypeScript SDK's own finding (1.x and 2.x alike): its CallToolRequest
+// schema reads arguments with z.record(z.string(), z.unknown()), whose parser drops an own
+// "__proto__" key (JSON.parse makes one), so a tool's strict schema never sees the hallucinated
+// key and the tool runs without it.
+func sdkProtoBug(f report.Finding) bool {
+	return f.Kind == report.Missed && f.Class == "hallucinated_key" && strings.Contains(string(f.Args), `"__proto__"`)
 }

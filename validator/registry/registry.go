@@ -68,19 +68,24 @@ type Opener struct {
 }
 
 // Open returns the validator SPEC names: an entry name, builtin:NAME, exec:COMMAND ARGS, or
-// node:PATH (a module of native tools) or mcp:COMMAND ARGS (an MCP server over stdio). The
+// node:PATH (a module of native tools) or mcp:COMMAND ARGS (an MCP server over stdio) or
+// mcp:http(s)://... (one over Streamable HTTP). The
 // caller closes it (Close) when it is a process.
 func (o *Opener) Open(spec string) (validator.Validator, error) {
 	if path, ok := strings.CutPrefix(spec, "node:"); ok {
 		return o.nativeModule(path)
 	}
 	if cmd, ok := strings.CutPrefix(spec, "mcp:"); ok {
-		argv, err := stdio.ParseCommand(cmd)
-		if err != nil {
-			return nil, fmt.Errorf("--validator %s: %v", spec, err)
-		}
 		opts := o.MCP
-		opts.Command = argv
+		if strings.HasPrefix(cmd, "http://") || strings.HasPrefix(cmd, "https://") {
+			opts.URL = strings.TrimSpace(cmd)
+		} else {
+			argv, err := stdio.ParseCommand(cmd)
+			if err != nil {
+				return nil, fmt.Errorf("--validator %s: %v", spec, err)
+			}
+			opts.Command = argv
+		}
 		if opts.Window == 0 {
 			opts.Window = o.Options.Window
 		}

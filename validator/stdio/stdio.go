@@ -17,8 +17,9 @@ const (
 	// startTimeout bounds hello and tool registration, which include process start-up and
 	// schema compilation; it is never shorter than the per-request timeout.
 	startTimeout = 10 * time.Second
-	// closeGrace is how long Close waits for the child to exit after closing its stdin.
-	closeGrace = time.Second
+	// closeGrace is how long Close waits for the child to exit after closing its stdin (a node
+	// process on a busy machine can take over a second).
+	closeGrace = 5 * time.Second
 	// maxStrayLogs is how many unattributable lines are logged; all are counted.
 	maxStrayLogs = 20
 )

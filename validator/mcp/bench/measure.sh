@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures toolproof on real MCP servers (README "MCP servers"): the npm servers installed by
+# Measures toolproof on real MCP servers over stdio (docs/mcp.md): the npm servers installed by
 # `npm ci` in validator/mcp/servers, the Go SDK and mcp-go example servers, and the planted
 # fakes. Each server runs with its own tools, --checks 20 --seed 1, strict, once as listed and
 # once with --close. Reports go to $OUT (default /tmp/toolproof-mcp); a summary line per run is
@@ -38,7 +38,7 @@ for f in r["findings"]:
         k = f["class"] + " " + f["kind"]
         other[k] = other.get(k, 0) + f["count"]
 unclear = sum(c.get("unclear", 0) for c in r["classes"].values())
-forms = [n for n in r.get("notes", []) if "by form" in n]
+forms = [n for n in r.get("notes", []) if "by form" in n or n.startswith("MCP over") or n.startswith("SEP-1303")]
 print(f'{sys.argv[2]}: {r["validator"]}: passed={r["passed"]} tools={r["tools"]} cases={r["cases"]} '
       f'missed={missed} leaks={leaks} other={other} unclear={unclear}')
 for n in forms:

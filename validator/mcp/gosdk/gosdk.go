@@ -2,6 +2,8 @@
 // connects toolproof's MCP client to a github.com/modelcontextprotocol/go-sdk *mcp.Server (MCPGo
 // to a mark3labs/mcp-go *server.MCPServer) over in-memory pipes, each session a fresh
 // connection, and returns a validator.Validator to pass to harness.Check or harness.Run.
+// HTTPValidator does the same over Streamable HTTP, through the SDK's own handler on a
+// loopback httptest.Server; toolmcp.StartHandler takes any http.Handler.
 //
 // It is a nested module so that the main module keeps its three dependencies.
 package gosdk
@@ -9,6 +11,7 @@ package gosdk
 import (
 	"context"
 	"io"
+	"net/http"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,6 +29,14 @@ func Validator(s *mcp.Server, opts toolmcp.Options) (*toolmcp.Client, error) {
 		}
 		return ss.Wait()
 	})
+}
+
+// HTTPValidator serves s with the Go SDK's Streamable HTTP handler (hopts: stateless, JSON
+// answers; nil is the SDK's default, sessions and event streams) on a loopback httptest.Server
+// and starts toolproof's MCP client on it. opts.Header goes on every request (a handler behind
+// auth middleware). The caller closes the client, which stops the server.
+func HTTPValidator(s *mcp.Server, opts toolmcp.Options, hopts *mcp.StreamableHTTPOptions) (*toolmcp.Client, error) {
+	return toolmcp.StartHandler(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, hopts), opts)
 }
 
 // MCPGo is Validator for a mark3labs/mcp-go server.

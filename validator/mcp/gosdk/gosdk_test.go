@@ -3,11 +3,14 @@ package gosdk_test
 import (
 	"flag"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/report"
@@ -121,4 +124,50 @@ func TestGoSDKServerProcess(t *testing.T) {
 	if found["missed"] || !found["leak"] {
 		t.Errorf("Go SDK server process: findings %v", rep.Findings)
 	}
+}
+
+// TestGoSDKOverHTTP: the Go SDK's Streamable HTTP handler, with sessions and event streams
+// and stateless with JSON answers, holds as it does in memory (nothing missed, the leaks of
+// jsonschema-go's messages), and the client says which revision it spoke.
+func TestGoSDKOverHTTP(t *testing.T) {
+	for _, hopts := range []*sdk.StreamableHTTPOptions{nil, {Stateless: true, JSONResponse: true}} {
+		c, err := gosdk.HTTPValidator(examples.GoSDK(), opts(), hopts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Transport() != "Streamable HTTP" || c.Protocol() == "" {
+			t.Fatalf("transport %q, protocol %q", c.Transport(), c.Protocol())
+		}
+		rep, found := run(t, c)
+		if found["missed"] || found["silent_change"] || !found["leak"] {
+			t.Errorf("Go SDK over HTTP (%+v, protocol %s): findings %v", hopts, c.Protocol(), rep.Findings)
+		}
+		if c.Forms()["rejected: isError, Go SDK wording"] == 0 {
+			t.Errorf("Go SDK over HTTP: forms %v", c.Forms())
+		}
+		t.Logf("%+v: protocol %s; %s", hopts, c.Protocol(), strings.Join(c.Notes(), "; "))
+	}
+}
+
+// TestHTTPHandlerAuth: a handler behind a bearer-token check: the right header passes, a
+// missing one is an AuthError naming 401.
+func TestHTTPHandlerAuth(t *testing.T) {
+	inner := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return examples.GoSDK() }, nil)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer gosdk-secret-token" {
+			http.Error(w, "no", http.StatusUnauthorized)
+			return
+		}
+		inner.ServeHTTP(w, r)
+	})
+	if _, err := mcp.StartHandler(h, opts()); !mcp.IsAuthError(err) || !strings.Contains(err.Error(), "401") {
+		t.Fatalf("no token: %v", err)
+	}
+	o := opts()
+	o.Header = http.Header{"Authorization": {"Bearer gosdk-secret-token"}}
+	c, err := mcp.StartHandler(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -29,6 +30,9 @@ var Modes = []string{
 	"crash",       // exits when a call's arguments contain "boom"; never answers one with "sleep"
 	"old",         // agrees to protocol version 2025-03-26
 	"bad-version", // answers initialize with a version nobody speaks
+	"modern",      // speaks only 2026-07-28: refuses initialize, answers server/discover, wants _meta (gate as correct)
+	"null-id",     // a correct gate whose JSON reader stops past nesting depth 64: -32700 with "id": null
+	"modern-slow", // modern, but its first server/discover answer takes 700 ms, and initialize gets -32022
 }
 
 // Tools are the tools the fake server lists.
@@ -45,16 +49,21 @@ var Tools = []tool.Tool{
 // ErrCrash is what Serve returns when the crash mode is told to crash.
 var ErrCrash = errors.New("fakeserver: crash requested")
 
-// Serve answers MCP requests read from in on out until in ends.
-func Serve(mode string, in io.Reader, out io.Writer) error {
+func compileTools() map[string]*validator.Gatekeeper {
 	gates := map[string]*validator.Gatekeeper{}
 	for _, t := range Tools {
 		g, err := validator.Compile(t)
 		if err != nil {
-			return err
+			panic(err)
 		}
 		gates[t.Name] = g
 	}
+	return gates
+}
+
+// Serve answers MCP requests read from in on out until in ends.
+func Serve(mode string, in io.Reader, out io.Writer) error {
+	gates := compileTools()
 	var wmu sync.Mutex
 	write := func(v any) {
 		b, _ := json.Marshal(v)
@@ -70,7 +79,7 @@ func Serve(mode string, in io.Reader, out io.Writer) error {
 				wmu.Lock()
 				io.WriteString(out, "this is not JSON-RPC\n")
 				wmu.Unlock()
-			} else if e := handle(mode, line, gates, write); e != nil {
+			} else if e := handle(mode, strings.HasPrefix(mode, "modern"), line, gates, write); e != nil {
 				return e
 			}
 		}
@@ -87,13 +96,48 @@ type request struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 		Cursor    string          `json:"cursor"`
+		Meta      struct {
+			ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
 	} `json:"params"`
 }
 
-func handle(mode string, line []byte, gates map[string]*validator.Gatekeeper, write func(any)) error {
+// Modern is the revision the modern mode speaks.
+const Modern = "2026-07-28"
+
+// maxDepth is how deep the null-id mode's JSON reader goes.
+const maxDepth = 64
+
+// depth is the deepest nesting of arrays and objects in a JSON text.
+func depth(b []byte) int {
+	d, most, inString, escaped := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			d++
+			most = max(most, d)
+		case c == ']' || c == '}':
+			d--
+		}
+	}
+	return most
+}
+
+// slowDone: the modern-slow mode has made its one slow answer (one process serves one session).
+var slowDone bool
+
+// handle answers one message; modern: the request is served in the 2026-07-28 revision.
+func handle(mode string, modern bool, line []byte, gates map[string]*validator.Gatekeeper, write func(any)) error {
 	var req request
-	if err := json.Unmarshal(line, &req); err != nil {
-		write(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": "parse error"}})
+	if err := json.Unmarshal(line, &req); err != nil || (mode == "null-id" && depth(line) > maxDepth) {
+		write(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": "Parse error"}})
 		return nil
 	}
 	if len(req.ID) == 0 {
@@ -102,6 +146,32 @@ func handle(mode string, line []byte, gates map[string]*validator.Gatekeeper, wr
 	reply := func(result any) { write(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result}) }
 	replyErr := func(code int, msg string) {
 		write(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": code, "message": msg}})
+	}
+	if modern {
+		switch {
+		case req.Method == "initialize" && mode == "modern-slow":
+			write(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32022, "message": "Unsupported protocol version",
+				"data": map[string]any{"supported": []string{Modern}, "requested": "2025-11-25"}}})
+			return nil
+		case req.Method == "initialize":
+			replyErr(-32601, "initialize is not a method of MCP "+Modern+"; this server speaks only "+Modern)
+			return nil
+		case req.Params.Meta.ProtocolVersion == "":
+			replyErr(-32602, "missing _meta io.modelcontextprotocol/protocolVersion")
+			return nil
+		case req.Params.Meta.ProtocolVersion != Modern:
+			write(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32022, "message": "Unsupported protocol version",
+				"data": map[string]any{"supported": []string{Modern}, "requested": req.Params.Meta.ProtocolVersion}}})
+			return nil
+		case req.Method == "server/discover":
+			if mode == "modern-slow" && !slowDone {
+				slowDone = true
+				time.Sleep(700 * time.Millisecond)
+			}
+			reply(map[string]any{"resultType": "complete", "supportedVersions": []string{Modern}, "capabilities": map[string]any{"tools": map[string]any{}},
+				"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "fake-modern", "version": "0.1"}}})
+			return nil
+		}
 	}
 	switch req.Method {
 	case "initialize":

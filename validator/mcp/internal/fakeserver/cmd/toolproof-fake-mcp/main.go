@@ -1,10 +1,15 @@
 // Command toolproof-fake-mcp is the fake MCP server of validator/mcp's tests, for trying the
 // client by hand: toolproof run --validator "mcp:go run ./validator/mcp/internal/fakeserver/cmd/toolproof-fake-mcp lenient".
+// With -http ADDR it serves Streamable HTTP instead (dual-era: 2026-07-28 and sessions) and
+// prints its URL on the first line of stdout.
 package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -13,11 +18,30 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 || !slices.Contains(fakeserver.Modes, os.Args[1]) {
-		fmt.Fprintf(os.Stderr, "usage: toolproof-fake-mcp MODE (one of %s)\n", strings.Join(fakeserver.Modes, ", "))
+	addr := flag.String("http", "", "serve Streamable HTTP on this address (127.0.0.1:0 picks a port)")
+	var o fakeserver.HTTPOptions
+	flag.StringVar(&o.Token, "token", "", "HTTP: require Authorization: Bearer TOKEN")
+	flag.BoolVar(&o.SSE, "sse", false, "HTTP: answer as event streams")
+	flag.BoolVar(&o.Legacy, "legacy", false, "HTTP: speak only 2025-11-25 and earlier, with sessions")
+	flag.BoolVar(&o.EchoAuth, "echo-auth", false, "HTTP, lenient: quote the Authorization header in errors")
+	flag.IntVar(&o.GoneAfter, "gone-after", 0, "HTTP: after this many tools/call requests, close every connection unanswered")
+	flag.Parse()
+	if flag.NArg() != 1 || !slices.Contains(fakeserver.Modes, flag.Arg(0)) {
+		fmt.Fprintf(os.Stderr, "usage: toolproof-fake-mcp [-http ADDR [-token T] [-sse] [-legacy] [-echo-auth]] MODE (one of %s)\n", strings.Join(fakeserver.Modes, ", "))
 		os.Exit(2)
 	}
-	if err := fakeserver.Serve(os.Args[1], os.Stdin, os.Stdout); err != nil {
+	mode := flag.Arg(0)
+	if *addr != "" {
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Printf("http://%s/mcp\n", ln.Addr())
+		fmt.Fprintln(os.Stderr, http.Serve(ln, fakeserver.NewHTTP(mode, o)))
+		os.Exit(1)
+	}
+	if err := fakeserver.Serve(mode, os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		if errors.Is(err, fakeserver.ErrCrash) {
 			os.Exit(3)
