@@ -63,16 +63,22 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 		}
 	}
 	rep.Finish()
-	if opts.CorpusDir != "" {
-		for _, f := range rep.Findings {
-			if f.Blocking && f.Case.ID != "" {
-				if _, err := cases.Save(opts.CorpusDir, f.Case); err != nil {
-					return rep, err
-				}
+	return rep, saveFindings(opts.CorpusDir, rep)
+}
+
+// saveFindings saves the case of every blocking finding in dir ("": none).
+func saveFindings(dir string, rep *report.Report) error {
+	if dir == "" {
+		return nil
+	}
+	for _, f := range rep.Findings {
+		if f.Blocking && f.Case.ID != "" {
+			if _, err := cases.Save(dir, f.Case); err != nil {
+				return err
 			}
 		}
 	}
-	return rep, nil
+	return nil
 }
 
 // pipeline is the one way tools are checked, by Run and Check alike: opts.Jobs workers (0:
