@@ -170,6 +170,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
+	stop, release := stopOn(f.maxTime, closeAll, stderr)
+	defer release()
 	tools, skipped, err := toolsFor(f.tools, vs, stderr)
 	if err != nil {
 		return err
@@ -185,7 +187,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if seed == 0 {
 		seed = randomSeed()
 	}
-	opts.Checks, opts.Seed, opts.ShrinkTime = f.checks, seed, 10*time.Second
+	opts.Checks, opts.Seed, opts.Stop = f.checks, seed, stop
 	f.sayShard(stderr, opts, len(tools))
 	if f.cpuprofile != "" {
 		stop, err := startCPUProfile(f.cpuprofile)
@@ -201,6 +203,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	sources(reports, tools, f.servedBy(vs))
 	err = stoppedAny(vs, writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr))
+	if why := interrupted(reports); why != "" {
+		fmt.Fprintf(stderr, "toolproof: %s; the report covers what was checked\n", why)
+		return errInterrupted
+	}
 	if len(f.validators) == 0 && f.format == "text" && (err == nil || errors.Is(err, errFindings)) {
 		// The reference alone proves nothing to a newcomer: show what a finding looks like.
 		if derr := writeDemo(stdout, tools, opts); derr != nil {
@@ -236,6 +242,9 @@ func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped
 			baseline.Apply(rep, known)
 		}
 		reports = append(reports, rep)
+		if rep.Interrupted != "" {
+			break
+		}
 	}
 	return reports, nil
 }

@@ -45,6 +45,7 @@ type runFlags struct {
 	processes     int
 	maxSkipped    int
 	cpuprofile    string
+	maxTime       time.Duration
 	weights       string // a weights file (toolproof classify --weights)
 	gen           bool   // the flags of run (which draws new cases) were registered
 	mcp           mcpFlags
@@ -115,6 +116,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 		fs.StringVar(&f.shard, "shard", "", "i/n: check only the tools whose index modulo n is i (default: from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX, CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB or CI_NODE_INDEX)")
 		fs.IntVar(&f.shards, "shards", 0, "the number of shards, when the index comes from a variable (JOB_COMPLETION_INDEX has no count of its own)")
 		fs.StringVar(&f.save, "save", "", "directory to save the minimal failing cases in (replay them with toolproof replay)")
+		fs.DurationVar(&f.maxTime, "max-time", 0, "stop the run after this long and write the report of what was checked, as SIGINT does (exit status 3; 0: no limit)")
 		fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for `go tool pprof`)")
 		fs.StringVar(&f.weights, "weights", "", "draw the classes in the proportions of this file (toolproof classify --weights), each class at least a quarter of an even share")
 		fs.StringVar(&f.baseline, "baseline", "", "JSON report listing the known findings: replayed first; those that still reproduce do not fail the run, those that no longer do (fixed) fail it")
