@@ -150,18 +150,24 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
-func cmdRun(args []string, stdout, stderr io.Writer) error {
+// parseRun reads run's flags and the options they make.
+func parseRun(args []string, stderr io.Writer) (*runFlags, harness.Options, error) {
 	fs := flag.NewFlagSet("toolproof run", flag.ContinueOnError)
-	var f runFlags
+	f := &runFlags{}
 	f.register(fs, true)
 	pos, err := parse(fs, args, stderr)
 	if err != nil {
-		return err
+		return nil, harness.Options{}, err
 	}
 	if len(pos) > 0 {
-		return usagef("run takes no arguments (got %q); tool files go in --tools", pos)
+		return nil, harness.Options{}, usagef("run takes no arguments (got %q); tool files go in --tools", pos)
 	}
 	opts, err := f.options()
+	return f, opts, err
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	f, opts, err := parseRun(args, stderr)
 	if err != nil {
 		return err
 	}
