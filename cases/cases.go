@@ -237,6 +237,12 @@ func Load(dir string) ([]Case, error) {
 	var out []Case
 	for _, name := range names {
 		path := filepath.Join(dir, name)
+		// A FIFO or a device is refused before it is opened: reading one could wait forever.
+		if info, err := os.Stat(path); err != nil {
+			return nil, err
+		} else if !info.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: not a regular file (mode %s): a saved case is a regular file; move it out of %s", path, info.Mode(), dir)
+		}
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return nil, err

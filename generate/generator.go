@@ -7,6 +7,7 @@ package generate
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -49,23 +50,48 @@ type Stats struct {
 	LastBug     string // the last such value with the oracle's issues
 }
 
+// ErrTooBig is wrapped by the error New returns for a schema whose values would be too big to
+// draw within a tool's budget; the tool is skipped with that reason.
+var ErrTooBig = errors.New("schema is beyond the generator's budget")
+
+// MaxMinProperties is the largest minProperties New accepts: every property of a value is
+// drawn, judged and distorted, so a value of 100,000 properties would take minutes.
+const MaxMinProperties = 1000
+
 // ErrUnsatisfiable is wrapped by the error New returns for a schema no value can satisfy.
 var ErrUnsatisfiable = errors.New("schema is unsatisfiable")
 
 // New prepares a generator for the tool compiled in gk. It fails with an error wrapping
 // ErrUnsatisfiable when the schema can be seen to have no valid value.
-func New(gk *validator.Gatekeeper) (*Generator, error) {
+func New(gk *validator.Gatekeeper) (*Generator, error) { return newGenerator(gk, true) }
+
+// newGenerator is New; objects says whether values must be objects (tool arguments), else any
+// value of the schema is drawn (the keyword tests draw scalars at the root).
+func newGenerator(gk *validator.Gatekeeper, objects bool) (*Generator, error) {
 	g := &Generator{gk: gk, root: gk.Schema(), name: gk.Tool().Name, nodes: map[string]*node{}}
+	var tooBig string
 	schemawalk.Each(g.root, func(s *jsonschema.Schema) {
 		if (s.DynamicRef != nil && s.DynamicRef.Anchor != "") || s.RecursiveRef != nil {
 			g.dynamic = true
 		}
+		if s.MinProperties != nil && *s.MinProperties > MaxMinProperties && tooBig == "" {
+			tooBig = fmt.Sprintf("minProperties %d at %s: more properties than a drawn value may have (generate.MaxMinProperties, %d)", *s.MinProperties, s.Location, MaxMinProperties)
+		}
 	})
-	n := g.nodeFor([]*jsonschema.Schema{g.root}, nil)
-	if n.unsat != "" {
-		return nil, fmt.Errorf("tool %q: %w: %s", g.name, ErrUnsatisfiable, n.unsat)
+	if tooBig != "" {
+		return nil, fmt.Errorf("tool %q: %w: %s", g.name, ErrTooBig, tooBig)
 	}
-	if why := n.dead("", map[*node]bool{}); why != "" {
+	// Tool arguments are objects (the plain-object root rule): the root is drawn as the schema
+	// and {"type": "object"} together, so {} and true mean any object.
+	roots := []*jsonschema.Schema{g.root}
+	if objects {
+		roots = append(roots, objectSchema())
+	}
+	n := g.nodeFor(roots, nil)
+	if why := n.unsatisfied(); why != "" {
+		if objects && g.nodeFor([]*jsonschema.Schema{g.root}, nil).unsatisfied() == "" {
+			why = "the schema admits no JSON object, and tool arguments are objects (" + why + ")"
+		}
 		return nil, fmt.Errorf("tool %q: %w: %s", g.name, ErrUnsatisfiable, why)
 	}
 	g.rootN = n
@@ -73,6 +99,25 @@ func New(gk *validator.Gatekeeper) (*Generator, error) {
 	g.start = !(n.enum == nil && n.choice == nil && n.types == tObj && n.obj != nil)
 	return g, nil
 }
+
+// unsatisfied says why no value satisfies n ("" when one may).
+func (n *node) unsatisfied() string {
+	if n.unsat != "" {
+		return n.unsat
+	}
+	return n.dead("", map[*node]bool{})
+}
+
+// objectSchema is {"type": "object"} compiled: what the plain-object root rule asks of tool
+// arguments, in a form the planner conjoins with the tool's schema.
+var objectSchema = sync.OnceValue(func() *jsonschema.Schema {
+	c := jsonschema.NewCompiler()
+	const loc = "mem://toolproof/arguments.json"
+	if err := c.AddResource(loc, map[string]any{"type": "object"}); err != nil {
+		panic(err)
+	}
+	return c.MustCompile(loc)
+})
 
 // Stats returns the counts so far.
 func (g *Generator) Stats() Stats {
@@ -259,9 +304,50 @@ func expand(roots []*jsonschema.Schema) (conj []*jsonschema.Schema, unsat string
 	return conj, unsat
 }
 
+// refLoop names a loop of $ref (and allOf) that leads from one of roots back to a schema on
+// its way, at the same place in the value: the oracle rejects every value there (a reference
+// cycle), so no value is valid. It returns "" when there is none.
+func refLoop(roots []*jsonschema.Schema) string {
+	done := map[*jsonschema.Schema]bool{}
+	var path []*jsonschema.Schema
+	var visit func(s *jsonschema.Schema) string
+	visit = func(s *jsonschema.Schema) string {
+		if s == nil || done[s] {
+			return ""
+		}
+		if i := slices.Index(path, s); i >= 0 {
+			locs := make([]string, 0, len(path)-i+1)
+			for _, p := range append(path[i:], s) {
+				locs = append(locs, p.Location)
+			}
+			return "a loop of $ref with no value: " + strings.Join(locs, " -> ") + " (the oracle rejects every value there as a reference cycle)"
+		}
+		path = append(path, s)
+		defer func() { path = path[:len(path)-1]; done[s] = true }()
+		if why := visit(s.Ref); why != "" {
+			return why
+		}
+		for _, a := range s.AllOf {
+			if why := visit(a); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+	for _, r := range roots {
+		if why := visit(r); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
 func (n *node) plan() {
 	conj, unsat := expand(n.roots)
 	n.conj = conj
+	if unsat == "" {
+		unsat = refLoop(n.roots)
+	}
 	if unsat != "" {
 		n.unsat = unsat
 		return
@@ -289,8 +375,12 @@ func (n *node) plan() {
 			continue
 		}
 		n.enum = []any{}
+		valid := func(c any) bool { return validForAll(n.roots, c) }
+		if len(cands) > bigEnum {
+			valid = enumMemberValid(n.roots, conj, s)
+		}
 		for _, c := range cands {
-			if validForAll(n.roots, c) {
+			if valid(c) {
 				n.enum = append(n.enum, c)
 			}
 		}
@@ -318,6 +408,30 @@ func (n *node) plan() {
 		}
 	}
 	n.planTypes()
+}
+
+// bigEnum is the size above which an enum's values are checked by enumMemberValid.
+const bigEnum = 64
+
+// enumMemberValid returns a check of the values of s's enum (or const) against roots that does
+// not scan the enum for each of them (n values, n comparisons each): every schema of the
+// conjunction conj is checked on its own, s without its enum, which each value is in. Where
+// the schemas of a conjunction do not apply on their own (unevaluated*, $dynamicRef), the roots
+// are checked whole.
+func enumMemberValid(roots, conj []*jsonschema.Schema, s *jsonschema.Schema) func(any) bool {
+	parts := make([]*jsonschema.Schema, 0, len(conj))
+	for _, x := range conj {
+		if x.UnevaluatedItems != nil || x.UnevaluatedProperties != nil || x.DynamicRef != nil || x.RecursiveRef != nil {
+			return func(v any) bool { return validForAll(roots, v) }
+		}
+		cp := *x
+		cp.Ref, cp.AllOf = nil, nil // in conj already
+		if x == s {
+			cp.Enum, cp.Const = nil, nil
+		}
+		parts = append(parts, &cp)
+	}
+	return func(v any) bool { return validForAll(parts, v) }
 }
 
 // choiceOptions is the options of one choice of s (kind: anyOf, oneOf or if), each the

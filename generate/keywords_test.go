@@ -21,7 +21,7 @@ func newGen(t *testing.T, schema string) (*generate.Generator, *validator.Gateke
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := generate.New(gk)
+	g, err := generate.NewAnyValue(gk)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestUnsatisfiableSchemasSaySo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = generate.New(gk)
+			_, err = generate.NewAnyValue(gk)
 			if !errors.Is(err, generate.ErrUnsatisfiable) || !strings.Contains(err.Error(), `tool "t"`) {
 				t.Fatalf("err = %v, want ErrUnsatisfiable naming the tool", err)
 			}

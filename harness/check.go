@@ -17,6 +17,7 @@ import (
 func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 	tr := &toolResult{tool: p.tool.Name}
 	r := newRunner(opts, run.deaths)
+	r.silence = run.silence
 	defer r.close()
 	// 1. The regression corpus first; 2. the scorecard; 3. one minimal case per finding.
 	known, replayStats := replaySaved(p, run.saved, r, opts, tr)
@@ -36,7 +37,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
 	st := p.gen.Stats()
 	for _, g := range order {
 		f := first[g]
-		if shrinkable(f) && run.shrink.claim(idx, f.Class, f.Kind) {
+		if shrinkable(f) && !opts.stopped() && run.shrink.claim(idx, f.Class, f.Kind) {
 			tr.firsts = append(tr.firsts, f)
 			f = minimal(p, r, opts, f)
 		}
@@ -105,7 +106,11 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 	stats := map[string]*report.ClassStats{}
 	first := map[string]report.Finding{}
 	var order []string
+	stop := &halt{}
 	prop := func(t *rapid.T) {
+		if opts.stopped() {
+			stop.end()
+		}
 		if r.hung >= maxHangs {
 			t.Skip("the gate hangs")
 		}
@@ -123,7 +128,7 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 		if opts.observe != nil {
 			opts.observe(p.tool.Name, cs)
 		}
-		verdicts, mutated := r.check(p.gate, cs)
+		verdicts, mutated := r.checkDraw(p.gate, cs)
 		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
 			fs := judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts)
@@ -136,12 +141,13 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 			}
 		}
 	}
-	if err := runCheck(p.tool.Name+"/scorecard", prop); err != nil && r.hung < maxHangs {
+	if err := runHaltable(p.tool.Name+"/scorecard", prop, stop); err != nil && err != errHalted && r.hung < maxHangs {
 		tr.notes = append(tr.notes, "rapid: "+err.Error())
 	}
 	if r.hung >= maxHangs {
 		tr.notes = append(tr.notes, fmt.Sprintf("stopped after the gate hung %d times", r.hung))
 	}
+	tr.notes = append(tr.notes, r.crash.notes()...)
 	tr.classes = stats
 	return first, order
 }

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"fmt"
+
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/cases"
@@ -55,8 +57,13 @@ func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(cases.Case) erro
 			}
 			return cs
 		})
+		reached := 0
 		for i := 0; i < opts.N; i++ {
-			for _, c := range bundle.Example(opts.Seed*opts.N + i) {
+			cs := bundle.Example(opts.Seed*opts.N + i)
+			if len(cs) > 0 {
+				reached++
+			}
+			for _, c := range cs {
 				if c.Class == cases.Valid && !opts.Valid {
 					continue
 				}
@@ -65,6 +72,10 @@ func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(cases.Case) erro
 					return skipped, err
 				}
 			}
+		}
+		if reached == 0 && opts.N > 0 {
+			skipped = append(skipped, tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source,
+				Reason: fmt.Sprintf("the generator reached no valid value in %d draws: nothing was written for it", opts.N)})
 		}
 	}
 	return skipped, nil

@@ -6,6 +6,7 @@
 package harness
 
 import (
+	"context"
 	"time"
 
 	"github.com/toolproof/toolproof/cases"
@@ -20,7 +21,7 @@ import (
 type Options struct {
 	Checks          int                // valid values drawn per tool, each with one distortion per class (0: 100, or -rapid.checks)
 	Seed            uint64             // the same seed gives the same cases and report (0: -rapid.seed, else random)
-	ShrinkTime      time.Duration      // the most time spent minimising one finding (0: -rapid.shrinktime, 30s)
+	ShrinkSteps     int                // the most draws sent to the gate while minimising one finding (0: DefaultShrinkSteps)
 	Mutators        []mutators.Mutator // nil: every mutator
 	Profile         report.Profile     // "" is Strict
 	Close           bool               // treat objects that do not say otherwise as closed (OpenAI strict)
@@ -40,6 +41,10 @@ type Options struct {
 	// DeclaredDefaultsBlock makes declared_default (a default the model-facing schema declares,
 	// filled in) a blocking finding; it is reported, not blocking, otherwise.
 	DeclaredDefaultsBlock bool
+	// Stop, when done, ends the run early (a signal, a time budget): tools not begun are left
+	// out, those under way end after the draw in hand and are not shrunk, and the report says
+	// why (context.Cause) in Report.Interrupted. nil: the run goes to the end.
+	Stop context.Context
 
 	observe func(tool string, cs []cases.Case) // tests: sees the cases of every scorecard draw
 	blind   bool                               // the validator is validator.ValueBlind (set by Run and Replay)

@@ -49,7 +49,7 @@ func (v nestingValidator) Compile(t tool.Tool) (validator.Gate, error) {
 func TestNestedRunWithOtherSettings(t *testing.T) {
 	read, _ := corpus.Tools().Lookup("read")
 	v := nestingValidator{nestingGate{started: &atomic.Bool{}, inner: make(chan *report.Report, 1), read: read}}
-	outer, err := harness.Run([]tool.Tool{read}, v, harness.Options{Checks: 5, Seed: 1, Timeout: 300 * time.Millisecond, ShrinkTime: 100 * time.Millisecond})
+	outer, err := harness.Run([]tool.Tool{read}, v, harness.Options{Checks: 5, Seed: 1, Timeout: 300 * time.Millisecond, ShrinkSteps: 20})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,8 @@ import (
 // unless the testing flags are registered and parsed. So, and only here:
 //   - outside go test, the testing flags are registered (testing.Init) and the command line is
 //     marked parsed, once, with no arguments;
-//   - a run sets rapid's flags to its Options for as long as it runs. Runs with the same
+//   - a run sets rapid's flags to its Options for as long as it runs (and rapid's shrink time to
+//     a day: shrinking is bounded by steps, see shrink.go). Runs with the same
 //     settings go on side by side; a run with other settings waits until they end. A run
 //     started inside a gate of another run waits too: the outer run gives up on that call
 //     after Options.Timeout, as on any hung gate, ends, and lets it go on
@@ -32,8 +33,11 @@ type rapidConfig struct {
 	checks     int
 	seed       uint64
 	noFailFile bool
-	shrinkTime time.Duration
 }
+
+// shrinkTime is what rapid is told it may spend minimising: all the time there is (rapid caps
+// it at a day less a step), since the harness bounds shrinking by steps (see shrinkSteps).
+const shrinkTime = 24 * time.Hour
 
 type rapidSeam struct {
 	mu         sync.Mutex
@@ -76,14 +80,7 @@ func (s *rapidSeam) resolve(o Options, noFailFile bool) rapidConfig {
 	}
 	orig := s.original
 	s.mu.Unlock()
-	c := rapidConfig{checks: o.Checks, seed: o.Seed, noFailFile: noFailFile || orig["rapid.nofailfile"] == "true",
-		shrinkTime: o.ShrinkTime}
-	if c.shrinkTime <= 0 {
-		c.shrinkTime, _ = time.ParseDuration(orig["rapid.shrinktime"])
-		if c.shrinkTime <= 0 {
-			c.shrinkTime = 30 * time.Second
-		}
-	}
+	c := rapidConfig{checks: o.Checks, seed: o.Seed, noFailFile: noFailFile || orig["rapid.nofailfile"] == "true"}
 	if c.checks <= 0 {
 		c.checks, _ = strconv.Atoi(orig["rapid.checks"])
 		if c.checks <= 0 {
@@ -119,7 +116,7 @@ func (s *rapidSeam) acquire(c rapidConfig) (release func()) {
 		_ = flag.Set("rapid.checks", strconv.Itoa(c.checks))
 		_ = flag.Set("rapid.seed", strconv.FormatUint(c.seed, 10))
 		_ = flag.Set("rapid.nofailfile", strconv.FormatBool(c.noFailFile))
-		_ = flag.Set("rapid.shrinktime", c.shrinkTime.String())
+		_ = flag.Set("rapid.shrinktime", shrinkTime.String())
 	}
 	s.active++
 	s.mu.Unlock()

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -40,6 +41,9 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 	rep.Shard = newShardInfo(opts, all)
 	skips := make([]*tool.Skipped, len(tools))
 	shared := newRunShared(saved)
+	var stopSilent func()
+	opts, shared.silence, stopSilent = watchSilence(opts)
+	defer stopSilent()
 	done, checked := 0, 0
 	pipeline(tools, v, opts, shared, func(i int, tr *toolResult, skip *tool.Skipped) {
 		skips[i] = skip
@@ -54,6 +58,9 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 		}
 	})
 	rep.Tools = checked
+	if opts.stopped() {
+		rep.Interrupted = fmt.Sprintf("%v: %d of %d tools checked or skipped, %d not begun", context.Cause(opts.Stop), done, len(tools), len(tools)-done)
+	}
 	rep.Seed = cfg.seed
 	rep.Notes = append(rep.Notes, shared.notes()...)
 	for i, s := range skips {
@@ -114,7 +121,11 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 			shared.shrink.scored(i, nil)
 		}
 		if tr != nil && tr.noValue() {
-			skip = &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: tr.noValueReason()}
+			reason := tr.noValueReason()
+			if opts.stopped() {
+				reason = "the run was stopped before a valid case of this tool was checked"
+			}
+			skip = &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: reason}
 			tr = nil
 		}
 		finished = true
@@ -133,7 +144,17 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 		go worker()
 	}
 	for i := range tools {
-		next <- i
+		select {
+		case next <- i:
+			continue
+		case <-opts.stopDone():
+		}
+		// Stopped: the tools not begun are marked scored, so that no tool under way waits
+		// for them to decide what it shrinks.
+		for j := i; j < len(tools); j++ {
+			shared.shrink.scored(j, nil)
+		}
+		break
 	}
 	close(next)
 	wg.Wait()
@@ -142,9 +163,10 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 // runShared is what the tools of one run share: the saved cases, who shrinks what, and the
 // process deaths of an external validator.
 type runShared struct {
-	saved  []cases.Case
-	shrink *shrinkSet
-	deaths *deathLog
+	saved   []cases.Case
+	shrink  *shrinkSet
+	deaths  *deathLog
+	silence *silence
 }
 
 func newRunShared(saved []cases.Case) *runShared {

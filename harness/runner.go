@@ -22,7 +22,9 @@ type runner struct {
 	onlyReject bool      // send only must-reject cases (Options.OnlyReject)
 	deaths     *deathLog // the process deaths seen, and whether some call reproduced each
 	work       chan *batch
-	hung       int // timeouts so far
+	hung       int      // timeouts so far
+	silence    *silence // the run's count of timeouts in a row (nil: not counted)
+	crash      crashes  // the validator's proven crashes on this tool (crashy.go)
 }
 
 type batch struct {
@@ -66,13 +68,14 @@ func trimStack(s []byte) string {
 
 // check runs every case through the gate and returns one verdict per case, plus, per case,
 // whether the gate changed the bytes it was given.
-func (r *runner) check(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
+func (r *runner) check(g validator.Gate, cs []cases.Case) (out []validator.Verdict, mutated []bool) {
+	defer func() { r.silence.observe(out) }()
 	if !r.onlyReject {
 		return r.checkAll(g, cs)
 	}
 	// Only the must-reject cases go to the gate; the others are not sent.
-	out := make([]validator.Verdict, len(cs))
-	mutated := make([]bool, len(cs))
+	out = make([]validator.Verdict, len(cs))
+	mutated = make([]bool, len(cs))
 	var send []cases.Case
 	var at []int
 	for i := range cs {

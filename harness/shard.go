@@ -26,8 +26,8 @@ func newShardInfo(opts Options, all []tool.Tool) *report.ShardInfo {
 	for _, m := range opts.mutators() {
 		classes = append(classes, string(m.Class()))
 	}
-	run := fmt.Sprintf("checks %d; mutators %s; require-location %v; only-reject %v; shrink-time %s",
-		opts.Checks, strings.Join(classes, ","), opts.RequireLocation, opts.OnlyReject, opts.ShrinkTime)
+	run := fmt.Sprintf("checks %d; mutators %s; require-location %v; only-reject %v; shrink-steps %d",
+		opts.Checks, strings.Join(classes, ","), opts.RequireLocation, opts.OnlyReject, opts.shrinkSteps())
 	return &report.ShardInfo{Index: opts.Shard, Of: opts.Shards, Tools: len(all), List: hex.EncodeToString(h.Sum(nil))[:16],
 		Run: run, SkippedAt: []int{}, Shrinks: []report.ShardShrink{}}
 }

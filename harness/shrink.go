@@ -22,7 +22,9 @@ func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Find
 	g := f.Group()
 	var last *report.Finding
 	only := classOnly(opts.mutators(), f.Class)
+	steps := newShrinkSteps(opts.shrinkSteps())
 	prop := func(t *rapid.T) {
+		steps.next(opts.stopped())
 		if r.hung >= maxHangs {
 			t.Skip("the gate hangs")
 		}
@@ -37,6 +39,7 @@ func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Find
 				if h.Group() == g {
 					h := h
 					last = &h
+					steps.failed()
 					fail(t, h)
 				}
 			}
@@ -44,7 +47,7 @@ func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Find
 	}
 	// Named after the group, so that rapid's fail file (in go test) is replayed only by the
 	// shrink of the same tool, class and kind.
-	if runCheck(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop) != nil && last != nil {
+	if runHaltable(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop, &steps.halt) != nil && last != nil {
 		f = *last
 		f.Shrunk = true
 	}

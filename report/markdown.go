@@ -12,8 +12,8 @@ import (
 func writeMarkdown(w io.Writer, r *Report) error {
 	s := summarize(r)
 	_, status := s.statusWord()
-	fmt.Fprintf(w, "### toolproof: %s %s (%d tools, %d cases%s)\n\n", r.Validator, status, r.Tools, r.Cases, s.seedText())
-	fmt.Fprintf(w, "Profile %s%s; %s.\n\n", r.Profile, s.closedText(), s.countsLine())
+	fmt.Fprintf(w, "### toolproof: %s %s (%d tools, %d cases%s)\n\n", mdCell(r.Validator), status, r.Tools, r.Cases, s.seedText())
+	fmt.Fprintf(w, "Profile %s%s; %s.\n\n", r.Profile, s.closedText(), mdCell(s.countsLine()))
 	s.classTable().writeMarkdown(w)
 	if len(r.Findings) > 0 {
 		fmt.Fprintln(w)
@@ -86,7 +86,7 @@ func writeMarkdownFindings(w io.Writer, fs []Finding) {
 
 // mdCell makes text safe in a Markdown table cell: one line, no column breaks.
 func mdCell(s string) string {
-	s = strings.NewReplacer("\r", `\r`, "\n", `\n`, "|", `\|`).Replace(s)
+	s = strings.ReplaceAll(escapeLine(s), "|", `\|`)
 	return s
 }
 

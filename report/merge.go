@@ -90,30 +90,38 @@ func checkShards(docs []Document, name func(int) string) error {
 // shardOrder is, for each shard in order, the index of its document; an error for a shard given
 // twice or missing.
 func shardOrder(docs []Document, name func(int) string) ([]int, error) {
+	// The shard count is read from the documents: nothing is allocated from it until every
+	// shard is known to be given (a forged count of 1e18 is a missing-shards error, not a
+	// slice of that length).
 	n := docs[0].Reports[0].Shard.Of
-	by := make([]int, n)
-	for i := range by {
-		by[i] = -1
-	}
+	given := map[int]int{}
 	for i, d := range docs {
 		k := d.Reports[0].Shard.Index
-		if by[k] >= 0 {
-			return nil, fmt.Errorf("%s: shard %d/%d, given twice (%s is that shard too)", name(i), k, n, name(by[k]))
+		if j, ok := given[k]; ok {
+			return nil, fmt.Errorf("%s: shard %d/%d, given twice (%s is that shard too)", name(i), k, n, name(j))
 		}
-		by[k] = i
+		given[k] = i
 	}
-	var missing []string
-	for k, i := range by {
-		if i < 0 {
-			missing = append(missing, fmt.Sprintf("%d/%d", k, n))
+	if len(docs) != n {
+		const most = 10 // missing shards named
+		var missing []string
+		for k := 0; k < n && len(missing) < most; k++ {
+			if _, ok := given[k]; !ok {
+				missing = append(missing, fmt.Sprintf("%d/%d", k, n))
+			}
 		}
-	}
-	if len(missing) > 0 {
 		what := "shard"
-		if len(missing) > 1 {
+		if n-len(docs) > 1 {
 			what = "shards"
 		}
+		if n-len(docs) > len(missing) {
+			missing = append(missing, fmt.Sprintf("and %d more", n-len(docs)-len(missing)))
+		}
 		return nil, fmt.Errorf("%s %s missing (given: %d of %d shards)", what, strings.Join(missing, ", "), len(docs), n)
+	}
+	by := make([]int, n)
+	for k, i := range given {
+		by[k] = i
 	}
 	return by, nil
 }
@@ -180,6 +188,9 @@ func (g *merger) add(i int, r *Report, name func(int) string) error {
 	m.GeneratorBugs += r.GeneratorBugs
 	m.Unreachable += r.Unreachable
 	m.Stale = append(m.Stale, r.Stale...)
+	if r.Interrupted != "" {
+		m.Interrupted = strings.TrimPrefix(m.Interrupted+"; ", "; ") + name(i) + ": " + r.Interrupted
+	}
 	for c, st := range r.Classes {
 		if st != nil {
 			StatsFor(m.Classes, cases.Class(c)).Merge(st)

@@ -26,6 +26,9 @@ type Report struct {
 	Stale         []string               `json:"stale,omitempty"`
 	Notes         []string               `json:"notes,omitempty"`
 	Seed          uint64                 `json:"seed,omitempty"`
+	// Interrupted says why the run stopped before every tool was checked (a signal, a time
+	// budget) and how far it got; "" for a run that finished. An interrupted run does not pass.
+	Interrupted string `json:"interrupted,omitempty"`
 	// Shard is set in the report of one shard of a run (Options.Shards): which shard, and what
 	// Merge needs to put the shards together into the report of the whole run.
 	Shard *ShardInfo `json:"shard,omitempty"`
@@ -59,10 +62,10 @@ func (r *Report) Finish() {
 }
 
 // Recount decides Passed: no finding that fails the run (blocking and not known to a
-// baseline), no fixed baseline entry and no generator bug. A baseline calls it after marking
-// findings known.
+// baseline), no fixed baseline entry, no generator bug, and a run that went to its end (not
+// Interrupted). A baseline calls it after marking findings known.
 func (r *Report) Recount() {
-	r.Passed = r.GeneratorBugs == 0
+	r.Passed = r.GeneratorBugs == 0 && r.Interrupted == ""
 	for _, f := range r.Findings {
 		if f.Fails() {
 			r.Passed = false
@@ -228,10 +231,17 @@ func (s *summary) countsLine() string {
 	if b := s.Baseline; b != nil {
 		line += fmt.Sprintf("; baseline: %d known, %d fixed", len(b.Known), len(b.Fixed))
 	}
-	return line + fmt.Sprintf("; skipped tools: %d", len(s.Skipped))
+	line += fmt.Sprintf("; skipped tools: %d", len(s.Skipped))
+	if s.Interrupted != "" {
+		line += "; interrupted: " + s.Interrupted
+	}
+	return line
 }
 
 func (s *summary) statusWord() (string, string) {
+	if s.Interrupted != "" {
+		return "INTERRUPTED", "interrupted"
+	}
 	if s.Passed {
 		return "PASS", "passed"
 	}

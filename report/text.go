@@ -12,25 +12,25 @@ import (
 func writeText(w io.Writer, r *Report) error {
 	s := summarize(r)
 	status, _ := s.statusWord()
-	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %d cases, %d findings\n", status, r.Validator,
+	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %d cases, %d findings\n", status, escapeLine(r.Validator),
 		r.Profile, s.closedText(), s.seedText(), r.Tools, r.Cases, len(r.Findings))
-	fmt.Fprintf(w, "%s\n\n", s.countsLine())
+	fmt.Fprintf(w, "%s\n\n", escapeLine(s.countsLine()))
 	if err := s.classTable().writeText(w); err != nil {
 		return err
 	}
 	if len(r.Findings) > 0 {
 		fmt.Fprintf(w, "\nfindings (one minimal case per tool, class and kind):\n")
 		for _, f := range r.Findings {
-			fmt.Fprintf(w, "\n%s %s\n", mark(f), f.String())
+			fmt.Fprintf(w, "\n%s %s\n", mark(f), escapeLine(f.String()))
 			fmt.Fprintf(w, "     args:   %s\n", showArgs(string(f.Args)))
 			if f.Path != "" {
-				fmt.Fprintf(w, "     path:   %s  keyword: %s\n", f.Path, f.Keyword)
+				fmt.Fprintf(w, "     path:   %s  keyword: %s\n", escapeLine(f.Path), escapeLine(f.Keyword))
 			}
 			if len(f.Issues) > 0 {
-				fmt.Fprintf(w, "     issues: %s\n", IssuesText(f.Issues))
+				fmt.Fprintf(w, "     issues: %s\n", escapeLine(IssuesText(f.Issues)))
 			}
 			if f.Detail != "" {
-				fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(strings.TrimRight(f.Detail, "\n"), "\n", "\n     "))
+				fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(escapeText(strings.TrimRight(f.Detail, "\n")), "\n", "\n     "))
 			}
 			fmt.Fprintf(w, "     id:     %s (%s in the last pass)\n", f.ID, suchCases(f.Count))
 		}
@@ -40,21 +40,21 @@ func writeText(w io.Writer, r *Report) error {
 		fmt.Fprintf(w, "\nunclear answers (neither a rejection nor a call gone through; never a finding), samples:\n")
 		for _, c := range s.classes {
 			for _, sample := range r.Classes[c].Samples {
-				fmt.Fprintf(w, "  %s: %s\n", c, sample)
+				fmt.Fprintf(w, "  %s: %s\n", c, escapeLine(sample))
 			}
 		}
 	}
 	if len(r.Skipped) > 0 {
 		fmt.Fprintf(w, "\nskipped tools (%d):\n", len(r.Skipped))
 		for _, sk := range r.Skipped {
-			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(sk.String(), "\n", "\n    "))
+			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(escapeText(sk.String()), "\n", "\n    "))
 		}
 	}
 	for _, st := range r.Stale {
-		fmt.Fprintf(w, "stale saved case: %s\n", st)
+		fmt.Fprintf(w, "stale saved case: %s\n", escapeLine(st))
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
+		fmt.Fprintf(w, "note: %s\n", strings.ReplaceAll(escapeText(n), "\n", "\n      "))
 	}
 	return nil
 }

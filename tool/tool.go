@@ -83,6 +83,7 @@ type Set struct {
 	Warnings []string
 
 	names map[string]int
+	next  map[string]int // the next suffix to try for a name (renaming n tools of one name is linear)
 }
 
 // Lookup returns the tool with the given name.
@@ -122,10 +123,14 @@ func (s *Set) Add(t Tool) {
 			same = " (with the same schema)"
 		}
 		base := t.Name
-		for k := 2; ; k++ {
+		if s.next == nil {
+			s.next = map[string]int{}
+		}
+		for k := max(s.next[base], 2); ; k++ {
 			name := fmt.Sprintf("%s__%d", base, k)
 			if _, taken := s.names[name]; !taken {
 				t.Name = name
+				s.next[base] = k + 1
 				break
 			}
 		}
@@ -157,9 +162,10 @@ func Load(path string) (Set, error) {
 		return Set{}, err
 	}
 	if !info.IsDir() {
-		data, err := os.ReadFile(path)
+		// A file named on its own may be a pipe (--tools <(...)): read, within MaxFileSize.
+		data, err := readAtMost(path)
 		if err != nil {
-			return Set{}, err
+			return Set{}, fmt.Errorf("%s: %v", path, err)
 		}
 		return Parse(data, path)
 	}
@@ -199,9 +205,9 @@ func LoadFS(fsys fs.FS, dir, prefix string) (Set, error) {
 		if prefix != "" {
 			name = filepath.Join(prefix, strings.TrimPrefix(f, dir+"/"))
 		}
-		data, err := fs.ReadFile(fsys, f)
+		data, err := readFile(fsys, f)
 		if err != nil {
-			set.Skipped = append(set.Skipped, Skipped{Source: name, Reason: "the file cannot be read: " + err.Error()})
+			set.Skipped = append(set.Skipped, Skipped{Source: name, Reason: "the file is skipped: " + err.Error()})
 			continue
 		}
 		s, err := Parse(data, name)
@@ -261,15 +267,22 @@ func Parse(data []byte, file string) (Set, error) {
 	d.UseNumber()
 	errWhole := d.Decode(&doc)
 	if errWhole == nil && len(bytes.TrimSpace(data[d.InputOffset():])) == 0 {
+		if err := strictText(file, data, 0); err != nil {
+			return Set{}, err
+		}
 		var set Set
 		collect(&set, doc, file, "")
 		return set, nil
 	}
 	// JSON Lines: one definition (or array of them) a line.
+	// The lines are walked in place (no slice of them): memory stays proportional to the
+	// definitions, not to the number of lines.
 	var set Set
-	lines := bytes.Split(data, []byte("\n"))
-	for i, line := range lines {
-		line = bytes.TrimSpace(line)
+	first := firstLine(data)
+	i := -1
+	for raw := range bytes.SplitSeq(data, []byte("\n")) {
+		i++
+		line := bytes.TrimSpace(raw)
 		if len(line) == 0 {
 			continue
 		}
@@ -277,7 +290,7 @@ func Parse(data []byte, file string) (Set, error) {
 		ld := json.NewDecoder(bytes.NewReader(line))
 		ld.UseNumber()
 		if err := ld.Decode(&v); err != nil || len(bytes.TrimSpace(line[ld.InputOffset():])) > 0 {
-			if i == firstLine(data) {
+			if i == first {
 				// Not JSON Lines either: where the document as a whole breaks.
 				if errWhole != nil {
 					return Set{}, syntaxError(file, data, 0, errWhole)
@@ -288,23 +301,58 @@ func Parse(data []byte, file string) (Set, error) {
 			}
 			if err == nil {
 				rest := line[ld.InputOffset():]
-				col := int(ld.InputOffset()) + len(rest) - len(bytes.TrimLeft(rest, " \t")) + 1 + (len(lines[i]) - len(bytes.TrimLeft(lines[i], " \t\r")))
+				col := int(ld.InputOffset()) + len(rest) - len(bytes.TrimLeft(rest, " \t")) + 1 + (len(raw) - len(bytes.TrimLeft(raw, " \t\r")))
 				return Set{}, fmt.Errorf("%s:%d:%d: not JSON Lines: a second value on the line, from here", file, i+1, col)
 			}
-			lead := len(lines[i]) - len(bytes.TrimLeft(lines[i], " \t\r"))
+			lead := len(raw) - len(bytes.TrimLeft(raw, " \t\r"))
 			return Set{}, syntaxError(file, append(bytes.Repeat([]byte{' '}, lead), line...), i+1, err)
+		}
+		if err := strictText(file, raw, i+1); err != nil {
+			return Set{}, err
 		}
 		collect(&set, v, fmt.Sprintf("%s:%d", file, i+1), "")
 	}
 	return set, nil
 }
 
+// strictText refuses what encoding/json reads without a word: invalid UTF-8 (which it replaces,
+// changing a pattern or an enum value) and a repeated key in an object (of which it keeps the
+// last). The error names the file, the line and column (lineNo: the line of a JSON Lines
+// file, 0 for a whole document) and the JSON Pointer of the place.
+func strictText(file string, data []byte, lineNo int) error {
+	_, err := jsonvalue.Parse(bytes.TrimRight(data, "\r"))
+	var se *jsonvalue.SyntaxError
+	if !errors.As(err, &se) {
+		return nil
+	}
+	var what string
+	switch {
+	case strings.HasPrefix(se.Msg, "duplicate key"):
+		what = "a key repeated in one object (JSON leaves open which one counts): remove one"
+	case strings.Contains(se.Msg, "UTF-8"):
+		what = "invalid UTF-8 (a tool file is UTF-8, RFC 8259): fix the bytes, which a reader would replace"
+	default:
+		return nil // a rule of the strict parser that encoding/json, which read the file, does not share
+	}
+	line, col := position(data, int64(se.Offset))
+	if lineNo > 0 {
+		line = lineNo
+	}
+	at := ""
+	if se.Pointer != "" {
+		at = "at " + se.Pointer + ": "
+	}
+	return fmt.Errorf("%s:%d:%d: %s%s", file, line, col, at, what)
+}
+
 // firstLine is the index of the first line of data that is not blank.
 func firstLine(data []byte) int {
-	for i, l := range bytes.Split(data, []byte("\n")) {
+	i := 0
+	for l := range bytes.SplitSeq(data, []byte("\n")) {
 		if len(bytes.TrimSpace(l)) > 0 {
 			return i
 		}
+		i++
 	}
 	return 0
 }
@@ -415,4 +463,67 @@ func fromObject(m map[string]any) (Tool, error) {
 	}
 	t.Parameters = b
 	return t, nil
+}
+
+// MaxFileSize is the largest tool file read, in bytes; a bigger one is an error naming it.
+const MaxFileSize = 64 << 20
+
+// readFile reads name in fsys if it is a regular file (after symbolic links) of at most
+// MaxFileSize bytes. A FIFO, a device or a socket is refused before it is opened: reading one
+// could wait forever (a FIFO nobody writes) or never end (/dev/zero).
+func readFile(fsys fs.FS, name string) ([]byte, error) {
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s): only regular files are read", fileKind(info.Mode()))
+	}
+	if info.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%d bytes, more than the %d bytes a tool file may hold (tool.MaxFileSize)", info.Size(), MaxFileSize)
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLimited(f)
+}
+
+// readAtMost reads the file at path, whatever its kind, up to MaxFileSize bytes.
+func readAtMost(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLimited(f)
+}
+
+func readLimited(f io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("more than the %d bytes a tool file may hold (tool.MaxFileSize)", MaxFileSize)
+	}
+	return data, nil
+}
+
+// fileKind names what a file that is not regular is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "mode " + m.String()
 }

@@ -25,7 +25,7 @@ const FloatMultipleOf = "x-toolproof-float-multipleOf"
 // reports false when a reference points into such data (a schema there would keep its exact
 // multipleOf). The binary64 rule reads a schema with it as gates that read numbers as doubles do.
 func MarkFloatDivisions(doc any, float func(divisor json.Number) bool) (complete bool) {
-	schemawalk.Keywords(doc, func(obj map[string]any, k string, v any, _ string) bool {
+	schemawalk.Keywords(doc, func(obj map[string]any, k string, v any, _ *schemawalk.Path) bool {
 		if n, ok := v.(json.Number); ok && k == "multipleOf" && (float == nil || float(n)) {
 			delete(obj, k)
 			obj[FloatMultipleOf] = n

@@ -99,7 +99,7 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 	}
 	s, err := c.Compile(loc)
 	if err != nil {
-		return nil, cfg(explainCompileError(err, loc))
+		return nil, cfg(explainCompileError(err, loc, doc))
 	}
 	keys := map[string]string{}
 	schemawalk.Each(s, func(x *jsonschema.Schema) {
@@ -119,10 +119,10 @@ var sizeKeywords = map[string]bool{"minLength": true, "maxLength": true, "minIte
 // count does not fit in an int64 (data, such as enum values, is not looked into).
 func sizesFit(doc any) error {
 	var err error
-	schemawalk.Keywords(doc, func(_ map[string]any, k string, v any, at string) bool {
+	schemawalk.Keywords(doc, func(_ map[string]any, k string, v any, at *schemawalk.Path) bool {
 		if n, ok := v.(json.Number); ok && sizeKeywords[k] {
 			if r, ok := jsonvalue.Rat(n); ok && r.IsInt() && !r.Num().IsInt64() {
-				err = fmt.Errorf("%s is %s at %s: more than the oracle can hold (an int64)", k, n, at)
+				err = fmt.Errorf("%s is %s at %s: more than the oracle can hold (an int64)", k, n, at.String())
 				return false
 			}
 		}
@@ -137,13 +137,28 @@ func (refuseLoader) Load(u string) (any, error) {
 	return nil, fmt.Errorf("remote reference %q: toolproof loads no files and no network resources", u)
 }
 
-func explainCompileError(err error, loc string) error {
+func explainCompileError(err error, loc string, doc any) error {
 	var le *jsonschema.LoadURLError
+	if errors.As(err, &le) && schemaNames(doc, le.URL) {
+		return fmt.Errorf("$schema %s: not a dialect toolproof knows (drafts 4, 6, 7, 2019-09 and 2020-12); metaschemas are not loaded", le.URL)
+	}
 	if errors.As(err, &le) {
 		return fmt.Errorf("$ref to %s: remote references are not loaded (only local $defs)", le.URL)
 	}
 	msg := strings.ReplaceAll(err.Error(), loc, "")
 	return errors.New(msg)
+}
+
+// schemaNames reports whether a "$schema" of the schema document doc names url.
+func schemaNames(doc any, url string) bool {
+	found := false
+	schemawalk.Keywords(doc, func(_ map[string]any, k string, v any, _ *schemawalk.Path) bool {
+		if s, ok := v.(string); ok && k == "$schema" && strings.TrimSuffix(s, "#") == strings.TrimSuffix(url, "#") {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // Tool is the tool this gate was compiled from.

@@ -50,7 +50,7 @@ func differential(args []string, stdout io.Writer) error {
 	checks := fs.Int("checks", 100, "valid values drawn per tool (each with one distortion per class)")
 	seed := fs.Uint64("seed", 1, "seed of the cases (the same for every validator)")
 	list := fs.String("validators", correctValidators, "comma-separated validator names (see `toolproof validators`)")
-	shrink := fs.Duration("shrinktime", time.Second, "time rapid may spend minimising one tool's failure")
+	shrink := fs.Int("shrink-steps", harness.DefaultShrinkSteps, "draws sent to a validator while minimising one finding")
 	dump := fs.String("json", "", "write every blocking finding as JSONL to this file")
 	closeFlag := fs.Bool("close", false, "treat every object that does not say otherwise as closed (the open BFCL file)")
 	if err := fs.Parse(args); err != nil {
@@ -58,11 +58,6 @@ func differential(args []string, stdout io.Writer) error {
 	}
 	if fs.NArg() == 0 {
 		return fmt.Errorf("differential: give one or more tool files")
-	}
-	// The harness sets checks and seed (Options); how long rapid shrinks is its own flag, which
-	// this command, owning its process, sets once.
-	if err := flag.Set("rapid.shrinktime", shrink.String()); err != nil {
-		return fmt.Errorf("setting rapid.shrinktime: %v", err)
 	}
 	var out *json.Encoder
 	if *dump != "" {
@@ -89,7 +84,7 @@ func differential(args []string, stdout io.Writer) error {
 		for i, file := range fs.Args() {
 			row := diffRow{validator: name, file: file}
 			start := time.Now()
-			rep, err := runOne(opener, name, sets[i].Tools, harness.Options{Close: *closeFlag, Checks: *checks, Seed: *seed})
+			rep, err := runOne(opener, name, sets[i].Tools, harness.Options{Close: *closeFlag, Checks: *checks, Seed: *seed, ShrinkSteps: *shrink})
 			row.elapsed = time.Since(start)
 			if err != nil {
 				row.err = err

@@ -13,7 +13,8 @@
 //	toolproof version
 //
 // Exit status: 0 no finding, 1 findings, 2 bad usage or input (or more skipped tools than
-// --max-skipped allows).
+// --max-skipped allows), 3 the run was stopped (SIGINT, SIGTERM or --max-time) and its report
+// covers what was checked.
 package main
 
 import (
@@ -65,7 +66,8 @@ Agents SDK, LangChain, Mastra or an MCP SDK McpServer, each through its own path
 names the node binary, e.g. Node.js 22 for ai@7 and Mastra), mcp:COMMAND or mcp:http(s)://URL
 (an MCP server over stdio or Streamable HTTP, --header 'NAME: VALUE' for auth:
 its tools run, so sandbox it; --only-reject sends only must-reject calls). Exit status: 0 no finding, 1 findings, 2 bad usage or input (and more
-skipped tools than --max-skipped allows). merge puts the JSON reports of the shards of a run
+skipped tools than --max-skipped allows), 3 the run was stopped by SIGINT, SIGTERM or --max-time
+(the report covers what was checked; a second signal ends it at once). merge puts the JSON reports of the shards of a run
 (--shard i/n, or the index from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX with --shards N,
 CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB or CI_NODE_INDEX) together into the report of the
 whole run.
@@ -124,6 +126,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errFindings):
 		return 1
+	case errors.Is(err, errInterrupted):
+		return exitInterrupted
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, "toolproof:", ue.msg)
 		return 2

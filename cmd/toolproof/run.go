@@ -144,6 +144,7 @@ type runFlags struct {
 	processes     int
 	maxSkipped    int
 	cpuprofile    string
+	maxTime       time.Duration
 	weights       string // a weights file (toolproof classify --weights)
 	gen           bool   // the flags of run (which draws new cases) were registered
 	mcp           mcpFlags
@@ -231,6 +232,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 		fs.StringVar(&f.shard, "shard", "", "i/n: check only the tools whose index modulo n is i (default: from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX, CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB or CI_NODE_INDEX)")
 		fs.IntVar(&f.shards, "shards", 0, "the number of shards, when the index comes from a variable (JOB_COMPLETION_INDEX has no count of its own)")
 		fs.StringVar(&f.save, "save", "", "directory to save the minimal failing cases in (replay them with toolproof replay)")
+		fs.DurationVar(&f.maxTime, "max-time", 0, "stop the run after this long and write the report of what was checked, as SIGINT does (exit status 3; 0: no limit)")
 		fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (for `go tool pprof`)")
 		fs.StringVar(&f.weights, "weights", "", "draw the classes in the proportions of this file (toolproof classify --weights), each class at least a quarter of an even share")
 		fs.StringVar(&f.baseline, "baseline", "", "JSON report listing the known findings: replayed first; those that still reproduce do not fail the run, those that no longer do (fixed) fail it")
@@ -349,6 +351,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
+	stop, release := stopOn(f.maxTime, closeAll, stderr)
+	defer release()
 	tools, skipped, err := toolsFor(f.tools, vs, stderr)
 	if err != nil {
 		return err
@@ -366,7 +370,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if seed == 0 {
 		seed = randomSeed()
 	}
-	opts.Checks, opts.Seed, opts.ShrinkTime = f.checks, seed, 10*time.Second
+	opts.Checks, opts.Seed, opts.Stop = f.checks, seed, stop
 	if opts.Shards > 0 {
 		fmt.Fprintf(stderr, "toolproof: shard %d/%d (%s): %d of %d tools\n", opts.Shard, opts.Shards, f.shardFrom,
 			(len(tools)-opts.Shard+opts.Shards-1)/opts.Shards, len(tools))
@@ -401,6 +405,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			baseline.Apply(rep, known)
 		}
 		reports = append(reports, rep)
+		if rep.Interrupted != "" {
+			break
+		}
 	}
 	sources(reports, tools, f.servedBy(vs))
 	err = writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr)
@@ -408,6 +415,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		if serr := stoppedBy(v); serr != nil && (err == nil || errors.Is(err, errFindings)) {
 			err = usageError{serr.Error() + "; the report above is complete up to there"}
 		}
+	}
+	if why := interrupted(reports); why != "" {
+		fmt.Fprintf(stderr, "toolproof: %s; the report covers what was checked\n", why)
+		return errInterrupted
 	}
 	if len(f.validators) == 0 && f.format == "text" && (err == nil || errors.Is(err, errFindings)) {
 		// The reference alone proves nothing to a newcomer: show what a finding looks like.

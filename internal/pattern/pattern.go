@@ -202,19 +202,19 @@ func Warnings(schema json.RawMessage) []Warning {
 		return nil
 	}
 	var out []Warning
-	schemawalk.Keywords(v, func(_ map[string]any, k string, x any, at string) bool {
+	schemawalk.Keywords(v, func(_ map[string]any, k string, x any, at *schemawalk.Path) bool {
 		switch k {
 		case "pattern":
 			if s, ok := x.(string); ok {
 				for _, p := range Problems(s) {
-					out = append(out, Warning{Pointer: at, Pattern: s, Problem: p})
+					out = append(out, Warning{Pointer: at.String(), Pattern: s, Problem: p})
 				}
 			}
 		case "patternProperties":
 			if m, ok := x.(map[string]any); ok {
 				for _, pk := range slices.Sorted(maps.Keys(m)) {
 					for _, p := range Problems(pk) {
-						out = append(out, Warning{Pointer: at + "/" + jsonvalue.EscapeToken(pk), Pattern: pk, Problem: p})
+						out = append(out, Warning{Pointer: at.String() + "/" + jsonvalue.EscapeToken(pk), Pattern: pk, Problem: p})
 					}
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
@@ -27,21 +28,43 @@ func IsData(k string) bool {
 	return false
 }
 
+// Path is the JSON Pointer of a member met by Keywords, built only when asked for (String):
+// the walk itself costs no pointer text, so a document nested thousands of levels deep with
+// long names costs memory in proportion to its size, not to the square of its depth.
+type Path struct {
+	parent *Path
+	token  string // unescaped
+}
+
+// String is the JSON Pointer ("" for the root).
+func (p *Path) String() string {
+	var toks []string
+	for q := p; q != nil; q = q.parent {
+		toks = append(toks, q.token)
+	}
+	var b strings.Builder
+	for i := len(toks) - 1; i >= 0; i-- {
+		b.WriteByte('/')
+		b.WriteString(jsonvalue.EscapeToken(toks[i]))
+	}
+	return b.String()
+}
+
 // Keywords walks the schema document doc (JSON as jsonvalue.Parse or encoding/json gives it) and
 // calls fn for each member of each schema object, keys sorted, with the member's JSON Pointer:
 // the keys of properties, $defs and the other name maps are names and their values schemas; the
 // values of enum, const, default and examples are data and are not entered. fn sees a member
 // before what is below it, may change obj, and stops the walk by returning false.
-func Keywords(doc any, fn func(obj map[string]any, key string, value any, at string) bool) {
-	keywords(doc, "", false, fn)
+func Keywords(doc any, fn func(obj map[string]any, key string, value any, at *Path) bool) {
+	keywords(doc, nil, false, fn)
 }
 
-func keywords(v any, at string, names bool, fn func(map[string]any, string, any, string) bool) bool {
+func keywords(v any, at *Path, names bool, fn func(map[string]any, string, any, *Path) bool) bool {
 	switch x := v.(type) {
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(x)) {
 			e := x[k]
-			p := at + "/" + jsonvalue.EscapeToken(k)
+			p := &Path{parent: at, token: k}
 			if names {
 				if !keywords(e, p, false, fn) {
 					return false
@@ -57,7 +80,7 @@ func keywords(v any, at string, names bool, fn func(map[string]any, string, any,
 		}
 	case []any:
 		for i, e := range x {
-			if !keywords(e, at+"/"+strconv.Itoa(i), false, fn) {
+			if !keywords(e, &Path{parent: at, token: strconv.Itoa(i)}, false, fn) {
 				return false
 			}
 		}

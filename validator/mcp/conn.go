@@ -98,17 +98,43 @@ func newSession(conn Conn, stderr io.Writer) *session {
 
 var idInBrokenLine = regexp.MustCompile(`"id"\s*:\s*(\d{1,18})\b`)
 
+// MaxMessageSize is the longest line (one JSON-RPC message) read from an MCP server, in bytes:
+// a longer one ends the session with an error naming the limit, so memory stays bounded.
+const MaxMessageSize = 16 << 20
+
+var errMessageTooLong = fmt.Errorf("the server wrote a line longer than %d bytes (mcp.MaxMessageSize)", MaxMessageSize)
+
+// readMessage reads one line of at most MaxMessageSize bytes.
+func readMessage(r *bufio.Reader) ([]byte, error) {
+	var b []byte
+	for {
+		part, err := r.ReadSlice('\n')
+		if len(b)+len(part) > MaxMessageSize {
+			return nil, errMessageTooLong
+		}
+		if err != bufio.ErrBufferFull {
+			if b == nil {
+				return append([]byte(nil), part...), err
+			}
+			return append(b, part...), err
+		}
+		b = append(b, part...)
+	}
+}
+
 // read dispatches the server's lines until its output ends.
 func (s *session) read() {
 	r := bufio.NewReaderSize(s.conn, 64*1024)
 	why := "the server closed its output"
 	for {
-		line, err := r.ReadBytes('\n')
+		line, err := readMessage(r)
 		if len(line) > 0 {
 			s.dispatch(bytes.TrimRight(line, "\r\n"))
 		}
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
+			if errors.Is(err, errMessageTooLong) {
+				why = err.Error() + ": the session is ended"
+			} else if !errors.Is(err, io.EOF) {
 				why = "reading the server's output: " + err.Error()
 			}
 			break

@@ -149,6 +149,9 @@ func (ch *child) closeStdin() {
 func (ch *child) wait() {
 	defer ch.c.wg.Done()
 	ch.exitErr = ch.cmd.Wait()
+	// What the process started in its group dies with it: a child that holds stdout open
+	// would leave the reader waiting, and outlive the run.
+	procgroup.KillGroup(ch.cmd.Process.Pid)
 	close(ch.exited)
 	ch.closeStdin() // a sender blocked on a full pipe returns
 	closeLate := func(done chan struct{}, f *os.File) {
@@ -227,6 +230,10 @@ func (ch *child) read() {
 	var got []delivery
 	for {
 		line, long, err := readLine(r, &buf)
+		if tl, ok := err.(errLineTooLong); ok {
+			c.stray(tl.Error()+", dropped", nil)
+			err = tl.err
+		}
 		if err != nil && len(line) > 0 && line[len(line)-1] != '\n' {
 			// The last line was cut off when the process ended: not an answer (the requests it
 			// may have been for are cut short by the death, and judged as such).
@@ -312,12 +319,33 @@ func readLine(r *bufio.Reader, buf *[]byte) (line []byte, long bool, err error) 
 	b := append((*buf)[:0], line...)
 	for {
 		line, err = r.ReadSlice('\n')
+		if len(b)+len(line) > MaxLineSize {
+			// Too long to be an answer: the rest of the line is read and dropped, so memory
+			// stays bounded whatever the process writes.
+			for err == bufio.ErrBufferFull {
+				_, err = r.ReadSlice('\n')
+			}
+			*buf = b[:0]
+			return nil, true, errLineTooLong{err}
+		}
 		b = append(b, line...)
 		if err != bufio.ErrBufferFull {
 			*buf = b
 			return b, true, err
 		}
 	}
+}
+
+// MaxLineSize is the longest line read from a validator process, in bytes: a longer one is
+// dropped (a stray line saying so), and the call it may answer gets no verdict.
+const MaxLineSize = 16 << 20
+
+// errLineTooLong is readLine's error for a line over MaxLineSize; err is the read's own error
+// after it (nil, or the end of the stream).
+type errLineTooLong struct{ err error }
+
+func (e errLineTooLong) Error() string {
+	return fmt.Sprintf("a line longer than %d bytes (stdio.MaxLineSize)", MaxLineSize)
 }
 
 // wholeLineBuffered says whether r holds a whole line, which it returns without reading.

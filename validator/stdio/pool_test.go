@@ -432,7 +432,7 @@ func TestPoolClose(t *testing.T) {
 	if err == nil || strings.Count(err.Error(), "killed") != 2 {
 		t.Errorf("Close = %v", err)
 	}
-	if d := time.Since(start); d < 900*time.Millisecond || d > 3*time.Second {
+	if d := time.Since(start); d < closeGrace-100*time.Millisecond || d > closeGrace+5*time.Second {
 		t.Errorf("Close took %v", d)
 	}
 	for _, pid := range pids {

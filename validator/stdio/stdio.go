@@ -24,7 +24,7 @@ const (
 	startTimeout = 10 * time.Second
 	// closeGrace is how long Close waits for the child to exit after closing its stdin (a node
 	// process on a busy machine can take over a second).
-	closeGrace = 5 * time.Second
+	closeGrace = 3 * time.Second
 	// maxStrayLogs is how many unattributable lines are logged; all are counted.
 	maxStrayLogs = 20
 )

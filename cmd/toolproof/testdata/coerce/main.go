@@ -3,7 +3,7 @@
 // numeric string (" 20", "1.0") into the number it spells makes them valid, it accepts them,
 // the way gates with type coercion do.
 //
-//	coerce [-value] [-fence] [-name NAME] [-refuse TOOL,...] [-die-on TEXT] [-die-rate N] [-strict] [-log-starts FILE]
+//	coerce [-value] [-fence] [-name NAME] [-refuse TOOL,...] [-die-on TEXT] [-die-rate N] [-strict] [-log-starts FILE] [-sleep D] [-spawn FILE]
 //
 // -value passes on the coerced value (an exact repair of a stringified number); without it the
 // call is accepted with nothing said about the value passed on. -refuse answers ok:false for the
@@ -23,8 +23,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
@@ -63,7 +65,12 @@ func main() {
 	dieRate := flag.Int("die-rate", 0, "exit on one call in N, chosen by a hash of its arguments (the same calls every run)")
 	strict := flag.Bool("strict", false, "coerce nothing")
 	startLog := flag.String("log-starts", "", "append a line to this file at each start (to count restarts)")
+	spawn := flag.String("spawn", "", "start `sleep 300` in the background, in this process group, and append its pid and this one's to this file")
+	slow := flag.Duration("sleep", 0, "wait this long before each answer")
 	flag.Parse()
+	if *spawn != "" {
+		spawnSleeper(*spawn)
+	}
 	if *startLog != "" {
 		if f, err := os.OpenFile(*startLog, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
 			f.WriteString("start\n")
@@ -119,6 +126,7 @@ func main() {
 				gates[t.Name] = gk
 				send(map[string]any{"op": "tool", "name": t.Name, "ok": true})
 			case "validate":
+				time.Sleep(*slow)
 				if (*dieOn != "" && strings.Contains(argText(m), *dieOn)) || (*dieRate > 0 && hash(argText(m))%uint32(*dieRate) == 0) {
 					fmt.Fprintln(os.Stderr, "coerce: dying on purpose")
 					os.Exit(3)
@@ -299,4 +307,18 @@ func lookup(m request, gates map[string]*validator.Gatekeeper) (result, *validat
 		r.Error = fmt.Sprintf("unknown tool %q", name)
 	}
 	return r, gk
+}
+
+// spawnSleeper starts a child that outlives nothing on its own (sleep 300) in this process's
+// group, as wrappers do, and records both pids in file, one a line.
+func spawnSleeper(file string) {
+	cmd := exec.Command("sleep", "300")
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "coerce:", err)
+		return
+	}
+	if f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+		fmt.Fprintf(f, "%d\n%d\n", os.Getpid(), cmd.Process.Pid)
+		f.Close()
+	}
 }

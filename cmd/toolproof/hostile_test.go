@@ -1,0 +1,178 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The hostile-input corpus: tool files, directories and reports built to break toolproof
+// (testdata/hostile at the top of the module, and bigger ones written here, small but of the
+// same shape as the ones that once took minutes or gigabytes). Each runs the built command
+// with a time limit and must end with the exit status and words given, within the memory
+// limit, read from the process's own accounting (its peak resident set).
+const (
+	hostileTime = time.Minute // each case ends well within it (the slowest takes about a second)
+	hostileRSS  = 512 << 20   // bytes: the most memory one case may hold at its peak
+)
+
+type hostileCase struct {
+	name string
+	args []string
+	code int
+	want string // in stdout or stderr
+	not  string // in neither
+}
+
+// orphanToken is in the command line of a process a hostile validator leaves in its group.
+const orphanToken = "3017.5"
+
+func TestHostileCorpus(t *testing.T) {
+	bin := toolproofBinary(t)
+	dir := t.TempDir()
+	hostile := func(name string) string { return filepath.Join("..", "..", "testdata", "hostile", name) }
+	cs := []hostileCase{
+		{"any parameters", []string{"run", "--validator", "reference", "--checks", "20", "--seed", "1", "--tools", hostile("params.json")}, 0, "loop of $ref", ""},
+		{"control characters", []string{"run", "--validator", "reference", "--checks", "5", "--tools", hostile("controls.json")}, 0, `esc\u001B[2K\rPASS`, "\x1b"},
+		{"duplicate keys", []string{"run", "--tools", hostile("duplicate_keys.json")}, 2, "duplicate_keys.json:2:39: at /0/parameters/properties/x: a key repeated", ""},
+		{"invalid UTF-8", []string{"gen", "--tools", hostile("invalid_utf8.json")}, 2, "invalid UTF-8", ""},
+		{"remote references", []string{"run", "--validator", "reference", "--tools", hostile("remote.json")}, 2, "$schema http://127.0.0.1:1/schema", ""},
+		{"forged shard count", []string{"merge", hostile("merge_forged_of.json")}, 2, "and 999999999999999989 more missing", "panic"},
+		{"deep schema", []string{"run", "--validator", "reference", "--checks", "5", "--tools", hostileFile(t, dir, "deep.json", deepSchema(4900, 100))}, 2, "nesting deeper than", ""},
+		{"enum of 100k", []string{"run", "--validator", "reference", "--checks", "5", "--seed", "1", "--tools", hostileFile(t, dir, "enum.json", bigEnum(100000))}, 0, "PASS", ""},
+		{"minProperties 100000", []string{"run", "--validator", "reference", "--checks", "5", "--tools", hostileFile(t, dir, "minprops.json",
+			`[{"name":"huge","parameters":{"type":"object","minProperties":100000}},{"name":"ok","parameters":{"type":"object"}}]`)}, 0, "generate.MaxMinProperties", ""},
+		{"20k tools of one name", []string{"run", "--validator", "reference", "--checks", "2", "--max-time", "3s", "--format", "json", "--tools", hostileFile(t, dir, "same.json", sameName(20000))}, exitInterrupted, `"interrupted": "stopped after --max-time 3s`, ""},
+		{"blank lines", []string{"run", "--validator", "reference", "--checks", "5", "--tools", hostileFile(t, dir, "blank.jsonl", strings.Repeat("\n", 20<<20)+`{"name":"a","parameters":{"type":"object"}}`+"\n")}, 0, "PASS", ""},
+		{"FIFO and /dev/zero in a directory", []string{"run", "--validator", "reference", "--checks", "5", "--tools", specialDir(t)}, 0, "not a regular file (a FIFO)", ""},
+		{"/dev/zero named", []string{"run", "--tools", "/dev/zero"}, 2, "tool.MaxFileSize", ""},
+		{"validator forks a child and exits", []string{"run", "--tools", hostile("params.json"), "--validator", "exec:sh -c 'sleep " + orphanToken + " & exit 0'"}, 2, "died before answering hello", ""},
+		{"validator writes a 40 MB line", []string{"run", "--tools", hostile("params.json"), "--validator", `exec:sh -c 'head -c 40000000 /dev/zero | tr "\0" x; echo'`}, 2, "stdio.MaxLineSize", ""},
+	}
+	var worstTime time.Duration
+	var worstRSS int64
+	var worst [2]string
+	for _, c := range cs {
+		t.Run(c.name, func(t *testing.T) {
+			elapsed, rss, r := runLimited(t, bin, c.args)
+			if r.code != c.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, c.code, clip(r.stdout), clip(r.stderr))
+			}
+			out := r.stdout + r.stderr
+			if !strings.Contains(out, c.want) {
+				t.Errorf("no %q in the output:\n%s", c.want, clip(out))
+			}
+			if c.not != "" && strings.Contains(out, c.not) {
+				t.Errorf("%q in the output:\n%s", c.not, clip(out))
+			}
+			if rss > hostileRSS {
+				t.Errorf("peak memory %d MB, more than %d MB", rss>>20, hostileRSS>>20)
+			}
+			t.Logf("%v, %d MB", elapsed.Round(10*time.Millisecond), rss>>20)
+			if elapsed > worstTime {
+				worstTime, worst[0] = elapsed, c.name
+			}
+			if rss > worstRSS {
+				worstRSS, worst[1] = rss, c.name
+			}
+		})
+	}
+	if out, _ := exec.Command("pgrep", "-f", "sleep "+orphanToken).Output(); len(bytes.TrimSpace(out)) > 0 {
+		t.Errorf("a validator's child outlived toolproof: pids %s", bytes.Fields(out))
+		for _, f := range bytes.Fields(out) {
+			if pid, err := strconv.Atoi(string(f)); err == nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
+	t.Logf("worst time %v (%s), worst peak memory %d MB (%s)", worstTime.Round(10*time.Millisecond), worst[0], worstRSS>>20, worst[1])
+}
+
+// runLimited runs the command with args, killed after hostileTime, and returns how long it
+// took and its peak resident set in bytes.
+func runLimited(t *testing.T, bin string, args []string) (time.Duration, int64, result) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hostileTime)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	elapsed := time.Since(start)
+	if ctx.Err() != nil {
+		t.Fatalf("toolproof %s: still running after %v", strings.Join(args, " "), hostileTime)
+	}
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		t.Fatal(err)
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss << 10 // Linux gives kilobytes
+	}
+	return elapsed, rss, result{cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()}
+}
+
+func hostileFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// deepSchema is a tool nested depth levels deep in properties, each named with width bytes.
+func deepSchema(depth, width int) string {
+	var b strings.Builder
+	b.WriteString(`[{"name":"deep","parameters":`)
+	for i := 0; i < depth; i++ {
+		name := fmt.Sprintf("k%d_", i)
+		fmt.Fprintf(&b, `{"type":"object","properties":{"%s%s":`, name, strings.Repeat("x", max(width-len(name), 0)))
+	}
+	b.WriteString(`{"type":"string"}`)
+	b.WriteString(strings.Repeat("}}", depth))
+	b.WriteString(`}]`)
+	return b.String()
+}
+
+func bigEnum(n int) string {
+	var b strings.Builder
+	b.WriteString(`[{"name":"big_enum","parameters":{"type":"object","required":["e"],"properties":{"e":{"enum":[`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"v%d"`, i)
+	}
+	b.WriteString(`]}}}}]`)
+	return b.String()
+}
+
+func sameName(n int) string {
+	return "[" + strings.TrimSuffix(strings.Repeat(`{"name":"same","parameters":{"type":"object","properties":{"a":{"type":"integer"}}}},`, n), ",") + "]"
+}
+
+// specialDir is a tools directory with one good file, a FIFO nobody writes and a link to
+// /dev/zero, both named as tool files.
+func specialDir(t *testing.T) string {
+	d := t.TempDir()
+	hostileFile(t, d, "ok.json", `{"name":"ok","parameters":{"type":"object","properties":{"a":{"type":"integer"}}}}`)
+	if err := syscall.Mkfifo(filepath.Join(d, "fifo.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(d, "zero.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}

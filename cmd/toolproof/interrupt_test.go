@@ -1,0 +1,185 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	toolproofOnce sync.Once
+	toolproofPath string
+	toolproofErr  error
+)
+
+// toolproofBinary builds this command once, for the tests that run it as a process of its own.
+func toolproofBinary(t testing.TB) string {
+	t.Helper()
+	toolproofOnce.Do(func() {
+		toolproofPath = filepath.Join(binDir, "toolproof")
+		if out, err := exec.Command("go", "build", "-o", toolproofPath, ".").CombinedOutput(); err != nil {
+			toolproofErr = errors.New("go build: " + err.Error() + "\n" + string(out))
+		}
+	})
+	if toolproofErr != nil {
+		t.Fatal(toolproofErr)
+	}
+	return toolproofPath
+}
+
+// alive reports whether pid is a process that has not ended (a zombie has ended).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true // no /proc: trust kill
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
+}
+
+// pidsIn reads the pids the test adapter wrote with -spawn.
+func pidsIn(t *testing.T, file string) []int {
+	b, _ := os.ReadFile(file)
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids
+}
+
+// TestInterruptedRunWritesItsReport: SIGINT or SIGTERM to a running toolproof stops the run,
+// writes the report of what was checked (marked interrupted, exit status 3) and leaves no
+// validator process behind, not even one the validator started in its process group.
+func TestInterruptedRunWritesItsReport(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "pids")
+			cmd := exec.Command(toolproofBinary(t), "run", "--validator", execSpec(t, "-strict", "-sleep", "2ms", "-spawn", pidFile),
+				"--processes", "2", "--checks", "1000", "--seed", "1", "--format", "json")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			for deadline := time.Now().Add(time.Minute); len(pidsIn(t, pidFile)) < 4; time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the validator processes did not start\n%s", stderr.String())
+				}
+			}
+			time.Sleep(300 * time.Millisecond) // some cases checked
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(time.Minute):
+				t.Fatalf("still running a minute after %v\n%s", sig, stderr.String())
+			}
+			if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+				t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, stderr.String())
+			}
+			var doc struct {
+				Reports []struct {
+					Passed      bool   `json:"passed"`
+					Tools       int    `json:"tools"`
+					Cases       int    `json:"cases"`
+					Interrupted string `json:"interrupted"`
+				}
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil || len(doc.Reports) != 1 {
+				t.Fatalf("no JSON report: %v\n%s\n%s", err, stdout.String(), stderr.String())
+			}
+			rep := doc.Reports[0]
+			if rep.Passed || rep.Cases == 0 || !strings.Contains(rep.Interrupted, "interrupted by "+strings.ToUpper(sigName(sig))) {
+				t.Errorf("report: passed %v, %d tools, %d cases, interrupted %q", rep.Passed, rep.Tools, rep.Cases, rep.Interrupted)
+			}
+			var orphans []int
+			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				orphans = orphans[:0]
+				for _, pid := range pidsIn(t, pidFile) {
+					if alive(pid) {
+						orphans = append(orphans, pid)
+					}
+				}
+				if len(orphans) == 0 || time.Now().After(deadline) {
+					break
+				}
+			}
+			for _, pid := range orphans {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+			if len(orphans) > 0 {
+				t.Errorf("%d validator processes outlived toolproof: %v", len(orphans), orphans)
+			}
+		})
+	}
+}
+
+func sigName(sig syscall.Signal) string {
+	if sig == syscall.SIGINT {
+		return "sigint"
+	}
+	return "sigterm"
+}
+
+// TestMaxTimeStopsTheRun: --max-time stops a run on purpose, as a signal does.
+func TestMaxTimeStopsTheRun(t *testing.T) {
+	r := cli(t, "run", "--validator", execSpec(t, "-strict", "-sleep", "1ms"), "--checks", "1000", "--seed", "1",
+		"--max-time", "500ms", "--format", "json")
+	if r.code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", r.code, exitInterrupted, clip(r.stderr))
+	}
+	var doc struct {
+		Reports []struct {
+			Cases       int    `json:"cases"`
+			Interrupted string `json:"interrupted"`
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Reports) != 1 {
+		t.Fatalf("no JSON report: %v\n%s", err, clip(r.stdout))
+	}
+	if rep := doc.Reports[0]; rep.Cases == 0 || !strings.Contains(rep.Interrupted, "--max-time 500ms") {
+		t.Errorf("%d cases, interrupted %q", rep.Cases, rep.Interrupted)
+	}
+}
+
+// TestSilentValidatorEndsTheRun: a validator that answers hello and then nothing ends the run
+// after harness.MaxSilentCalls timeouts in a row (each followed by a restart), with the report
+// so far and exit status 3, instead of costing every case its timeout.
+func TestSilentValidatorEndsTheRun(t *testing.T) {
+	r := cli(t, "run", "--validator", execSpec(t, "-strict", "-sleep", "1h"), "--timeout", "200ms", "--checks", "50",
+		"--seed", "1", "--format", "json")
+	if r.code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", r.code, exitInterrupted, clip(r.stderr))
+	}
+	var doc struct {
+		Reports []struct {
+			Interrupted string `json:"interrupted"`
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Reports) != 1 {
+		t.Fatalf("no JSON report: %v\n%s", err, clip(r.stdout))
+	}
+	if !strings.Contains(doc.Reports[0].Interrupted, "the validator stopped answering") {
+		t.Errorf("interrupted %q", doc.Reports[0].Interrupted)
+	}
+}

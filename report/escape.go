@@ -1,0 +1,67 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// Text from outside (tool names, a validator's messages and notes, reasons that quote a
+// schema) is written with its control characters escaped: an ESC, a carriage return or a
+// newline in a tool name could otherwise move the cursor, rewrite a line or forge a "PASS"
+// line in a terminal or a CI log. Bidirectional overrides, which reorder what a reader sees,
+// are escaped too.
+
+// escapeLine escapes every control character of s, newlines included, as \n, \r, \t or
+// \u00XX: one line out.
+func escapeLine(s string) string { return escape(s, false) }
+
+// escapeText is escapeLine keeping newlines, for text written over several lines.
+func escapeText(s string) string { return escape(s, true) }
+
+func escape(s string, keepNewlines bool) string {
+	if !needsEscape(s, keepNewlines) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' && keepNewlines:
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case hidden(r):
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func needsEscape(s string, keepNewlines bool) bool {
+	for _, r := range s {
+		if (r == '\n' && !keepNewlines) || r == '\r' || r == '\t' || hidden(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// hidden reports whether r is a control character (C0 but newline, DEL, C1) or a
+// bidirectional control.
+func hidden(r rune) bool {
+	switch {
+	case r == '\n':
+		return false
+	case unicode.IsControl(r):
+		return true
+	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F, r == 0x061C:
+		return true
+	}
+	return false
+}
