@@ -10,6 +10,7 @@ import (
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/validator"
 )
 
 // checkTool replays the saved cases of p, draws new ones for the scorecard (rapid's number of
@@ -106,6 +107,22 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 	stats := map[string]*report.ClassStats{}
 	first := map[string]report.Finding{}
 	var order []string
+	judge := func(cs []cases.Case, originals []any, verdicts []validator.Verdict, mutated []bool) {
+		bases := drawBases(p, cs, originals, verdicts)
+		for i := range cs {
+			fs := judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts)
+			report.StatsFor(stats, cs[i].Class).Count(&cs[i], verdicts[i], fs)
+			for _, f := range fs {
+				if _, seen := first[f.Group()]; !seen && !known[f.Group()] {
+					first[f.Group()] = f
+					order = append(order, f.Group())
+				}
+			}
+		}
+	}
+	// The checks of a gate in another process stay in flight while the next are drawn; they
+	// are judged in the order drawn.
+	fl := newInflight(r, p.gate, judge, opts.stopDone())
 	stop := &halt{}
 	prop := func(t *rapid.T) {
 		if opts.stopped() {
@@ -128,20 +145,11 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 		if opts.observe != nil {
 			opts.observe(p.tool.Name, cs)
 		}
-		verdicts, mutated := r.checkDraw(p.gate, cs)
-		bases := drawBases(p, cs, originals, verdicts)
-		for i := range cs {
-			fs := judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts)
-			report.StatsFor(stats, cs[i].Class).Count(&cs[i], verdicts[i], fs)
-			for _, f := range fs {
-				if _, seen := first[f.Group()]; !seen && !known[f.Group()] {
-					first[f.Group()] = f
-					order = append(order, f.Group())
-				}
-			}
-		}
+		fl.add(cs, originals)
 	}
-	if err := runHaltable(p.tool.Name+"/scorecard", prop, stop); err != nil && err != errHalted && r.hung < maxHangs {
+	err := runHaltable(p.tool.Name+"/scorecard", prop, stop)
+	fl.drain()
+	if err != nil && err != errHalted && r.hung < maxHangs {
 		tr.notes = append(tr.notes, "rapid: "+err.Error())
 	}
 	if r.hung >= maxHangs {

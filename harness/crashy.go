@@ -74,7 +74,14 @@ func (r *runner) run(g validator.Gate, cs []cases.Case, at []int, out []validato
 	vs, ms := r.check(g, sub)
 	for j, i := range at {
 		out[i], mutated[i] = vs[j], ms[j]
-		if vs[j].Fault == validator.Crash {
+	}
+	r.recordCrashes(sub, vs)
+}
+
+// recordCrashes records the proven crashes among the verdicts vs of cs.
+func (r *runner) recordCrashes(cs []cases.Case, vs []validator.Verdict) {
+	for i, v := range vs {
+		if v.Fault == validator.Crash {
 			if r.crash.byClass == nil {
 				r.crash.byClass = map[cases.Class]int{}
 			}

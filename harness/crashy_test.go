@@ -31,7 +31,7 @@ func TestCrashingGateCostsLittle(t *testing.T) {
 			return nil, err
 		}, nil
 	})
-	rep, err := harness.Run(corpus.Tools().Tools, gate, harness.Options{Checks: 10, Seed: 1, Jobs: 1})
+	rep, err := harness.Run(corpus.Tools().Tools, gate, harness.Options{Checks: unshort(10), Seed: 1, Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

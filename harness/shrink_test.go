@@ -52,7 +52,7 @@ func hog() (stop func()) {
 // whether the gate answers at once or slowly beside a CPU hog.
 func TestShrinkIsTheSameUnderLoad(t *testing.T) {
 	tools := toolsNamed(t, []string{"read"})
-	opts := harness.Options{Checks: 5, Seed: 7, Jobs: 2, ShrinkSteps: 100, Timeout: time.Minute}
+	opts := harness.Options{Checks: unshort(5), Seed: 7, Jobs: 2, ShrinkSteps: 100, Timeout: time.Minute}
 	report := func(v validator.Validator) []byte {
 		rep, err := harness.Run(tools, v, opts)
 		if err != nil {

@@ -79,7 +79,7 @@ func TestRunDrawsByWeights(t *testing.T) {
 	tools := corpus.Tools().Tools[:8]
 	run := func() (map[cases.Class]int, []byte, []string) {
 		counts := map[cases.Class]int{}
-		opts := Options{Checks: 30, Seed: 5, Jobs: 1,
+		opts := Options{Checks: unshort(30), Seed: 5, Jobs: 1,
 			Weights: map[cases.Class]float64{mutators.StringifiedType: 1, mutators.NullValue: 9}}
 		opts.observe = func(_ string, cs []cases.Case) {
 			for _, c := range cs {

@@ -160,6 +160,38 @@ func TestSARIFIsValid(t *testing.T) {
 	}
 }
 
+// SARIFOptions.File locates the results whose tool has no tool file (code scanning refuses a
+// result without a file), and only those.
+func TestSARIFFileForToolsWithoutOne(t *testing.T) {
+	base := goldenBaseline()
+	base.Findings[0].Blocking = true // grep's, on the tools an MCP server lists: no tool file
+	var without, with bytes.Buffer
+	if err := writeSARIF(&without, []*Report{base}, SARIFOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeSARIF(&with, []*Report{base}, SARIFOptions{File: "src/server.ts"}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(without.String(), "src/server.ts") {
+		t.Fatalf("a file no option named:\n%s", without.String())
+	}
+	var log sarifLog
+	if err := json.Unmarshal(with.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]int{}
+	for _, res := range log.Runs[0].Results {
+		if p := res.Locations[0].PhysicalLocation; p == nil {
+			t.Errorf("result %q has no file", res.Message.Text)
+		} else {
+			files[p.ArtifactLocation.URI]++
+		}
+	}
+	if files["src/server.ts"] == 0 || files["tools/read.json"] == 0 {
+		t.Errorf("want results in both the tool file and the fallback file, got %v", files)
+	}
+}
+
 // The badge counts the classes with cases and those without a finding that fails the run.
 func TestBadge(t *testing.T) {
 	for _, c := range []struct {

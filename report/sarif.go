@@ -12,6 +12,10 @@ import (
 // SARIFOptions is what a SARIF report carries beyond the reports.
 type SARIFOptions struct {
 	Version string // toolproof's version, for the tool's driver ("" leaves it out)
+	// File locates the results whose tool comes from no tool file (an MCP server over HTTP, a
+	// server command naming no file): code scanning refuses a result without a file. "" leaves
+	// them with a logical location only.
+	File string
 }
 
 // sarifLog and the types below are the part of SARIF 2.1.0 the report uses.
@@ -122,7 +126,7 @@ func writeSARIF(w io.Writer, rs []*Report, opts SARIFOptions) error {
 		for _, f := range r.Findings {
 			if f.Blocking {
 				id := string(f.Class) + "/" + string(f.Kind)
-				run.Results = append(run.Results, r.sarifResult(f, id, ruleIndex[id]))
+				run.Results = append(run.Results, r.sarifResult(f, id, ruleIndex[id], opts))
 			}
 		}
 	}
@@ -174,7 +178,7 @@ var kindMeaning = map[Kind]string{
 	ProtocolError:     "the gate answered nonsense",
 }
 
-func (r *Report) sarifResult(f Finding, id string, index int) sarifResult {
+func (r *Report) sarifResult(f Finding, id string, index int, opts SARIFOptions) sarifResult {
 	res := sarifResult{RuleID: id, RuleIndex: index, Level: "error",
 		Message:             sarifText{fmt.Sprintf("%s: %s", r.Validator, f.String())},
 		PartialFingerprints: map[string]string{"toolproofFinding/v1": fingerprint(r.Validator, f)},
@@ -193,6 +197,9 @@ func (r *Report) sarifResult(f Finding, id string, index int) sarifResult {
 	loc := sarifLocation{LogicalLocations: []sarifLogical{{Name: f.Tool, Kind: "function"}}}
 	if src.Served != "" {
 		loc.LogicalLocations[0].FullyQualifiedName = src.Served + "#" + f.Tool
+	}
+	if src.File == "" && opts.File != "" {
+		src.File, src.Line, src.Column = opts.File, 0, 0
 	}
 	if src.File != "" {
 		p := &sarifPhysical{}

@@ -58,6 +58,8 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	var files reportFlags
 	reportFormatFlag(fs, &format)
 	fs.Var(&files, "report", "FORMAT=FILE: write one more report of the merged run to FILE (repeatable)")
+	var sarifFile string
+	sarifFileFlag(fs, &sarifFile)
 	maxSkippedFlag(fs, &maxSkipped)
 	names, err := parse(fs, args, stderr)
 	if err != nil {
@@ -90,7 +92,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	mergeExtras(doc.Reports, docs)
 	out := outputs{format: format, files: files, render: report.RenderOptions{
 		HTML:  report.HTMLOptions{Command: repeatCommand("merge", args, 0), Replay: mergeReplay(files.jsonPath())},
-		SARIF: report.SARIFOptions{Version: releaseVersion()}}}
+		SARIF: report.SARIFOptions{Version: releaseVersion(), File: sarifFile}}}
 	return writeReports(doc.Reports, out, maxSkipped, stdout, stderr)
 }
 

@@ -295,5 +295,5 @@ func (f *runFlags) servedBy(vs []validator.Validator) string {
 func (f *runFlags) outputs(vs []validator.Validator, args []string, seed uint64) outputs {
 	return outputs{format: f.format, files: f.reports, render: report.RenderOptions{
 		HTML:  report.HTMLOptions{Command: repeatCommand("run", args, seed), Replay: replayCommand(f, f.specs(vs), f.reports.jsonPath())},
-		SARIF: report.SARIFOptions{Version: releaseVersion()}}}
+		SARIF: report.SARIFOptions{Version: releaseVersion(), File: f.sarifFile}}}
 }

@@ -132,6 +132,7 @@ type runFlags struct {
 	shardFrom  string // where the shard came from: the flag or a variable
 	format     string
 	reports    reportFlags
+	sarifFile  string
 	baseline   string
 	ids        multiFlag
 	save       string
@@ -216,6 +217,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	closeFlag(fs, &f.close, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 	reportFormatFlag(fs, &f.format)
 	fs.Var(&f.reports, "report", "FORMAT=FILE: write one more report of the run to FILE (repeatable: --report html=toolproof.html --report sarif=toolproof.sarif)")
+	sarifFileFlag(fs, &f.sarifFile)
 	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when no issue of a rejection is at the distorted place, inside it, or above it only as far as the schema lets a gate know (the object that lacks or holds the key, the anyOf/oneOf/not or if that chose); one issue at the root locates only the root")
 	fs.BoolVar(&f.blockDefaults, "block-declared-defaults", false, "fail on declared_default: a valid call passed on with a default filled in that the schema shown to the model declares (reported, not failed, otherwise)")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")

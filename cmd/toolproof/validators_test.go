@@ -20,4 +20,11 @@ func TestValidatorsListsEveryName(t *testing.T) {
 			t.Errorf("validators does not mention %s", s)
 		}
 	}
+	// node: names every framework whose tools it understands, as toolproof -h does.
+	node := regexp.MustCompile(`(?m)^node:PATH\s.*$`).FindString(out)
+	for _, fw := range []string{"zod", "TypeBox", "AI SDK", "OpenAI Agents SDK", "LangChain", "Mastra", "McpServer"} {
+		if !strings.Contains(node, fw) {
+			t.Errorf("validators: node:PATH does not name %s: %q", fw, node)
+		}
+	}
 }

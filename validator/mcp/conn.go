@@ -68,7 +68,7 @@ type session struct {
 	conn   Conn
 	stderr io.Writer // for notes about stray lines
 
-	wmu sync.Mutex // one writer at a time
+	out writeQueue // the messages on their way to the server, written together
 
 	mu         sync.Mutex
 	pending    map[int64]chan response
@@ -296,14 +296,10 @@ func (s *session) strays() (int, string) {
 	return s.stray, s.strayFirst
 }
 
-// send writes one message line; a write that does not finish in time ends the session.
+// send writes one message line, with the lines other calls send meanwhile in one write; it
+// returns when its line is written. A write that does not finish in time ends the session.
 func (s *session) send(msg []byte) error {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	buf := make([]byte, 0, len(msg)+1)
-	buf = append(append(buf, msg...), '\n')
-	_, err := s.conn.Write(buf)
-	return err
+	return s.out.send(s.conn, msg)
 }
 
 // ended is closed when the session has ended.

@@ -194,7 +194,7 @@ func TestHTTPDeterministic(t *testing.T) {
 	var texts []string
 	for range 2 {
 		c, _, _ := startHTTP(t, "lenient", fakeserver.HTTPOptions{}, mcp.Options{})
-		rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: 15, Seed: 7})
+		rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: unshort(15), Seed: 7})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -74,6 +74,9 @@ type Client struct {
 	closedCh chan struct{} // closed by Close
 	epoch    time.Time     // c.clock counts from here
 	wg       sync.WaitGroup
+	// closeGrace is how long Close waits for the children to exit (the constant closeGrace;
+	// the tests shorten it).
+	closeGrace time.Duration
 
 	iso isolation // the process that runs calls alone, for crash blame
 
@@ -116,6 +119,8 @@ func Start(opts Options) (*Client, error) {
 		closedCh: make(chan struct{}),
 		epoch:    time.Now(),
 		pending:  map[uint64]*request{},
+
+		closeGrace: closeGrace,
 	}
 	c.refill = max(1, c.capacity/refillDivisor)
 	c.ready = sync.NewCond(&c.mu)
@@ -276,7 +281,7 @@ func (c *Client) Close() error {
 	c.mu.Unlock()
 
 	var errs []error
-	t := time.NewTimer(closeGrace)
+	t := time.NewTimer(c.closeGrace)
 	late := false
 	for _, ch := range children {
 		if !late {
@@ -291,7 +296,7 @@ func (c *Client) Close() error {
 			case <-ch.exited:
 			default:
 				ch.kill()
-				errs = append(errs, fmt.Errorf("validator %s still running %v after its stdin was closed; killed", c.command, closeGrace))
+				errs = append(errs, fmt.Errorf("validator %s still running %v after its stdin was closed; killed", c.command, c.closeGrace))
 				continue
 			}
 		}

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { escapeToken, pointer } from "./gate.mjs";
+import { escapeToken, parseJSONText, pointer } from "./gate.mjs";
 
 export const errorText = (e) => (e instanceof Error ? e.message : String(e));
 
@@ -120,7 +120,7 @@ export function standardIssues(list, message) {
 /** The typical agent's JSON step: JSON.parse, a rejection when it throws. */
 export function parseJSON(text) {
   try {
-    return { value: JSON.parse(text) };
+    return { value: parseJSONText(text) };
   } catch (e) {
     const at = /position (\d+)/.exec(e.message);
     return { rejected: { valid: false, issues: [{ path: "", message: `arguments are not valid JSON${at ? ` (at position ${at[1]})` : ""}` }] } };

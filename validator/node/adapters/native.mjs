@@ -30,7 +30,7 @@ import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { escapeToken, pointer } from "./gate.mjs";
+import { escapeToken, parseJSONText, pointer } from "./gate.mjs";
 import { agentsTool, isAgentsTool } from "./native-agents.mjs";
 import { gateError } from "./native-common.mjs";
 import { isLangChainTool, langChainTool } from "./native-langchain.mjs";
@@ -106,7 +106,7 @@ function standardIssues(list) {
 /** The typical agent's JSON step: JSON.parse, a rejection when it throws. */
 function parseJSON(text) {
   try {
-    return { value: JSON.parse(text) };
+    return { value: parseJSONText(text) };
   } catch (e) {
     const at = /position (\d+)/.exec(e.message);
     return { rejected: { valid: false, issues: [{ path: "", message: `arguments are not valid JSON${at ? ` (at position ${at[1]})` : ""}` }] } };

@@ -28,12 +28,23 @@ const errorText = (e) => (e instanceof Error ? e.message : String(e));
 export function serve({ name, version, compile, tools: served, raw = false }) {
   const tools = new Map(); // tool name -> checker
 
-  function register(tool) {
+  // The checker of each tool definition compiled so far, by the definition's JSON text: a run
+  // registers its tools again (each harness run, each shard), and the schema is compiled once.
+  const compiled = new Map();
+  const MAX_COMPILED = 1000;
+
+  function register(tool, key) {
     const toolName = tool?.name;
     if (typeof toolName !== "string") return { op: "tool", name: toolName ?? null, ok: false, error: "tool has no name" };
     tools.delete(toolName); // replaced, even when the new schema does not compile
     try {
-      tools.set(toolName, compile(tool.parameters ?? {}, tool));
+      let check = compiled.get(key);
+      if (check === undefined) {
+        check = compile(tool.parameters ?? {}, tool);
+        if (compiled.size >= MAX_COMPILED) compiled.clear();
+        compiled.set(key, check);
+      }
+      tools.set(toolName, check);
       return { op: "tool", name: toolName, ok: true };
     } catch (e) {
       return { op: "tool", name: toolName, ok: false, error: `schema does not compile: ${errorText(e)}` };
@@ -56,7 +67,7 @@ export function serve({ name, version, compile, tools: served, raw = false }) {
       if (typeof r?.then === "function") {
         // An asynchronous gate (a Standard Schema may return a Promise): answered when it settles.
         r.then(
-          (v) => result(id, v),
+          (v) => result(id, v, text),
           (e) => `{"op":"result","id":${id},"error":${JSON.stringify(`internal adapter failure: ${errorText(e)}`)}}`,
         ).then((answer) => {
           answers.push(answer);
@@ -64,14 +75,14 @@ export function serve({ name, version, compile, tools: served, raw = false }) {
         });
         return undefined;
       }
-      return result(id, r);
+      return result(id, r, text);
     } catch (e) {
       return `{"op":"result","id":${id},"error":${JSON.stringify(`internal adapter failure: ${errorText(e)}`)}}`;
     }
   }
 
-  /** The result line of one verdict. */
-  function result(id, r) {
+  /** The result line of one verdict; text is the argument text the gate was given. */
+  function result(id, r, text) {
     try {
       // A gate that threw on the input (the framework's exception, not a verdict), a case it
       // could not be given, an answer that is neither a rejection nor a run.
@@ -79,7 +90,9 @@ export function serve({ name, version, compile, tools: served, raw = false }) {
       if (typeof r?.notSent === "string") return `{"op":"result","id":${id},"not_sent":${JSON.stringify(r.notSent)}}`;
       if (typeof r?.unclear === "string") return `{"op":"result","id":${id},"unclear":${JSON.stringify(r.unclear)}${r.issues ? `,"issues":${JSON.stringify(r.issues)}` : ""}}`;
       if (r?.valid !== true && r?.valid !== false) throw new Error("the gate gave no verdict");
-      if (r.valid === true && r.value === undefined) return `{"op":"result","id":${id},"valid":true}`;
+      // A value equal to the arguments as JSON.parse reads them is left out (PROTOCOL.md: the
+      // input passed on unchanged): neither written here nor read by toolproof.
+      if (r.valid === true && (r.value === undefined || unchanged(r.value, text))) return `{"op":"result","id":${id},"valid":true}`;
       if (r.valid === true) {
         // A value too deep for JSON.stringify (thousands of nested arrays) is still a verdict:
         // send it without the value rather than fail the request.
@@ -97,6 +110,19 @@ export function serve({ name, version, compile, tools: served, raw = false }) {
     }
   }
 
+  /** Whether value is the argument text as JSON.parse reads it (parsed again: a gate may have
+   * changed the object it was given in place). */
+  function unchanged(value, text) {
+    if (typeof text !== "string") return false;
+    let parsed;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    return sameJSON(value, parsed, 0);
+  }
+
   function handle(line) {
     let m;
     try {
@@ -112,15 +138,16 @@ export function serve({ name, version, compile, tools: served, raw = false }) {
       case "tools":
         return JSON.stringify(served ? { op: "tools", tools: served } : { op: "tools", error: "this adapter serves no tools" });
       case "tool":
-        return JSON.stringify(register(m.tool));
+        return JSON.stringify(register(m.tool, JSON.stringify(m.tool ?? null)));
       default:
         log(`ignoring a message with op ${JSON.stringify(m?.op)}`);
     }
   }
 
-  // Answers are collected and written together: at the end of each stdin chunk, and every
-  // FLUSH_EVERY answers within a chunk so that toolproof can read them while we go on.
-  const FLUSH_EVERY = 32;
+  // Answers are collected and written together, one write for each stdin chunk (a batch of
+  // requests), and every FLUSH_EVERY answers within a long chunk so that toolproof can read
+  // them while we go on.
+  const FLUSH_EVERY = 256;
   let answers = [];
   let flushScheduled = false;
   const scheduleFlush = () => {
@@ -183,4 +210,27 @@ export function serve({ name, version, compile, tools: served, raw = false }) {
     flush();
     process.exitCode = 0; // the loop ends once stdout has been written out
   });
+}
+
+/**
+ * Whether a (a gate's output) and b (the arguments as JSON.parse reads them) are the same JSON
+ * value: the same numbers, strings, booleans and nulls, arrays of the same items, plain objects
+ * of the same keys in any order. Anything else (a Date, a class instance, an undefined member,
+ * nesting deeper than 200) counts as different, so that its value is sent.
+ */
+export function sameJSON(a, b, depth) {
+  if (a === b) return a !== undefined && (a === null || typeof a !== "object");
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object" || depth > 200) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJSON(a[i], b[i], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const pa = Object.getPrototypeOf(a);
+  if (pa !== Object.prototype && pa !== null) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) if (!Object.hasOwn(b, k) || !sameJSON(a[k], b[k], depth + 1)) return false;
+  return true;
 }

@@ -150,9 +150,11 @@ function assertRejectedAt(r, path) {
   for (const i of r.issues) assert.equal(typeof i.message, "string");
 }
 
-function assertAccepted(r, value) {
+// A result without a value passes the input on unchanged (PROTOCOL.md): the value is then the
+// input text as JSON.parse reads it.
+function assertAccepted(r, value, input) {
   assert.equal(r.valid, true, JSON.stringify(r));
-  if (value !== undefined) assert.deepEqual(r.value, value);
+  if (value !== undefined) assert.deepEqual(r.value ?? (input === undefined ? undefined : JSON.parse(input)), value);
 }
 
 for (const [name, expect] of Object.entries(ADAPTERS)) {
@@ -172,8 +174,8 @@ for (const [name, expect] of Object.entries(ADAPTERS)) {
 
     it("accepts a valid call", async () => {
       const r = await a.validate("read", '{"path":"README.md","limit":20}');
-      assertAccepted(r, expect.value ? { path: "README.md", limit: 20 } : undefined);
-      if (!expect.value) assert.equal(r.value, undefined);
+      assertAccepted(r, expect.value ? { path: "README.md", limit: 20 } : undefined, '{"path":"README.md","limit":20}');
+      assert.equal(r.value, undefined, "a value equal to the input is left out");
     });
 
     it(expect.coerces ? "coerces a numeric string" : "rejects a numeric string at /limit", async () => {
@@ -203,7 +205,7 @@ for (const [name, expect] of Object.entries(ADAPTERS)) {
         assertRejectedAt(await a.validate("read", { base64: Buffer.from(bytes).toString("base64") }), "");
       }
       const ok = await a.validate("read", { base64: Buffer.from('{"path":"é"}').toString("base64") });
-      assertAccepted(ok, expect.value ? { path: "é" } : undefined);
+      assertAccepted(ok, expect.value ? { path: "é" } : undefined, '{"path":"é"}');
     });
 
     it("never repeats argument values in messages", async () => {
@@ -277,7 +279,7 @@ for (const [name, expect] of Object.entries(ADAPTERS)) {
       const big = "x".repeat(10 * 1024 * 1024);
       const r = await a.validate("read", JSON.stringify({ path: big }));
       assertAccepted(r);
-      if (expect.value) assert.equal(r.value.path, big);
+      assert.equal(r.value, undefined, "the unchanged 10 MB value is not sent back");
       assertRejectedAt(await a.validate("read", JSON.stringify({ path: 1, limit: big })), "/limit");
     });
 
@@ -294,7 +296,7 @@ for (const [name, expect] of Object.entries(ADAPTERS)) {
         const r = await a.validate(`quirk${i}`, q.args);
         if (want === "invalid") assert.equal(r.valid, false, `${label} ${JSON.stringify(r)}`);
         else assert.equal(r.valid, true, `${label} ${JSON.stringify(r)}`);
-        if (want !== "invalid" && want !== "valid") assert.equal(JSON.stringify(r.value), want, label);
+        if (want !== "invalid" && want !== "valid") assert.equal(JSON.stringify(r.value ?? JSON.parse(q.args)), want, label);
       }
     });
 
@@ -328,5 +330,26 @@ describe("zod library: z.record and an own __proto__ key", () => {
     assert.equal(z.record(z.string(), z.number()).safeParse(JSON.parse('{"__proto__":"x"}')).success, true);
     // A strict object does see it.
     assert.equal(z.strictObject({}).safeParse(proto).success, false);
+  });
+});
+
+// sameJSON decides when an adapter leaves a value out as unchanged: only a value JSON.stringify
+// would write as the input may be left out.
+describe("protocol: sameJSON", () => {
+  it("tells an unchanged value from a changed one", async () => {
+    const { sameJSON } = await import("../adapters/protocol.mjs");
+    const same = (a, text) => sameJSON(a, JSON.parse(text), 0);
+    assert.equal(same({ b: [1, { c: null }], a: "x" }, '{"a":"x","b":[1,{"c":null}]}'), true, "keys in any order");
+    assert.equal(same(1, "1.0"), true, "numbers as JSON.parse reads them");
+    assert.equal(same({ a: 1 }, '{"a":"1"}'), false, "a coerced string");
+    assert.equal(same({ a: 1 }, '{"a":1,"b":2}'), false, "a stripped key");
+    assert.equal(same({ a: 1, b: undefined }, '{"a":1}'), false, "an undefined member");
+    assert.equal(same({ d: new Date(0) }, '{"d":"1970-01-01T00:00:00.000Z"}'), false, "a Date");
+    assert.equal(same([1, 2], '{"0":1,"1":2}'), false, "an array for an object");
+    assert.equal(same({}, "[]"), false, "an object for an array");
+    assert.equal(same(undefined, "null"), false, "undefined");
+    const deep = (n) => "[".repeat(n) + "]".repeat(n);
+    assert.equal(same(JSON.parse(deep(150)), deep(150)), true, "nested arrays");
+    assert.equal(same(JSON.parse(deep(300)), deep(300)), false, "nesting past 200 is sent");
   });
 });

@@ -1,0 +1,135 @@
+package harness
+
+import (
+	"fmt"
+
+	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// judgeFunc judges the cases of one check with their verdicts.
+type judgeFunc func(cs []cases.Case, originals []any, verdicts []validator.Verdict, mutated []bool)
+
+// inflight keeps the checks of a gate in another process (a validator.BatchGate) in flight while
+// the next ones are drawn: each check's cases go to the gate as soon as they are drawn, and the
+// checks are judged in the order they were drawn, whatever order the answers come in, so that
+// the seed gives the same report. The cases drawn never depend on a verdict (nothing stops
+// early), so drawing ahead changes nothing but the time. Any other gate is checked and judged
+// at once, as drawn.
+//
+// What a draw sends depends on the crashes proven before it (crashy.go): so a check goes ahead
+// only while none is proven, and sends all its cases, as checkDraw then does. Its crashes are
+// recorded when it is judged, in the order drawn; a check sent ahead of a crash proven before
+// it is judged is checked again with checkDraw, as it would have been. Once a crash is proven,
+// the checks of the tool go one at a time.
+type inflight struct {
+	r     *runner
+	gate  validator.Gate
+	judge judgeFunc
+	async bool
+	queue []*flight // oldest first
+	// window is how many checks may be in flight: it starts small and doubles (up to
+	// maxWindow) each time the oldest check is not answered when it is due, so that it grows
+	// to cover the gate's latency.
+	window int
+	// stop ends the wait for answers when the run is stopped (Options.Stop: --max-time, a
+	// silent validator): the checks still in flight are then left unjudged, as a stopped run
+	// leaves the checks it did not draw.
+	stop    <-chan struct{}
+	stopped bool
+}
+
+// flight is one check on its way: its cases, and its verdicts once done is closed.
+type flight struct {
+	cs        []cases.Case
+	originals []any
+	verdicts  []validator.Verdict
+	mutated   []bool
+	done      chan struct{}
+}
+
+const (
+	startWindow = 4  // checks in flight at first
+	maxWindow   = 64 // checks in flight at most
+)
+
+func newInflight(r *runner, g validator.Gate, judge judgeFunc, stop <-chan struct{}) *inflight {
+	_, batch := g.(validator.BatchGate)
+	return &inflight{r: r, gate: g, judge: judge, async: batch, window: startWindow, stop: stop}
+}
+
+// add sends the cases of one check to the gate and judges the checks that are due.
+func (f *inflight) add(cs []cases.Case, originals []any) {
+	if f.stopped {
+		return
+	}
+	if !f.async || f.r.crash.proven {
+		f.drain()
+		verdicts, mutated := f.r.checkDraw(f.gate, cs)
+		f.judge(cs, originals, verdicts, mutated)
+		return
+	}
+	fl := &flight{cs: cs, originals: originals, done: make(chan struct{})}
+	go func() {
+		defer close(fl.done)
+		// A gate that panics or ends the goroutine answers every case of the check with a crash.
+		defer func() {
+			if fl.verdicts == nil {
+				fl.verdicts, fl.mutated = crashed(len(fl.cs), recover()), make([]bool, len(fl.cs))
+			}
+		}()
+		fl.verdicts, fl.mutated = f.r.check(f.gate, fl.cs)
+	}()
+	f.queue = append(f.queue, fl)
+	for len(f.queue) > f.window && !f.stopped {
+		f.next(true)
+	}
+}
+
+// next waits for the oldest check and judges it; with grow, a wait widens the window.
+func (f *inflight) next(grow bool) {
+	fl := f.queue[0]
+	f.queue[0] = nil
+	f.queue = f.queue[1:]
+	select {
+	case <-fl.done:
+	default:
+		if grow && f.window < maxWindow {
+			f.window *= 2
+		}
+		select {
+		case <-fl.done:
+		case <-f.stop:
+			f.stopped, f.queue = true, nil
+			return
+		}
+	}
+	if f.r.crash.proven {
+		// A check judged before this one proved a crash: this one is sent as it then would be.
+		fl.verdicts, fl.mutated = f.r.checkDraw(f.gate, fl.cs)
+	} else {
+		f.r.recordCrashes(fl.cs, fl.verdicts)
+	}
+	f.judge(fl.cs, fl.originals, fl.verdicts, fl.mutated)
+}
+
+// drain judges every check still in flight, in order.
+func (f *inflight) drain() {
+	for len(f.queue) > 0 && !f.stopped {
+		f.next(false)
+	}
+}
+
+// crashed is n Crash verdicts for a check whose gate call panicked with p (nil: it ended the
+// goroutine).
+func crashed(n int, p any) []validator.Verdict {
+	detail := "the gate ended the goroutine of the call (runtime.Goexit) without a verdict"
+	if p != nil {
+		detail = fmt.Sprintf("panic: %v", p)
+	}
+	out := make([]validator.Verdict, n)
+	for i := range out {
+		out[i] = validator.Failed(validator.Crash, detail)
+	}
+	return out
+}

@@ -1,0 +1,56 @@
+package mcp
+
+import (
+	"io"
+	"sync"
+)
+
+// writeQueue writes message lines to one connection, the lines of the calls sent while a write
+// is under way together in the next write: one write (and one read on the server's side) for a
+// window of calls rather than one each.
+type writeQueue struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	pending []byte // lines not yet handed to a write: the next batch
+	spare   []byte // a buffer to reuse for pending
+	cut     uint64 // batches handed to a write so far
+	written uint64 // batches whose write has returned
+	writing bool
+	err     error // the error of the latest write
+}
+
+// send queues msg and a newline and returns once the batch holding it is written, with the
+// error of that write (or of a later one).
+func (q *writeQueue) send(w io.Writer, msg []byte) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.cond == nil {
+		q.cond = sync.NewCond(&q.mu)
+	}
+	q.pending = append(append(q.pending, msg...), '\n')
+	mine := q.cut + 1 // the batch this line goes in: the next one cut
+	for q.written < mine {
+		if q.writing {
+			q.cond.Wait()
+			continue
+		}
+		// Write the pending lines (this one among them) as one batch.
+		q.writing = true
+		buf := q.pending
+		q.pending, q.spare = q.spare[:0], nil
+		q.cut++
+		batch := q.cut
+		q.mu.Unlock()
+		_, err := w.Write(buf)
+		q.mu.Lock()
+		if cap(buf) <= maxSpare {
+			q.spare = buf[:0]
+		}
+		q.err, q.written, q.writing = err, batch, false
+		q.cond.Broadcast()
+	}
+	return q.err
+}
+
+// maxSpare is the largest buffer kept for the next batch (a huge argument is not held on to).
+const maxSpare = 1 << 20
