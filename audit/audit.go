@@ -1,13 +1,3 @@
-// Package audit reads a tool's schema and says, for every distortion class and every place in
-// the arguments, whether the schema catches the distortion there or lets it through, and why:
-// an open object lets hallucinated keys pass, a field typed [integer, string] lets stringified
-// numbers pass, a free string has no enum to leave. It is the first thing to run on a tool file.
-//
-// Every claim is backed by a witness: a concrete distortion of a valid value the generator drew,
-// judged by the oracle (the reference gatekeeper). "passes" shows argument text the oracle
-// accepts, "caught" argument text it rejects; where no distortion of the class could be built
-// at a place, the verdict is "not_determined" and nothing is claimed. The schema's keywords only
-// say which classes to try where, and explain a verdict when they agree with it.
 package audit
 
 import (

@@ -1,7 +1,3 @@
-// Package generate makes valid argument values from a tool's compiled JSON Schema, drawn
-// through rapid so failing cases shrink. Every value is confirmed by the oracle (the reference
-// gatekeeper) before it is returned; a value the oracle rejects is a generator bug, counted in
-// Stats and never returned.
 package generate
 
 import (
@@ -244,16 +240,6 @@ type node struct {
 	obj   *objPlan
 }
 
-type choiceKey struct {
-	s    *jsonschema.Schema
-	kind string
-}
-
-type choicePoint struct {
-	key     choiceKey
-	options [][]*jsonschema.Schema // schemas added by each branch
-}
-
 // nodeFor returns the node for roots, after the choices in done; nodes are shared.
 func (g *Generator) nodeFor(roots []*jsonschema.Schema, done map[choiceKey]bool) *node {
 	key := nodeKey(roots, done)
@@ -364,30 +350,7 @@ func (n *node) plan() {
 		}
 	}
 	// Enumerations: candidates checked against every root; no further planning needed.
-	for _, s := range conj {
-		var cands []any
-		switch {
-		case s.Const != nil:
-			cands = []any{*s.Const}
-		case s.Enum != nil:
-			cands = s.Enum.Values
-		default:
-			continue
-		}
-		n.enum = []any{}
-		valid := func(c any) bool { return validForAll(n.roots, c) }
-		if len(cands) > bigEnum {
-			valid = enumMemberValid(n.roots, conj, s)
-		}
-		for _, c := range cands {
-			if valid(c) {
-				n.enum = append(n.enum, c)
-			}
-		}
-		if len(n.enum) == 0 {
-			n.unsat = "no value of the enum or const at " + s.Location + " satisfies the other constraints"
-		}
-		n.check = false // every candidate was validated against the roots
+	if n.planEnum(conj) {
 		return
 	}
 	// Choices: anyOf, oneOf, if/then/else, in schema order.
@@ -408,85 +371,6 @@ func (n *node) plan() {
 		}
 	}
 	n.planTypes()
-}
-
-// bigEnum is the size above which an enum's values are checked by enumMemberValid.
-const bigEnum = 64
-
-// enumMemberValid returns a check of the values of s's enum (or const) against roots that does
-// not scan the enum for each of them (n values, n comparisons each): every schema of the
-// conjunction conj is checked on its own, s without its enum, which each value is in. Where
-// the schemas of a conjunction do not apply on their own (unevaluated*, $dynamicRef), the roots
-// are checked whole.
-func enumMemberValid(roots, conj []*jsonschema.Schema, s *jsonschema.Schema) func(any) bool {
-	parts := make([]*jsonschema.Schema, 0, len(conj))
-	for _, x := range conj {
-		if x.UnevaluatedItems != nil || x.UnevaluatedProperties != nil || x.DynamicRef != nil || x.RecursiveRef != nil {
-			return func(v any) bool { return validForAll(roots, v) }
-		}
-		cp := *x
-		cp.Ref, cp.AllOf = nil, nil // in conj already
-		if x == s {
-			cp.Enum, cp.Const = nil, nil
-		}
-		parts = append(parts, &cp)
-	}
-	return func(v any) bool { return validForAll(parts, v) }
-}
-
-// choiceOptions is the options of one choice of s (kind: anyOf, oneOf or if), each the
-// schemas a branch adds; none when s makes no such choice.
-func choiceOptions(s *jsonschema.Schema, kind string) [][]*jsonschema.Schema {
-	var opts [][]*jsonschema.Schema
-	switch kind {
-	case "anyOf":
-		for _, b := range s.AnyOf {
-			opts = append(opts, []*jsonschema.Schema{b})
-		}
-	case "oneOf":
-		for _, b := range s.OneOf {
-			opts = append(opts, []*jsonschema.Schema{b})
-		}
-	case "if":
-		if s.If == nil || (s.Then == nil && s.Else == nil) {
-			return nil
-		}
-		then := []*jsonschema.Schema{s.If}
-		if s.Then != nil {
-			then = append(then, s.Then)
-		}
-		var els []*jsonschema.Schema
-		if s.Else != nil {
-			els = append(els, s.Else)
-		}
-		opts = [][]*jsonschema.Schema{then, els}
-	}
-	return opts
-}
-
-func validForAll(roots []*jsonschema.Schema, v any) bool {
-	for _, r := range roots {
-		if r.Validate(v) != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// branch returns the node for choosing option i.
-func (n *node) branch(i int) *node {
-	if b := n.branches[i].Load(); b != nil {
-		return b
-	}
-	done := make(map[choiceKey]bool, len(n.done)+1)
-	for k := range n.done {
-		done[k] = true
-	}
-	done[n.choice.key] = true
-	roots := append(append([]*jsonschema.Schema{}, n.roots...), n.choice.options[i]...)
-	b := n.g.nodeFor(roots, done)
-	n.branches[i].Store(b)
-	return b
 }
 
 // gen draws a value for the node at the given nesting depth.

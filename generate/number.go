@@ -395,6 +395,47 @@ func expForm(s string) (string, bool) {
 
 func itoa(i int) string { return big.NewInt(int64(i)).String() }
 
+// hugeInt draws an integer past int64: 20 to 24 digits, which float64 and int64 parsers cannot
+// hold exactly.
+func hugeInt(t *rapid.T) string {
+	n := draw.Int(t, 20, 24, "digits")
+	b := make([]byte, n)
+	b[0] = byte('1' + draw.Int(t, 0, 8, "digit"))
+	for i := 1; i < n; i++ {
+		b[i] = byte('0' + draw.Int(t, 0, 9, "digit"))
+	}
+	if draw.Bool(t, "neg") {
+		return "-" + string(b)
+	}
+	return string(b)
+}
+
+// bigInt draws a big magnitude from the one bound there is (or around 0 when there is none):
+// up to 10^15 (exact in float64) or up to the int64 limit (past 2^53).
+func (p *numPlan) bigInt(t *rapid.T) int64 {
+	magGen := mag1e15Gen
+	if draw.Bool(t, "past2^53") {
+		magGen = magHalfGen
+	}
+	mag := magGen.Draw(t, "big")
+	switch {
+	case p.fminB:
+		if k := p.fmin + mag; k >= p.fmin {
+			return k
+		}
+		return math.MaxInt64
+	case p.fmaxB:
+		if k := p.fmax - mag; k <= p.fmax {
+			return k
+		}
+		return math.MinInt64
+	}
+	if draw.Bool(t, "neg") {
+		mag = -mag
+	}
+	return mag
+}
+
 // fastInt draws an integer in [fmin, fmax] with the modes of drawK, in int64 arithmetic.
 func (p *numPlan) fastInt(t *rapid.T) string {
 	clamp := func(k int64) int64 { return min(max(k, p.fmin), p.fmax) }
@@ -407,41 +448,9 @@ func (p *numPlan) fastInt(t *rapid.T) string {
 	case mode == 2:
 		k = clamp(0)
 	case mode == 3 && !p.fminB && !p.fmaxB && draw.Int(t, 0, 3, "huge") == 0:
-		// Past int64: 20 to 24 digits, which float64 and int64 parsers cannot hold exactly.
-		n := draw.Int(t, 20, 24, "digits")
-		b := make([]byte, n)
-		b[0] = byte('1' + draw.Int(t, 0, 8, "digit"))
-		for i := 1; i < n; i++ {
-			b[i] = byte('0' + draw.Int(t, 0, 9, "digit"))
-		}
-		if draw.Bool(t, "neg") {
-			return "-" + string(b)
-		}
-		return string(b)
+		return hugeInt(t)
 	case mode == 3 && !(p.fminB && p.fmaxB):
-		// A big magnitude: up to 10^15 (exact in float64) or up to the int64 limit (past 2^53).
-		magGen := mag1e15Gen
-		if draw.Bool(t, "past2^53") {
-			magGen = magHalfGen
-		}
-		mag := magGen.Draw(t, "big")
-		switch {
-		case p.fminB:
-			k = p.fmin + mag
-			if k < p.fmin {
-				k = math.MaxInt64
-			}
-		case p.fmaxB:
-			k = p.fmax - mag
-			if k > p.fmax {
-				k = math.MinInt64
-			}
-		default:
-			if draw.Bool(t, "neg") {
-				mag = -mag
-			}
-			k = mag
-		}
+		k = p.bigInt(t)
 	case p.fminB && p.fmaxB && (p.fmax-p.fmin <= 2000 || p.fmax-p.fmin < 0 || !draw.Bool(t, "nearZero")):
 		if p.fmax-p.fmin < 0 { // span overflows int64
 			k = int64Gen.Draw(t, "k")

@@ -70,13 +70,7 @@ func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *t
 			continue
 		}
 		replay = append(replay, c)
-		var orig any
-		if len(c.Original) > 0 {
-			orig, _ = jsonvalue.Parse(c.Original)
-		} else if c.Expect == cases.Accept {
-			orig, _ = jsonvalue.Parse(c.Args)
-		}
-		originals = append(originals, orig)
+		originals = append(originals, savedOriginal(c))
 	}
 	if len(replay) == 0 {
 		return known, stats
@@ -171,6 +165,31 @@ func reconfirm(p *prepared, c cases.Case) (bool, string) {
 		return false, "saved as invalid, but the schema now accepts it"
 	}
 	return true, ""
+}
+
+// savedOriginal is the valid value a saved case started from: its Original, or its own
+// arguments when it is a valid case (nil when neither parses).
+func savedOriginal(c cases.Case) any {
+	var orig any
+	if len(c.Original) > 0 {
+		orig, _ = jsonvalue.Parse(c.Original)
+	} else if c.Expect == cases.Accept {
+		orig, _ = jsonvalue.Parse(c.Args)
+	}
+	return orig
+}
+
+// drawOrSkip draws a valid value and its distortions by ms; the draw is skipped when the gate
+// hangs or the generator finds no valid value.
+func drawOrSkip(t *rapid.T, r *runner, p *prepared, ms []mutators.Mutator) ([]cases.Case, []any, []cases.Class) {
+	if r.hung >= maxHangs {
+		t.Skip("the gate hangs")
+	}
+	cs, originals, na, ok := draw(t, p, ms)
+	if !ok {
+		t.Skip("the generator found no valid value in this draw")
+	}
+	return cs, originals, na
 }
 
 // classOnly returns the mutators of class c (none for "valid").

@@ -85,9 +85,9 @@ func ExampleOptions_close() {
 	// close=true: hallucinated keys sent: true, not applicable: false, passed: true
 }
 
-// A Comparison puts several validators' reports on the same tools side by side; every format
-// (text, json, junit, markdown) lists each validator's findings.
-func ExampleComparison() {
+// A report.Comparison puts several validators' reports on the same tools side by side; every
+// format (text, json, junit, markdown) lists each validator's findings.
+func Example_comparison() {
 	only, _ := mutators.Select("stringified_type")
 	var reports []*report.Report
 	for _, v := range []validator.Validator{validator.Reference{}, coercing} {
@@ -114,4 +114,34 @@ func ExampleComparison() {
 	// class reference coercing
 	// findings of coercing (1; in full: --format json, or a run of this validator alone):
 	// FAIL read: stringified_type missed: ...
+}
+
+// Fuzz turns the property of Check into a go test -fuzz target for one tool, and FuzzSeeds gives
+// it a corpus to start from. In a _test.go file:
+//
+//	func FuzzRead(f *testing.F) {
+//		target, err := harness.Fuzz(read, gate, harness.Options{})
+//		if err != nil {
+//			f.Fatal(err)
+//		}
+//		seeds, _ := harness.FuzzSeeds(read, 10, harness.DefaultCorpusDir, harness.Options{})
+//		for _, s := range seeds {
+//			f.Add(s)
+//		}
+//		f.Fuzz(target)
+//	}
+//
+// A tool that cannot be checked is an error naming it and why.
+func ExampleFuzz() {
+	target, err := harness.Fuzz(read, coercing, harness.Options{})
+	fmt.Println(target != nil, err)
+	seeds, err := harness.FuzzSeeds(read, 2, "", harness.Options{})
+	fmt.Println(len(seeds) > 2, err)
+	broken := tool.Tool{Name: "broken", Parameters: json.RawMessage(`{"type":"object","minProperties":2,"maxProperties":1}`)}
+	_, err = harness.Fuzz(broken, coercing, harness.Options{})
+	fmt.Println(err)
+	// Output:
+	// true <nil>
+	// true <nil>
+	// broken (): tool "broken": schema is unsatisfiable: no type can satisfy the schema (object: minProperties is above maxProperties)
 }

@@ -1,8 +1,3 @@
-// Package harness proves a validator of tool-call arguments holds: for every tool it draws
-// valid arguments and their distortions (through rapid, so failures shrink), asks the validator
-// for a verdict on each, and turns wrong verdicts into findings. It runs inside go test (Check,
-// fuzz targets) or on its own (Run), and keeps failing cases in a regression corpus that is
-// replayed first.
 package harness
 
 import (

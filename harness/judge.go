@@ -55,15 +55,8 @@ func judge(c *cases.Case, b basis, v validator.Verdict, r rules) []report.Findin
 	case cases.Reject:
 		switch {
 		case v.Valid && r.profile == report.Repair && !r.blind:
-			// A repair must pass on what the gate passes on for the original valid value.
-			want, what := original, "original"
-			if b.hasPassed {
-				want, what = b.passed, "passed on for the original"
-			}
-			if !v.HasValue {
-				add(report.WrongRepair, got, "accepted without saying what it passes on: the distorted value goes through", true)
-			} else if !sameValue(want, v.Value) {
-				add(report.WrongRepair, got, "value passed on (-"+what+" +passed on):\n"+report.Diff(want, v.Value), true)
+			if why := wrongRepair(b, v); why != "" {
+				add(report.WrongRepair, got, why, true)
 			}
 		case v.Valid:
 			detail := ""
@@ -76,6 +69,23 @@ func judge(c *cases.Case, b basis, v validator.Verdict, r rules) []report.Findin
 		}
 	}
 	return out
+}
+
+// wrongRepair says why an accepted distortion is no repair ("" when it is one): a repair must
+// pass on what the gate passes on for the original valid value (the original itself when that
+// is not known).
+func wrongRepair(b basis, v validator.Verdict) string {
+	want, what := b.original, "original"
+	if b.hasPassed {
+		want, what = b.passed, "passed on for the original"
+	}
+	if !v.HasValue {
+		return "accepted without saying what it passes on: the distorted value goes through"
+	}
+	if !sameValue(want, v.Value) {
+		return "value passed on (-" + what + " +passed on):\n" + report.Diff(want, v.Value)
+	}
+	return ""
 }
 
 // leaked finds a planted canary repeated by a message of the gate, and says where.

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/toolproof/toolproof/cases"
-	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -73,14 +72,8 @@ func replayTool(p *prepared, saved []cases.Case, opts Options) *toolResult {
 			tr.stale = append(tr.stale, c.ID+": "+why)
 			continue
 		}
-		var orig any
-		if len(c.Original) > 0 {
-			orig, _ = jsonvalue.Parse(c.Original)
-		} else if c.Expect == cases.Accept {
-			orig, _ = jsonvalue.Parse(c.Args)
-		}
 		run = append(run, c)
-		originals = append(originals, orig)
+		originals = append(originals, savedOriginal(c))
 	}
 	r := newRunner(opts, nil)
 	verdicts, mutated := r.check(p.gate, run)

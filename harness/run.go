@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -70,16 +71,22 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 		}
 	}
 	rep.Finish()
-	if opts.CorpusDir != "" {
-		for _, f := range rep.Findings {
-			if f.Blocking && f.Case.ID != "" {
-				if _, err := cases.Save(opts.CorpusDir, f.Case); err != nil {
-					return rep, err
-				}
+	return rep, saveFindings(opts.CorpusDir, rep)
+}
+
+// saveFindings saves the case of every blocking finding in dir ("": none).
+func saveFindings(dir string, rep *report.Report) error {
+	if dir == "" {
+		return nil
+	}
+	for _, f := range rep.Findings {
+		if f.Blocking && f.Case.ID != "" {
+			if _, err := cases.Save(dir, f.Case); err != nil {
+				return err
 			}
 		}
 	}
-	return rep, nil
+	return nil
 }
 
 // pipeline is the one way tools are checked, by Run and Check alike: opts.Jobs workers (0:
@@ -113,21 +120,7 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 			wg.Add(1)
 			go worker()
 		}()
-		p, skip := prepareOne(tools[i], v, opts, sib)
-		var tr *toolResult
-		if p != nil {
-			tr = checkTool(p, i, shared, opts)
-		} else {
-			shared.shrink.scored(i, nil)
-		}
-		if tr != nil && tr.noValue() {
-			reason := tr.noValueReason()
-			if opts.stopped() {
-				reason = "the run was stopped before a valid case of this tool was checked"
-			}
-			skip = &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: reason}
-			tr = nil
-		}
+		tr, skip := prepareAndCheck(tools[i], i, v, opts, sib, shared)
 		finished = true
 		mu.Lock()
 		defer mu.Unlock()
@@ -158,6 +151,26 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 	}
 	close(next)
 	wg.Wait()
+}
+
+// prepareAndCheck prepares tool i and checks it; a tool that cannot be prepared, or that has no
+// valid value checked, is skipped with its reason.
+func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, sib *mutators.Siblings, shared *runShared) (*toolResult, *tool.Skipped) {
+	p, skip := prepareOne(t, v, opts, sib)
+	var tr *toolResult
+	if p != nil {
+		tr = checkTool(p, i, shared, opts)
+	} else {
+		shared.shrink.scored(i, nil)
+	}
+	if tr != nil && tr.noValue() {
+		reason := tr.noValueReason()
+		if opts.stopped() {
+			reason = "the run was stopped before a valid case of this tool was checked"
+		}
+		return nil, &tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: reason}
+	}
+	return tr, skip
 }
 
 // runShared is what the tools of one run share: the saved cases, who shrinks what, and the

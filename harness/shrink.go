@@ -25,13 +25,7 @@ func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Find
 	steps := newShrinkSteps(opts.shrinkSteps())
 	prop := func(t *rapid.T) {
 		steps.next(opts.stopped())
-		if r.hung >= maxHangs {
-			t.Skip("the gate hangs")
-		}
-		cs, originals, _, ok := draw(t, p, only)
-		if !ok {
-			t.Skip("the generator found no valid value in this draw")
-		}
+		cs, originals, _ := drawOrSkip(t, r, p, only)
 		verdicts, mutated := r.check(p.gate, cs)
 		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {

@@ -1,8 +1,3 @@
-// Package mutators holds the distortions language models apply to tool arguments, one file per
-// class. A mutator draws (through rapid, so failing cases shrink with their mutation) a change of
-// a valid value and says what it did: the new argument text, the class, the JSON Pointer it
-// touched, the schema keyword it breaks, a one-line reason and the verdict a gate owes it. A
-// change is kept as must-reject only when the oracle rejects it for that keyword at that place.
 package mutators
 
 import (

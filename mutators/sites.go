@@ -412,3 +412,21 @@ func editedObject(root any, toks []string, fn func(m map[string]any)) any {
 	fn(m)
 	return jsonvalue.Replaced(root, toks, m)
 }
+
+// nonRoot returns the sites below the root whose value passes keep.
+func nonRoot(tg *Target, keep func(s *site) bool) []*site {
+	var out []*site
+	for _, s := range tg.sites {
+		if s.parent != nil && keep(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func describe(s *site) string {
+	if s.path == "" {
+		return "the arguments"
+	}
+	return s.path
+}

@@ -1,6 +1,3 @@
-// Package tool holds tool definitions (a name, a description and the JSON Schema of the
-// arguments) and reads them from the files people already have: OpenAI, Anthropic, MCP and plain
-// definitions, as one tool, an array, JSON Lines or a directory of such files.
 package tool
 
 import (
@@ -8,9 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -220,42 +215,6 @@ func LoadFS(fsys fs.FS, dir, prefix string) (Set, error) {
 	return set, nil
 }
 
-// position is the line and column (1-based, in bytes) of offset in data.
-func position(data []byte, offset int64) (line, col int) {
-	if offset > int64(len(data)) {
-		offset = int64(len(data))
-	}
-	before := data[:offset]
-	line = bytes.Count(before, []byte("\n")) + 1
-	col = int(offset) - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, col
-}
-
-// syntaxError says where in data a JSON decoding error is: "FILE:LINE:COL: not JSON: ...".
-// lineNo, when not 0, is the line data is in a larger file (JSON Lines).
-func syntaxError(file string, data []byte, lineNo int, err error) error {
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &se):
-		// The decoder reports the offset after the byte it choked on.
-		line, col := position(data, max(se.Offset-1, 0))
-		if lineNo > 0 {
-			line = lineNo
-		}
-		return fmt.Errorf("%s:%d:%d: not JSON: %v", file, line, col, err)
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		line, col := position(data, int64(len(bytes.TrimRight(data, " \t\r\n"))))
-		if lineNo > 0 {
-			line = lineNo
-		}
-		return fmt.Errorf("%s:%d:%d: not JSON: the text ends in the middle of a value", file, line, col)
-	}
-	if lineNo > 0 {
-		return fmt.Errorf("%s:%d: not JSON: %v", file, lineNo, err)
-	}
-	return fmt.Errorf("%s: not JSON: %v", file, err)
-}
-
 // Parse reads tool definitions from data; file names the data in sources and messages.
 func Parse(data []byte, file string) (Set, error) {
 	trimmed := bytes.TrimSpace(data)
@@ -313,48 +272,6 @@ func Parse(data []byte, file string) (Set, error) {
 		collect(&set, v, fmt.Sprintf("%s:%d", file, i+1), "")
 	}
 	return set, nil
-}
-
-// strictText refuses what encoding/json reads without a word: invalid UTF-8 (which it replaces,
-// changing a pattern or an enum value) and a repeated key in an object (of which it keeps the
-// last). The error names the file, the line and column (lineNo: the line of a JSON Lines
-// file, 0 for a whole document) and the JSON Pointer of the place.
-func strictText(file string, data []byte, lineNo int) error {
-	_, err := jsonvalue.Parse(bytes.TrimRight(data, "\r"))
-	var se *jsonvalue.SyntaxError
-	if !errors.As(err, &se) {
-		return nil
-	}
-	var what string
-	switch {
-	case strings.HasPrefix(se.Msg, "duplicate key"):
-		what = "a key repeated in one object (JSON leaves open which one counts): remove one"
-	case strings.Contains(se.Msg, "UTF-8"):
-		what = "invalid UTF-8 (a tool file is UTF-8, RFC 8259): fix the bytes, which a reader would replace"
-	default:
-		return nil // a rule of the strict parser that encoding/json, which read the file, does not share
-	}
-	line, col := position(data, int64(se.Offset))
-	if lineNo > 0 {
-		line = lineNo
-	}
-	at := ""
-	if se.Pointer != "" {
-		at = "at " + se.Pointer + ": "
-	}
-	return fmt.Errorf("%s:%d:%d: %s%s", file, line, col, at, what)
-}
-
-// firstLine is the index of the first line of data that is not blank.
-func firstLine(data []byte) int {
-	i := 0
-	for l := range bytes.SplitSeq(data, []byte("\n")) {
-		if len(bytes.TrimSpace(l)) > 0 {
-			return i
-		}
-		i++
-	}
-	return 0
 }
 
 // collect adds the tools in v, a definition, an array of them, or a {"tools": [...]} wrapper.
@@ -463,67 +380,4 @@ func fromObject(m map[string]any) (Tool, error) {
 	}
 	t.Parameters = b
 	return t, nil
-}
-
-// MaxFileSize is the largest tool file read, in bytes; a bigger one is an error naming it.
-const MaxFileSize = 64 << 20
-
-// readFile reads name in fsys if it is a regular file (after symbolic links) of at most
-// MaxFileSize bytes. A FIFO, a device or a socket is refused before it is opened: reading one
-// could wait forever (a FIFO nobody writes) or never end (/dev/zero).
-func readFile(fsys fs.FS, name string) ([]byte, error) {
-	info, err := fs.Stat(fsys, name)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s): only regular files are read", fileKind(info.Mode()))
-	}
-	if info.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%d bytes, more than the %d bytes a tool file may hold (tool.MaxFileSize)", info.Size(), MaxFileSize)
-	}
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readLimited(f)
-}
-
-// readAtMost reads the file at path, whatever its kind, up to MaxFileSize bytes.
-func readAtMost(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readLimited(f)
-}
-
-func readLimited(f io.Reader) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("more than the %d bytes a tool file may hold (tool.MaxFileSize)", MaxFileSize)
-	}
-	return data, nil
-}
-
-// fileKind names what a file that is not regular is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "mode " + m.String()
 }

@@ -92,40 +92,47 @@ func differential(args []string, stdout io.Writer) error {
 				fmt.Fprintf(os.Stderr, "measure: %s on %s: %v\n", name, file, err)
 				continue
 			}
-			row.tools, row.skipped, row.cases = rep.Tools, len(rep.Skipped), rep.Cases
-			for c, st := range rep.Classes {
-				if c != string(mutators.ImplementationDef) {
-					row.either += st.Either
-				}
-			}
-			for _, f := range rep.Findings {
-				if !f.Blocking {
-					continue
-				}
-				row.blocking++
-				row.blockingCases += f.Count
-				sig := signature(f)
-				key := strings.Join([]string{name, string(f.Class), string(f.Kind), sig}, "\x00")
-				g := groups[key]
-				if g == nil {
-					g = &diffGroup{validator: name, class: string(f.Class), kind: string(f.Kind), sig: sig, example: f, file: file}
-					groups[key] = g
-				}
-				g.findings++
-				g.cases += f.Count
-				if len(f.Args) < len(g.example.Args) {
-					g.example, g.file = f, file
-				}
-				if out != nil {
-					out.Encode(map[string]any{"validator": name, "file": file, "signature": sig, "finding": f})
-				}
-			}
+			tally(&row, groups, rep, name, file, out)
 			rows = append(rows, row)
 			fmt.Fprintf(os.Stderr, "measure: %s on %s: %d blocking findings (%d cases), %v\n", name, file, row.blocking, row.blockingCases, row.elapsed.Round(time.Second))
 		}
 	}
 	writeDifferential(stdout, rows, groups, *checks, *seed)
 	return nil
+}
+
+// tally counts a report of validator name on file into its row and the groups of blocking
+// findings (by class, kind and signature, each with its shortest example), and writes each
+// blocking finding to out when it is set.
+func tally(row *diffRow, groups map[string]*diffGroup, rep *report.Report, name, file string, out *json.Encoder) {
+	row.tools, row.skipped, row.cases = rep.Tools, len(rep.Skipped), rep.Cases
+	for c, st := range rep.Classes {
+		if c != string(mutators.ImplementationDef) {
+			row.either += st.Either
+		}
+	}
+	for _, f := range rep.Findings {
+		if !f.Blocking {
+			continue
+		}
+		row.blocking++
+		row.blockingCases += f.Count
+		sig := signature(f)
+		key := strings.Join([]string{name, string(f.Class), string(f.Kind), sig}, "\x00")
+		g := groups[key]
+		if g == nil {
+			g = &diffGroup{validator: name, class: string(f.Class), kind: string(f.Kind), sig: sig, example: f, file: file}
+			groups[key] = g
+		}
+		g.findings++
+		g.cases += f.Count
+		if len(f.Args) < len(g.example.Args) {
+			g.example, g.file = f, file
+		}
+		if out != nil {
+			out.Encode(map[string]any{"validator": name, "file": file, "signature": sig, "finding": f})
+		}
+	}
 }
 
 // runOne opens the validator, runs the harness over the tools and closes it.

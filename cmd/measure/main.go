@@ -8,6 +8,7 @@
 //	go run ./cmd/measure patterns -dump OUT [SOURCE...]  # strings for regex engines to check
 //	go run ./cmd/measure differential [-checks N] [-validators LIST] FILE...  # blocking findings of correct validators
 //	go run ./cmd/measure memory [-checks N] FILE  # the largest live heap of a run
+//	go run ./cmd/measure size .  # functions over 60 lines and files over 500 lines of the module
 //	go run ./cmd/measure classify -calls LOG TOOLS  # classify's verdicts on labelled calls, checked by python-jsonschema
 //	go run ./cmd/measure [-n N] roundtrip FILE...  # every mutation classifies back to its class and variant
 package main
@@ -38,7 +39,7 @@ func main() {
 	dump := flag.String("dump", "", "write every generated value as JSONL to this file (for an independent validator)")
 	flag.Parse()
 	if flag.NArg() < 2 {
-		fmt.Fprintln(os.Stderr, "usage: measure [-n N] [-dump FILE] suite DIR | bfcl FILE | mutators FILE... | differential [-checks N] [-seed S] [-validators LIST] [-json OUT] FILE... | memory [-checks N] FILE")
+		fmt.Fprintln(os.Stderr, "usage: measure [-n N] [-dump FILE] suite DIR | bfcl FILE | mutators FILE... | differential [-checks N] [-seed S] [-validators LIST] [-json OUT] FILE... | memory [-checks N] FILE | size DIR")
 		os.Exit(2)
 	}
 	var err error
@@ -55,6 +56,8 @@ func main() {
 		err = differential(flag.Args()[1:], os.Stdout)
 	case "memory":
 		err = memory(flag.Args()[1:], os.Stdout)
+	case "size":
+		err = size(flag.Arg(1), os.Stdout)
 	case "classify":
 		err = classifyMeasure(flag.Args()[1:], os.Stdout)
 	case "roundtrip":

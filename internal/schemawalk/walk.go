@@ -1,4 +1,3 @@
-// Package schemawalk visits every subschema reachable from a compiled schema.
 package schemawalk
 
 import (

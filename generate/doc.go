@@ -1,0 +1,9 @@
+// Package generate makes valid argument values from a tool's compiled JSON Schema, drawn
+// through rapid so failing cases shrink. Every value is confirmed by the oracle (the reference
+// gatekeeper) before it is returned; a value the oracle rejects is a generator bug, counted in
+// Stats and never returned.
+//
+// A schema is planned once into nodes (generator.go; types.go picks the types, dead.go says why
+// none can have a value) and each draw walks the plan: numbers (number.go), strings (string.go,
+// formats.go), arrays (arrays.go) and objects (objects.go).
+package generate

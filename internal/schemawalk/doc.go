@@ -1,0 +1,2 @@
+// Package schemawalk visits every subschema reachable from a compiled schema.
+package schemawalk
