@@ -1,0 +1,24 @@
+// A Mastra tool of the scratch project, written as a team should: a JSON Schema inputSchema
+// (Mastra parses JSON strings only into a zod object's fields), every field required, none
+// nullable, no default. Mastra's own defects stay, whatever the schema: its error message ends
+// with the whole input ("Provided arguments: {...}", a leak), and arrays nested thousands deep
+// throw a RangeError out of it (gate_error). scripts/e2e-install allows exactly those.
+import { createTool } from "@mastra/core/tools";
+
+export const tools = {
+  list_tickets: createTool({
+    id: "list_tickets",
+    description: "List the tickets in a queue",
+    inputSchema: {
+      type: "object",
+      properties: {
+        queue: { type: "string", minLength: 1 },
+        states: { type: "array", items: { enum: ["open", "pending", "closed"] } },
+        limit: { type: "integer", minimum: 1, maximum: 100 },
+      },
+      required: ["queue", "states", "limit"],
+      additionalProperties: false,
+    },
+    execute: async () => [],
+  }),
+};
