@@ -73,6 +73,15 @@ func formSDK(sdk string) string { return "rejected: isError, " + sdk + " wording
 
 func formRPC(code int) string { return "unclear: JSON-RPC error " + strconv.Itoa(code) }
 
+// callResult is the part of a CallToolResult a verdict reads.
+type callResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	IsError bool `json:"isError"`
+}
+
 // classifier turns a tools/call response into a verdict.
 type classifier struct {
 	reject, ran *regexp.Regexp
@@ -110,15 +119,12 @@ func (c *classifier) classify(r response) (validator.Verdict, string) {
 		v.Issues = []validator.Issue{{Message: text}}
 		return v, formRPC(e.Code)
 	}
-	var res struct {
-		Content []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"content"`
-		IsError bool `json:"isError"`
-	}
-	if err := json.Unmarshal(r.Result, &res); err != nil {
-		return validator.Failed(validator.ProtocolError, "a tools/call result that is not a CallToolResult: "+clip(string(r.Result), 200)), FormProtocolError
+	res := r.call
+	if res == nil {
+		res = new(callResult)
+		if err := json.Unmarshal(r.Result, res); err != nil {
+			return validator.Failed(validator.ProtocolError, "a tools/call result that is not a CallToolResult: "+clip(string(r.Result), 200)), FormProtocolError
+		}
 	}
 	if !res.IsError {
 		return validator.Accept(), FormRan

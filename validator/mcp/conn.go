@@ -43,7 +43,10 @@ type rpcError struct {
 // Refused, over HTTP: a 4xx status without a JSON-RPC answer (the server would not read the
 // request: a body too deep or too large for its reader), which is a rejection.
 type response struct {
-	Result    json.RawMessage
+	Result json.RawMessage
+	// call is the result of a tools/call read as a CallToolResult while the line was decoded
+	// (Result is then empty): each answer is decoded once.
+	call      *callResult
 	Error     *rpcError
 	Bad       string
 	Fault     string
@@ -71,7 +74,7 @@ type session struct {
 	out writeQueue // the messages on their way to the server, written together
 
 	mu         sync.Mutex
-	pending    map[int64]chan response
+	pending    map[int64]pendingCall
 	why        string // why the session ended, once done is closed
 	killedBy   string // non-empty: the client ended the session on purpose (a timeout)
 	stray      int
@@ -86,12 +89,20 @@ type session struct {
 	done chan struct{}
 }
 
+// pendingCall is a request in flight: where its response goes, and whether it is a tools/call
+// (whose result is read as a CallToolResult when its line is decoded).
+type pendingCall struct {
+	ch   chan response
+	call bool
+}
+
 // maxStrayLogs is how many unattributable lines are written to stderr; all are counted.
 const maxStrayLogs = 10
 
 func newSession(conn Conn, stderr io.Writer) *session {
-	s := &session{conn: conn, stderr: stderr, pending: map[int64]chan response{}, suspects: map[int64]bool{},
+	s := &session{conn: conn, stderr: stderr, pending: map[int64]pendingCall{}, suspects: map[int64]bool{},
 		done: make(chan struct{})}
+	s.out.late = func(d time.Duration) { s.kill(fmt.Sprintf("writing a request took longer than %v", d)) }
 	go s.read()
 	return s
 }
@@ -159,7 +170,7 @@ func (s *session) read() {
 }
 
 func (s *session) dispatch(line []byte) {
-	if len(bytes.TrimSpace(line)) == 0 {
+	if len(bytes.TrimSpace(line)) == 0 || s.dispatchCall(line) {
 		return
 	}
 	var m struct {
@@ -189,7 +200,7 @@ func (s *session) dispatch(line []byte) {
 				msg, _ := json.Marshal("toolproof does not offer " + m.Method)
 				reply = `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32601,"message":` + string(msg) + `}}`
 			}
-			go s.send([]byte(reply))
+			go s.send([]byte(reply), 0)
 		}
 		return // a notification (log message, list changed, progress): ignored
 	}
@@ -212,6 +223,31 @@ func (s *session) dispatch(line []byte) {
 	}
 }
 
+// dispatchCall delivers the common line, decoded once: an answer (a result or an error) with a
+// numeric id to a tools/call in flight. Any other line is left to dispatch (false), which reads
+// it again.
+func (s *session) dispatchCall(line []byte) bool {
+	var m struct {
+		ID     *int64      `json:"id"`
+		Method string      `json:"method"`
+		Result *callResult `json:"result"`
+		Error  *rpcError   `json:"error"`
+	}
+	if json.Unmarshal(line, &m) != nil || m.Method != "" || m.ID == nil || m.Result == nil && m.Error == nil {
+		return false
+	}
+	s.mu.Lock()
+	p, ok := s.pending[*m.ID]
+	s.mu.Unlock()
+	if !ok || !p.call {
+		return false
+	}
+	if !s.deliver(*m.ID, response{call: m.Result, Error: m.Error}) {
+		s.strayLine(line, "a response to no request in flight")
+	}
+	return true
+}
+
 // deliverNull takes an error answered with "id": null (JSON-RPC 2.0 answers a parse error so):
 // with one call in flight it is that call's answer; with more, every call in flight becomes a
 // suspect, and the null goes to the one left without an answer of its own (settle).
@@ -224,9 +260,9 @@ func (s *session) deliverNull(r response, line []byte) {
 		s.strayLine(line, `an error with "id": null while no request was in flight`)
 		s.mu.Lock()
 	case len(s.pending) == 1 && len(s.nulls) == 0:
-		for id, ch := range s.pending {
+		for id, p := range s.pending {
 			delete(s.pending, id)
-			ch <- r
+			p.ch <- r
 		}
 	default:
 		s.nulls = append(s.nulls, r)
@@ -252,9 +288,9 @@ func (s *session) settle() {
 		if alike && len(s.suspects) == len(s.nulls) {
 			r = s.nulls[0]
 		}
-		if ch, ok := s.pending[id]; ok {
+		if p, ok := s.pending[id]; ok {
 			delete(s.pending, id)
-			ch <- r
+			p.ch <- r
 		}
 	}
 	s.nulls = nil
@@ -263,7 +299,7 @@ func (s *session) settle() {
 
 func (s *session) deliver(id int64, r response) bool {
 	s.mu.Lock()
-	ch, ok := s.pending[id]
+	p, ok := s.pending[id]
 	delete(s.pending, id)
 	if s.suspects[id] {
 		delete(s.suspects, id)
@@ -271,7 +307,7 @@ func (s *session) deliver(id int64, r response) bool {
 	}
 	s.mu.Unlock()
 	if ok {
-		ch <- r
+		p.ch <- r
 	}
 	return ok
 }
@@ -297,9 +333,9 @@ func (s *session) strays() (int, string) {
 }
 
 // send writes one message line, with the lines other calls send meanwhile in one write; it
-// returns when its line is written. A write that does not finish in time ends the session.
-func (s *session) send(msg []byte) error {
-	return s.out.send(s.conn, msg)
+// returns when its line is written. A write that takes longer than guard (> 0) ends the session.
+func (s *session) send(msg []byte, guard time.Duration) error {
+	return s.out.send(s.conn, msg, guard)
 }
 
 // ended is closed when the session has ended.
@@ -327,7 +363,7 @@ func (s *session) call(ctx context.Context, req request, timeout time.Duration) 
 	id, method, params := req.id, req.method, req.params
 	ch := make(chan response, 1)
 	s.mu.Lock()
-	s.pending[id] = ch
+	s.pending[id] = pendingCall{ch: ch, call: method == "tools/call"}
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -350,10 +386,7 @@ func (s *session) call(ctx context.Context, req request, timeout time.Duration) 
 	msg = append(msg, '}')
 	// A server that stops reading its input would block the write for ever: past the timeout
 	// the session is ended, which unblocks it.
-	guard := time.AfterFunc(timeout, func() { s.kill(fmt.Sprintf("writing a request took longer than %v", timeout)) })
-	err := s.send(msg)
-	stopped := guard.Stop()
-	if err != nil || !stopped {
+	if err := s.send(msg, timeout); err != nil {
 		<-s.done
 		return response{}, ended
 	}
@@ -383,7 +416,7 @@ func (s *session) notify(method string, params []byte) error {
 	if params != nil {
 		msg += `,"params":` + string(params)
 	}
-	return s.send([]byte(msg + "}"))
+	return s.send([]byte(msg+"}"), 0)
 }
 
 // procConn is a server process: stdin, stdout, and its exit status and last lines of stderr.

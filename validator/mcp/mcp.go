@@ -497,17 +497,22 @@ func (g *gate) Check(ctx context.Context, args []byte) validator.Verdict {
 	return g.c.call(ctx, g, args)
 }
 
-// CheckBatch sends the calls pipelined, up to Options.Window in flight.
+// CheckBatch sends the calls pipelined, up to Options.Window in flight: a fixed set of
+// workers (no more than the window) takes the calls in turn, each verdict at its call's index.
 func (g *gate) CheckBatch(ctx context.Context, args [][]byte) []validator.Verdict {
 	out := make([]validator.Verdict, len(args))
-	var wg sync.WaitGroup
-	for i := range args {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	workers := min(len(args), cap(g.c.sem))
+	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1) - 1); i < len(args); i = int(next.Add(1) - 1) {
 			out[i] = g.c.call(ctx, g, args[i])
-		}()
+		}
 	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(work)
+	}
+	work() // the caller is one of the workers
 	wg.Wait()
 	return out
 }

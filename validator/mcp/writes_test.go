@@ -36,7 +36,7 @@ func TestWriteQueueBatches(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			line := fmt.Sprintf(`{"id":%d}`, i)
-			if err := q.send(w, []byte(line)); err != nil {
+			if err := q.send(w, []byte(line), 0); err != nil {
 				t.Error(err)
 			}
 			w.mu.Lock()
