@@ -186,7 +186,7 @@ func issuesFrom(text string) []validator.Issue {
 func zodLines(list string) []validator.Issue {
 	var out []validator.Issue
 	located := false
-	for _, l := range strings.Split(list, "\n") {
+	for l := range strings.SplitSeq(list, "\n") {
 		msg, at := l, ""
 		if i := strings.LastIndex(l, " at "); i >= 0 {
 			msg, at = l[:i], l[i+len(" at "):]
@@ -236,12 +236,17 @@ func dotPathPointer(at string) (string, bool) {
 		return "", true
 	}
 	var b strings.Builder
-	for _, seg := range strings.Split(at, ".") {
+	b.Grow(len(at) + 8)
+	for seg := range strings.SplitSeq(at, ".") {
 		if seg == "" {
 			return "", false
 		}
 		name, idx, _ := strings.Cut(seg, "[")
-		b.WriteString("/" + strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1"))
+		b.WriteByte('/')
+		if strings.ContainsAny(name, "~/") {
+			name = strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
+		}
+		b.WriteString(name)
 		for idx != "" {
 			n, after, ok := strings.Cut(idx, "]")
 			if !ok {
@@ -250,7 +255,8 @@ func dotPathPointer(at string) (string, bool) {
 			if _, err := strconv.Atoi(n); err != nil {
 				return "", false
 			}
-			b.WriteString("/" + n)
+			b.WriteByte('/')
+			b.WriteString(n)
 			idx = strings.TrimPrefix(after, "[")
 		}
 	}

@@ -106,6 +106,7 @@ type Client struct {
 	params      map[string][]paramHeader // x-mcp-header annotations by tool (2026-07-28 over HTTP)
 
 	sem     chan struct{}
+	workers *workers     // send the calls of CheckBatch
 	isolate sync.RWMutex // exclusive: a call retried alone after a crash
 	nextID  atomic.Int64
 
@@ -139,7 +140,7 @@ func Start(opts Options) (*Client, error) {
 	if opts.Stderr == nil {
 		opts.Stderr = os.Stderr
 	}
-	c := &Client{opts: opts, sem: make(chan struct{}, opts.Window), forms: map[string]int{},
+	c := &Client{opts: opts, sem: make(chan struct{}, opts.Window), workers: newWorkers(), forms: map[string]int{},
 		cls:   classifier{reject: opts.RejectPattern, ran: opts.RanPattern, sdk: SDKForms()},
 		scrub: newRedactor(opts.Header)}
 	if opts.URL != "" {
@@ -450,6 +451,7 @@ func (c *Client) Close() error {
 		c.broken = errors.New("mcp: the client is closed")
 	}
 	c.mu.Unlock()
+	c.workers.close()
 	if s != nil {
 		s.kill("closed")
 		<-s.ended()
@@ -497,22 +499,15 @@ func (g *gate) Check(ctx context.Context, args []byte) validator.Verdict {
 	return g.c.call(ctx, g, args)
 }
 
-// CheckBatch sends the calls pipelined, up to Options.Window in flight: a fixed set of
-// workers (no more than the window) takes the calls in turn, each verdict at its call's index.
+// CheckBatch sends the calls pipelined, up to Options.Window in flight: the client's workers
+// take the calls in turn, each verdict at its call's index.
 func (g *gate) CheckBatch(ctx context.Context, args [][]byte) []validator.Verdict {
 	out := make([]validator.Verdict, len(args))
-	workers := min(len(args), cap(g.c.sem))
-	var next atomic.Int64
-	work := func() {
-		for i := int(next.Add(1) - 1); i < len(args); i = int(next.Add(1) - 1) {
-			out[i] = g.c.call(ctx, g, args[i])
-		}
-	}
 	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(work)
+	wg.Add(len(args))
+	for i := range args {
+		g.c.workers.run(g.c, job{ctx: ctx, g: g, args: args[i], out: &out[i], done: &wg})
 	}
-	work() // the caller is one of the workers
 	wg.Wait()
 	return out
 }
