@@ -634,17 +634,15 @@ func callParams(nameJSON, args []byte) (params []byte, why string) {
 	if !utf8.Valid(args) {
 		return nil, "the argument text is not UTF-8; JSON-RPC messages are"
 	}
-	// Compact checks the text as it goes: one pass, not a check and then a copy.
-	var compact bytes.Buffer
-	compact.Grow(len(args))
-	if err := json.Compact(&compact, args); err != nil {
-		return nil, "the argument text is not JSON; MCP sends arguments as a JSON value inside a JSON-RPC message"
-	}
-	params = make([]byte, 0, compact.Len()+len(nameJSON)+24)
+	params = make([]byte, 0, len(args)+len(nameJSON)+24)
 	params = append(params, `{"name":`...)
 	params = append(params, nameJSON...)
 	params = append(params, `,"arguments":`...)
-	params = append(params, compact.Bytes()...)
-	params = append(params, '}')
-	return params, ""
+	// Compact checks the text as it goes and appends it to params: one pass, no copy.
+	buf := bytes.NewBuffer(params)
+	if err := json.Compact(buf, args); err != nil {
+		return nil, "the argument text is not JSON; MCP sends arguments as a JSON value inside a JSON-RPC message"
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), ""
 }
