@@ -75,11 +75,6 @@ type Options struct {
 	Budget int64
 }
 
-// MaxOracleBytes is the default Budget: the argument text the oracle validates for one tool.
-// Each witness is a whole argument object, so a tool of N properties costs about N² bytes;
-// 64 MB lets a tool of about 300 flat properties finish and stops one of 500 within seconds.
-const MaxOracleBytes = 64 << 20
-
 // sample is one drawn valid value and the mutators' confirmed distortions of it.
 type sample struct {
 	value any
@@ -270,15 +265,6 @@ func childKeys(v any) []string {
 
 // maxLocations bounds the concrete places tried per value and place of the analysis.
 const maxLocations = 3
-
-// maxText is the length of the longest sample's text.
-func maxText(samples []sample) int {
-	n := 0
-	for _, s := range samples {
-		n = max(n, len(s.text))
-	}
-	return n
-}
 
 // judge asks the oracle about witnesses.
 type judge struct {
