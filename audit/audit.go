@@ -57,6 +57,9 @@ type Report struct {
 	// Unsatisfiable says why no arguments can be valid (generate.New found it); the tool then
 	// has no places, since every call to it is rejected whatever it holds.
 	Unsatisfiable string `json:"unsatisfiable,omitempty"`
+	// OverBudget says why the audit of the tool stopped before its end (the oracle's work went
+	// past Options.Budget); the tool then has no places, and audit lists it as skipped.
+	OverBudget string `json:"over_budget,omitempty"`
 	// Drawn is the number of valid values the witnesses were built from.
 	Drawn  int     `json:"drawn"`
 	Places []Place `json:"places"`
@@ -67,6 +70,9 @@ type Options struct {
 	Values   int                // valid values drawn per tool (0: 12)
 	Seed     int                // the first value's seed; value i uses Seed+i
 	Siblings *mutators.Siblings // what the tools of the file declare (nil: nothing borrowed)
+	// Budget bounds the oracle's work on one tool, in bytes of argument text validated
+	// (0: MaxOracleBytes). It is counted, never timed, so the same tool gives the same report.
+	Budget int64
 }
 
 // sample is one drawn valid value and the mutators' confirmed distortions of it.
@@ -120,9 +126,17 @@ func Tool(gk *validator.Gatekeeper, opts Options) Report {
 	rep.Drawn = len(samples)
 	// Short values first, so the witnesses shown are short.
 	sort.SliceStable(samples, func(a, b int) bool { return len(samples[a].text) < len(samples[b].text) })
-	j := newJudge(gk)
-	for _, grp := range groups(analyse(gk.Schema())) {
-		rep.Places = append(rep.Places, j.decide(grp, samples))
+	j := newJudge(gk, opts.Budget)
+	grps := groups(analyse(gk.Schema()))
+	for i, grp := range grps {
+		pl := j.decide(grp, samples)
+		if j.left < 0 {
+			rep.Places = []Place{}
+			rep.OverBudget = fmt.Sprintf("the oracle's work went past its budget of %d bytes of arguments (audit.MaxOracleBytes) "+
+				"at place %d of %d, on values of up to %d bytes; audit the tool's parts apart", j.budget, i+1, len(grps), maxText(samples))
+			return rep
+		}
+		rep.Places = append(rep.Places, pl)
 	}
 	return rep
 }
@@ -254,12 +268,17 @@ const maxLocations = 3
 
 // judge asks the oracle about witnesses.
 type judge struct {
-	gk  *validator.Gatekeeper
-	lax *validator.Gatekeeper // the oracle with format as an annotation (nil: no formats)
+	gk     *validator.Gatekeeper
+	lax    *validator.Gatekeeper // the oracle with format as an annotation (nil: no formats)
+	budget int64                 // the bytes of argument text the oracle may validate
+	left   int64                 // what is left of it (below 0: spent, the audit stops)
 }
 
-func newJudge(gk *validator.Gatekeeper) *judge {
-	j := &judge{gk: gk}
+func newJudge(gk *validator.Gatekeeper, budget int64) *judge {
+	if budget <= 0 {
+		budget = MaxOracleBytes
+	}
+	j := &judge{gk: gk, budget: budget, left: budget}
 	if strings.Contains(string(gk.Tool().Parameters), `"format"`) {
 		if lax, err := validator.Compile(gk.Tool(), validator.FormatsAsAnnotations()); err == nil {
 			j.lax = lax
@@ -274,6 +293,9 @@ func newJudge(gk *validator.Gatekeeper) *judge {
 // (rejected for something else the change made; or only because format is asserted, which
 // draft 2020-12 leaves to the validator).
 func (j *judge) verdict(args []byte, path string) (v judgement, issue validator.Issue) {
+	if j.left -= int64(len(args)); j.left < 0 {
+		return offTarget, validator.Issue{}
+	}
 	_, err := j.gk.Parse(args)
 	if err == nil {
 		return judgedAccepted, validator.Issue{}
@@ -364,6 +386,9 @@ func (j *judge) mutatorWitness(g *group, samples []sample) *Witness {
 			locs[jsonvalue.Pointer(l)] = true
 		}
 		for _, mu := range s.muts {
+			if j.left < 0 {
+				return nil
+			}
 			if mu.Class != g.class || !locs[mutationPlace(mu)] || !utf8.Valid(mu.Args) {
 				continue
 			}
@@ -396,6 +421,9 @@ func (j *judge) probe(g *group, samples []sample, haveRejected bool) probed {
 			locs = locs[:maxLocations]
 		}
 		for _, loc := range locs {
+			if j.left < 0 {
+				return pr
+			}
 			for _, p := range probes(g, s, loc) {
 				v, is := j.verdict(p.args, p.path)
 				switch v {
@@ -423,6 +451,11 @@ func (j *judge) probe(g *group, samples []sample, haveRejected bool) probed {
 					}
 				}
 				if pr.accepted != nil && (haveRejected || pr.rejected != nil) && g.class != mutators.OutOfRangeEnum {
+					return pr
+				}
+				// A required name left out is never a witness of passing (above): once one is
+				// rejected, nothing further can change the place.
+				if g.class == mutators.MissingRequired && len(g.required) > 0 && (haveRejected || pr.rejected != nil) {
 					return pr
 				}
 			}

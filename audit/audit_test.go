@@ -312,3 +312,32 @@ func keys(m map[string]audit.Place) []string {
 	}
 	return out
 }
+
+// wideSchema is an object of n required properties of three types.
+func wideSchema(n int) string {
+	props := make([]string, n)
+	names := make([]string, n)
+	for i := range props {
+		names[i] = fmt.Sprintf(`"p%d"`, i)
+		props[i] = fmt.Sprintf(`"p%d":{"type":%q}`, i, []string{"string", "integer", "boolean"}[i%3])
+	}
+	return `{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":[` + strings.Join(names, ",") + `]}`
+}
+
+// TestBudget: a tool whose audit needs more oracle work than its budget stops with the reason
+// and no places; the same audit with room enough ends with every place, and the same budget
+// gives the same report twice.
+func TestBudget(t *testing.T) {
+	gk := compile(t, wideSchema(30))
+	full := audit.Tool(gk, audit.Options{})
+	if full.OverBudget != "" || len(full.Places) == 0 {
+		t.Fatalf("default budget: over budget %q, %d places", full.OverBudget, len(full.Places))
+	}
+	small := audit.Tool(gk, audit.Options{Budget: 20000})
+	if !strings.Contains(small.OverBudget, "audit.MaxOracleBytes") || len(small.Places) != 0 {
+		t.Fatalf("budget 20000: over budget %q, %d places", small.OverBudget, len(small.Places))
+	}
+	if again := audit.Tool(gk, audit.Options{Budget: 20000}); !cmp.Equal(small, again) {
+		t.Errorf("the same budget gave two reports:\n%s", cmp.Diff(small, again))
+	}
+}

@@ -125,6 +125,9 @@ func auditAll(ts []tool.Tool, skipped []tool.Skipped) ([]toolAudit, []tool.Skipp
 			if r.Unsatisfiable != "" {
 				skipped = append(skipped, tool.Skipped{Tool: r.Tool, Source: r.Source, Reason: "schema is unsatisfiable: " + r.Unsatisfiable})
 			}
+			if r.OverBudget != "" {
+				skipped = append(skipped, tool.Skipped{Tool: r.Tool, Source: r.Source, Reason: "audit stopped: " + r.OverBudget})
+			}
 		}
 	}
 	return out, skipped
@@ -136,6 +139,10 @@ func writeToolAudit(stdout io.Writer, ta toolAudit, all bool) {
 	fmt.Fprintf(stdout, "%s\n", ta.Tool)
 	if ta.Unsatisfiable != "" {
 		fmt.Fprintf(stdout, "  UNSATISFIABLE: %s\n      no arguments can be valid, so every call is rejected; run skips this tool\n", ta.Unsatisfiable)
+		return
+	}
+	if ta.OverBudget != "" {
+		fmt.Fprintf(stdout, "  SKIPPED: %s\n", ta.OverBudget)
 		return
 	}
 	for _, w := range ta.Patterns {

@@ -53,6 +53,7 @@ func TestHostileCorpus(t *testing.T) {
 		{"minProperties 100000", []string{"run", "--validator", "reference", "--checks", "5", "--tools", hostileFile(t, dir, "minprops.json",
 			`[{"name":"huge","parameters":{"type":"object","minProperties":100000}},{"name":"ok","parameters":{"type":"object"}}]`)}, 0, "generate.MaxMinProperties", ""},
 		{"20k tools of one name", []string{"run", "--validator", "reference", "--checks", "2", "--max-time", "3s", "--format", "json", "--tools", hostileFile(t, dir, "same.json", sameName(20000))}, exitInterrupted, `"interrupted": "stopped after --max-time 3s`, ""},
+		{"audit of 500 properties", []string{"audit", "--tools", hostileFile(t, dir, "wide.json", wideTools(500))}, 0, "audit.MaxOracleBytes", ""},
 		{"blank lines", []string{"run", "--validator", "reference", "--checks", "5", "--tools", hostileFile(t, dir, "blank.jsonl", strings.Repeat("\n", 20<<20)+`{"name":"a","parameters":{"type":"object"}}`+"\n")}, 0, "PASS", ""},
 		{"FIFO and /dev/zero in a directory", []string{"run", "--validator", "reference", "--checks", "5", "--tools", specialDir(t)}, 0, "not a regular file (a FIFO)", ""},
 		{"/dev/zero named", []string{"run", "--tools", "/dev/zero"}, 2, "tool.MaxFileSize", ""},
@@ -157,6 +158,18 @@ func bigEnum(n int) string {
 	}
 	b.WriteString(`]}}}}]`)
 	return b.String()
+}
+
+// wideTools is a tool of n required properties and a small one beside it.
+func wideTools(n int) string {
+	props := make([]string, n)
+	names := make([]string, n)
+	for i := range props {
+		names[i] = fmt.Sprintf(`"p%d"`, i)
+		props[i] = fmt.Sprintf(`"p%d":{"type":%q}`, i, []string{"string", "integer", "boolean"}[i%3])
+	}
+	return `[{"name":"wide","parameters":{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":[` +
+		strings.Join(names, ",") + `]}},{"name":"ok","parameters":{"type":"object","properties":{"a":{"type":"integer"}}}}]`
 }
 
 func sameName(n int) string {

@@ -458,6 +458,9 @@ func startProcess(argv []string, dir string, env []string, stderr io.Writer) (*p
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %v", strings.Join(argv, " "), err)
 	}
+	// A child the server started in its group dies with it, so that the server's output ends
+	// and nothing outlives the run.
+	procgroup.KillWhenLeaderExits(cmd.Process)
 	return &procConn{cmd: cmd, stdin: stdin, stdout: stdout, tail: tail}, nil
 }
 

@@ -183,8 +183,14 @@ type serverInfo struct {
 	Version string `json:"version"`
 }
 
-// maxPages bounds tools/list paging (a server that never stops paging).
-const maxPages = 1000
+// The bounds of a tools/list answer, so a server that pages forever or lists huge schemas
+// ends Start with an error naming the bound, or has the tool left out, instead of a hang.
+const (
+	MaxPages      = 1000     // tools/list pages read; more is an error
+	MaxTools      = 10000    // tools listed; more is an error
+	MaxSchemaSize = 1 << 20  // bytes of one inputSchema; a bigger one's tool is left out with the reason
+	MaxListSize   = 64 << 20 // bytes of every inputSchema kept; more is an error
+)
 
 // list reads every page of tools/list.
 func (c *Client) list(s link) error {
@@ -193,9 +199,10 @@ func (c *Client) list(s link) error {
 	c.unsupported = map[string]string{}
 	c.params = map[string][]paramHeader{}
 	cursor := ""
+	kept := 0
 	for page := 0; ; page++ {
-		if page == maxPages {
-			return fmt.Errorf("mcp: %s: tools/list still has more pages after %d", c.where(), maxPages)
+		if page == MaxPages {
+			return fmt.Errorf("mcp: %s: tools/list still has more pages after %d (mcp.MaxPages)", c.where(), MaxPages)
 		}
 		params := []byte(`{}`)
 		if cursor != "" {
@@ -238,6 +245,16 @@ func (c *Client) list(s link) error {
 				continue
 			}
 			seen[t.Name] = true
+			if len(seen) > MaxTools {
+				return fmt.Errorf("mcp: %s: tools/list lists more than %d tools (mcp.MaxTools)", c.where(), MaxTools)
+			}
+			if len(t.InputSchema) > MaxSchemaSize {
+				c.unsupported[t.Name] = fmt.Sprintf("has an inputSchema of %d bytes, more than %d (mcp.MaxSchemaSize)", len(t.InputSchema), MaxSchemaSize)
+				t.InputSchema = json.RawMessage(`{"type":"object"}`)
+			}
+			if kept += len(t.InputSchema); kept > MaxListSize {
+				return fmt.Errorf("mcp: %s: the tools/list schemas add up to more than %d bytes (mcp.MaxListSize)", c.where(), MaxListSize)
+			}
 			if t.Execution.TaskSupport == "required" {
 				c.unsupported[t.Name] = "needs task augmentation (execution.taskSupport: required), which toolproof does not send"
 			}

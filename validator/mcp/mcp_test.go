@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -427,5 +428,39 @@ func TestRestartFails(t *testing.T) {
 	}
 	if vs[0].Fault != validator.Crash || restartFailures == 0 {
 		t.Fatalf("verdicts %+v: want crashes that say the restart failed", vs)
+	}
+}
+
+// TestListBounds: a server that pages forever, lists too many tools or one huge message ends
+// Start with an error naming the bound; a tool whose schema is over mcp.MaxSchemaSize is left
+// out with the reason and the others are tested.
+func TestListBounds(t *testing.T) {
+	for _, tc := range []struct{ mode, want string }{
+		{"endless", "still has more pages after 1000 (mcp.MaxPages)"},
+		{"many-tools", "more than 10000 tools (mcp.MaxTools)"},
+		{"huge-line", "mcp.MaxMessageSize"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			c, err := mcp.Start(fakeOptions(t, tc.mode))
+			if err == nil {
+				c.Close()
+				t.Fatal("Start succeeded")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q does not say %q", err, tc.want)
+			}
+		})
+	}
+	c := start(t, fakeOptions(t, "huge-schema"))
+	tools, _ := c.Tools()
+	if len(tools) != len(fakeserver.Tools) {
+		t.Fatalf("tools %v, want the fake server's own", tools)
+	}
+	if _, err := c.Compile(tool.Tool{Name: "huge", Parameters: json.RawMessage(`{"type":"object"}`)}); err == nil ||
+		!strings.Contains(err.Error(), "mcp.MaxSchemaSize") {
+		t.Fatalf("Compile of the huge tool: %v", err)
+	}
+	if notes := strings.Join(c.Notes(), "\n"); !strings.Contains(notes, `tool "huge" left out: it has an inputSchema of`) {
+		t.Errorf("notes do not name the huge tool:\n%s", notes)
 	}
 }

@@ -27,6 +27,10 @@ var Modes = []string{
 	"garbage",     // answers every line with text that is not JSON
 	"no-tools",    // lists no tools
 	"paged",       // lists one tool per tools/list page
+	"endless",     // lists one new tool per tools/list page, and always one more page
+	"many-tools",  // lists 10,001 tools
+	"huge-schema", // lists a tool of 100,000 properties (about 2.7 MB) beside Tools
+	"huge-line",   // lists a tool of 1,500,000 properties (about 42 MB in one message)
 	"crash",       // exits when a call's arguments contain "boom"; never answers one with "sleep"
 	"old",         // agrees to protocol version 2025-03-26
 	"bad-version", // answers initialize with a version nobody speaks
@@ -194,6 +198,19 @@ func handle(mode string, modern bool, line []byte, gates map[string]*validator.G
 		switch mode {
 		case "no-tools":
 			list = []map[string]any{}
+		case "endless":
+			i, _ := strconv.Atoi(req.Params.Cursor)
+			reply(map[string]any{"tools": []map[string]any{{"name": "t" + strconv.Itoa(i), "inputSchema": map[string]any{"type": "object"}}},
+				"nextCursor": strconv.Itoa(i + 1)})
+			return nil
+		case "many-tools":
+			for i := range 10001 {
+				list = append(list, map[string]any{"name": "t" + strconv.Itoa(i), "inputSchema": map[string]any{"type": "object"}})
+			}
+		case "huge-schema":
+			list = append(list, map[string]any{"name": "huge", "inputSchema": wideSchema(100000)})
+		case "huge-line":
+			list = append(list, map[string]any{"name": "huge", "inputSchema": wideSchema(1500000)})
 		case "paged":
 			i, _ := strconv.Atoi(req.Params.Cursor)
 			res := map[string]any{"tools": list[i : i+1]}
@@ -300,4 +317,18 @@ func dotPath(p string) string {
 		b.WriteString(seg)
 	}
 	return b.String()
+}
+
+// wideSchema is an object schema of n string properties.
+func wideSchema(n int) json.RawMessage {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"p%d":{"type":"string"}`, i)
+	}
+	b.WriteString(`}}`)
+	return json.RawMessage(b.String())
 }
