@@ -177,27 +177,7 @@ func TestPoolWindow(t *testing.T) {
 
 func TestPoolConcurrent(t *testing.T) {
 	c, _ := startFake(t, "reverse", 5, Options{Processes: 2, Window: 8})
-	gates := []validator.BatchGate{compile(t, c, readTool), compile(t, c, writeTool)}
-	args := cases(300)
-	var wg sync.WaitGroup
-	for w := 0; w < 12; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			g := gates[w%2]
-			if w%3 == 0 {
-				for _, a := range args[:60] {
-					if d := cmp.Diff(expected(a), g.Check(context.Background(), a)); d != "" {
-						t.Errorf("Check(%q) (-want +got):\n%s", a, d)
-					}
-				}
-				return
-			}
-			checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
-		}()
-	}
-	wg.Wait()
-	s := checkStats(t, c)
+	s := hammer(t, c)
 	if s.Verdicts != 4*60+8*300 || s.Restarts != 0 {
 		t.Errorf("stats %+v", s)
 	}

@@ -119,6 +119,34 @@ func checkAll(t *testing.T, args [][]byte, got []validator.Verdict, allowed func
 	}
 }
 
+// hammer sends c's two tools 4*60 single checks and 8*300 batched ones from twelve goroutines at
+// once, checks every verdict, and returns c's stats after.
+func hammer(t *testing.T, c *Client) Stats {
+	t.Helper()
+	gates := []validator.BatchGate{compile(t, c, readTool), compile(t, c, writeTool)}
+	args := cases(300)
+	var wg sync.WaitGroup
+	for w := 0; w < 12; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g := gates[w%2]
+			if w%3 == 0 {
+				for _, a := range args[:60] {
+					if d := cmp.Diff(expected(a), g.Check(context.Background(), a)); d != "" {
+						t.Errorf("Check(%q) (-want +got):\n%s", a, d)
+					}
+				}
+				return
+			}
+			checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
+		}()
+	}
+	wg.Wait()
+	s := checkStats(t, c)
+	return s
+}
+
 func checkStats(t *testing.T, c *Client) Stats {
 	t.Helper()
 	s := c.Stats()
@@ -183,27 +211,7 @@ func TestOutOfOrder(t *testing.T) {
 
 func TestConcurrent(t *testing.T) {
 	c, _ := startFake(t, "reverse", 5, Options{Window: 16})
-	gates := []validator.BatchGate{compile(t, c, readTool), compile(t, c, writeTool)}
-	args := cases(300)
-	var wg sync.WaitGroup
-	for w := 0; w < 12; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			g := gates[w%2]
-			if w%3 == 0 {
-				for _, a := range args[:60] {
-					if d := cmp.Diff(expected(a), g.Check(context.Background(), a)); d != "" {
-						t.Errorf("Check(%q) (-want +got):\n%s", a, d)
-					}
-				}
-				return
-			}
-			checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
-		}()
-	}
-	wg.Wait()
-	s := checkStats(t, c)
+	s := hammer(t, c)
 	if s.Verdicts != 4*60+8*300 {
 		t.Errorf("stats %+v", s)
 	}
