@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/internal/needs"
 	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -33,12 +34,7 @@ func frameworksNode(t *testing.T) string {
 	} else if _, err := os.Stat(filepath.Join(root(t), "validator", "node", "node_modules")); err != nil {
 		why = "validator/node/node_modules is missing (run `npm ci` in validator/node)"
 	}
-	if why != "" {
-		if os.Getenv("TOOLPROOF_REQUIRE_NODE") == "1" {
-			t.Fatalf("TOOLPROOF_REQUIRE_NODE=1, but the framework modules cannot run: %s", why)
-		}
-		t.Skipf("skipping the framework modules: %s (TOOLPROOF_REQUIRE_NODE=1 makes this a failure)", why)
-	}
+	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the framework modules", why)
 	return node
 }
 
