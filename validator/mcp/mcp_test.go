@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/internal/testflags"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
@@ -46,15 +47,7 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	flag.Parse()
-	given := map[string]bool{}
-	flag.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	for name, value := range map[string]string{"rapid.checks": "50", "rapid.seed": "1", "rapid.shrinktime": "1s", "rapid.nofailfile": "true"} {
-		if !given[name] {
-			if err := flag.Set(name, value); err != nil {
-				panic(err)
-			}
-		}
-	}
+	testflags.Default(map[string]string{"rapid.checks": "50", "rapid.seed": "1", "rapid.shrinktime": "1s", "rapid.nofailfile": "true"})
 	os.Exit(m.Run())
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/needs"
+	"github.com/toolproof/toolproof/internal/testflags"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
@@ -36,15 +37,7 @@ import (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	given := map[string]bool{}
-	flag.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	for name, value := range map[string]string{"rapid.checks": "20", "rapid.seed": "1", "rapid.shrinktime": "1s"} {
-		if !given[name] {
-			if err := flag.Set(name, value); err != nil {
-				panic(err)
-			}
-		}
-	}
+	testflags.Default(map[string]string{"rapid.checks": "20", "rapid.seed": "1", "rapid.shrinktime": "1s"})
 	// No rapid fail files under testdata/: these runs are not regressions of this package.
 	if err := flag.Set("rapid.nofailfile", "true"); err != nil {
 		panic(err)
