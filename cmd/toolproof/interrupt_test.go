@@ -5,37 +5,20 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
-var (
-	toolproofOnce sync.Once
-	toolproofPath string
-	toolproofErr  error
-)
-
 // toolproofBinary builds this command once, for the tests that run it as a process of its own.
 func toolproofBinary(t testing.TB) string {
 	t.Helper()
-	toolproofOnce.Do(func() {
-		toolproofPath = filepath.Join(binDir, "toolproof")
-		if out, err := exec.Command("go", "build", "-o", toolproofPath, ".").CombinedOutput(); err != nil {
-			toolproofErr = errors.New("go build: " + err.Error() + "\n" + string(out))
-		}
-	})
-	if toolproofErr != nil {
-		t.Fatal(toolproofErr)
-	}
-	return toolproofPath
+	return goBuild(t, "toolproof", ".")
 }
 
 // alive reports whether pid is a process that has not ended (a zombie has ended).

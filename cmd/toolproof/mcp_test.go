@@ -14,11 +14,7 @@ import (
 // runs it in mode.
 func fakeMCP(t *testing.T, mode string) string {
 	t.Helper()
-	bin := filepath.Join(binDir, "fake-mcp")
-	cmd := exec.Command("go", "build", "-o", bin, "../../validator/mcp/internal/fakeserver/cmd/toolproof-fake-mcp")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := goBuild(t, "fake-mcp", "../../validator/mcp/internal/fakeserver/cmd/toolproof-fake-mcp")
 	return "mcp:'" + bin + "' " + mode
 }
 
