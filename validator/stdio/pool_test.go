@@ -266,33 +266,14 @@ func TestPoolCrash(t *testing.T) {
 func TestPoolHang(t *testing.T) {
 	c, _ := startFake(t, "hang", 0, Options{Processes: 2, Timeout: 200 * time.Millisecond, Window: 8})
 	g := compile(t, c, readTool)
-	args := cases(300)
-	hangs := map[int]bool{37: true, 210: true}
-	for i := range hangs {
-		args[i] = []byte(hangText)
-	}
-	start := time.Now()
-	got := g.CheckBatch(context.Background(), args)
-	t.Logf("300 cases, 2 hangs, 2 processes: %v", time.Since(start))
-	checkAll(t, args, got, func(i int, v validator.Verdict) bool {
-		if hangs[i] {
-			if v.Fault != validator.Timeout || !strings.Contains(v.Detail, "200ms") {
-				t.Errorf("case %d: want timeout, got %+v", i, v)
-			}
-			return true
-		}
-		return false
-	})
-	if s := checkStats(t, c); s.Timeouts != 2 || s.Restarts != 2 {
-		t.Errorf("stats %+v", s)
-	}
+	checkHangs(t, c, g, 300, 210)
 
 	// While one process hangs, the other one answers.
 	waitChildren(t, c)
 	done := make(chan validator.Verdict, 1)
 	go func() { done <- g.Check(context.Background(), []byte(hangText)) }()
 	time.Sleep(20 * time.Millisecond)
-	start = time.Now()
+	start := time.Now()
 	for i := 0; i < 20; i++ {
 		if v := g.Check(context.Background(), []byte(`{"path":"b"}`)); v.Fault != "" || !v.Valid {
 			t.Errorf("Check during a hang = %+v", v)

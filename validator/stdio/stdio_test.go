@@ -367,17 +367,18 @@ func TestRestartFails(t *testing.T) {
 	checkStats(t, c)
 }
 
-func TestHang(t *testing.T) {
-	c, _ := startFake(t, "hang", 0, Options{Timeout: 200 * time.Millisecond})
-	g := compile(t, c, readTool)
-	args := cases(150)
-	hangs := map[int]bool{37: true, 110: true}
+// checkHangs checks n cases through g, of which cases 37 and other hang: those two must time out
+// after 200ms, each restarting its process, and every other case must get its verdict.
+func checkHangs(t *testing.T, c *Client, g validator.BatchGate, n, other int) {
+	t.Helper()
+	args := cases(n)
+	hangs := map[int]bool{37: true, other: true}
 	for i := range hangs {
 		args[i] = []byte(hangText)
 	}
 	start := time.Now()
 	got := g.CheckBatch(context.Background(), args)
-	t.Logf("150 cases, 2 hangs: %v", time.Since(start))
+	t.Logf("%d cases, 2 hangs, %d processes: %v", n, max(c.opts.Processes, 1), time.Since(start))
 	checkAll(t, args, got, func(i int, v validator.Verdict) bool {
 		if hangs[i] {
 			if v.Fault != validator.Timeout || !strings.Contains(v.Detail, "200ms") {
@@ -390,6 +391,12 @@ func TestHang(t *testing.T) {
 	if s := checkStats(t, c); s.Timeouts != 2 || s.Restarts != 2 {
 		t.Errorf("stats %+v", s)
 	}
+}
+
+func TestHang(t *testing.T) {
+	c, _ := startFake(t, "hang", 0, Options{Timeout: 200 * time.Millisecond})
+	g := compile(t, c, readTool)
+	checkHangs(t, c, g, 150, 110)
 	if v := g.Check(context.Background(), []byte(hangText)); v.Fault != validator.Timeout {
 		t.Errorf("Check(hang) = %+v", v)
 	}
