@@ -328,16 +328,7 @@ func (s *session) call(ctx context.Context, req request, timeout time.Duration) 
 		}
 		s.mu.Unlock()
 	}()
-	msg := make([]byte, 0, len(params)+96)
-	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
-	msg = strconv.AppendInt(msg, id, 10)
-	msg = append(msg, `,"method":`...)
-	msg = strconv.AppendQuote(msg, method)
-	if params != nil {
-		msg = append(msg, `,"params":`...)
-		msg = append(msg, params...)
-	}
-	msg = append(msg, '}')
+	msg := message(id, method, params, true)
 	// A server that stops reading its input would block the write for ever: past the timeout
 	// the session is ended, which unblocks it.
 	guard := time.AfterFunc(timeout, func() { s.kill(fmt.Sprintf("writing a request took longer than %v", timeout)) })
