@@ -11,11 +11,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/internal/syncbuf"
 	"github.com/toolproof/toolproof/internal/testflags"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -52,22 +52,7 @@ func TestMain(m *testing.M) {
 }
 
 // syncBuffer collects the server's stderr and the client's notes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 // fakeOptions runs this test binary as the fake server in mode.
 func fakeOptions(t *testing.T, mode string) mcp.Options {
