@@ -301,17 +301,8 @@ func TestPoolRefuse(t *testing.T) {
 
 // TestPoolRefuseOne: a tool refused by one process is refused.
 func TestPoolRefuseOne(t *testing.T) {
-	c, err := Start(Options{
-		Command:   fakeCommand(),
-		Env:       fakeEnviron(fakeEnv+"=refuseone", fakeState+"="+filepath.Join(t.TempDir(), "first")),
-		Processes: 2,
-		Stderr:    newSyncBuffer(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_, err = c.Compile(tool.Tool{Name: "maybe", Parameters: json.RawMessage(`{}`)})
+	c, _ := startFake(t, "refuseone", 0, Options{Processes: 2, Env: []string{fakeState + "=" + filepath.Join(t.TempDir(), "first")}})
+	_, err := c.Compile(tool.Tool{Name: "maybe", Parameters: json.RawMessage(`{}`)})
 	var r *RefusedError
 	if !errors.As(err, &r) || r.Tool != "maybe" {
 		t.Fatalf("Compile(maybe) = %v", err)
@@ -323,17 +314,8 @@ func TestPoolRefuseOne(t *testing.T) {
 
 // TestPoolRestartFails: when a process cannot be restarted, the whole client fails.
 func TestPoolRestartFails(t *testing.T) {
-	c, err := Start(Options{
-		Command: fakeCommand(),
-		Env: fakeEnviron(fakeEnv+"=restartfails", fakeNEnv+"=5", fakeStarts+"=2",
-			fakeState+"="+filepath.Join(t.TempDir(), "started")),
-		Processes: 2,
-		Stderr:    newSyncBuffer(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c, _ := startFake(t, "restartfails", 5, Options{Processes: 2,
+		Env: []string{fakeStarts + "=2", fakeState + "=" + filepath.Join(t.TempDir(), "started")}})
 	g := compile(t, c, readTool)
 	args := make([][]byte, 200)
 	for i := range args {
