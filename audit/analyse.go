@@ -10,6 +10,7 @@ import (
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/internal/schemawalk"
+	"github.com/toolproof/toolproof/internal/uniq"
 	"github.com/toolproof/toolproof/mutators"
 )
 
@@ -62,8 +63,8 @@ func (a *auditor) add(c cases.Class, path string, passes bool, why string) {
 func (a *auditor) addObject(c cases.Class, path string, passes bool, why string, required, declared []string) {
 	for i, p := range a.out {
 		if p.Class == c && p.Path == path && p.Passes == passes && p.Why == why {
-			a.out[i].required = dedupe(append(a.out[i].required, required...))
-			a.out[i].declared = dedupe(append(a.out[i].declared, declared...))
+			a.out[i].required = uniq.Of(append(a.out[i].required, required...))
+			a.out[i].declared = uniq.Of(append(a.out[i].declared, declared...))
 			return
 		}
 	}
@@ -295,24 +296,12 @@ func (a *auditor) constraints(cs []*jsonschema.Schema, ts map[string]bool, path,
 	}
 	switch {
 	case len(kws) > 0:
-		a.add(mutators.OutOfRangeEnum, path, false, fmt.Sprintf("%s has %s to break", where, strings.Join(dedupe(kws), ", ")))
+		a.add(mutators.OutOfRangeEnum, path, false, fmt.Sprintf("%s has %s to break", where, strings.Join(uniq.Of(kws), ", ")))
 	case ts != nil && ts["string"] && len(ts) == 1:
 		a.add(mutators.OutOfRangeEnum, path, true, where+" is a free string: no enum, pattern or length to leave")
 	case ts != nil && (ts["number"] || ts["integer"]):
 		a.add(mutators.OutOfRangeEnum, path, true, fmt.Sprintf("%s is %s without bounds: any number passes", where, desc))
 	}
-}
-
-func dedupe(in []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 func (a *auditor) object(cs []*jsonschema.Schema, path, where string, root bool) {
@@ -337,9 +326,9 @@ func (a *auditor) object(cs []*jsonschema.Schema, path, where string, root bool)
 		a.addObject(mutators.HallucinatedKey, path, true, where+" is an open object: invented keys pass", nil, keys)
 	}
 	if len(required) > 0 {
-		a.addObject(mutators.MissingRequired, path, false, fmt.Sprintf("%s requires %s", where, strings.Join(dedupe(required), ", ")), dedupe(required), keys)
+		a.addObject(mutators.MissingRequired, path, false, fmt.Sprintf("%s requires %s", where, strings.Join(uniq.Of(required), ", ")), uniq.Of(required), keys)
 	} else if len(declared) > 0 {
-		a.addObject(mutators.MissingRequired, path, true, where+" requires nothing: leaving properties out passes", dedupe(required), keys)
+		a.addObject(mutators.MissingRequired, path, true, where+" requires nothing: leaving properties out passes", uniq.Of(required), keys)
 	}
 	if root {
 		if closed != "" || len(required) > 0 {

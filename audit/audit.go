@@ -12,6 +12,7 @@ import (
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/generate"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/uniq"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -179,8 +180,8 @@ func groups(hs []hypothesis) []*group {
 			all = append(all, toks)
 		}
 		g.hyps = append(g.hyps, h)
-		g.required = dedupe(append(g.required, h.required...))
-		g.declared = dedupe(append(g.declared, h.declared...))
+		g.required = uniq.Of(append(g.required, h.required...))
+		g.declared = uniq.Of(append(g.declared, h.declared...))
 	}
 	for _, g := range out {
 		g.all = all

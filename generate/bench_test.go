@@ -26,6 +26,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/internal/gentest"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -84,14 +85,7 @@ func loadBenchSubject(b *testing.B, name string) benchSubject {
 	if !ok {
 		b.Fatalf("tool %q not found (skipped: %v)", name, set.Skipped)
 	}
-	gk, err := validator.Compile(tl)
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, err := generate.New(gk)
-	if err != nil {
-		b.Fatal(err)
-	}
+	gk, g := gentest.New(b, tl)
 	hw, ok := hwGenerators[name]
 	if !ok {
 		b.Fatalf("no hand-written generator for %q", name)

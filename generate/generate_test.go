@@ -5,9 +5,8 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/internal/gentest"
 	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
 )
 
 func TestCorpusToolsGenerateValidValues(t *testing.T) {
@@ -20,14 +19,7 @@ func TestCorpusToolsGenerateValidValues(t *testing.T) {
 	}
 	for _, tl := range set.Tools {
 		t.Run(tl.Name, func(t *testing.T) {
-			gk, err := validator.Compile(tl)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, err := generate.New(gk)
-			if err != nil {
-				t.Fatal(err)
-			}
+			gk, g := gentest.New(t, tl)
 			rapid.Check(t, func(rt *rapid.T) {
 				v := g.Valid().Draw(rt, "args")
 				if !gk.Valid(v) {

@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/internal/gentest"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -28,14 +29,7 @@ func TestToolArgumentsAreObjects(t *testing.T) {
 		"not an object?": `{"not":{"type":["string","number","integer","boolean","null","array"]}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, err := generate.New(gk)
-			if err != nil {
-				t.Fatal(err)
-			}
+			gk, g := gentest.Schema(t, schema)
 			got := 0
 			for i := 0; i < 100; i++ {
 				v := rapid.Custom(func(rt *rapid.T) any {

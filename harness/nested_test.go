@@ -53,13 +53,7 @@ func TestNestedRunWithOtherSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	timeouts := 0
-	for _, f := range outer.Findings {
-		if f.Kind == report.Timeout {
-			timeouts++
-		}
-	}
-	if timeouts == 0 {
+	if !kinds(outer)[report.Timeout] {
 		t.Errorf("the outer run has no timeout finding for the call that waited on the inner run: %v", outer.Findings)
 	}
 	select {

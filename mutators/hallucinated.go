@@ -10,6 +10,7 @@ import (
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/uniq"
 )
 
 // hallucinated_key: a property the schema does not allow.
@@ -45,7 +46,7 @@ func nearMissKeys(k string) []string {
 	if len(k) > 3 {
 		add(k[:len(k)/2] + k[len(k)/2+1:])
 	}
-	return dedupe(out)
+	return uniq.Of(out)
 }
 
 func toSnake(s string) string {
@@ -71,18 +72,6 @@ func toCamel(s string) string {
 		}
 	}
 	return strings.Join(parts, "")
-}
-
-func dedupe(in []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 func (hallucinated) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {

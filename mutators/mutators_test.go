@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/internal/gentest"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
@@ -50,14 +51,7 @@ func corpus(t *testing.T) []fixture {
 
 func fixtureFor(t *testing.T, schema string) fixture {
 	t.Helper()
-	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := generate.New(gk)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gk, g := gentest.Schema(t, schema)
 	return fixture{gk, g, mutators.NewContext(gk, nil)}
 }
 

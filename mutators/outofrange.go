@@ -12,6 +12,7 @@ import (
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/uniq"
 )
 
 // ---- out_of_range_enum: a constraint broken: a value outside an enum or const (near misses:
@@ -56,7 +57,7 @@ func nearMissValues(s string) []string {
 			}
 		}
 	}
-	return dedupe(out)
+	return uniq.Of(out)
 }
 
 func inEnum(enum []any, v any) bool {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/internal/gentest"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -88,14 +89,7 @@ func TestTheRoundTripCatchesABrokenRecogniser(t *testing.T) {
 	}
 	var fs []fixture
 	for _, tl := range set.Tools {
-		gk, err := validator.Compile(tl)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := generate.New(gk)
-		if err != nil {
-			t.Fatal(err)
-		}
+		gk, g := gentest.New(t, tl)
 		fs = append(fs, fixture{NewContext(gk, sib), g})
 	}
 	for _, m := range All() {

@@ -7,9 +7,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/internal/gentest"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/validator"
 )
 
 // TestSitesKnowTheirText: a Target's text is jsonvalue.Marshal's, and every site's span in it
@@ -18,14 +17,7 @@ import (
 // replacement made is the text of the value it was built from.
 func TestSitesKnowTheirText(t *testing.T) {
 	for _, tl := range corpus.Tools().Tools {
-		gk, err := validator.Compile(tl)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gen, err := generate.New(gk)
-		if err != nil {
-			t.Fatal(err)
-		}
+		gk, gen := gentest.New(t, tl)
 		ctx := NewContext(gk, nil)
 		rapid.Check(t, func(rt *rapid.T) {
 			v, ok := gen.Draw(rt)

@@ -99,23 +99,7 @@ func TestGolden(t *testing.T) {
 				if err := c.write(&got); err != nil {
 					t.Fatal(err)
 				}
-				path := filepath.Join("testdata", "golden", c.name)
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (go test ./report -run Golden -update writes it)", err)
-				}
-				if d := cmp.Diff(string(want), got.String()); d != "" {
-					t.Errorf("%s changed (-want +got); go test ./report -run Golden -update accepts the change:\n%s", path, d)
-				}
+				checkGolden(t, c.name, got.Bytes())
 			})
 		}
 	}
@@ -123,6 +107,28 @@ func TestGolden(t *testing.T) {
 
 // The JUnit counts are the text report's: tests = checks + skipped tools, failures = failed
 // checks, skipped = skipped tools; and text the XML cannot hold does not break it.
+// checkGolden compares got with testdata/golden/name, or writes it there under -update.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./report -run Golden -update writes it)", err)
+	}
+	if d := cmp.Diff(string(want), string(got)); d != "" {
+		t.Errorf("%s changed (-want +got); go test ./report -run Golden -update accepts the change:\n%s", path, d)
+	}
+}
+
 func TestJUnitCountsMatchTheText(t *testing.T) {
 	r := goldenReport()
 	r.Findings[1].Detail += "\x00\x1b]]>" // a NUL, an escape and the end of a CDATA section

@@ -54,20 +54,7 @@ func TestGoldenRendered(t *testing.T) {
 			if err := c.write(&got); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", "golden", c.name)
-			if *update {
-				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (go test ./harness -run Golden -update writes it)", err)
-			}
-			if d := cmp.Diff(string(want), got.String()); d != "" {
-				t.Errorf("%s changed (-want +got); go test ./harness -run Golden -update accepts the change:\n%s", path, d)
-			}
+			checkGolden(t, c.name, got.Bytes())
 		})
 	}
 }

@@ -48,13 +48,13 @@ func TestHostileCorpus(t *testing.T) {
 		{"invalid UTF-8", []string{"gen", "--tools", hostile("invalid_utf8.json")}, 2, "invalid UTF-8", ""},
 		{"remote references", []string{"run", "--validator", "reference", "--tools", hostile("remote.json")}, 2, "$schema http://127.0.0.1:1/schema", ""},
 		{"forged shard count", []string{"merge", hostile("merge_forged_of.json")}, 2, "and 999999999999999989 more missing", "panic"},
-		{"deep schema", []string{"run", "--validator", "reference", "--checks", "5", "--tools", hostileFile(t, dir, "deep.json", deepSchema(4900, 100))}, 2, "nesting deeper than", ""},
-		{"enum of 100k", []string{"run", "--validator", "reference", "--checks", "5", "--seed", "1", "--tools", hostileFile(t, dir, "enum.json", bigEnum(100000))}, 0, "PASS", ""},
-		{"minProperties 100000", []string{"run", "--validator", "reference", "--checks", "5", "--tools", hostileFile(t, dir, "minprops.json",
+		{"deep schema", []string{"run", "--validator", "reference", "--checks", "5", "--tools", writeFile(t, dir, "deep.json", deepSchema(4900, 100))}, 2, "nesting deeper than", ""},
+		{"enum of 100k", []string{"run", "--validator", "reference", "--checks", "5", "--seed", "1", "--tools", writeFile(t, dir, "enum.json", bigEnum(100000))}, 0, "PASS", ""},
+		{"minProperties 100000", []string{"run", "--validator", "reference", "--checks", "5", "--tools", writeFile(t, dir, "minprops.json",
 			`[{"name":"huge","parameters":{"type":"object","minProperties":100000}},{"name":"ok","parameters":{"type":"object"}}]`)}, 0, "generate.MaxMinProperties", ""},
-		{"20k tools of one name", []string{"run", "--validator", "reference", "--checks", "2", "--max-time", "3s", "--format", "json", "--tools", hostileFile(t, dir, "same.json", sameName(20000))}, exitInterrupted, `"interrupted": "stopped after --max-time 3s`, ""},
-		{"audit of 500 properties", []string{"audit", "--tools", hostileFile(t, dir, "wide.json", wideTools(500))}, 0, "audit.MaxOracleBytes", ""},
-		{"blank lines", []string{"run", "--validator", "reference", "--checks", "5", "--tools", hostileFile(t, dir, "blank.jsonl", strings.Repeat("\n", 20<<20)+`{"name":"a","parameters":{"type":"object"}}`+"\n")}, 0, "PASS", ""},
+		{"20k tools of one name", []string{"run", "--validator", "reference", "--checks", "2", "--max-time", "3s", "--format", "json", "--tools", writeFile(t, dir, "same.json", sameName(20000))}, exitInterrupted, `"interrupted": "stopped after --max-time 3s`, ""},
+		{"audit of 500 properties", []string{"audit", "--tools", writeFile(t, dir, "wide.json", wideTools(500))}, 0, "audit.MaxOracleBytes", ""},
+		{"blank lines", []string{"run", "--validator", "reference", "--checks", "5", "--tools", writeFile(t, dir, "blank.jsonl", strings.Repeat("\n", 20<<20)+`{"name":"a","parameters":{"type":"object"}}`+"\n")}, 0, "PASS", ""},
 		{"FIFO and /dev/zero in a directory", []string{"run", "--validator", "reference", "--checks", "5", "--tools", specialDir(t)}, 0, "not a regular file (a FIFO)", ""},
 		{"/dev/zero named", []string{"run", "--tools", "/dev/zero"}, 2, "tool.MaxFileSize", ""},
 		{"validator forks a child and exits", []string{"run", "--tools", hostile("params.json"), "--validator", "exec:sh -c 'sleep " + orphanToken + " & exit 0'"}, 2, "died before answering hello", ""},
@@ -124,15 +124,6 @@ func runLimited(t *testing.T, bin string, args []string) (time.Duration, int64, 
 	return elapsed, rss, result{cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()}
 }
 
-func hostileFile(t *testing.T, dir, name, text string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // deepSchema is a tool nested depth levels deep in properties, each named with width bytes.
 func deepSchema(depth, width int) string {
 	var b strings.Builder
@@ -180,7 +171,7 @@ func sameName(n int) string {
 // /dev/zero, both named as tool files.
 func specialDir(t *testing.T) string {
 	d := t.TempDir()
-	hostileFile(t, d, "ok.json", `{"name":"ok","parameters":{"type":"object","properties":{"a":{"type":"integer"}}}}`)
+	writeFile(t, d, "ok.json", `{"name":"ok","parameters":{"type":"object","properties":{"a":{"type":"integer"}}}}`)
 	if err := syscall.Mkfifo(filepath.Join(d, "fifo.json"), 0o644); err != nil {
 		t.Fatal(err)
 	}

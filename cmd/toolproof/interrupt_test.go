@@ -5,37 +5,20 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
-var (
-	toolproofOnce sync.Once
-	toolproofPath string
-	toolproofErr  error
-)
-
 // toolproofBinary builds this command once, for the tests that run it as a process of its own.
 func toolproofBinary(t testing.TB) string {
 	t.Helper()
-	toolproofOnce.Do(func() {
-		toolproofPath = filepath.Join(binDir, "toolproof")
-		if out, err := exec.Command("go", "build", "-o", toolproofPath, ".").CombinedOutput(); err != nil {
-			toolproofErr = errors.New("go build: " + err.Error() + "\n" + string(out))
-		}
-	})
-	if toolproofErr != nil {
-		t.Fatal(toolproofErr)
-	}
-	return toolproofPath
+	return goBuild(t, "toolproof", ".")
 }
 
 // alive reports whether pid is a process that has not ended (a zombie has ended).
@@ -141,23 +124,31 @@ func sigName(sig syscall.Signal) string {
 	return "sigterm"
 }
 
+// interruptedReport returns the one JSON report of the interrupted run r: its case count and why
+// it was interrupted.
+func interruptedReport(t *testing.T, r result) (rep struct {
+	Cases       int    `json:"cases"`
+	Interrupted string `json:"interrupted"`
+}) {
+	t.Helper()
+	if r.code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", r.code, exitInterrupted, clip(r.stderr))
+	}
+	var doc struct{ Reports []json.RawMessage }
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Reports) != 1 {
+		t.Fatalf("no JSON report: %v\n%s", err, clip(r.stdout))
+	}
+	if err := json.Unmarshal(doc.Reports[0], &rep); err != nil {
+		t.Fatalf("the JSON report: %v\n%s", err, clip(r.stdout))
+	}
+	return rep
+}
+
 // TestMaxTimeStopsTheRun: --max-time stops a run on purpose, as a signal does.
 func TestMaxTimeStopsTheRun(t *testing.T) {
 	r := cli(t, "run", "--validator", execSpec(t, "-strict", "-sleep", "1ms"), "--checks", "1000", "--seed", "1",
 		"--max-time", "500ms", "--format", "json")
-	if r.code != exitInterrupted {
-		t.Fatalf("exit %d, want %d\n%s", r.code, exitInterrupted, clip(r.stderr))
-	}
-	var doc struct {
-		Reports []struct {
-			Cases       int    `json:"cases"`
-			Interrupted string `json:"interrupted"`
-		}
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Reports) != 1 {
-		t.Fatalf("no JSON report: %v\n%s", err, clip(r.stdout))
-	}
-	if rep := doc.Reports[0]; rep.Cases == 0 || !strings.Contains(rep.Interrupted, "--max-time 500ms") {
+	if rep := interruptedReport(t, r); rep.Cases == 0 || !strings.Contains(rep.Interrupted, "--max-time 500ms") {
 		t.Errorf("%d cases, interrupted %q", rep.Cases, rep.Interrupted)
 	}
 }
@@ -168,18 +159,7 @@ func TestMaxTimeStopsTheRun(t *testing.T) {
 func TestSilentValidatorEndsTheRun(t *testing.T) {
 	r := cli(t, "run", "--validator", execSpec(t, "-strict", "-sleep", "1h"), "--timeout", "200ms", "--checks", "50",
 		"--seed", "1", "--format", "json")
-	if r.code != exitInterrupted {
-		t.Fatalf("exit %d, want %d\n%s", r.code, exitInterrupted, clip(r.stderr))
-	}
-	var doc struct {
-		Reports []struct {
-			Interrupted string `json:"interrupted"`
-		}
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Reports) != 1 {
-		t.Fatalf("no JSON report: %v\n%s", err, clip(r.stdout))
-	}
-	if !strings.Contains(doc.Reports[0].Interrupted, "the validator stopped answering") {
-		t.Errorf("interrupted %q", doc.Reports[0].Interrupted)
+	if rep := interruptedReport(t, r); !strings.Contains(rep.Interrupted, "the validator stopped answering") {
+		t.Errorf("interrupted %q", rep.Interrupted)
 	}
 }

@@ -66,31 +66,50 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-var (
-	adapterOnce sync.Once
-	adapterPath string
-	adapterErr  error
-)
+// built holds the programs the tests build, each once per test binary, by name.
+var built = struct {
+	mu    sync.Mutex
+	progs map[string]*program
+}{progs: map[string]*program{}}
+
+type program struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// goBuild builds the Go package pkg (a path from this folder) into binDir/name, once per test
+// binary, and returns the path of the program.
+func goBuild(t testing.TB, name, pkg string) string {
+	t.Helper()
+	built.mu.Lock()
+	p := built.progs[name]
+	if p == nil {
+		p = &program{}
+		built.progs[name] = p
+	}
+	built.mu.Unlock()
+	p.once.Do(func() {
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			p.err = fmt.Errorf("the go command is not on PATH: %v", err)
+			return
+		}
+		p.path = filepath.Join(binDir, name)
+		if out, err := exec.Command(goBin, "build", "-o", p.path, pkg).CombinedOutput(); err != nil {
+			p.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		}
+	})
+	if p.err != nil {
+		t.Fatal(p.err)
+	}
+	return p.path
+}
 
 // adapter builds testdata/coerce (once) and returns the path of the binary.
 func adapter(t testing.TB) string {
 	t.Helper()
-	adapterOnce.Do(func() {
-		goBin, err := exec.LookPath("go")
-		if err != nil {
-			adapterErr = fmt.Errorf("the go command is not on PATH: %v", err)
-			return
-		}
-		adapterPath = filepath.Join(binDir, "coerce")
-		cmd := exec.Command(goBin, "build", "-o", adapterPath, "./testdata/coerce")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			adapterErr = fmt.Errorf("go build ./testdata/coerce: %v\n%s", err, out)
-		}
-	})
-	if adapterErr != nil {
-		t.Fatal(adapterErr)
-	}
-	return adapterPath
+	return goBuild(t, "coerce", "./testdata/coerce")
 }
 
 // execSpec is the --validator value that runs the test adapter with args.

@@ -1,23 +1,20 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolproof/toolproof/internal/announce"
 )
 
 // fakeMCP builds the fake MCP server of validator/mcp and returns the --validator value that
 // runs it in mode.
 func fakeMCP(t *testing.T, mode string) string {
 	t.Helper()
-	bin := filepath.Join(binDir, "fake-mcp")
-	cmd := exec.Command("go", "build", "-o", bin, "../../validator/mcp/internal/fakeserver/cmd/toolproof-fake-mcp")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := goBuild(t, "fake-mcp", "../../validator/mcp/internal/fakeserver/cmd/toolproof-fake-mcp")
 	return "mcp:'" + bin + "' " + mode
 }
 
@@ -47,20 +44,7 @@ func TestRunMCP(t *testing.T) {
 func fakeMCPHTTP(t *testing.T, flags ...string) string {
 	t.Helper()
 	fakeMCP(t, "correct") // builds the binary
-	cmd := exec.Command(filepath.Join(binDir, "fake-mcp"), append([]string{"-http", "127.0.0.1:0"}, flags...)...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("the fake HTTP server printed no URL: %v", err)
-	}
-	return strings.TrimSpace(line)
+	return announce.URL(t, exec.Command(filepath.Join(binDir, "fake-mcp"), append([]string{"-http", "127.0.0.1:0"}, flags...)...))
 }
 
 // TestRunMCPHTTP: mcp:URL with a bearer token read from the environment catches the lenient

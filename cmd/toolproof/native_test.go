@@ -2,29 +2,17 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/toolproof/toolproof/internal/needs"
 )
 
 // requireExamples skips the test (fails it under TOOLPROOF_REQUIRE_NODE=1) when node or the
 // examples' packages (`npm ci` in examples) are missing.
 func requireExamples(t *testing.T) {
 	t.Helper()
-	why := ""
-	if _, err := exec.LookPath("node"); err != nil {
-		why = "node is not on PATH"
-	} else if _, err := os.Stat(filepath.Join("..", "..", "examples", "node_modules")); err != nil {
-		why = "examples/node_modules is missing (run `npm ci` in examples)"
-	}
-	if why == "" {
-		return
-	}
-	if os.Getenv("TOOLPROOF_REQUIRE_NODE") == "1" {
-		t.Fatalf("TOOLPROOF_REQUIRE_NODE=1, but the native modules cannot run: %s", why)
-	}
-	t.Skipf("skipping: %s (TOOLPROOF_REQUIRE_NODE=1 makes this a failure)", why)
+	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the native modules", needs.Node(filepath.Join("..", "..", "examples"), "examples"))
 }
 
 // run with no --tools takes the tools a node: module or a seed gate serves.

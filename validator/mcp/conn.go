@@ -73,12 +73,11 @@ type session struct {
 
 	out writeQueue // the messages on their way to the server, written together
 
-	mu         sync.Mutex
-	pending    map[int64]pendingCall
-	why        string // why the session ended, once done is closed
-	killedBy   string // non-empty: the client ended the session on purpose (a timeout)
-	stray      int
-	strayFirst string
+	mu       sync.Mutex
+	pending  map[int64]pendingCall
+	why      string // why the session ended, once done is closed
+	killedBy string // non-empty: the client ended the session on purpose (a timeout)
+	stray    strayCount
 	// nulls are errors answered with "id": null (a parse error) that answer calls in flight,
 	// no one knows which yet; suspects are the calls that were in flight when they came and
 	// have no answer of their own yet. Each answer with an id clears a suspect; once as many
@@ -313,23 +312,14 @@ func (s *session) deliver(id int64, r response) bool {
 }
 
 func (s *session) strayLine(line []byte, what string) {
-	s.mu.Lock()
-	s.stray++
-	n := s.stray
-	if n == 1 {
-		s.strayFirst = clip(string(line), 200)
-	}
-	s.mu.Unlock()
-	if n <= maxStrayLogs {
+	if s.stray.add(line) {
 		fmt.Fprintf(s.stderr, "toolproof: mcp: ignored a line from the server (%s): %s\n", what, clip(string(line), 200))
 	}
 }
 
 // strays says how many lines could not be used, and the first.
 func (s *session) strays() (int, string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stray, s.strayFirst
+	return s.stray.get()
 }
 
 // send writes one message line, with the lines other calls send meanwhile in one write; it
@@ -374,16 +364,7 @@ func (s *session) call(ctx context.Context, req request, timeout time.Duration) 
 		}
 		s.mu.Unlock()
 	}()
-	msg := make([]byte, 0, len(params)+96)
-	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
-	msg = strconv.AppendInt(msg, id, 10)
-	msg = append(msg, `,"method":`...)
-	msg = strconv.AppendQuote(msg, method)
-	if params != nil {
-		msg = append(msg, `,"params":`...)
-		msg = append(msg, params...)
-	}
-	msg = append(msg, '}')
+	msg := message(id, method, params, true)
 	// A server that stops reading its input would block the write for ever: past the timeout
 	// the session is ended, which unblocks it.
 	if err := s.send(msg, timeout); err != nil {

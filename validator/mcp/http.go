@@ -45,8 +45,7 @@ type httpLink struct {
 	sessionID string
 	why       string
 	killedBy  string
-	stray     int
-	first     string
+	stray     strayCount
 	once      sync.Once
 	done      chan struct{}
 }
@@ -86,9 +85,7 @@ func (h *httpLink) reason() (string, bool) {
 }
 
 func (h *httpLink) strays() (int, string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.stray, h.first
+	return h.stray.get()
 }
 
 // kill ends the session: a legacy session with an id is ended with DELETE (a server that does
@@ -422,14 +419,7 @@ func (h *httpLink) readSSE(ctx context.Context, body io.Reader, r request, statu
 }
 
 func (h *httpLink) strayEvent(text []byte, what string) {
-	h.mu.Lock()
-	h.stray++
-	n := h.stray
-	if n == 1 {
-		h.first = clip(string(text), 200)
-	}
-	h.mu.Unlock()
-	if n <= maxStrayLogs {
+	if h.stray.add(text) {
 		fmt.Fprintf(h.stderr, "toolproof: mcp: ignored an event from %s (%s): %s\n", h.where, what, clip(string(text), 200))
 	}
 }

@@ -1,7 +1,6 @@
 package mcp_test
 
 import (
-	"bufio"
 	"io"
 	"net/http"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/internal/announce"
 	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/validator/mcp"
 )
@@ -78,19 +78,7 @@ func alarmServer(t *testing.T, version, mode, token string) string {
 	requireNode(t)
 	cmd := exec.Command("node", filepath.Join("servers", "alarm", version+".mjs"), "--http", "0", "--mode", mode, "--token", token)
 	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("servers/alarm/%s.mjs printed no URL: %v", version, err)
-	}
-	return strings.TrimSpace(line)
+	return announce.URL(t, cmd)
 }
 
 // requireNode skips (fails with TOOLPROOF_REQUIRE_NODE=1) when node or servers' packages are

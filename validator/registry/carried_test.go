@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolproof/toolproof/internal/needs"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/registry"
 	"github.com/toolproof/toolproof/validator/stdio"
@@ -25,18 +26,7 @@ func carried(cache string) *registry.Opener {
 }
 
 func TestCarriedPython(t *testing.T) {
-	why := ""
-	if _, err := exec.LookPath("python3"); err != nil {
-		why = "python3 is not on PATH"
-	} else if err := exec.Command("python3", "-c", "import jsonschema").Run(); err != nil {
-		why = "python3 has no jsonschema package"
-	}
-	if why != "" {
-		if os.Getenv("TOOLPROOF_REQUIRE_PYTHON") == "1" {
-			t.Fatalf("TOOLPROOF_REQUIRE_PYTHON=1, but the python adapter cannot run: %s", why)
-		}
-		t.Skipf("skipping the python adapter: %s (TOOLPROOF_REQUIRE_PYTHON=1 makes this a failure)", why)
-	}
+	needs.Met(t, "TOOLPROOF_REQUIRE_PYTHON", "the python adapter", needs.Python())
 	cache := t.TempDir()
 	v := open(t, carried(cache), "python-jsonschema")
 	read := tools(t, "read")[0]

@@ -2,14 +2,13 @@ package registry_test
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/internal/needs"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
@@ -102,18 +101,7 @@ func TestKnownLibraryBugs(t *testing.T) {
 // protocol wants them. Skipped when python3 with the jsonschema package is missing (a failure
 // under TOOLPROOF_REQUIRE_PYTHON=1).
 func TestPythonAdapter(t *testing.T) {
-	why := ""
-	if _, err := exec.LookPath("python3"); err != nil {
-		why = "python3 is not on PATH"
-	} else if err := exec.Command("python3", "-c", "import jsonschema").Run(); err != nil {
-		why = "python3 has no jsonschema package"
-	}
-	if why != "" {
-		if os.Getenv("TOOLPROOF_REQUIRE_PYTHON") == "1" {
-			t.Fatalf("TOOLPROOF_REQUIRE_PYTHON=1, but the python adapter cannot run: %s", why)
-		}
-		t.Skipf("skipping the python adapter: %s (TOOLPROOF_REQUIRE_PYTHON=1 makes this a failure)", why)
-	}
+	needs.Met(t, "TOOLPROOF_REQUIRE_PYTHON", "the python adapter", needs.Python())
 	v := open(t, newOpener(), "python-jsonschema")
 	if !strings.HasPrefix(v.Name(), "python-jsonschema ") {
 		t.Errorf("the adapter says it is %q", v.Name())

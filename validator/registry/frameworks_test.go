@@ -8,14 +8,14 @@ package registry_test
 // TOOLPROOF_REQUIRE_NODE=1.
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/internal/needs"
+	"github.com/toolproof/toolproof/internal/syncbuf"
 	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -33,12 +33,7 @@ func frameworksNode(t *testing.T) string {
 	} else if _, err := os.Stat(filepath.Join(root(t), "validator", "node", "node_modules")); err != nil {
 		why = "validator/node/node_modules is missing (run `npm ci` in validator/node)"
 	}
-	if why != "" {
-		if os.Getenv("TOOLPROOF_REQUIRE_NODE") == "1" {
-			t.Fatalf("TOOLPROOF_REQUIRE_NODE=1, but the framework modules cannot run: %s", why)
-		}
-		t.Skipf("skipping the framework modules: %s (TOOLPROOF_REQUIRE_NODE=1 makes this a failure)", why)
-	}
+	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the framework modules", why)
 	return node
 }
 
@@ -192,19 +187,4 @@ func TestFrameworkUnknownToolRefused(t *testing.T) {
 }
 
 // safeBuffer is a bytes.Buffer for a child's stderr, written from the client's goroutines.
-type safeBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *safeBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *safeBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type safeBuffer = syncbuf.Buffer

@@ -5,14 +5,13 @@ package registry_test
 // examples): skipped without them, a failure under TOOLPROOF_REQUIRE_NODE=1.
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/internal/needs"
 	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -20,19 +19,7 @@ import (
 
 func requireExamples(t *testing.T) {
 	t.Helper()
-	why := ""
-	if _, err := exec.LookPath("node"); err != nil {
-		why = "node is not on PATH"
-	} else if _, err := os.Stat(filepath.Join(root(t), "examples", "node_modules")); err != nil {
-		why = "examples/node_modules is missing (run `npm ci` in examples)"
-	}
-	if why == "" {
-		return
-	}
-	if os.Getenv("TOOLPROOF_REQUIRE_NODE") == "1" {
-		t.Fatalf("TOOLPROOF_REQUIRE_NODE=1, but the native modules cannot run: %s", why)
-	}
-	t.Skipf("skipping the native modules: %s (TOOLPROOF_REQUIRE_NODE=1 makes this a failure)", why)
+	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the native modules", needs.Node(filepath.Join(root(t), "examples"), "examples"))
 }
 
 // served opens spec, which must serve its own tools, and returns it with them.

@@ -25,6 +25,8 @@ import (
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/internal/needs"
+	"github.com/toolproof/toolproof/internal/testflags"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
@@ -35,15 +37,7 @@ import (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	given := map[string]bool{}
-	flag.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	for name, value := range map[string]string{"rapid.checks": "20", "rapid.seed": "1", "rapid.shrinktime": "1s"} {
-		if !given[name] {
-			if err := flag.Set(name, value); err != nil {
-				panic(err)
-			}
-		}
-	}
+	testflags.Default(map[string]string{"rapid.checks": "20", "rapid.seed": "1", "rapid.shrinktime": "1s"})
 	// No rapid fail files under testdata/: these runs are not regressions of this package.
 	if err := flag.Set("rapid.nofailfile", "true"); err != nil {
 		panic(err)
@@ -80,19 +74,7 @@ var subset = []string{"read", "bash", "grep", "deploy_service", "http_request", 
 // cannot run.
 func requireNode(t *testing.T) {
 	t.Helper()
-	why := ""
-	if _, err := exec.LookPath("node"); err != nil {
-		why = "node is not on PATH"
-	} else if _, err := os.Stat(filepath.Join(root(t), "validator", "node", "node_modules")); err != nil {
-		why = "validator/node/node_modules is missing (run `npm ci` in validator/node)"
-	}
-	if why == "" {
-		return
-	}
-	if os.Getenv("TOOLPROOF_REQUIRE_NODE") == "1" {
-		t.Fatalf("TOOLPROOF_REQUIRE_NODE=1, but the node adapters cannot run: %s", why)
-	}
-	t.Skipf("skipping the node adapters: %s (TOOLPROOF_REQUIRE_NODE=1 makes this a failure)", why)
+	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the node adapters", needs.Node(filepath.Join(root(t), "validator", "node"), "validator/node"))
 }
 
 // newOpener runs the checkout's adapters (their packages installed by scripts/test), as

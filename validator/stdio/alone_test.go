@@ -12,11 +12,7 @@ import (
 // TestCheckAlone: a call checked alone runs on a process of its own, so its crash is its own;
 // the pool's process is untouched, and the process that runs calls alone is restarted after it.
 func TestCheckAlone(t *testing.T) {
-	c, err := Start(Options{Command: fakeCommand(), Env: fakeEnviron(fakeEnv + "=dieon"), Stderr: newSyncBuffer()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c, _ := startFake(t, "dieon", 0, Options{})
 	g, err := c.Compile(replayTool)
 	if err != nil {
 		t.Fatal(err)

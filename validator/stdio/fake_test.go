@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/syncbuf"
 )
 
 // The fake adapters run in the test binary itself: TestHelperProcess, with FAKE_ENV naming the
@@ -341,26 +341,9 @@ func (f *fake) verdict(id json.Number, text []byte, isB64 bool) []byte {
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writes, for Options.Stderr.
-type syncBuffer struct {
-	mu  chan struct{}
-	buf bytes.Buffer
-}
+type syncBuffer = syncbuf.Buffer
 
-func newSyncBuffer() *syncBuffer { return &syncBuffer{mu: make(chan struct{}, 1)} }
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu <- struct{}{}
-	defer func() { <-s.mu }()
-	return s.buf.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu <- struct{}{}
-	defer func() { <-s.mu }()
-	return s.buf.String()
-}
-
-var _ io.Writer = (*syncBuffer)(nil)
+func newSyncBuffer() *syncBuffer { return &syncBuffer{} }
 
 // runFastFake is an adapter that does as little as it can, for benchmarks of the client: it
 // accepts every tool and every call, reading no more of a validate message than its id.

@@ -177,27 +177,7 @@ func TestPoolWindow(t *testing.T) {
 
 func TestPoolConcurrent(t *testing.T) {
 	c, _ := startFake(t, "reverse", 5, Options{Processes: 2, Window: 8})
-	gates := []validator.BatchGate{compile(t, c, readTool), compile(t, c, writeTool)}
-	args := cases(300)
-	var wg sync.WaitGroup
-	for w := 0; w < 12; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			g := gates[w%2]
-			if w%3 == 0 {
-				for _, a := range args[:60] {
-					if d := cmp.Diff(expected(a), g.Check(context.Background(), a)); d != "" {
-						t.Errorf("Check(%q) (-want +got):\n%s", a, d)
-					}
-				}
-				return
-			}
-			checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
-		}()
-	}
-	wg.Wait()
-	s := checkStats(t, c)
+	s := hammer(t, c)
 	if s.Verdicts != 4*60+8*300 || s.Restarts != 0 {
 		t.Errorf("stats %+v", s)
 	}
@@ -286,33 +266,14 @@ func TestPoolCrash(t *testing.T) {
 func TestPoolHang(t *testing.T) {
 	c, _ := startFake(t, "hang", 0, Options{Processes: 2, Timeout: 200 * time.Millisecond, Window: 8})
 	g := compile(t, c, readTool)
-	args := cases(300)
-	hangs := map[int]bool{37: true, 210: true}
-	for i := range hangs {
-		args[i] = []byte(hangText)
-	}
-	start := time.Now()
-	got := g.CheckBatch(context.Background(), args)
-	t.Logf("300 cases, 2 hangs, 2 processes: %v", time.Since(start))
-	checkAll(t, args, got, func(i int, v validator.Verdict) bool {
-		if hangs[i] {
-			if v.Fault != validator.Timeout || !strings.Contains(v.Detail, "200ms") {
-				t.Errorf("case %d: want timeout, got %+v", i, v)
-			}
-			return true
-		}
-		return false
-	})
-	if s := checkStats(t, c); s.Timeouts != 2 || s.Restarts != 2 {
-		t.Errorf("stats %+v", s)
-	}
+	checkHangs(t, c, g, 300, 210)
 
 	// While one process hangs, the other one answers.
 	waitChildren(t, c)
 	done := make(chan validator.Verdict, 1)
 	go func() { done <- g.Check(context.Background(), []byte(hangText)) }()
 	time.Sleep(20 * time.Millisecond)
-	start = time.Now()
+	start := time.Now()
 	for i := 0; i < 20; i++ {
 		if v := g.Check(context.Background(), []byte(`{"path":"b"}`)); v.Fault != "" || !v.Valid {
 			t.Errorf("Check during a hang = %+v", v)
@@ -340,17 +301,8 @@ func TestPoolRefuse(t *testing.T) {
 
 // TestPoolRefuseOne: a tool refused by one process is refused.
 func TestPoolRefuseOne(t *testing.T) {
-	c, err := Start(Options{
-		Command:   fakeCommand(),
-		Env:       fakeEnviron(fakeEnv+"=refuseone", fakeState+"="+filepath.Join(t.TempDir(), "first")),
-		Processes: 2,
-		Stderr:    newSyncBuffer(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_, err = c.Compile(tool.Tool{Name: "maybe", Parameters: json.RawMessage(`{}`)})
+	c, _ := startFake(t, "refuseone", 0, Options{Processes: 2, Env: []string{fakeState + "=" + filepath.Join(t.TempDir(), "first")}})
+	_, err := c.Compile(tool.Tool{Name: "maybe", Parameters: json.RawMessage(`{}`)})
 	var r *RefusedError
 	if !errors.As(err, &r) || r.Tool != "maybe" {
 		t.Fatalf("Compile(maybe) = %v", err)
@@ -362,17 +314,8 @@ func TestPoolRefuseOne(t *testing.T) {
 
 // TestPoolRestartFails: when a process cannot be restarted, the whole client fails.
 func TestPoolRestartFails(t *testing.T) {
-	c, err := Start(Options{
-		Command: fakeCommand(),
-		Env: fakeEnviron(fakeEnv+"=restartfails", fakeNEnv+"=5", fakeStarts+"=2",
-			fakeState+"="+filepath.Join(t.TempDir(), "started")),
-		Processes: 2,
-		Stderr:    newSyncBuffer(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c, _ := startFake(t, "restartfails", 5, Options{Processes: 2,
+		Env: []string{fakeStarts + "=2", fakeState + "=" + filepath.Join(t.TempDir(), "started")}})
 	g := compile(t, c, readTool)
 	args := make([][]byte, 200)
 	for i := range args {

@@ -119,6 +119,34 @@ func checkAll(t *testing.T, args [][]byte, got []validator.Verdict, allowed func
 	}
 }
 
+// hammer sends c's two tools 4*60 single checks and 8*300 batched ones from twelve goroutines at
+// once, checks every verdict, and returns c's stats after.
+func hammer(t *testing.T, c *Client) Stats {
+	t.Helper()
+	gates := []validator.BatchGate{compile(t, c, readTool), compile(t, c, writeTool)}
+	args := cases(300)
+	var wg sync.WaitGroup
+	for w := 0; w < 12; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g := gates[w%2]
+			if w%3 == 0 {
+				for _, a := range args[:60] {
+					if d := cmp.Diff(expected(a), g.Check(context.Background(), a)); d != "" {
+						t.Errorf("Check(%q) (-want +got):\n%s", a, d)
+					}
+				}
+				return
+			}
+			checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
+		}()
+	}
+	wg.Wait()
+	s := checkStats(t, c)
+	return s
+}
+
 func checkStats(t *testing.T, c *Client) Stats {
 	t.Helper()
 	s := c.Stats()
@@ -183,27 +211,7 @@ func TestOutOfOrder(t *testing.T) {
 
 func TestConcurrent(t *testing.T) {
 	c, _ := startFake(t, "reverse", 5, Options{Window: 16})
-	gates := []validator.BatchGate{compile(t, c, readTool), compile(t, c, writeTool)}
-	args := cases(300)
-	var wg sync.WaitGroup
-	for w := 0; w < 12; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			g := gates[w%2]
-			if w%3 == 0 {
-				for _, a := range args[:60] {
-					if d := cmp.Diff(expected(a), g.Check(context.Background(), a)); d != "" {
-						t.Errorf("Check(%q) (-want +got):\n%s", a, d)
-					}
-				}
-				return
-			}
-			checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
-		}()
-	}
-	wg.Wait()
-	s := checkStats(t, c)
+	s := hammer(t, c)
 	if s.Verdicts != 4*60+8*300 {
 		t.Errorf("stats %+v", s)
 	}
@@ -359,17 +367,18 @@ func TestRestartFails(t *testing.T) {
 	checkStats(t, c)
 }
 
-func TestHang(t *testing.T) {
-	c, _ := startFake(t, "hang", 0, Options{Timeout: 200 * time.Millisecond})
-	g := compile(t, c, readTool)
-	args := cases(150)
-	hangs := map[int]bool{37: true, 110: true}
+// checkHangs checks n cases through g, of which cases 37 and other hang: those two must time out
+// after 200ms, each restarting its process, and every other case must get its verdict.
+func checkHangs(t *testing.T, c *Client, g validator.BatchGate, n, other int) {
+	t.Helper()
+	args := cases(n)
+	hangs := map[int]bool{37: true, other: true}
 	for i := range hangs {
 		args[i] = []byte(hangText)
 	}
 	start := time.Now()
 	got := g.CheckBatch(context.Background(), args)
-	t.Logf("150 cases, 2 hangs: %v", time.Since(start))
+	t.Logf("%d cases, 2 hangs, %d processes: %v", n, max(c.opts.Processes, 1), time.Since(start))
 	checkAll(t, args, got, func(i int, v validator.Verdict) bool {
 		if hangs[i] {
 			if v.Fault != validator.Timeout || !strings.Contains(v.Detail, "200ms") {
@@ -382,6 +391,12 @@ func TestHang(t *testing.T) {
 	if s := checkStats(t, c); s.Timeouts != 2 || s.Restarts != 2 {
 		t.Errorf("stats %+v", s)
 	}
+}
+
+func TestHang(t *testing.T) {
+	c, _ := startFake(t, "hang", 0, Options{Timeout: 200 * time.Millisecond})
+	g := compile(t, c, readTool)
+	checkHangs(t, c, g, 150, 110)
 	if v := g.Check(context.Background(), []byte(hangText)); v.Fault != validator.Timeout {
 		t.Errorf("Check(hang) = %+v", v)
 	}

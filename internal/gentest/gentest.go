@@ -1,0 +1,33 @@
+// Package gentest compiles, for a test or benchmark, a tool's reference gatekeeper and the
+// generator of its valid arguments, failing the test on an error.
+package gentest
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// New returns tl's reference gatekeeper and generate.New's generator for it; t fails when
+// either cannot be built.
+func New(t testing.TB, tl tool.Tool) (*validator.Gatekeeper, *generate.Generator) {
+	t.Helper()
+	gk, err := validator.Compile(tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := generate.New(gk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gk, g
+}
+
+// Schema is New for a tool named "t" whose parameters are the JSON Schema text schema.
+func Schema(t testing.TB, schema string) (*validator.Gatekeeper, *generate.Generator) {
+	t.Helper()
+	return New(t, tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
+}
