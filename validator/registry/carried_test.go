@@ -73,12 +73,11 @@ func TestCarriedNativeUsesTheModulesPackages(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the stand-in npm is a shell script")
 	}
+	why := ""
 	if _, err := exec.LookPath("node"); err != nil {
-		if os.Getenv("TOOLPROOF_REQUIRE_NODE") == "1" {
-			t.Fatal("TOOLPROOF_REQUIRE_NODE=1, but node is not on PATH")
-		}
-		t.Skip("node is not on PATH")
+		why = "node is not on PATH"
 	}
+	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the carried node: adapter", why)
 	// The stand-in npm installs one package, toolproof-only, into toolproof's node_modules.
 	bin := t.TempDir()
 	npm := `#!/bin/sh
