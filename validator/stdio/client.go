@@ -30,7 +30,7 @@ type Options struct {
 	Dir       string        // working directory of the child; "" is toolproof's own
 	Env       []string      // environment of the child as in exec.Cmd.Env; nil is toolproof's own
 	Processes int           // how many copies of the child run side by side; 0 means 1
-	Window    int           // most requests in flight per process; 0 means DefaultWindow
+	Window    int           // most requests in flight per process; 0: from DefaultWindow up to MaxWindow (window.go)
 	Timeout   time.Duration // how long one request may go unanswered; 0 means DefaultTimeout
 	Stderr    io.Writer     // gets the children's stderr and the client's notes; nil means os.Stderr
 	Name      string        // overrides the "NAME VERSION" the child gives in hello
@@ -68,8 +68,6 @@ type Client struct {
 	serves   bool   // the first hello said "tools": true (tools.go)
 	stderr   *lockedWriter
 	procs    []*proc // fixed at Start
-	capacity int     // window slots in all: Window × Processes
-	refill   int     // free slots a blocked batch waits for, so that writes go out in groups
 	nextID   atomic.Uint64
 	closedCh chan struct{} // closed by Close
 	epoch    time.Time     // c.clock counts from here
@@ -83,6 +81,7 @@ type Client struct {
 	mu          sync.Mutex
 	ready       *sync.Cond // broadcast when a proc's cur or spareBusy, broken or closed change
 	pending     map[uint64]*request
+	win         window        // the window of requests in flight (window.go)
 	inflight    int           // window slots taken
 	waiters     []*slotWaiter // batches waiting for window slots, first come first served
 	closed      bool
@@ -102,9 +101,6 @@ func Start(opts Options) (*Client, error) {
 	if opts.Processes <= 0 {
 		opts.Processes = 1
 	}
-	if opts.Window <= 0 {
-		opts.Window = DefaultWindow
-	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
@@ -115,14 +111,13 @@ func Start(opts Options) (*Client, error) {
 		opts:     opts,
 		command:  commandString(opts.Command),
 		stderr:   &lockedWriter{w: opts.Stderr},
-		capacity: opts.Window * opts.Processes,
+		win:      newWindow(opts),
 		closedCh: make(chan struct{}),
 		epoch:    time.Now(),
 		pending:  map[uint64]*request{},
 
 		closeGrace: closeGrace,
 	}
-	c.refill = max(1, c.capacity/refillDivisor)
 	c.ready = sync.NewCond(&c.mu)
 	c.procs = make([]*proc, opts.Processes)
 	for i := range c.procs {
