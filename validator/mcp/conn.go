@@ -320,7 +320,7 @@ func (s *session) strays() (int, string) {
 // send writes one message line, with the lines other calls send meanwhile in one write; it
 // returns when its line is written. A write that takes longer than guard (> 0) ends the session.
 func (s *session) send(msg []byte, guard time.Duration) error {
-	return s.out.send(s.conn, msg, guard)
+	return s.out.send(s.conn, msg, guard, true)
 }
 
 // ended is closed when the session has ended.
@@ -360,9 +360,10 @@ func (s *session) call(ctx context.Context, req request, timeout time.Duration) 
 		s.mu.Unlock()
 	}()
 	msg := message(id, method, params, true)
-	// A server that stops reading its input would block the write for ever: past the timeout
-	// the session is ended, which unblocks it.
-	if err := s.send(msg, timeout); err != nil {
+	// The line goes out with the write under way, if any, without waiting for it: its answer is
+	// waited for below. A server that stops reading its input would block the write for ever:
+	// past the timeout the session is ended, which unblocks it.
+	if err := s.out.send(s.conn, msg, timeout, false); err != nil {
 		<-s.done
 		return response{}, ended
 	}
