@@ -124,6 +124,25 @@ func Start(opts Options) (*Client, error) {
 		c.procs[i] = &proc{index: i, toolIndex: map[string]int{}}
 	}
 
+	children, hellos, err := c.startAll()
+	if err != nil {
+		return nil, err
+	}
+	c.helloOf = hellos[0]
+	c.serves = children[0].servesTools
+	c.mu.Lock()
+	for i, p := range c.procs {
+		p.cur = children[i]
+	}
+	c.mu.Unlock()
+	c.wg.Add(1)
+	go c.watch()
+	return c, nil
+}
+
+// startAll starts a child for each process slot, side by side, and waits for their hellos. When
+// one fails, every child started is killed and the error names the command (and the process).
+func (c *Client) startAll() ([]*child, []string, error) {
 	children := make([]*child, len(c.procs))
 	hellos := make([]string, len(c.procs))
 	errs := make([]error, len(c.procs))
@@ -170,20 +189,11 @@ func Start(opts Options) (*Client, error) {
 		close(c.closedCh)
 		c.wg.Wait()
 		if len(c.procs) > 1 {
-			return nil, fmt.Errorf("validator %s (process %d of %d): %w", c.command, i+1, len(c.procs), err)
+			return nil, nil, fmt.Errorf("validator %s (process %d of %d): %w", c.command, i+1, len(c.procs), err)
 		}
-		return nil, fmt.Errorf("validator %s: %w", c.command, err)
+		return nil, nil, fmt.Errorf("validator %s: %w", c.command, err)
 	}
-	c.helloOf = hellos[0]
-	c.serves = children[0].servesTools
-	c.mu.Lock()
-	for i, p := range c.procs {
-		p.cur = children[i]
-	}
-	c.mu.Unlock()
-	c.wg.Add(1)
-	go c.watch()
-	return c, nil
+	return children, hellos, nil
 }
 
 // clock is the monotonic time since Start.

@@ -23,52 +23,13 @@ func fastResultIn(line []byte, in *interner) (uint64, validator.Verdict, bool) {
 		return id, v, true
 	}
 	s := scanner{b: line, in: in}
-	var (
-		id                              uint64
-		valid                           bool
-		issues                          []validator.Issue
-		hasOp, hasID, hasValid, hasList bool
-	)
+	var f resultFields
 	if !s.byte('{') {
 		return 0, validator.Verdict{}, false
 	}
 	for {
 		key, ok := s.raw()
-		if !ok || !s.byte(':') {
-			return 0, validator.Verdict{}, false
-		}
-		switch string(key) {
-		case "op":
-			op, ok := s.raw()
-			if hasOp || !ok || string(op) != "result" {
-				return 0, validator.Verdict{}, false
-			}
-			hasOp = true
-		case "id":
-			if hasID {
-				return 0, validator.Verdict{}, false
-			}
-			if id, ok = s.uint(); !ok {
-				return 0, validator.Verdict{}, false
-			}
-			hasID = true
-		case "valid":
-			if hasValid {
-				return 0, validator.Verdict{}, false
-			}
-			if valid, ok = s.bool(); !ok {
-				return 0, validator.Verdict{}, false
-			}
-			hasValid = true
-		case "issues":
-			if hasList {
-				return 0, validator.Verdict{}, false
-			}
-			if issues, ok = s.issues(); !ok {
-				return 0, validator.Verdict{}, false
-			}
-			hasList = true
-		default:
+		if !ok || !s.byte(':') || !f.read(&s, key) {
 			return 0, validator.Verdict{}, false
 		}
 		if s.byte(',') {
@@ -80,13 +41,57 @@ func fastResultIn(line []byte, in *interner) (uint64, validator.Verdict, bool) {
 		return 0, validator.Verdict{}, false
 	}
 	s.space()
-	if s.i != len(s.b) || !hasOp || !hasID || !hasValid || (valid && hasList) {
+	if s.i != len(s.b) || !f.hasOp || !f.hasID || !f.hasValid || (f.valid && f.hasList) {
 		return 0, validator.Verdict{}, false
 	}
-	if valid {
-		return id, validator.Accept(), true
+	if f.valid {
+		return f.id, validator.Accept(), true
 	}
-	return id, validator.Verdict{Issues: issues}, true
+	return f.id, validator.Verdict{Issues: f.issues}, true
+}
+
+// resultFields are the members of a result fastResultIn has read.
+type resultFields struct {
+	id                              uint64
+	valid                           bool
+	issues                          []validator.Issue
+	hasOp, hasID, hasValid, hasList bool
+}
+
+// read reads the value of member key; false for a member fastResult does not take, a
+// repeated one, or a value not of its shape.
+func (f *resultFields) read(s *scanner, key []byte) bool {
+	var ok bool
+	switch string(key) {
+	case "op":
+		op, isString := s.raw()
+		if f.hasOp || !isString || string(op) != "result" {
+			return false
+		}
+		f.hasOp = true
+		return true
+	case "id":
+		if f.hasID {
+			return false
+		}
+		f.id, ok = s.uint()
+		f.hasID = true
+	case "valid":
+		if f.hasValid {
+			return false
+		}
+		f.valid, ok = s.bool()
+		f.hasValid = true
+	case "issues":
+		if f.hasList {
+			return false
+		}
+		f.issues, ok = s.issues()
+		f.hasList = true
+	default:
+		return false
+	}
+	return ok
 }
 
 // canonicalResult reads results written the way the Node.js adapters and most others write
