@@ -221,6 +221,28 @@ func (s *session) dispatch(line []byte) {
 // numeric id to a tools/call in flight. Any other line is left to dispatch (false), which reads
 // it again.
 func (s *session) dispatchCall(line []byte) bool {
+	id, result, rpcErr, ok := decodeCallAnswer(line)
+	if !ok {
+		return false
+	}
+	s.mu.Lock()
+	p, ok := s.pending[id]
+	s.mu.Unlock()
+	if !ok || !p.call {
+		return false
+	}
+	if !s.deliver(id, response{call: result, Error: rpcErr}) {
+		s.strayLine(line, "a response to no request in flight")
+	}
+	return true
+}
+
+// decodeCallAnswer reads a line that may answer a tools/call: a result or an error with a
+// numeric id, no method. The common shape is read by fastCallAnswer, the rest by encoding/json.
+func decodeCallAnswer(line []byte) (id int64, result *callResult, rpcErr *rpcError, ok bool) {
+	if id, result, ok := fastCallAnswer(line); ok {
+		return id, result, nil, true
+	}
 	var m struct {
 		ID     *int64      `json:"id"`
 		Method string      `json:"method"`
@@ -228,18 +250,9 @@ func (s *session) dispatchCall(line []byte) bool {
 		Error  *rpcError   `json:"error"`
 	}
 	if json.Unmarshal(line, &m) != nil || m.Method != "" || m.ID == nil || m.Result == nil && m.Error == nil {
-		return false
+		return 0, nil, nil, false
 	}
-	s.mu.Lock()
-	p, ok := s.pending[*m.ID]
-	s.mu.Unlock()
-	if !ok || !p.call {
-		return false
-	}
-	if !s.deliver(*m.ID, response{call: m.Result, Error: m.Error}) {
-		s.strayLine(line, "a response to no request in flight")
-	}
-	return true
+	return *m.ID, m.Result, m.Error, true
 }
 
 // deliverNull takes an error answered with "id": null (JSON-RPC 2.0 answers a parse error so):
