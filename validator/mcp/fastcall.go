@@ -3,6 +3,8 @@ package mcp
 import (
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
 // fastCallAnswer reads the common answer to a tools/call without reflection:
@@ -12,14 +14,14 @@ import (
 // which is the reference: whenever fastCallAnswer reports true, json.Unmarshal gives the same
 // id and result.
 func fastCallAnswer(line []byte) (id int64, r *callResult, ok bool) {
-	s := callScanner{b: line}
+	s := callScanner{jsonvalue.Scanner{B: line}}
 	var hasID, hasVersion bool
-	if !s.byte('{') {
+	if !s.Byte('{') {
 		return 0, nil, false
 	}
 	for {
 		key, ok := s.plain()
-		if !ok || !s.byte(':') {
+		if !ok || !s.Byte(':') {
 			return 0, nil, false
 		}
 		switch string(key) {
@@ -40,18 +42,20 @@ func fastCallAnswer(line []byte) (id int64, r *callResult, ok bool) {
 			if hasID {
 				return 0, nil, false
 			}
-			if id, ok = s.id(); !ok {
+			n, ok := s.Uint(18)
+			if !ok {
 				return 0, nil, false
 			}
+			id = int64(n)
 			hasID = true
 		default:
 			return 0, nil, false
 		}
-		if !s.byte(',') {
+		if !s.Byte(',') {
 			break
 		}
 	}
-	if !s.byte('}') || !s.end() || !hasID || r == nil {
+	if !s.Byte('}') || !s.End() || !hasID || r == nil {
 		return 0, nil, false
 	}
 	return id, r, true
@@ -59,43 +63,20 @@ func fastCallAnswer(line []byte) (id int64, r *callResult, ok bool) {
 
 // callScanner reads the members fastCallAnswer takes.
 type callScanner struct {
-	b []byte
-	i int
-}
-
-func (s *callScanner) space() {
-	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
-		s.i++
-	}
-}
-
-// byte skips white space and then c, if c is there.
-func (s *callScanner) byte(c byte) bool {
-	s.space()
-	if s.i < len(s.b) && s.b[s.i] == c {
-		s.i++
-		return true
-	}
-	return false
-}
-
-// end reports whether only white space is left.
-func (s *callScanner) end() bool {
-	s.space()
-	return s.i == len(s.b)
+	jsonvalue.Scanner
 }
 
 // plain reads a string of printable ASCII without escapes and returns its bytes.
 func (s *callScanner) plain() ([]byte, bool) {
-	if !s.byte('"') {
+	if !s.Byte('"') {
 		return nil, false
 	}
-	start := s.i
-	for ; s.i < len(s.b); s.i++ {
-		switch c := s.b[s.i]; {
+	start := s.I
+	for ; s.I < len(s.B); s.I++ {
+		switch c := s.B[s.I]; {
 		case c == '"':
-			s.i++
-			return s.b[start : s.i-1], true
+			s.I++
+			return s.B[start : s.I-1], true
 		case c < 0x20 || c == '\\' || c >= utf8.RuneSelf:
 			return nil, false
 		}
@@ -106,20 +87,20 @@ func (s *callScanner) plain() ([]byte, bool) {
 // text reads any string: one without escapes as it is (valid UTF-8 only), one with escapes
 // through encoding/json.
 func (s *callScanner) text() (string, bool) {
-	if !s.byte('"') {
+	if !s.Byte('"') {
 		return "", false
 	}
-	start, escaped := s.i-1, false
-	for ; s.i < len(s.b); s.i++ {
-		switch c := s.b[s.i]; {
+	start, escaped := s.I-1, false
+	for ; s.I < len(s.B); s.I++ {
+		switch c := s.B[s.I]; {
 		case c == '\\':
 			escaped = true
-			s.i++
+			s.I++
 		case c < 0x20:
 			return "", false
 		case c == '"':
-			s.i++
-			tok := s.b[start:s.i]
+			s.I++
+			tok := s.B[start:s.I]
 			if !escaped {
 				if !utf8.Valid(tok) {
 					return "", false
@@ -133,35 +114,16 @@ func (s *callScanner) text() (string, bool) {
 	return "", false
 }
 
-// id reads a non-negative integer of up to 18 digits, written without fraction or exponent.
-func (s *callScanner) id() (int64, bool) {
-	s.space()
-	start := s.i
-	var n int64
-	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
-		n = n*10 + int64(s.b[s.i]-'0')
-		s.i++
-	}
-	digits := s.i - start
-	if digits == 0 || digits > 18 || (digits > 1 && s.b[start] == '0') {
-		return 0, false
-	}
-	if s.i < len(s.b) && (s.b[s.i] == '.' || s.b[s.i] == 'e' || s.b[s.i] == 'E') {
-		return 0, false
-	}
-	return n, true
-}
-
 // result reads {"content":[...],"isError":B}, isError optional.
 func (s *callScanner) result() (*callResult, bool) {
-	if !s.byte('{') {
+	if !s.Byte('{') {
 		return nil, false
 	}
 	r := &callResult{}
 	var hasContent, hasError bool
 	for {
 		key, ok := s.plain()
-		if !ok || !s.byte(':') {
+		if !ok || !s.Byte(':') {
 			return nil, false
 		}
 		switch string(key) {
@@ -171,39 +133,42 @@ func (s *callScanner) result() (*callResult, bool) {
 			}
 			hasContent = true
 		case "isError":
-			if hasError || !s.bool(&r.IsError) {
+			if hasError {
+				return nil, false
+			}
+			if r.IsError, ok = s.Bool(); !ok {
 				return nil, false
 			}
 			hasError = true
 		default:
 			return nil, false
 		}
-		if !s.byte(',') {
+		if !s.Byte(',') {
 			break
 		}
 	}
-	return r, hasContent && s.byte('}')
+	return r, hasContent && s.Byte('}')
 }
 
 // content reads an array of {"type":S,"text":S} into r.Content.
 func (s *callScanner) content(r *callResult) bool {
-	if !s.byte('[') {
+	if !s.Byte('[') {
 		return false
 	}
 	r.Content = []contentBlock{}
-	if s.byte(']') {
+	if s.Byte(']') {
 		return true
 	}
 	for {
 		var b contentBlock
-		if !s.byte('{') || !s.block(&b) || !s.byte('}') {
+		if !s.Byte('{') || !s.block(&b) || !s.Byte('}') {
 			return false
 		}
 		r.Content = append(r.Content, b)
-		if s.byte(']') {
+		if s.Byte(']') {
 			return true
 		}
-		if !s.byte(',') {
+		if !s.Byte(',') {
 			return false
 		}
 	}
@@ -214,7 +179,7 @@ func (s *callScanner) block(b *contentBlock) bool {
 	var hasType, hasText bool
 	for {
 		key, ok := s.plain()
-		if !ok || !s.byte(':') {
+		if !ok || !s.Byte(':') {
 			return false
 		}
 		switch {
@@ -230,22 +195,8 @@ func (s *callScanner) block(b *contentBlock) bool {
 		if !ok {
 			return false
 		}
-		if !s.byte(',') {
+		if !s.Byte(',') {
 			return true
 		}
 	}
-}
-
-func (s *callScanner) bool(dst *bool) bool {
-	s.space()
-	rest := s.b[s.i:]
-	switch {
-	case len(rest) >= 4 && string(rest[:4]) == "true":
-		*dst, s.i = true, s.i+4
-		return true
-	case len(rest) >= 5 && string(rest[:5]) == "false":
-		*dst, s.i = false, s.i+5
-		return true
-	}
-	return false
 }
