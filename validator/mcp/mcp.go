@@ -27,7 +27,8 @@ var ProtocolVersions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-
 
 // Defaults for the zero values of Options.
 const (
-	DefaultWindow       = 64               // tools/call requests in flight
+	DefaultWindow       = 64               // tools/call requests in flight on a stdio server
+	DefaultHTTPWindow   = 16               // tools/call POSTs in flight to an HTTP server
 	DefaultTimeout      = 10 * time.Second // per tools/call
 	DefaultStartTimeout = 30 * time.Second // start-up, initialize and each tools/list page
 	DefaultProbeTimeout = 3 * time.Second  // the server/discover probe of a stdio server
@@ -49,7 +50,7 @@ type Options struct {
 	// called again after the session ends (a crash). Used instead of Command when set.
 	Dial func() (Conn, error)
 
-	Window       int           // tools/call requests in flight; 0 means DefaultWindow
+	Window       int           // tools/call requests in flight; 0 means DefaultWindow, over HTTP DefaultHTTPWindow
 	Timeout      time.Duration // how long one tools/call may go unanswered; 0 means DefaultTimeout
 	StartTimeout time.Duration // start-up, initialize, each tools/list page; 0 means DefaultStartTimeout
 	// ProbeTimeout: how long a stdio server may take to answer server/discover before it is
@@ -122,7 +123,9 @@ func Start(opts Options) (*Client, error) {
 	if opts.Dial == nil && len(opts.Command) == 0 && opts.URL == "" {
 		return nil, errors.New("mcp: no server command or URL given")
 	}
-	if opts.Window <= 0 {
+	if opts.Window <= 0 && opts.URL != "" {
+		opts.Window = DefaultHTTPWindow
+	} else if opts.Window <= 0 {
 		opts.Window = DefaultWindow
 	}
 	if opts.Timeout <= 0 {
