@@ -89,6 +89,14 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// commands maps each subcommand's name to what runs it.
+func commands() map[string]func(args []string, stdout, stderr io.Writer) error {
+	return map[string]func(args []string, stdout, stderr io.Writer) error{
+		"run": cmdRun, "replay": cmdReplay, "merge": cmdMerge, "baseline": cmdBaseline, "gen": cmdGen,
+		"audit": cmdAudit, "classify": cmdClassify, "validators": cmdValidators, "version": cmdVersion,
+	}
+}
+
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(stderr, usage)
@@ -98,26 +106,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	var err error
-	switch args[0] {
-	case "run":
-		err = cmdRun(args[1:], stdout, stderr)
-	case "replay":
-		err = cmdReplay(args[1:], stdout, stderr)
-	case "merge":
-		err = cmdMerge(args[1:], stdout, stderr)
-	case "baseline":
-		err = cmdBaseline(args[1:], stdout, stderr)
-	case "gen":
-		err = cmdGen(args[1:], stdout, stderr)
-	case "audit":
-		err = cmdAudit(args[1:], stdout, stderr)
-	case "classify":
-		err = cmdClassify(args[1:], stdout, stderr)
-	case "validators":
-		err = cmdValidators(args[1:], stdout, stderr)
-	case "version":
-		err = cmdVersion(args[1:], stdout, stderr)
-	default:
+	if cmd, ok := commands()[args[0]]; ok {
+		err = cmd(args[1:], stdout, stderr)
+	} else {
 		err = usagef("unknown command %q\n\n%s", args[0], usage)
 	}
 	var ue usageError
