@@ -89,11 +89,38 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// command is a subcommand: its flags, the check of what it was given, and its run.
+type command interface {
+	// flags declares the subcommand's flags.
+	flags(fs *flag.FlagSet)
+	// check refuses positional arguments or flag values the subcommand cannot use.
+	check(pos []string) error
+	// run runs it; args are its arguments as given (reports repeat the command line).
+	run(args []string, stdout, stderr io.Writer) error
+}
+
 // commands maps each subcommand's name to what runs it.
 func commands() map[string]func(args []string, stdout, stderr io.Writer) error {
 	return map[string]func(args []string, stdout, stderr io.Writer) error{
-		"run": cmdRun, "replay": cmdReplay, "merge": cmdMerge, "baseline": cmdBaseline, "gen": cmdGen,
-		"audit": cmdAudit, "classify": cmdClassify, "validators": cmdValidators, "version": cmdVersion,
+		"run": runs("run", &runCmd{}), "replay": runs("replay", &replayCmd{}), "merge": runs("merge", &mergeCmd{}),
+		"baseline": runs("baseline", &baselineCmd{}), "gen": runs("gen", &genCmd{}), "audit": runs("audit", &auditCmd{}),
+		"classify": runs("classify", &classifyCmd{}), "validators": cmdValidators, "version": cmdVersion,
+	}
+}
+
+// runs parses c's flags from args, checks them and runs c.
+func runs(name string, c command) func(args []string, stdout, stderr io.Writer) error {
+	return func(args []string, stdout, stderr io.Writer) error {
+		fs := flag.NewFlagSet("toolproof "+name, flag.ContinueOnError)
+		c.flags(fs)
+		pos, err := parse(fs, args, stderr)
+		if err != nil {
+			return err
+		}
+		if err := c.check(pos); err != nil {
+			return err
+		}
+		return c.run(args, stdout, stderr)
 	}
 }
 

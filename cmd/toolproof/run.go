@@ -150,27 +150,25 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
-// parseRun reads run's flags and the options they make.
-func parseRun(args []string, stderr io.Writer) (*runFlags, harness.Options, error) {
-	fs := flag.NewFlagSet("toolproof run", flag.ContinueOnError)
-	f := &runFlags{}
-	f.register(fs, true)
-	pos, err := parse(fs, args, stderr)
-	if err != nil {
-		return nil, harness.Options{}, err
-	}
-	if len(pos) > 0 {
-		return nil, harness.Options{}, usagef("run takes no arguments (got %q); tool files go in --tools", pos)
-	}
-	opts, err := f.options()
-	return f, opts, err
+// runCmd is toolproof run: its flags, check and run.
+type runCmd struct {
+	runFlags
+	opts harness.Options
 }
 
-func cmdRun(args []string, stdout, stderr io.Writer) error {
-	f, opts, err := parseRun(args, stderr)
-	if err != nil {
-		return err
+func (c *runCmd) flags(fs *flag.FlagSet) { c.register(fs, true) }
+
+func (c *runCmd) check(pos []string) error {
+	if len(pos) > 0 {
+		return usagef("run takes no arguments (got %q); tool files go in --tools", pos)
 	}
+	var err error
+	c.opts, err = c.options()
+	return err
+}
+
+func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
+	f, opts := &c.runFlags, c.opts
 	vs, closeAll, err := f.openAll(stderr)
 	if err != nil {
 		return err
@@ -178,15 +176,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	defer closeAll()
 	stop, release := stopOn(f.maxTime, closeAll, stderr)
 	defer release()
-	tools, skipped, err := toolsFor(f.tools, vs, stderr)
+	tools, skipped, err := f.toolsOf(vs, stderr)
 	if err != nil {
 		return err
 	}
 	base, err := f.loadBaseline()
 	if err != nil {
-		return err
-	}
-	if tools, err = filterTools(tools, f.mcp.only, f.mcp.skip); err != nil {
 		return err
 	}
 	seed := f.seed
