@@ -50,14 +50,9 @@ type toolAudit struct {
 }
 
 func (c *auditCmd) run(_ []string, stdout, stderr io.Writer) error {
-	ts, skipped, err := loadTools(c.tools, stderr)
+	ts, skipped, err := loadClosed(c.tools, c.close, stderr)
 	if err != nil {
 		return err
-	}
-	if c.close {
-		for i := range ts {
-			ts[i] = tool.Close(ts[i])
-		}
 	}
 	out, skipped := auditAll(ts, skipped)
 	if c.format == "json" {

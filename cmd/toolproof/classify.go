@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"github.com/toolproof/toolproof/classify"
-	"github.com/toolproof/toolproof/tool"
 )
 
 // classifyCmd is toolproof classify, which reads a log of tool calls and names each call's
@@ -49,14 +48,9 @@ func (f *classifyCmd) check(pos []string) error {
 }
 
 func (f *classifyCmd) run(_ []string, stdout, stderr io.Writer) error {
-	tools, skipped, err := loadTools(f.tools, stderr)
+	tools, skipped, err := loadClosed(f.tools, f.close, stderr)
 	if err != nil {
 		return err
-	}
-	if f.close {
-		for i := range tools {
-			tools[i] = tool.Close(tools[i])
-		}
 	}
 	calls, bad, err := readCallsFrom(f.calls)
 	if err != nil {

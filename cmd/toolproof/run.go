@@ -45,6 +45,17 @@ func loadTools(paths []string, stderr io.Writer) ([]tool.Tool, []tool.Skipped, e
 	return all.Tools, all.Skipped, nil
 }
 
+// loadClosed is loadTools, every tool closed (tool.Close) when closeObjects is set (--close).
+func loadClosed(paths []string, closeObjects bool, stderr io.Writer) ([]tool.Tool, []tool.Skipped, error) {
+	ts, skipped, err := loadTools(paths, stderr)
+	if closeObjects {
+		for i := range ts {
+			ts[i] = tool.Close(ts[i])
+		}
+	}
+	return ts, skipped, err
+}
+
 // maxWarnings is how many pattern warnings the commands print before a count of the rest.
 const maxWarnings = 10
 
