@@ -325,23 +325,38 @@ func mutators_(files []string, n int) error {
 	return nil
 }
 
+// targetDrawer is what draws one of gk's valid values made a mutation target (nil when the
+// generator drew none), and the mutation context; ok is false when gk's schema has no generator.
+func targetDrawer(gk *validator.Gatekeeper, sib *mutators.Siblings) (draw func(*rapid.T) *mutators.Target, ctx *mutators.Context, ok bool) {
+	g, err := generate.New(gk)
+	if err != nil {
+		return nil, nil, false
+	}
+	ctx = mutators.NewContext(gk, sib)
+	return func(t *rapid.T) *mutators.Target {
+		v, ok := g.Draw(t)
+		if !ok {
+			return nil
+		}
+		return ctx.Target(v)
+	}, ctx, true
+}
+
 // countMutations draws n values of each tool and every mutator's distortion of each, counting
 // the cases, the implementation-defined ones, where a class applies nowhere, and the cases the
 // tool's own parse accepts; it returns the candidates rejected off target.
 func countMutations(gks []*validator.Gatekeeper, sib *mutators.Siblings, all []mutators.Mutator, counts map[cases.Class]*classCount, n int) int64 {
 	var offTarget int64
 	for _, gk := range gks {
-		g, err := generate.New(gk)
-		if err != nil {
+		draw, ctx, ok := targetDrawer(gk, sib)
+		if !ok {
 			continue
 		}
-		ctx := mutators.NewContext(gk, sib)
 		gen := rapid.Custom(func(t *rapid.T) mutResult {
-			v, ok := g.Draw(t)
-			if !ok {
+			tg := draw(t)
+			if tg == nil {
 				return mutResult{}
 			}
-			tg := ctx.Target(v)
 			r := mutResult{ok: true}
 			for _, m := range all {
 				if mu, ok := m.Mutate(t, tg); ok {

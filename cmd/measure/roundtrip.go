@@ -9,7 +9,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/cases"
-	"github.com/toolproof/toolproof/generate"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -41,17 +40,16 @@ func roundTrip(files []string, n int, w io.Writer) error {
 			if err != nil {
 				continue
 			}
-			g, err := generate.New(gk)
-			if err != nil {
+			draw, ctx, ok := targetDrawer(gk, sib)
+			if !ok {
 				continue
 			}
-			ctx := mutators.NewContext(gk, sib)
 			gen := rapid.Custom(func(t *rapid.T) tripResult {
-				v, ok := g.Draw(t)
-				if !ok {
+				tg := draw(t)
+				if tg == nil {
 					return tripResult{validOK: true}
 				}
-				return tripOne(t, ctx, v)
+				return tripOne(t, ctx, tg)
 			})
 			for i := 1; i <= n; i++ {
 				r := gen.Example(i)
@@ -76,8 +74,7 @@ func roundTrip(files []string, n int, w io.Writer) error {
 }
 
 // tripOne classifies a valid value and each of its mutations.
-func tripOne(t *rapid.T, ctx *mutators.Context, v any) tripResult {
-	tg := ctx.Target(v)
+func tripOne(t *rapid.T, ctx *mutators.Context, tg *mutators.Target) tripResult {
 	want := mutators.Valid
 	if tg.DoublesDiffer() {
 		want = mutators.Either
