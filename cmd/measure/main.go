@@ -325,21 +325,22 @@ func mutators_(files []string, n int) error {
 	return nil
 }
 
-// targetDrawer is what draws one of gk's valid values made a mutation target (nil when the
-// generator drew none), and the mutation context; ok is false when gk's schema has no generator.
-func targetDrawer(gk *validator.Gatekeeper, sib *mutators.Siblings) (draw func(*rapid.T) *mutators.Target, ctx *mutators.Context, ok bool) {
+// targetGen is a generator of each's result on gk's valid values, each made a mutation target
+// (none when the generator drew no value), and the mutation context; ok is false when gk's
+// schema has no generator.
+func targetGen[R any](gk *validator.Gatekeeper, sib *mutators.Siblings, none R, each func(*rapid.T, *mutators.Context, *mutators.Target) R) (gen *rapid.Generator[R], ctx *mutators.Context, ok bool) {
 	g, err := generate.New(gk)
 	if err != nil {
 		return nil, nil, false
 	}
 	ctx = mutators.NewContext(gk, sib)
-	return func(t *rapid.T) *mutators.Target {
+	return rapid.Custom(func(t *rapid.T) R {
 		v, ok := g.Draw(t)
 		if !ok {
-			return nil
+			return none
 		}
-		return ctx.Target(v)
-	}, ctx, true
+		return each(t, ctx, ctx.Target(v))
+	}), ctx, true
 }
 
 // countMutations draws n values of each tool and every mutator's distortion of each, counting
@@ -348,15 +349,7 @@ func targetDrawer(gk *validator.Gatekeeper, sib *mutators.Siblings) (draw func(*
 func countMutations(gks []*validator.Gatekeeper, sib *mutators.Siblings, all []mutators.Mutator, counts map[cases.Class]*classCount, n int) int64 {
 	var offTarget int64
 	for _, gk := range gks {
-		draw, ctx, ok := targetDrawer(gk, sib)
-		if !ok {
-			continue
-		}
-		gen := rapid.Custom(func(t *rapid.T) mutResult {
-			tg := draw(t)
-			if tg == nil {
-				return mutResult{}
-			}
+		gen, ctx, ok := targetGen(gk, sib, mutResult{}, func(t *rapid.T, _ *mutators.Context, tg *mutators.Target) mutResult {
 			r := mutResult{ok: true}
 			for _, m := range all {
 				if mu, ok := m.Mutate(t, tg); ok {
@@ -367,6 +360,9 @@ func countMutations(gks []*validator.Gatekeeper, sib *mutators.Siblings, all []m
 			}
 			return r
 		})
+		if !ok {
+			continue
+		}
 		for i := 1; i <= n; i++ {
 			r := gen.Example(i)
 			for _, c := range r.na {

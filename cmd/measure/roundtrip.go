@@ -40,17 +40,10 @@ func roundTrip(files []string, n int, w io.Writer) error {
 			if err != nil {
 				continue
 			}
-			draw, ctx, ok := targetDrawer(gk, sib)
+			gen, _, ok := targetGen(gk, sib, tripResult{validOK: true}, tripOne)
 			if !ok {
 				continue
 			}
-			gen := rapid.Custom(func(t *rapid.T) tripResult {
-				tg := draw(t)
-				if tg == nil {
-					return tripResult{validOK: true}
-				}
-				return tripOne(t, ctx, tg)
-			})
 			for i := 1; i <= n; i++ {
 				r := gen.Example(i)
 				values++
