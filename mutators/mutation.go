@@ -135,9 +135,7 @@ func SiblingsOf(tools []tool.Tool) *Siblings {
 // other tools of the same file) declare, for borrowed keys and enum values.
 type Context struct {
 	oracle      *validator.Gatekeeper
-	lax         *validator.Gatekeeper // the oracle with format as an annotation (laxOracle)
-	laxOnce     sync.Once
-	doubles     *doubles // the binary64 reading of the schema
+	readings    *validator.Oracle // the oracle's readings: formats as annotations, the binary64 rule
 	siblingKeys []string // property names tools of the file declare
 	siblingEnum []string // string enum values they declare
 
@@ -151,26 +149,11 @@ type Context struct {
 // NewContext prepares the context of the tool compiled in gk; sib (nil for none) is what the
 // tools of its file declare.
 func NewContext(gk *validator.Gatekeeper, sib *Siblings) *Context {
-	c := &Context{oracle: gk, doubles: newDoubles(gk)}
+	c := &Context{oracle: gk, readings: gk.Oracle()}
 	if sib != nil {
 		c.siblingKeys, c.siblingEnum = sib.keys, sib.enums
 	}
-	// Draft 2020-12 makes format an annotation by default and lets validators assert it. A
-	// distortion is kept only if it is invalid either way, so no validator is blamed for that
-	// choice: with formats in the schema, a second oracle reads them as annotations.
-	// It is compiled when a distortion first fails on a format.
 	return c
-}
-
-// laxOracle is the oracle with format as an annotation, compiled on first need (nil when it
-// cannot be).
-func (c *Context) laxOracle() *validator.Gatekeeper {
-	c.laxOnce.Do(func() {
-		if lax, err := validator.Compile(c.oracle.Tool(), validator.FormatsAsAnnotations()); err == nil {
-			c.lax = lax
-		}
-	})
-	return c.lax
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -187,9 +170,9 @@ func sortedKeys(m map[string]bool) []string {
 // no verdict (Either), since RFC 8259 leaves that precision to implementations.
 func (c *Context) DoublesDiffer(v any, valid bool) bool {
 	if valid {
-		return c.doubles.differ(v, nil, nil)
+		return c.readings.DoublesDiffer(v, nil, nil)
 	}
-	return c.doubles.differ(v, nil, c.oracle.Locate(v))
+	return c.readings.DoublesDiffer(v, nil, c.readings.Locate(v))
 }
 
 // Binary64Only counts distortions that were invalid only where numbers are read exactly; a
@@ -222,7 +205,7 @@ func (c *Context) Target(v any) *Target {
 // DoublesDiffer is Context.DoublesDiffer for the Target's value, which the oracle accepts,
 // read from its text: whether it may turn invalid when its numbers and the schema's are read
 // as binary64 doubles.
-func (tg *Target) DoublesDiffer() bool { return tg.ctx.doubles.differ(tg.Value, tg.Text, nil) }
+func (tg *Target) DoublesDiffer() bool { return tg.ctx.readings.DoublesDiffer(tg.Value, tg.Text, nil) }
 
 // candidate is a proposed value-level change, judged by the oracle before it is kept. The new
 // value and the reason are built only when the candidate is tried.
@@ -356,7 +339,7 @@ func because(format string, args ...any) func() string {
 // confirm asks the oracle about c and returns the mutation when it is rejected as meant.
 func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 	value := c.build()
-	issues, where := tg.ctx.oracle.LocateWhere(value)
+	issues, where := tg.ctx.readings.LocateWhere(value)
 	if len(issues) == 0 {
 		return cases.Case{}, false
 	}
@@ -374,15 +357,17 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 			scope := scopeOf(c.path, is.Path, is.Keyword, issues)
 			// Read the other places from this validation before the oracle runs again.
 			also := alsoInvalid(&cases.Case{Path: c.path, Scope: scope}, issues, where)
-			// Only a format issue can vanish when format is an annotation.
-			if hasKeyword(issues, "format") && tg.ctx.laxOracle() != nil && tg.ctx.laxOracle().Valid(value) {
+			// Draft 2020-12 makes format an annotation by default and lets validators assert
+			// it: a distortion is kept only if it is invalid either way. Only a format issue
+			// can vanish when format is an annotation.
+			if hasKeyword(issues, "format") && tg.ctx.laxValid(value) {
 				tg.ctx.formatOnly.Add(1)
 				return cases.Case{}, false // invalid only where format is asserted
 			}
 			m := cases.Case{Args: tg.text(c, value), Class: class, Variant: c.variant, Path: c.path,
 				Scope: scope, Also: also, Keyword: is.Keyword, Reason: c.reason(), Expect: cases.Reject,
 				Canary: c.canary}
-			if tg.ctx.doubles.differ(value, m.Args, issues) {
+			if tg.ctx.readings.DoublesDiffer(value, m.Args, issues) {
 				tg.ctx.binary64Only.Add(1)
 				m.Expect = cases.Either
 				m.Reason += " (as doubles the verdict differs: implementation-defined)"
@@ -396,6 +381,12 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 		tg.ctx.offMu.Unlock()
 	}
 	return cases.Case{}, false
+}
+
+// laxValid reports whether v is valid with format as an annotation.
+func (c *Context) laxValid(v any) bool {
+	lax := c.readings.Lax()
+	return lax != nil && lax.Valid(v)
 }
 
 // alsoInvalid returns the places besides m's own where the oracle finds value invalid, with

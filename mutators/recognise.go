@@ -131,7 +131,7 @@ func (c *Context) classify(args []byte, rs recognisers) Classification {
 
 // classifyValue classifies an arguments object, after what was found in its text and root.
 func (c *Context) classifyValue(v any, out Classification, rs recognisers) Classification {
-	issues := c.oracle.Where(v)
+	issues := c.readings.Where(v)
 	if issues == nil {
 		out.Verdict = Valid
 		if len(out.Distortions) > 0 {
@@ -143,7 +143,7 @@ func (c *Context) classifyValue(v any, out Classification, rs recognisers) Class
 	}
 	if c.DoublesDiffer(v, false) {
 		out.Reason = "invalid exactly, not when its numbers are read as doubles"
-	} else if lax := c.laxOracle(); lax != nil && lax.Valid(v) {
+	} else if c.laxValid(v) {
 		out.Reason = "invalid only where format is asserted"
 	}
 	r := &reading{ctx: c, rs: rs, value: v, issues: issues}
@@ -249,7 +249,7 @@ func (r *reading) tryUndos(us []undo) bool {
 	}
 	for i, u := range us {
 		values[i] = u.value()
-		issues[i] = r.ctx.oracle.Where(values[i])
+		issues[i] = r.ctx.readings.Where(values[i])
 		if r.improves(u, issues[i]) && (best < 0 || better(i, best)) {
 			best = i
 		}
@@ -435,7 +435,7 @@ func (r *reading) deepest(is validator.Issue) []validator.Issue {
 // located is the oracle's issues with the value, branches of alternatives included.
 func (r *reading) located() []validator.Issue {
 	if !r.locatedDone {
-		r.locatedIssues, r.locatedDone = r.ctx.oracle.Locate(r.value), true
+		r.locatedIssues, r.locatedDone = r.ctx.readings.Locate(r.value), true
 	}
 	return r.locatedIssues
 }

@@ -101,7 +101,7 @@ func annotate(root *jsonschema.Schema, v any) ([]*site, []byte) {
 				}
 				var roots []*jsonschema.Schema
 				for _, sch := range s.schemas {
-					roots = appendItemSchemas(roots, sch, i)
+					roots = schemawalk.AppendItems(roots, sch, i)
 				}
 				idx := strconv.Itoa(i)
 				child := newSite()
@@ -124,28 +124,6 @@ func mustAppend(dst []byte, v any) []byte {
 	out, err := jsonvalue.Append(dst, v)
 	if err != nil {
 		panic(err)
-	}
-	return out
-}
-
-// appendItemSchemas appends the schemas sch applies to item i of an array (prefixItems or
-// items, and the draft-7 items list with additionalItems).
-func appendItemSchemas(out []*jsonschema.Schema, sch *jsonschema.Schema, i int) []*jsonschema.Schema {
-	switch {
-	case i < len(sch.PrefixItems):
-		out = append(out, sch.PrefixItems[i])
-	case sch.Items2020 != nil:
-		out = append(out, sch.Items2020)
-	}
-	switch it := sch.Items.(type) {
-	case *jsonschema.Schema:
-		out = append(out, it)
-	case []*jsonschema.Schema:
-		if i < len(it) {
-			out = append(out, it[i])
-		} else if add, ok := sch.AdditionalItems.(*jsonschema.Schema); ok {
-			out = append(out, add)
-		}
 	}
 	return out
 }

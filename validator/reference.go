@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -41,6 +42,9 @@ type Gatekeeper struct {
 	tool   tool.Tool
 	schema *jsonschema.Schema
 	keys   map[string]string // the schema's property names, for the parser to reuse
+
+	oracleOnce sync.Once
+	oracle     *Oracle // the tool's readings (Oracle), made on first need
 }
 
 // SchemaURL is the base URL a tool's schema is compiled under; nothing is ever loaded from it.
@@ -231,25 +235,6 @@ func (g *Gatekeeper) Issues(v any) []Issue {
 		out = []Issue{{Path: "", Message: "does not match the schema"}}
 	}
 	return out
-}
-
-// Explain is Issues with every branch of every alternative included: what the oracle uses to
-// tell which keyword, at which location, makes a value invalid.
-func (g *Gatekeeper) Explain(v any) []Issue { return g.validate(v, true, true) }
-
-// Where is Issues without messages: the keyword and the place of every error of the value, an
-// alternative (anyOf, oneOf, not) once at its location. Nil when v is valid.
-func (g *Gatekeeper) Where(v any) []Issue { return g.validate(v, false, false) }
-
-// Locate is Explain without messages: the keyword and the place of every issue, for code that
-// only needs to know why and where (the mutators' oracle check). It is cheaper.
-func (g *Gatekeeper) Locate(v any) []Issue { return g.validate(v, true, false) }
-
-// LocateWhere is Locate, and a function that returns Where's issues from the same validation
-// (so a caller that needs both only sometimes validates once).
-func (g *Gatekeeper) LocateWhere(v any) (located []Issue, where func() []Issue) {
-	err := g.schema.Validate(v)
-	return issuesOf(err, v, true, false), func() []Issue { return issuesOf(err, v, false, false) }
 }
 
 // validate returns nil for a valid v, else its issues (a non-nil, possibly empty slice): with

@@ -145,3 +145,25 @@ func Conjunction(roots []*jsonschema.Schema, branches func(s *jsonschema.Schema)
 	}
 	return out
 }
+
+// AppendItems appends the schemas sch applies to item i of an array (prefixItems or
+// items, and the draft-7 items list with additionalItems).
+func AppendItems(out []*jsonschema.Schema, sch *jsonschema.Schema, i int) []*jsonschema.Schema {
+	switch {
+	case i < len(sch.PrefixItems):
+		out = append(out, sch.PrefixItems[i])
+	case sch.Items2020 != nil:
+		out = append(out, sch.Items2020)
+	}
+	switch it := sch.Items.(type) {
+	case *jsonschema.Schema:
+		out = append(out, it)
+	case []*jsonschema.Schema:
+		if i < len(it) {
+			out = append(out, it[i])
+		} else if add, ok := sch.AdditionalItems.(*jsonschema.Schema); ok {
+			out = append(out, add)
+		}
+	}
+	return out
+}
