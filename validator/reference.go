@@ -65,6 +65,9 @@ func FormatsAsAnnotations() CompileOption {
 	return func(c *compileConfig) { c.formatAnnotation = true }
 }
 
+// compileHook, when set (by tests only), is called by every Compile: the tests count compiles.
+var compileHook func(t tool.Tool, conf compileConfig)
+
 // Compile compiles t's parameters schema. Formats are asserted; nothing is loaded from files or
 // the network, so a $ref to anything outside the schema is an error. A schema that cannot be
 // used gives a *ConfigError.
@@ -72,6 +75,9 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 	var conf compileConfig
 	for _, o := range opts {
 		o(&conf)
+	}
+	if compileHook != nil {
+		compileHook(t, conf)
 	}
 	cfg := func(err error) error { return &ConfigError{Tool: t.Name, Source: t.Source, Err: err} }
 	doc, err := jsonvalue.Parse(t.Parameters)
