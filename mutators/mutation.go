@@ -136,8 +136,8 @@ func SiblingsOf(tools []tool.Tool) *Siblings {
 type Context struct {
 	oracle      *validator.Gatekeeper
 	readings    *validator.Oracle // the oracle's readings: formats as annotations, the binary64 rule
-	siblingKeys []string // property names tools of the file declare
-	siblingEnum []string // string enum values they declare
+	siblingKeys []string          // property names tools of the file declare
+	siblingEnum []string          // string enum values they declare
 
 	offTarget    atomic.Int64 // candidates the oracle rejected for another reason than the one meant
 	formatOnly   atomic.Int64 // candidates invalid only where format is asserted
