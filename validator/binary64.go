@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,30 +60,7 @@ func newDoubles(o *Oracle) *doubles {
 	d := &doubles{o: o}
 	d.mixed = sync.OnceValue(func() *Gatekeeper { return d.readAs(mixed64) })
 	d.serde = sync.OnceValue(func() *Gatekeeper { return d.readAs(serde64) })
-	dynamic := false
-	schemawalk.Each(gk.Schema(), func(s *jsonschema.Schema) {
-		if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil ||
-			s.MultipleOf != nil || s.UniqueItems || s.Enum != nil || s.Const != nil {
-			d.sensitive = true
-		}
-		if s.Types != nil {
-			for _, t := range s.Types.ToStrings() {
-				if t == "integer" {
-					d.sensitive = true
-				}
-			}
-		}
-		if s.MultipleOf != nil {
-			d.multiples = append(d.multiples, s.MultipleOf)
-		}
-		if s.If != nil || s.Then != nil || s.Else != nil || s.Contains != nil || s.MinContains != nil ||
-			s.MaxContains != nil || s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil {
-			d.conditional = true
-		}
-		if s.DynamicRef != nil {
-			dynamic = true // a $dynamicRef the walk reaches (the tool's or a meta-schema's)
-		}
-	})
+	dynamic := d.scan(gk.Schema())
 	if !d.sensitive && !dynamic {
 		return d
 	}
@@ -124,6 +102,28 @@ func newDoubles(o *Oracle) *doubles {
 	}
 	d.rounded = jsonvalue.MustMarshal(rounded)
 	return d
+}
+
+// scan reads the compiled schema: whether some keyword compares numbers, its multipleOf values,
+// whether it is conditional; and whether a $dynamicRef the walk reaches (the tool's or a
+// meta-schema's) may jump where the walk does not.
+func (d *doubles) scan(root *jsonschema.Schema) (dynamic bool) {
+	schemawalk.Each(root, func(s *jsonschema.Schema) {
+		if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil ||
+			s.MultipleOf != nil || s.UniqueItems || s.Enum != nil || s.Const != nil ||
+			s.Types != nil && slices.Contains(s.Types.ToStrings(), "integer") {
+			d.sensitive = true
+		}
+		if s.MultipleOf != nil {
+			d.multiples = append(d.multiples, s.MultipleOf)
+		}
+		if s.If != nil || s.Then != nil || s.Else != nil || s.Contains != nil || s.MinContains != nil ||
+			s.MaxContains != nil || s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil {
+			d.conditional = true
+		}
+		dynamic = dynamic || s.DynamicRef != nil
+	})
+	return dynamic
 }
 
 // roundedOracle is the oracle of the schema read as doubles, compiled on first need (most
@@ -245,30 +245,7 @@ func (d *doubles) differ(v any, text []byte, issues []Issue) bool {
 	if !d.sensitive {
 		return false
 	}
-	// Where the text shows only numbers that read back as written (most are), v reads the
-	// same as doubles and holds no big integer: no walk is needed.
-	hasNumber, plain := false, text != nil
-	if plain {
-		jsonvalue.NumberTokens(text, func(start, end int) bool {
-			hasNumber = true
-			plain = d.keeps(text[start:end])
-			return plain
-		})
-		if !hasNumber {
-			return false
-		}
-	}
-	rounded, changed, ok, bigInteger := v, false, true, false
-	if !plain {
-		// One walk over the numbers reads them as doubles and says what the readings below
-		// need to know.
-		hasNumber = false
-		rounded, changed, ok = jsonvalue.Round(v, func(n json.Number) (json.Number, bool) {
-			hasNumber = true
-			bigInteger = bigInteger || isBigInteger(n)
-			return d.round(n)
-		})
-	}
+	rounded, changed, ok, bigInteger, hasNumber := d.readNumbers(v, text)
 	if !hasNumber {
 		return false
 	}
@@ -308,6 +285,32 @@ func (d *doubles) differ(v any, text []byte, issues []Issue) bool {
 	// (The readings of divisionsDiffer judge the whole value so; this is kept as well, a
 	// reading of each number on its own.)
 	return (valid || mayTurnOnMultiple(issues)) && quotientAt(d.places, v, d.multiples)
+}
+
+// readNumbers reads v's numbers as doubles (from text, when it is given, without a walk where
+// every number there reads back as written: v then reads the same and holds no big integer).
+// It returns the value so read, whether a number changed, whether every number could be read,
+// whether one is a big integer literal (isBigInteger), and whether v holds a number at all.
+func (d *doubles) readNumbers(v any, text []byte) (rounded any, changed, ok, bigInteger, hasNumber bool) {
+	if text != nil {
+		plain := true
+		jsonvalue.NumberTokens(text, func(start, end int) bool {
+			hasNumber = true
+			plain = d.keeps(text[start:end])
+			return plain
+		})
+		if plain {
+			return v, false, true, false, hasNumber
+		}
+	}
+	// One walk over the numbers reads them as doubles and says what the readings need to know.
+	hasNumber = false
+	rounded, changed, ok = jsonvalue.Round(v, func(n json.Number) (json.Number, bool) {
+		hasNumber = true
+		bigInteger = bigInteger || isBigInteger(n)
+		return d.round(n)
+	})
+	return rounded, changed, ok, bigInteger, hasNumber
 }
 
 // holdsAsDoubles reports whether v, invalid with these issues, stays invalid however its numbers
