@@ -354,52 +354,9 @@ func (p *parser) str() (any, error) {
 			p.pos = i
 			return nil, p.errorf("control character 0x%02x in string", c)
 		case c == '\\':
-			i++
-			if i >= len(d) {
-				p.pos = i
-				return nil, p.errorf("unterminated escape")
-			}
-			switch d[i] {
-			case '"', '\\', '/':
-				b = append(b, d[i])
-				i++
-			case 'b':
-				b = append(b, '\b')
-				i++
-			case 'f':
-				b = append(b, '\f')
-				i++
-			case 'n':
-				b = append(b, '\n')
-				i++
-			case 'r':
-				b = append(b, '\r')
-				i++
-			case 't':
-				b = append(b, '\t')
-				i++
-			case 'u':
-				r, ok := hex4(d, i+1)
-				if !ok {
-					p.pos = i
-					return nil, p.errorf("invalid \\u escape")
-				}
-				i += 5
-				if utf16.IsSurrogate(r) {
-					if r2, ok := lowSurrogate(d, i); ok {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							r = dec
-							i += 6
-						}
-					}
-					if utf16.IsSurrogate(r) {
-						r = utf8.RuneError // a lone surrogate: grammatical, but not a character
-					}
-				}
-				b = utf8.AppendRune(b, r)
-			default:
-				p.pos = i
-				return nil, p.errorf("invalid escape character %s", describeByte(d[i]))
+			var err error
+			if b, i, err = p.escape(b, i+1); err != nil {
+				return nil, err
 			}
 		case c < utf8.RuneSelf:
 			b = append(b, c)
@@ -414,6 +371,44 @@ func (p *parser) str() (any, error) {
 			i += size
 		}
 	}
+}
+
+// unescaped is what each one-character escape stands for (0: not one).
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// escape appends to b what the escape whose character is at i (after the backslash) stands for,
+// and returns where the string goes on.
+func (p *parser) escape(b []byte, i int) ([]byte, int, error) {
+	d := p.data
+	if i >= len(d) {
+		p.pos = i
+		return nil, i, p.errorf("unterminated escape")
+	}
+	if c := unescaped[d[i]]; c != 0 {
+		return append(b, c), i + 1, nil
+	}
+	if d[i] != 'u' {
+		p.pos = i
+		return nil, i, p.errorf("invalid escape character %s", describeByte(d[i]))
+	}
+	r, ok := hex4(d, i+1)
+	if !ok {
+		p.pos = i
+		return nil, i, p.errorf("invalid \\u escape")
+	}
+	i += 5
+	if utf16.IsSurrogate(r) {
+		if r2, ok := lowSurrogate(d, i); ok {
+			if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+				r = dec
+				i += 6
+			}
+		}
+		if utf16.IsSurrogate(r) {
+			r = utf8.RuneError // a lone surrogate: grammatical, but not a character
+		}
+	}
+	return utf8.AppendRune(b, r), i, nil
 }
 
 func lowSurrogate(d []byte, i int) (rune, bool) {

@@ -167,3 +167,23 @@ func AppendItems(out []*jsonschema.Schema, sch *jsonschema.Schema, i int) []*jso
 	}
 	return out
 }
+
+// AppendMember appends the schemas sch applies to the member k of an object: its property k,
+// the patternProperties whose pattern matches k, and additionalProperties when neither does.
+func AppendMember(out []*jsonschema.Schema, sch *jsonschema.Schema, k string) []*jsonschema.Schema {
+	in := false
+	if p, ok := sch.Properties[k]; ok {
+		out = append(out, p)
+		in = true
+	}
+	for _, pp := range Patterns(sch) {
+		if pp.Regexp.MatchString(k) {
+			out = append(out, pp.Schema)
+			in = true
+		}
+	}
+	if ap, ok := sch.AdditionalProperties.(*jsonschema.Schema); ok && !in {
+		out = append(out, ap)
+	}
+	return out
+}
