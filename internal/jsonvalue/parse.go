@@ -186,25 +186,13 @@ func (p *parser) object(depth int) (any, error) {
 		}
 		p.pos++
 		p.skipSpace()
-		p.path = append(p.path, step{key: key, index: -1})
-		v, err := p.value(depth)
+		v, err := p.member(step{key: key, index: -1}, depth)
 		if err != nil {
 			return nil, err
 		}
-		p.path = p.path[:len(p.path)-1]
 		obj[key] = v
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.errorf("unexpected end of input in object")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			return obj, nil
-		default:
-			return nil, p.errorf("expected ',' or '}' in object, found %s", describeByte(p.data[p.pos]))
+		if more, err := p.next('}', "object"); err != nil || !more {
+			return ended(obj, err)
 		}
 	}
 }
@@ -222,27 +210,52 @@ func (p *parser) array(depth int) (any, error) {
 		if p.pos < len(p.data) && p.data[p.pos] == ']' {
 			return nil, p.errorf("trailing comma in array")
 		}
-		p.path = append(p.path, step{index: i})
-		v, err := p.value(depth)
+		v, err := p.member(step{index: i}, depth)
 		if err != nil {
 			return nil, err
 		}
-		p.path = p.path[:len(p.path)-1]
 		arr = append(arr, v)
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.errorf("unexpected end of input in array")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			return arr, nil
-		default:
-			return nil, p.errorf("expected ',' or ']' in array, found %s", describeByte(p.data[p.pos]))
+		if more, err := p.next(']', "array"); err != nil || !more {
+			return ended(arr, err)
 		}
 	}
+}
+
+// ended is what a container's parse returns at its end: v, or nothing with an error.
+func ended(v any, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// member parses the value of a member of an object or array, at the step below the path.
+func (p *parser) member(at step, depth int) (any, error) {
+	p.path = append(p.path, at)
+	v, err := p.value(depth)
+	if err != nil {
+		return nil, err // the path stays: it says where the error is
+	}
+	p.path = p.path[:len(p.path)-1]
+	return v, nil
+}
+
+// next reads what follows a member of an object or array: a comma (more: true) or the closing
+// byte; an error when it is neither.
+func (p *parser) next(close byte, in string) (more bool, err error) {
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return false, p.errorf("unexpected end of input in %s", in)
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		return true, nil
+	case close:
+		p.pos++
+		return false, nil
+	}
+	return false, p.errorf("expected ',' or '%c' in %s, found %s", close, in, describeByte(p.data[p.pos]))
 }
 
 func (p *parser) number() (any, error) {
