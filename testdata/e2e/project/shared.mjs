@@ -1,9 +1,15 @@
-// The help desk tools every tools*.mjs here is written with: each tool's description,
-// arguments (a zod shape, and where a module shows the model JSON Schema, the same arguments as
-// JSON Schema) and what it does when called (run). Each module names its tools (a report points at
+// The help desk tools every tools*.mjs here is written with: each tool's description, arguments
+// (a zod shape) and what it does when called (run). Each module names its tools (a report points at
 // that line) and says only how its framework is handed them, strictly (tools-FRAMEWORK.mjs) or
 // leniently (tools-FRAMEWORK-lenient.mjs).
 import { z } from "zod";
+
+// jsonSchemaOf is the JSON Schema of a tool's arguments, for a module that shows the model JSON
+// Schema rather than zod: a closed object, every field required. It is plain JSON, as a team's
+// own JSON Schema is: zod's toJSONSchema result also carries zod's validator (a hidden
+// `~standard`), which the Agents SDK would then run.
+export const jsonSchemaOf = (t) =>
+  JSON.parse(JSON.stringify(z.toJSONSchema(z.object(t.shape).strict(), { io: "input" })));
 
 const id = z.number().int().min(1);
 
@@ -20,30 +26,12 @@ export const createTicket = {
 export const closeTicket = {
   description: "Close a support ticket",
   shape: { id, reason: z.enum(["fixed", "duplicate", "wontfix"]) },
-  jsonSchema: {
-    type: "object",
-    properties: {
-      id: { type: "integer", minimum: 1 },
-      reason: { type: "string", enum: ["fixed", "duplicate", "wontfix"] },
-    },
-    required: ["id", "reason"],
-    additionalProperties: false,
-  },
   run: async ({ id }) => `closed ${id}`,
 };
 
 export const setPriority = {
   description: "Set the priority of a ticket",
   shape: { id, priority: z.enum(["low", "normal", "urgent"]) },
-  jsonSchema: {
-    type: "object",
-    properties: {
-      id: { type: "integer", minimum: 1 },
-      priority: { type: "string", enum: ["low", "normal", "urgent"] },
-    },
-    required: ["id", "priority"],
-    additionalProperties: false,
-  },
   run: async () => "done",
 };
 
@@ -69,16 +57,6 @@ export const listTickets = {
     queue: z.string().min(1),
     states: z.array(z.enum(["open", "pending", "closed"])),
     limit: z.number().int().min(1).max(100),
-  },
-  jsonSchema: {
-    type: "object",
-    properties: {
-      queue: { type: "string", minLength: 1 },
-      states: { type: "array", items: { enum: ["open", "pending", "closed"] } },
-      limit: { type: "integer", minimum: 1, maximum: 100 },
-    },
-    required: ["queue", "states", "limit"],
-    additionalProperties: false,
   },
   run: async () => [],
 };

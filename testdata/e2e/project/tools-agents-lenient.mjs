@@ -2,9 +2,9 @@
 // model, but the SDK runs only JSON.parse before `execute`, so a call without `id` reaches the
 // tool (missing_required missed).
 import { tool } from "@openai/agents";
-import { closeTicket } from "./shared.mjs";
+import { closeTicket, jsonSchemaOf } from "./shared.mjs";
 
 export const tools = [
   tool({ name: "close_ticket", description: closeTicket.description,
-    parameters: closeTicket.jsonSchema, strict: true, execute: closeTicket.run }),
+    parameters: jsonSchemaOf(closeTicket), strict: true, execute: closeTicket.run }),
 ];

@@ -2,9 +2,9 @@
 // is shown to the model but checks nothing, so a call without `id` reaches `execute`
 // (missing_required missed).
 import { jsonSchema, tool } from "ai";
-import { setPriority } from "./shared.mjs";
+import { jsonSchemaOf, setPriority } from "./shared.mjs";
 
 export const tools = {
   set_priority: tool({ description: setPriority.description,
-    inputSchema: jsonSchema(setPriority.jsonSchema), execute: setPriority.run }),
+    inputSchema: jsonSchema(jsonSchemaOf(setPriority)), execute: setPriority.run }),
 };

@@ -4,9 +4,9 @@
 // with the whole input ("Provided arguments: {...}", a leak), and arrays nested thousands deep
 // throw a RangeError out of it (gate_error). scripts/e2e-install allows exactly those.
 import { createTool } from "@mastra/core/tools";
-import { listTickets } from "./shared.mjs";
+import { jsonSchemaOf, listTickets } from "./shared.mjs";
 
 export const tools = {
   list_tickets: createTool({ id: "list_tickets", description: listTickets.description,
-    inputSchema: listTickets.jsonSchema, execute: listTickets.run }),
+    inputSchema: jsonSchemaOf(listTickets), execute: listTickets.run }),
 };
