@@ -33,7 +33,7 @@ var jsonSchemaGo = server.Impl{
 	Description: "github.com/google/jsonschema-go (draft-07, 2020-12; first error only; used by the MCP Go SDK)",
 	Module:      "github.com/google/jsonschema-go",
 	Version:     "v0.4.3",
-	Compile:     compiled(compileJSONSchemaGo, jsonSchemaGoSchema.validate),
+	Compile:     compiled(compileJSONSchemaGo, (*jsonSchemaGoSchema).validate),
 }
 
 // jsonSchemaGoSchema is a tool's schema compiled by jsonschema-go.
@@ -42,11 +42,10 @@ type jsonSchemaGoSchema struct {
 	raw      any // the schema as generic JSON, to map schema locations to instance locations
 }
 
-func compileJSONSchemaGo(schema json.RawMessage) (jsonSchemaGoSchema, error) {
-	var none jsonSchemaGoSchema
+func compileJSONSchemaGo(schema json.RawMessage) (*jsonSchemaGoSchema, error) {
 	var s jsonschema.Schema
 	if err := json.Unmarshal(schema, &s); err != nil {
-		return none, err
+		return nil, err
 	}
 	// Validate refuses every instance for a $schema it does not support;
 	// refuse the schema up front instead.
@@ -54,20 +53,20 @@ func compileJSONSchemaGo(schema json.RawMessage) (jsonSchemaGoSchema, error) {
 	case "", "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema",
 		"https://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema":
 	default:
-		return none, fmt.Errorf("unsupported $schema %q: jsonschema-go supports draft-07 and draft 2020-12", s.Schema)
+		return nil, fmt.Errorf("unsupported $schema %q: jsonschema-go supports draft-07 and draft 2020-12", s.Schema)
 	}
 	rs, err := s.Resolve(nil)
 	if err != nil {
-		return none, err
+		return nil, err
 	}
 	var raw any
 	if err := json.Unmarshal(schema, &raw); err != nil {
-		return none, err
+		return nil, err
 	}
-	return jsonSchemaGoSchema{resolved: rs, raw: raw}, nil
+	return &jsonSchemaGoSchema{resolved: rs, raw: raw}, nil
 }
 
-func (v jsonSchemaGoSchema) validate(raw []byte) (server.Verdict, error) {
+func (v *jsonSchemaGoSchema) validate(raw []byte) (server.Verdict, error) {
 	inst, bad := decodeArgs("jsonschema-go", raw)
 	if bad != nil {
 		return *bad, nil
@@ -106,7 +105,7 @@ var (
 	jsgTypeRe    = regexp.MustCompile(`has type "([a-z]+)", want (one of )?"([a-z, ]+)"$`)
 )
 
-func (v jsonSchemaGoSchema) issues(err error) []server.Issue {
+func (v *jsonSchemaGoSchema) issues(err error) []server.Issue {
 	levels, leaf := splitJSONSchemaGoError(err)
 	path, exact := v.instancePath(levels)
 
@@ -183,7 +182,7 @@ func parseGoQuotedList(s string) []string {
 // exact is false when the chain went through a keyword whose instance
 // location cannot be derived from schema locations; the path returned is then
 // the deepest location known to contain the failure.
-func (v jsonSchemaGoSchema) instancePath(levels []string) (string, bool) {
+func (v *jsonSchemaGoSchema) instancePath(levels []string) (string, bool) {
 	if len(levels) == 0 {
 		return "", false
 	}
