@@ -61,7 +61,9 @@ func main() {
 	startLog := flag.String("log-starts", "", "append a line to this file at each start (to count restarts)")
 	spawn := flag.String("spawn", "", "start `sleep 300` in the background, in this process group, and append its pid and this one's to this file")
 	slow := flag.Duration("sleep", 0, "wait this long before each answer")
+	callLog := flag.String("log-calls", "", "append a line to this file at each call answered (to wait for a run under way)")
 	flag.Parse()
+	calls := appendLog(*callLog)
 	if *spawn != "" {
 		spawnSleeper(*spawn)
 	}
@@ -127,9 +129,12 @@ func main() {
 				}
 				if *strict {
 					send(strictCheck(m, gates))
-					continue
+				} else {
+					send(check(m, gates, *withValue, *fence))
 				}
-				send(check(m, gates, *withValue, *fence))
+				if calls != nil {
+					calls.WriteString("call\n")
+				}
 			}
 		}
 		if err == io.EOF {
@@ -308,4 +313,16 @@ func spawnSleeper(file string) {
 		fmt.Fprintf(f, "%d\n%d\n", os.Getpid(), cmd.Process.Pid)
 		f.Close()
 	}
+}
+
+// appendLog opens path to append to, or returns nil when path is empty or cannot be opened.
+func appendLog(path string) *os.File {
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil
+	}
+	return f
 }
