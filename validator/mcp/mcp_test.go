@@ -1,10 +1,8 @@
 package mcp_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -37,15 +35,7 @@ func TestMain(m *testing.M) {
 			}
 			os.WriteFile(once, nil, 0o600)
 		}
-		err := fakeserver.Serve(mode, os.Stdin, os.Stdout)
-		if errors.Is(err, fakeserver.ErrCrash) {
-			os.Exit(3)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
+		os.Exit(fakeserver.Run(mode, os.Stdin, os.Stdout, os.Stderr))
 	}
 	flag.Parse()
 	testflags.Default(map[string]string{"rapid.checks": "50", "rapid.seed": "1", "rapid.shrinktime": "1s", "rapid.nofailfile": "true"})
@@ -211,43 +201,12 @@ func TestCrashAndHangMidBatch(t *testing.T) {
 }
 
 func TestNotSentAndRawSplice(t *testing.T) {
-	// An in-memory server that answers every call with the raw params it got.
+	// An in-memory server that passes on every call it gets.
 	got := make(chan string, 10)
-	dial := func() (mcp.Conn, error) {
-		cr, sw := io.Pipe()
-		sr, cw := io.Pipe()
-		go func() {
-			buf := make([]byte, 1<<16)
-			var line []byte
-			for {
-				n, err := sr.Read(buf)
-				line = append(line, buf[:n]...)
-				for {
-					i := bytes.IndexByte(line, '\n')
-					if i < 0 {
-						break
-					}
-					msg := string(line[:i])
-					line = line[i+1:]
-					id := regexp.MustCompile(`"id":(\d+)`).FindStringSubmatch(msg)
-					switch {
-					case strings.Contains(msg, `"initialize"`):
-						fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"echo"}}}`+"\n", id[1])
-					case strings.Contains(msg, `"tools/list"`):
-						fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}`+"\n", id[1])
-					case strings.Contains(msg, `"tools/call"`):
-						got <- msg
-						fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"content":[]}}`+"\n", id[1])
-					}
-				}
-				if err != nil {
-					sw.Close()
-					return
-				}
-			}
-		}()
-		return pipeConn{cr, cw}, nil
-	}
+	dial := pipeServer("echo", func(w io.Writer, msg string) {
+		got <- msg
+		fmt.Fprintln(w, emptyResult(msg))
+	})
 	c := start(t, mcp.Options{Dial: dial, Stderr: io.Discard, ProbeTimeout: 100 * time.Millisecond})
 	g, err := c.Compile(tool.Tool{Name: "t", Parameters: []byte(`{"type":"object"}`)})
 	if err != nil {
@@ -272,16 +231,6 @@ func TestNotSentAndRawSplice(t *testing.T) {
 	if msg := <-got; !strings.Contains(msg, `"arguments":{"a":[1,2]}`) {
 		t.Errorf("multi-line arguments were not put on one line: %s", msg)
 	}
-}
-
-type pipeConn struct {
-	io.ReadCloser
-	io.WriteCloser
-}
-
-func (p pipeConn) Close() error {
-	p.WriteCloser.Close()
-	return p.ReadCloser.Close()
 }
 
 // TestHarnessCatchesLenientServer runs the harness on the planted-lenient fake: it must find

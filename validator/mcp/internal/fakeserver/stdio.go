@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -37,4 +39,21 @@ func Serve(mode string, in io.Reader, out io.Writer) error {
 			return nil
 		}
 	}
+}
+
+// Run is the fake server as a process: it serves mode on stdin and stdout and returns the exit
+// code, 0 when stdin ends, 3 when the crash mode is told to crash, 1 on any other error; an
+// error is written to stderr.
+func Run(mode string, stdin io.Reader, stdout, stderr io.Writer) int {
+	err := Serve(mode, stdin, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+	}
+	switch {
+	case errors.Is(err, ErrCrash):
+		return 3
+	case err != nil:
+		return 1
+	}
+	return 0
 }
