@@ -27,19 +27,25 @@ import (
 // -short, hence 50 (10 under -short).
 func TestMain(m *testing.M) {
 	if mode := os.Getenv("TOOLPROOF_FAKE_MCP"); mode != "" {
-		if once := os.Getenv("TOOLPROOF_FAKE_MCP_ONCE"); once != "" {
-			// Serve only the first time: a server that cannot be started again.
-			if _, err := os.Stat(once); err == nil {
-				fmt.Fprintln(os.Stderr, "fake: refusing to start again")
-				os.Exit(1)
-			}
-			os.WriteFile(once, nil, 0o600)
-		}
-		os.Exit(fakeserver.Run(mode, os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(serveFake(mode))
 	}
 	flag.Parse()
 	testflags.Default(map[string]string{"rapid.checks": "50", "rapid.seed": "1", "rapid.shrinktime": "1s", "rapid.nofailfile": "true"})
 	os.Exit(m.Run())
+}
+
+// serveFake is the test binary as the fake server in mode, and its exit code. With
+// TOOLPROOF_FAKE_MCP_ONCE=FILE it serves only the first time (it leaves FILE behind): a server
+// that cannot be started again.
+func serveFake(mode string) int {
+	if once := os.Getenv("TOOLPROOF_FAKE_MCP_ONCE"); once != "" {
+		if _, err := os.Stat(once); err == nil {
+			fmt.Fprintln(os.Stderr, "fake: refusing to start again")
+			return 1
+		}
+		os.WriteFile(once, nil, 0o600)
+	}
+	return fakeserver.Run(mode, os.Stdin, os.Stdout, os.Stderr)
 }
 
 // syncBuffer collects the server's stderr and the client's notes.
