@@ -140,7 +140,8 @@ func TestSameSeedSameReport(t *testing.T) {
 
 // BenchmarkCrashingValidator: the whole run of the embedded corpus against a correct adapter,
 // and against the same adapter dying on one call in a hundred (restarted, each call in flight
-// run again alone). Compare the two ns/op: the cost of crashes. The CPU metrics tell
+// run again alone), or on every call holding "~" (dies-on-tilde: a valid value that holds it
+// crashes it with all its distortions). Compare the two ns/op: the cost of crashes. The CPU metrics tell
 // toolproof's share (self-cpu-ms/run) from the adapter's (adapter-cpu-ms/run, its start-ups
 // included), and starts/run counts the adapter's processes: each call that kills it kills two,
 // the one it was sent to and the one that runs it alone. With two jobs (the default here) the
@@ -162,6 +163,7 @@ func BenchmarkCrashingValidator(b *testing.B) {
 	}{
 		{"healthy", "-strict", "2", false},
 		{"dies-on-1pct", "-strict -die-rate 100", "2", false},
+		{"dies-on-tilde", "-strict -die-on ~", "2", false},
 		{"healthy+starts", "-strict", "2", true},
 		{"healthy/jobs=1", "-strict", "1", false},
 		{"dies-on-1pct/jobs=1", "-strict -die-rate 100", "1", false},
