@@ -100,12 +100,18 @@ func TestHostileCorpus(t *testing.T) {
 }
 
 // runLimited runs the command with args, killed after hostileTime, and returns how long it
-// took and its peak resident set in bytes.
+// took and its peak resident set in bytes. It runs under testdata/peak, which reads the peak:
+// read here, it would hold this test process's memory too (Linux counts in a process's peak
+// the memory of the one that started it, up to its exec).
 func runLimited(t *testing.T, bin string, args []string) (time.Duration, int64, result) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hostileTime)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
+	peakFile := filepath.Join(t.TempDir(), "peak")
+	cmd := exec.CommandContext(ctx, goBuild(t, "peak", "./testdata/peak"), append([]string{peakFile, bin}, args...)...)
+	// peak and toolproof are killed together at the limit.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -117,10 +123,15 @@ func runLimited(t *testing.T, bin string, args []string) (time.Duration, int64, 
 	if _, ok := err.(*exec.ExitError); err != nil && !ok {
 		t.Fatal(err)
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss << 10 // Linux gives kilobytes
+	kb, err := os.ReadFile(peakFile)
+	if err != nil {
+		t.Fatalf("toolproof %s: no peak memory read: %v\n%s", strings.Join(args, " "), err, clip(stderr.String()))
 	}
+	rss, err := strconv.ParseInt(strings.TrimSpace(string(kb)), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rss <<= 10 // Linux gives kilobytes
 	return elapsed, rss, result{cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()}
 }
 
