@@ -22,7 +22,7 @@ import (
 // with a time limit and must end with the exit status and words given, within the memory
 // limit, read from the process's own accounting (its peak resident set).
 const (
-	hostileTime = time.Minute // each case ends well within it (the slowest takes about a second)
+	hostileTime = time.Minute // each case ends well within it (the slowest, an audit stopped by its budget, takes about 4 s of CPU)
 	hostileRSS  = 512 << 20   // bytes: the most memory one case may hold at its peak
 )
 
