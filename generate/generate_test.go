@@ -5,15 +5,12 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/gentest"
-	"github.com/toolproof/toolproof/tool"
 )
 
 func TestCorpusToolsGenerateValidValues(t *testing.T) {
-	set, err := tool.Load("../corpus/tools")
-	if err != nil {
-		t.Fatal(err)
-	}
+	set := corpus.Tools()
 	if len(set.Skipped) > 0 {
 		t.Fatalf("skipped: %v", set.Skipped)
 	}

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/internal/gentest"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -17,14 +18,7 @@ import (
 
 func newGen(t *testing.T, schema string) (*generate.Generator, *validator.Gatekeeper) {
 	t.Helper()
-	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := generate.NewAnyValue(gk)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gk, g := gentest.Build(t, tool.Tool{Name: "t", Parameters: json.RawMessage(schema)}, generate.NewAnyValue)
 	return g, gk
 }
 

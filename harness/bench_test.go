@@ -33,45 +33,43 @@ func BenchmarkCase(b *testing.B) {
 		}
 		ms := mutators.All()
 		r := newRunner(Options{}, nil)
+		// drawCases draws a valid value and its distortions, each confirmed by the oracle.
+		drawCases := func(t *rapid.T) ([]cases.Case, []any) {
+			cs, originals, _, ok := draw(t, p, ms)
+			if !ok {
+				t.Fatal("no value")
+			}
+			return cs, originals
+		}
 		var yardstick, drawn float64
 		b.Run(name+"/draw", func(b *testing.B) {
 			// The cases made and confirmed, without the gate: the generation of each case's
 			// value plus its one oracle validation.
-			b.ReportAllocs()
-			cs := 0
-			loopBundles(b, func(t *rapid.T) int {
-				cs, _, _, ok := draw(t, p, ms)
-				if !ok {
-					t.Fatal("no value")
-				}
+			cs := loop(b, 20, func(t *rapid.T) int {
+				cs, _ := drawCases(t)
 				return len(cs)
-			}, &cs)
+			})
 			drawn = float64(b.Elapsed().Nanoseconds()) / float64(cs)
 			b.ReportMetric(drawn, "ns/case")
 		})
 		b.Run(name+"/gen+oracle", func(b *testing.B) {
-			b.ReportAllocs()
-			loop(b, func(t *rapid.T) {
+			loop(b, 100, func(t *rapid.T) int {
 				if _, ok := p.gen.Draw(t); !ok {
 					t.Fatal("no value")
 				}
+				return 1
 			})
 			yardstick = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 		})
 		b.Run(name+"/case", func(b *testing.B) {
-			b.ReportAllocs()
-			cs := 0
-			loopBundles(b, func(t *rapid.T) int {
-				cs, originals, _, ok := draw(t, p, ms)
-				if !ok {
-					t.Fatal("no value")
-				}
+			cs := loop(b, 20, func(t *rapid.T) int {
+				cs, originals := drawCases(t)
 				verdicts, mutated := r.check(p.gate, cs)
 				for i := range cs {
 					judgeAll(&cs[i], basis{original: originals[i]}, verdicts[i], mutated[i], Options{})
 				}
 				return len(cs)
-			}, &cs)
+			})
 			perCase := float64(b.Elapsed().Nanoseconds()) / float64(cs)
 			b.ReportMetric(perCase, "ns/case")
 			b.ReportMetric(float64(cs)/b.Elapsed().Seconds(), "cases/s")
@@ -85,32 +83,22 @@ func BenchmarkCase(b *testing.B) {
 	}
 }
 
-// loop runs body b.N times inside rapid test cases of 100 draws each.
-func loop(b *testing.B, body func(t *rapid.T)) {
+// loop reports allocations and runs body b.N times, per times in each rapid test case; it
+// returns the sum of what body returned (the cases it made).
+func loop(b *testing.B, per int, body func(t *rapid.T) int) int {
+	b.ReportAllocs()
 	b.ResetTimer()
+	total := 0
 	for done := 0; done < b.N; {
-		n := min(100, b.N-done)
+		n := min(per, b.N-done)
 		runCheckOnce(func(t *rapid.T) {
 			for i := 0; i < n; i++ {
-				body(t)
+				total += body(t)
 			}
 		})
 		done += n
 	}
-}
-
-// loopBundles runs body (which returns how many cases it made) until b.N bundles are done.
-func loopBundles(b *testing.B, body func(t *rapid.T) int, cs *int) {
-	b.ResetTimer()
-	for done := 0; done < b.N; {
-		n := min(20, b.N-done)
-		runCheckOnce(func(t *rapid.T) {
-			for i := 0; i < n; i++ {
-				*cs += body(t)
-			}
-		})
-		done += n
-	}
+	return total
 }
 
 // runCheckOnce runs prop as one rapid test case from a fixed seed.

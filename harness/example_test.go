@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/report"
@@ -14,15 +15,9 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-var read = tool.Tool{Name: "read", Parameters: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"path":  {"type": "string", "minLength": 1},
-		"limit": {"type": "integer", "minimum": 1, "maximum": 2000}
-	},
-	"required": ["path"],
-	"additionalProperties": false
-}`)}
+// read is the embedded corpus's read tool: a path (a non-empty string, required), an offset
+// (an integer, at least 0) and a limit (an integer from 1 to 2000), and nothing else.
+var read, _ = corpus.Tools().Lookup("read")
 
 // coercing "helps" the model by turning "20" into 20 before validating with the reference, as
 // Ajv's coerceTypes does, and passes the coerced value on.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
@@ -29,32 +28,22 @@ var stateTool = tool.Tool{Name: "list", Parameters: json.RawMessage(`{"type":"ob
 // filling is a gate that turns a string of digits for n into the number and fills state with
 // fill when it is absent, then validates strictly and passes on what it made.
 func filling(fill string) validator.Validator {
-	return validator.Func("filling-"+fill, func(t tool.Tool) (func([]byte) (any, error), error) {
-		gk, err := validator.Compile(t)
-		if err != nil {
-			return nil, err
+	return wrapRef("filling-"+fill, nil, func(v any) any {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return v // the reference rejects it
 		}
-		return func(args []byte) (any, error) {
-			v, err := jsonvalue.Parse(args)
-			m, ok := v.(map[string]any)
-			if err != nil || !ok {
-				return nil, &validator.Error{Tool: t.Name, Issues: []validator.Issue{{Message: "not an object"}}}
-			}
-			out := map[string]any{}
-			for k, x := range m {
-				out[k] = x
-			}
-			if s, ok := out["n"].(string); ok && s != "" && strings.Trim(s, "0123456789") == "" {
-				out["n"] = json.Number(s)
-			}
-			if _, ok := out["state"]; !ok {
-				out["state"] = fill
-			}
-			if err := gk.Validate(out); err != nil {
-				return nil, err
-			}
-			return out, nil
-		}, nil
+		out := map[string]any{}
+		for k, x := range m {
+			out[k] = x
+		}
+		if s, ok := out["n"].(string); ok && s != "" && strings.Trim(s, "0123456789") == "" {
+			out["n"] = json.Number(s)
+		}
+		if _, ok := out["state"]; !ok {
+			out["state"] = fill
+		}
+		return out
 	})
 }
 

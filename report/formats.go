@@ -16,22 +16,27 @@ type RenderOptions struct {
 
 // WriteFormat writes the report in any of Formats, with the options html and sarif use.
 func (r *Report) WriteFormat(w io.Writer, format string, opts RenderOptions) error {
-	switch format {
-	case "html":
-		return r.WriteHTML(w, opts.HTML)
-	case "sarif":
-		return r.WriteSARIF(w, opts.SARIF)
-	}
-	return r.Write(w, format)
+	return writeFormat(r, w, format, opts)
 }
 
 // WriteFormat writes the comparison in any of Formats, with the options html and sarif use.
 func (cmp *Comparison) WriteFormat(w io.Writer, format string, opts RenderOptions) error {
+	return writeFormat(cmp, w, format, opts)
+}
+
+// renderable is a report or a comparison: what WriteFormat writes.
+type renderable interface {
+	Write(w io.Writer, format string) error
+	WriteHTML(w io.Writer, opts HTMLOptions) error
+	WriteSARIF(w io.Writer, opts SARIFOptions) error
+}
+
+func writeFormat(x renderable, w io.Writer, format string, opts RenderOptions) error {
 	switch format {
 	case "html":
-		return cmp.WriteHTML(w, opts.HTML)
+		return x.WriteHTML(w, opts.HTML)
 	case "sarif":
-		return cmp.WriteSARIF(w, opts.SARIF)
+		return x.WriteSARIF(w, opts.SARIF)
 	}
-	return cmp.Write(w, format)
+	return x.Write(w, format)
 }

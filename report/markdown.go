@@ -20,29 +20,11 @@ func writeMarkdown(w io.Writer, r *Report) error {
 		writeMarkdownFindings(w, r.Findings)
 	}
 	writeBaselineMarkdown(w, r)
-	if s.unclear {
-		fmt.Fprintf(w, "\nUnclear answers (never a finding), samples:\n\n")
-		for _, c := range s.classes {
-			for _, sample := range r.Classes[c].Samples {
-				fmt.Fprintf(w, "- %s: %s\n", c, mdCode(sample))
-			}
-		}
-	}
-	if len(r.Skipped) > 0 {
-		fmt.Fprintf(w, "\nSkipped tools (%d):\n\n", len(r.Skipped))
-		for _, sk := range r.Skipped {
-			fmt.Fprintf(w, "- %s\n", mdCell(sk.String()))
-		}
-	}
-	if len(r.Stale)+len(r.Notes) > 0 {
-		fmt.Fprintln(w)
-		for _, st := range r.Stale {
-			fmt.Fprintf(w, "- stale saved case: %s\n", mdCell(st))
-		}
-		for _, n := range r.Notes {
-			fmt.Fprintf(w, "- note: %s\n", mdCell(n))
-		}
-	}
+	writeTail(w, r, s, tailStyle{
+		unclear: "\nUnclear answers (never a finding), samples:\n\n",
+		skipped: "\nSkipped tools (%d):\n\n", item: "- ", sample: mdCode,
+		skippedTool: mdCell, stale: mdCell, note: mdCell, lead: "- ", apart: true,
+	})
 	return nil
 }
 

@@ -36,26 +36,13 @@ func writeText(w io.Writer, r *Report) error {
 		}
 	}
 	writeBaselineText(w, r)
-	if s.unclear {
-		fmt.Fprintf(w, "\nunclear answers (neither a rejection nor a call gone through; never a finding), samples:\n")
-		for _, c := range s.classes {
-			for _, sample := range r.Classes[c].Samples {
-				fmt.Fprintf(w, "  %s: %s\n", c, escapeLine(sample))
-			}
-		}
-	}
-	if len(r.Skipped) > 0 {
-		fmt.Fprintf(w, "\nskipped tools (%d):\n", len(r.Skipped))
-		for _, sk := range r.Skipped {
-			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(escapeText(sk.String()), "\n", "\n    "))
-		}
-	}
-	for _, st := range r.Stale {
-		fmt.Fprintf(w, "stale saved case: %s\n", escapeLine(st))
-	}
-	for _, n := range r.Notes {
-		fmt.Fprintf(w, "note: %s\n", strings.ReplaceAll(escapeText(n), "\n", "\n      "))
-	}
+	writeTail(w, r, s, tailStyle{
+		unclear: "\nunclear answers (neither a rejection nor a call gone through; never a finding), samples:\n",
+		skipped: "\nskipped tools (%d):\n", item: "  ", sample: escapeLine,
+		skippedTool: func(s string) string { return strings.ReplaceAll(escapeText(s), "\n", "\n    ") },
+		stale:       escapeLine,
+		note:        func(s string) string { return strings.ReplaceAll(escapeText(s), "\n", "\n      ") },
+	})
 	return nil
 }
 

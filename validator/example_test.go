@@ -6,19 +6,14 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
 
-var read = tool.Tool{Name: "read", Parameters: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"path":  {"type": "string", "minLength": 1},
-		"limit": {"type": "integer", "minimum": 1}
-	},
-	"required": ["path"],
-	"additionalProperties": false
-}`)}
+// read is the embedded corpus's read tool: a path (a non-empty string, required), an offset
+// (an integer, at least 0) and a limit (an integer from 1 to 2000), and nothing else.
+var read, _ = corpus.Tools().Lookup("read")
 
 // Func turns a Go gate into a Validator: compile once per tool, then check each call's
 // argument text, returning the value passed on (nil: the input unchanged) or an error. This
@@ -58,7 +53,7 @@ func ExampleCompile() {
 	if err != nil {
 		panic(err)
 	}
-	v := gk.Check(context.Background(), []byte(`{"path":"a.go","limit":"20","offset":5}`))
+	v := gk.Check(context.Background(), []byte(`{"path":"a.go","limit":"20","follow":true}`))
 	fmt.Println("valid:", v.Valid)
 	for _, is := range v.Issues {
 		fmt.Printf("%s %s\n", is.Path, is.Keyword)
@@ -69,8 +64,8 @@ func ExampleCompile() {
 	}
 	// Output:
 	// valid: false
+	// /follow additionalProperties
 	// /limit type
-	// /offset additionalProperties
 	// The call to tool "read" was not run because its arguments are invalid. Fix these and call the tool again with a JSON object of arguments:
 	// - `/path`: must be at least 1 characters long
 }

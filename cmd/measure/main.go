@@ -325,23 +325,31 @@ func mutators_(files []string, n int) error {
 	return nil
 }
 
+// targetGen is a generator of each's result on gk's valid values, each made a mutation target
+// (none when the generator drew no value), and the mutation context; ok is false when gk's
+// schema has no generator.
+func targetGen[R any](gk *validator.Gatekeeper, sib *mutators.Siblings, none R, each func(*rapid.T, *mutators.Context, *mutators.Target) R) (gen *rapid.Generator[R], ctx *mutators.Context, ok bool) {
+	g, err := generate.New(gk)
+	if err != nil {
+		return nil, nil, false
+	}
+	ctx = mutators.NewContext(gk, sib)
+	return rapid.Custom(func(t *rapid.T) R {
+		v, ok := g.Draw(t)
+		if !ok {
+			return none
+		}
+		return each(t, ctx, ctx.Target(v))
+	}), ctx, true
+}
+
 // countMutations draws n values of each tool and every mutator's distortion of each, counting
 // the cases, the implementation-defined ones, where a class applies nowhere, and the cases the
 // tool's own parse accepts; it returns the candidates rejected off target.
 func countMutations(gks []*validator.Gatekeeper, sib *mutators.Siblings, all []mutators.Mutator, counts map[cases.Class]*classCount, n int) int64 {
 	var offTarget int64
 	for _, gk := range gks {
-		g, err := generate.New(gk)
-		if err != nil {
-			continue
-		}
-		ctx := mutators.NewContext(gk, sib)
-		gen := rapid.Custom(func(t *rapid.T) mutResult {
-			v, ok := g.Draw(t)
-			if !ok {
-				return mutResult{}
-			}
-			tg := ctx.Target(v)
+		gen, ctx, ok := targetGen(gk, sib, mutResult{}, func(t *rapid.T, _ *mutators.Context, tg *mutators.Target) mutResult {
 			r := mutResult{ok: true}
 			for _, m := range all {
 				if mu, ok := m.Mutate(t, tg); ok {
@@ -352,6 +360,9 @@ func countMutations(gks []*validator.Gatekeeper, sib *mutators.Siblings, all []m
 			}
 			return r
 		})
+		if !ok {
+			continue
+		}
 		for i := 1; i <= n; i++ {
 			r := gen.Example(i)
 			for _, c := range r.na {

@@ -9,7 +9,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/cases"
-	"github.com/toolproof/toolproof/generate"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
@@ -41,18 +40,10 @@ func roundTrip(files []string, n int, w io.Writer) error {
 			if err != nil {
 				continue
 			}
-			g, err := generate.New(gk)
-			if err != nil {
+			gen, _, ok := targetGen(gk, sib, tripResult{validOK: true}, tripOne)
+			if !ok {
 				continue
 			}
-			ctx := mutators.NewContext(gk, sib)
-			gen := rapid.Custom(func(t *rapid.T) tripResult {
-				v, ok := g.Draw(t)
-				if !ok {
-					return tripResult{validOK: true}
-				}
-				return tripOne(t, ctx, v)
-			})
 			for i := 1; i <= n; i++ {
 				r := gen.Example(i)
 				values++
@@ -76,8 +67,7 @@ func roundTrip(files []string, n int, w io.Writer) error {
 }
 
 // tripOne classifies a valid value and each of its mutations.
-func tripOne(t *rapid.T, ctx *mutators.Context, v any) tripResult {
-	tg := ctx.Target(v)
+func tripOne(t *rapid.T, ctx *mutators.Context, tg *mutators.Target) tripResult {
 	want := mutators.Valid
 	if tg.DoublesDiffer() {
 		want = mutators.Either

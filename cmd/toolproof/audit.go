@@ -16,7 +16,7 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// auditCmd is toolproof audit: its flags, parse and run.
+// auditCmd is toolproof audit: its flags, check and run.
 type auditCmd struct {
 	tools  multiFlag
 	close  bool
@@ -24,24 +24,14 @@ type auditCmd struct {
 	all    bool
 }
 
-func cmdAudit(args []string, stdout, stderr io.Writer) error {
-	var c auditCmd
-	if err := c.parse(args, stderr); err != nil {
-		return err
-	}
-	return c.run(stdout, stderr)
-}
-
-func (c *auditCmd) parse(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("toolproof audit", flag.ContinueOnError)
+func (c *auditCmd) flags(fs *flag.FlagSet) {
 	toolsFlag(fs, &c.tools, "tool file or directory (repeatable; default: the embedded corpus)")
 	closeFlag(fs, &c.close, "audit the schemas as --close would make them")
 	fs.StringVar(&c.format, "format", "text", "text or json")
 	fs.BoolVar(&c.all, "all", false, "text: list the places each class is caught or not determined too, with their witnesses")
-	pos, err := parse(fs, args, stderr)
-	if err != nil {
-		return err
-	}
+}
+
+func (c *auditCmd) check(pos []string) error {
 	if len(pos) > 0 {
 		return usagef("audit takes no arguments (got %q); tool files go in --tools", pos)
 	}
@@ -59,15 +49,10 @@ type toolAudit struct {
 	Patterns []string `json:"pattern_warnings,omitempty"`
 }
 
-func (c *auditCmd) run(stdout, stderr io.Writer) error {
-	ts, skipped, err := loadTools(c.tools, stderr)
+func (c *auditCmd) run(_ []string, stdout, stderr io.Writer) error {
+	ts, skipped, err := loadClosed(c.tools, c.close, stderr)
 	if err != nil {
 		return err
-	}
-	if c.close {
-		for i := range ts {
-			ts[i] = tool.Close(ts[i])
-		}
 	}
 	out, skipped := auditAll(ts, skipped)
 	if c.format == "json" {

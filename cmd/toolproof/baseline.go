@@ -11,18 +11,22 @@ import (
 	"github.com/toolproof/toolproof/report"
 )
 
-// cmdBaseline prints the baseline a JSON report needs: its known findings, trimmed (run
-// --baseline reads it).
-func cmdBaseline(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("toolproof baseline", flag.ContinueOnError)
-	files, err := parse(fs, args, stderr)
-	if err != nil {
-		return err
-	}
-	if len(files) != 1 {
+// baselineCmd is toolproof baseline, which prints the baseline a JSON report needs: its known
+// findings, trimmed (run --baseline reads it).
+type baselineCmd struct{ file string }
+
+func (c *baselineCmd) flags(*flag.FlagSet) {}
+
+func (c *baselineCmd) check(pos []string) error {
+	if len(pos) != 1 {
 		return usagef("baseline takes one JSON report (toolproof run --format json > report.json; toolproof baseline report.json > baseline.json)")
 	}
-	data, err := os.ReadFile(files[0])
+	c.file = pos[0]
+	return nil
+}
+
+func (c *baselineCmd) run(_ []string, stdout, stderr io.Writer) error {
+	data, err := os.ReadFile(c.file)
 	if err != nil {
 		return usagef("baseline: %v", err)
 	}
@@ -30,9 +34,9 @@ func cmdBaseline(args []string, stdout, stderr io.Writer) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil || doc.Reports == nil {
 		if err == nil {
-			return usagef("baseline %s: no \"reports\": not a JSON report of toolproof run", files[0])
+			return usagef("baseline %s: no \"reports\": not a JSON report of toolproof run", c.file)
 		}
-		return usagef("baseline %s: not a JSON report of toolproof run: %s", files[0], jsonErr(data, err))
+		return usagef("baseline %s: not a JSON report of toolproof run: %s", c.file, jsonErr(data, err))
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")

@@ -8,11 +8,11 @@ import (
 	"os"
 
 	"github.com/toolproof/toolproof/classify"
-	"github.com/toolproof/toolproof/tool"
 )
 
-// classifyFlags are the flags of toolproof classify.
-type classifyFlags struct {
+// classifyCmd is toolproof classify, which reads a log of tool calls and names each call's
+// distortions: its flags, check and run.
+type classifyCmd struct {
 	tools     multiFlag
 	calls     string
 	format    string
@@ -22,7 +22,7 @@ type classifyFlags struct {
 	close     bool
 }
 
-func (f *classifyFlags) register(fs *flag.FlagSet) {
+func (f *classifyCmd) flags(fs *flag.FlagSet) {
 	fs.Var(&f.tools, "tools", "tool file or directory the calls are of (repeatable; default: the embedded corpus)")
 	fs.StringVar(&f.calls, "calls", "", "JSON Lines log of tool calls ({tool, arguments}, Chat Completions tool_calls, Responses function_call, Anthropic tool_use, MCP tools/call); - for stdin")
 	fs.StringVar(&f.format, "format", "text", "text (classes by frequency, per tool, with examples), json (the same as data) or jsonl (one line per call, in input order)")
@@ -32,14 +32,8 @@ func (f *classifyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.close, "close", false, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 }
 
-// cmdClassify reads a log of tool calls and names each call's distortions.
-func cmdClassify(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("toolproof classify", flag.ContinueOnError)
-	var f classifyFlags
-	f.register(fs)
-	if pos, err := parse(fs, args, stderr); err != nil {
-		return err
-	} else if len(pos) > 0 {
+func (f *classifyCmd) check(pos []string) error {
+	if len(pos) > 0 {
 		return usagef("classify takes no arguments (got %q); the log is --calls FILE", pos[0])
 	}
 	switch {
@@ -50,14 +44,13 @@ func cmdClassify(args []string, stdout, stderr io.Writer) error {
 	case f.saveValid && f.save == "":
 		return usagef("--save-valid needs --save DIR")
 	}
-	tools, skipped, err := loadTools(f.tools, stderr)
+	return nil
+}
+
+func (f *classifyCmd) run(_ []string, stdout, stderr io.Writer) error {
+	tools, skipped, err := loadClosed(f.tools, f.close, stderr)
 	if err != nil {
 		return err
-	}
-	if f.close {
-		for i := range tools {
-			tools[i] = tool.Close(tools[i])
-		}
 	}
 	calls, bad, err := readCallsFrom(f.calls)
 	if err != nil {
@@ -116,7 +109,7 @@ func writeClassified(w io.Writer, format string, results []classify.Result, s cl
 }
 
 // outputs writes the regression cases and the weights, when asked for.
-func (f *classifyFlags) outputs(cl *classify.Classifier, results []classify.Result, s classify.Summary, stderr io.Writer) error {
+func (f *classifyCmd) outputs(cl *classify.Classifier, results []classify.Result, s classify.Summary, stderr io.Writer) error {
 	if f.save != "" {
 		n, err := cl.Save(f.save, results, f.calls, f.saveValid)
 		if err != nil {

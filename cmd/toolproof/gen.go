@@ -20,7 +20,7 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// genCmd is toolproof gen: its flags, parse and run.
+// genCmd is toolproof gen: its flags, check and run.
 type genCmd struct {
 	tools      multiFlag
 	schemaFile string
@@ -36,16 +36,7 @@ type genCmd struct {
 	mutators   []mutators.Mutator // muts, selected
 }
 
-func cmdGen(args []string, stdout, stderr io.Writer) error {
-	var c genCmd
-	if err := c.parse(args, stderr); err != nil {
-		return err
-	}
-	return c.run(stdout, stderr)
-}
-
-func (c *genCmd) parse(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("toolproof gen", flag.ContinueOnError)
+func (c *genCmd) flags(fs *flag.FlagSet) {
 	toolsFlag(fs, &c.tools, "tool file or directory (repeatable)")
 	fs.StringVar(&c.schemaFile, "schema", "", "a JSON Schema file: one tool named after the file")
 	fs.BoolVar(&c.valid, "valid", false, "emit valid values (the default when --mutated is not given)")
@@ -57,10 +48,9 @@ func (c *genCmd) parse(args []string, stderr io.Writer) error {
 	fs.StringVar(&c.format, "format", "jsonl", "jsonl, test-suite (a JSON-Schema-Test-Suite file) or go-fuzz (a Go fuzz corpus, with --out)")
 	fs.StringVar(&c.out, "out", "", "go-fuzz: the package directory to write testdata/fuzz/NAME/ in")
 	fs.StringVar(&c.fuzzName, "fuzz-name", "FuzzDifferential", "go-fuzz: the fuzz target's name (a target taking one []byte, such as harness.Differential)")
-	pos, err := parse(fs, args, stderr)
-	if err != nil {
-		return err
-	}
+}
+
+func (c *genCmd) check(pos []string) error {
 	if len(pos) > 0 {
 		return usagef("gen takes no arguments (got %q)", pos)
 	}
@@ -87,7 +77,7 @@ func (c *genCmd) parse(args []string, stderr io.Writer) error {
 	return nil
 }
 
-func (c *genCmd) run(stdout, stderr io.Writer) error {
+func (c *genCmd) run(_ []string, stdout, stderr io.Writer) error {
 	ts, err := c.load(stderr)
 	if err != nil {
 		return err

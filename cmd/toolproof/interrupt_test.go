@@ -37,13 +37,30 @@ func alive(pid int) bool {
 // pidsIn reads the pids the test adapter wrote with -spawn.
 func pidsIn(t *testing.T, file string) []int {
 	b, _ := os.ReadFile(file)
+	return pidList(string(b))
+}
+
+// pidList reads the pids in text, apart by white space.
+func pidList(text string) []int {
 	var pids []int
-	for _, f := range strings.Fields(string(b)) {
+	for _, f := range strings.Fields(text) {
 		if n, err := strconv.Atoi(f); err == nil {
 			pids = append(pids, n)
 		}
 	}
 	return pids
+}
+
+// killOrphans kills pids, validator processes that outlived toolproof, and fails t naming them.
+func killOrphans(t *testing.T, pids []int) {
+	t.Helper()
+	if len(pids) == 0 {
+		return
+	}
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	t.Errorf("%d validator processes outlived toolproof: %v", len(pids), pids)
 }
 
 // TestInterruptedRunWritesItsReport: SIGINT or SIGTERM to a running toolproof stops the run,
@@ -107,12 +124,7 @@ func TestInterruptedRunWritesItsReport(t *testing.T) {
 					break
 				}
 			}
-			for _, pid := range orphans {
-				syscall.Kill(pid, syscall.SIGKILL)
-			}
-			if len(orphans) > 0 {
-				t.Errorf("%d validator processes outlived toolproof: %v", len(orphans), orphans)
-			}
+			killOrphans(t, orphans)
 		})
 	}
 }

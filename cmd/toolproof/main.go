@@ -89,6 +89,41 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// command is a subcommand: its flags, the check of what it was given, and its run.
+type command interface {
+	// flags declares the subcommand's flags.
+	flags(fs *flag.FlagSet)
+	// check refuses positional arguments or flag values the subcommand cannot use.
+	check(pos []string) error
+	// run runs it; args are its arguments as given (reports repeat the command line).
+	run(args []string, stdout, stderr io.Writer) error
+}
+
+// commands maps each subcommand's name to what runs it.
+func commands() map[string]func(args []string, stdout, stderr io.Writer) error {
+	return map[string]func(args []string, stdout, stderr io.Writer) error{
+		"run": runs("run", &runCmd{}), "replay": runs("replay", &replayCmd{}), "merge": runs("merge", &mergeCmd{}),
+		"baseline": runs("baseline", &baselineCmd{}), "gen": runs("gen", &genCmd{}), "audit": runs("audit", &auditCmd{}),
+		"classify": runs("classify", &classifyCmd{}), "validators": cmdValidators, "version": cmdVersion,
+	}
+}
+
+// runs parses c's flags from args, checks them and runs c.
+func runs(name string, c command) func(args []string, stdout, stderr io.Writer) error {
+	return func(args []string, stdout, stderr io.Writer) error {
+		fs := flag.NewFlagSet("toolproof "+name, flag.ContinueOnError)
+		c.flags(fs)
+		pos, err := parse(fs, args, stderr)
+		if err != nil {
+			return err
+		}
+		if err := c.check(pos); err != nil {
+			return err
+		}
+		return c.run(args, stdout, stderr)
+	}
+}
+
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(stderr, usage)
@@ -98,26 +133,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	var err error
-	switch args[0] {
-	case "run":
-		err = cmdRun(args[1:], stdout, stderr)
-	case "replay":
-		err = cmdReplay(args[1:], stdout, stderr)
-	case "merge":
-		err = cmdMerge(args[1:], stdout, stderr)
-	case "baseline":
-		err = cmdBaseline(args[1:], stdout, stderr)
-	case "gen":
-		err = cmdGen(args[1:], stdout, stderr)
-	case "audit":
-		err = cmdAudit(args[1:], stdout, stderr)
-	case "classify":
-		err = cmdClassify(args[1:], stdout, stderr)
-	case "validators":
-		err = cmdValidators(args[1:], stdout, stderr)
-	case "version":
-		err = cmdVersion(args[1:], stdout, stderr)
-	default:
+	if cmd, ok := commands()[args[0]]; ok {
+		err = cmd(args[1:], stdout, stderr)
+	} else {
 		err = usagef("unknown command %q\n\n%s", args[0], usage)
 	}
 	var ue usageError

@@ -49,28 +49,37 @@ func mergeReplay(jsonFile string) func(*report.Report, report.Finding) string {
 	}
 }
 
-// cmdMerge reads the JSON reports of the shards of one run (run --shard i/n --format json) and
-// writes the report of the whole run, as the unsharded run with the same seed writes it.
-func cmdMerge(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("toolproof merge", flag.ContinueOnError)
-	var format string
-	var maxSkipped int
-	var files reportFlags
-	reportFormatFlag(fs, &format)
-	fs.Var(&files, "report", "FORMAT=FILE: write one more report of the merged run to FILE (repeatable)")
-	var sarifFile string
-	sarifFileFlag(fs, &sarifFile)
-	maxSkippedFlag(fs, &maxSkipped)
-	names, err := parse(fs, args, stderr)
-	if err != nil {
+// mergeCmd is toolproof merge, which reads the JSON reports of the shards of one run (run
+// --shard i/n --format json) and writes the report of the whole run, as the unsharded run with
+// the same seed writes it.
+type mergeCmd struct {
+	format     string
+	maxSkipped int
+	files      reportFlags
+	sarifFile  string
+	names      []string // the shards' reports
+}
+
+func (c *mergeCmd) flags(fs *flag.FlagSet) {
+	reportFormatFlag(fs, &c.format)
+	fs.Var(&c.files, "report", "FORMAT=FILE: write one more report of the merged run to FILE (repeatable)")
+	sarifFileFlag(fs, &c.sarifFile)
+	maxSkippedFlag(fs, &c.maxSkipped)
+}
+
+func (c *mergeCmd) check(pos []string) error {
+	if err := checkFormat(c.format); err != nil {
 		return err
 	}
-	if err := checkFormat(format); err != nil {
-		return err
-	}
-	if len(names) == 0 {
+	if len(pos) == 0 {
 		return usagef("merge takes the JSON reports of the shards of a run (toolproof run --shard i/n --format json > shard-i.json)")
 	}
+	c.names = pos
+	return nil
+}
+
+func (c *mergeCmd) run(args []string, stdout, stderr io.Writer) error {
+	names := c.names
 	docs := make([]report.Document, len(names))
 	for i, name := range names {
 		data, err := os.ReadFile(name)
@@ -90,10 +99,10 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		return usagef("merge: %v", err)
 	}
 	mergeExtras(doc.Reports, docs)
-	out := outputs{format: format, files: files, render: report.RenderOptions{
-		HTML:  report.HTMLOptions{Command: repeatCommand("merge", args, 0), Replay: mergeReplay(files.jsonPath())},
-		SARIF: report.SARIFOptions{Version: releaseVersion(), File: sarifFile}}}
-	return writeReports(doc.Reports, out, maxSkipped, stdout, stderr)
+	out := outputs{format: c.format, files: c.files, render: report.RenderOptions{
+		HTML:  report.HTMLOptions{Command: repeatCommand("merge", args, 0), Replay: mergeReplay(c.files.jsonPath())},
+		SARIF: report.SARIFOptions{Version: releaseVersion(), File: c.sarifFile}}}
+	return writeReports(doc.Reports, out, c.maxSkipped, stdout, stderr)
 }
 
 // jsonErr says where in data a JSON error is, by line and column when it knows the offset.

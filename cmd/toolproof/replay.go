@@ -11,22 +11,29 @@ import (
 	"github.com/toolproof/toolproof/tool"
 )
 
-func cmdReplay(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("toolproof replay", flag.ContinueOnError)
-	var f runFlags
-	f.register(fs, false)
-	pos, err := parse(fs, args, stderr)
-	if err != nil {
-		return err
-	}
+// replayCmd is toolproof replay: saved cases (a directory of --save, or the findings of a JSON
+// report) checked again, with run's flags.
+type replayCmd struct {
+	runFlags
+	from string // the directory or the JSON report
+	opts harness.Options
+}
+
+func (c *replayCmd) flags(fs *flag.FlagSet) { c.register(fs, false) }
+
+func (c *replayCmd) check(pos []string) error {
 	if len(pos) != 1 {
 		return usagef("replay takes one directory of saved cases (--save DIR) or one JSON report (--format json)")
 	}
-	opts, err := f.options()
-	if err != nil {
-		return err
-	}
-	cs, err := casesToReplay(pos[0], f.ids)
+	c.from = pos[0]
+	var err error
+	c.opts, err = c.options()
+	return err
+}
+
+func (c *replayCmd) run(args []string, stdout, stderr io.Writer) error {
+	f, opts := &c.runFlags, c.opts
+	cs, err := casesToReplay(c.from, f.ids)
 	if err != nil {
 		return err
 	}
@@ -35,14 +42,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
-	tools, _, err := toolsFor(f.tools, vs, stderr)
+	tools, _, err := f.toolsOf(vs, stderr)
 	if err != nil {
 		return err
 	}
-	if tools, err = filterTools(tools, f.mcp.only, f.mcp.skip); err != nil {
-		return err
-	}
-	if err := someSavedTool(pos[0], cs, tools); err != nil {
+	if err := someSavedTool(c.from, cs, tools); err != nil {
 		return err
 	}
 	var reports []*report.Report

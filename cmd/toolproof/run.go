@@ -45,6 +45,17 @@ func loadTools(paths []string, stderr io.Writer) ([]tool.Tool, []tool.Skipped, e
 	return all.Tools, all.Skipped, nil
 }
 
+// loadClosed is loadTools, every tool closed (tool.Close) when closeObjects is set (--close).
+func loadClosed(paths []string, closeObjects bool, stderr io.Writer) ([]tool.Tool, []tool.Skipped, error) {
+	ts, skipped, err := loadTools(paths, stderr)
+	if closeObjects {
+		for i := range ts {
+			ts[i] = tool.Close(ts[i])
+		}
+	}
+	return ts, skipped, err
+}
+
 // maxWarnings is how many pattern warnings the commands print before a count of the rest.
 const maxWarnings = 10
 
@@ -150,27 +161,25 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
-// parseRun reads run's flags and the options they make.
-func parseRun(args []string, stderr io.Writer) (*runFlags, harness.Options, error) {
-	fs := flag.NewFlagSet("toolproof run", flag.ContinueOnError)
-	f := &runFlags{}
-	f.register(fs, true)
-	pos, err := parse(fs, args, stderr)
-	if err != nil {
-		return nil, harness.Options{}, err
-	}
-	if len(pos) > 0 {
-		return nil, harness.Options{}, usagef("run takes no arguments (got %q); tool files go in --tools", pos)
-	}
-	opts, err := f.options()
-	return f, opts, err
+// runCmd is toolproof run: its flags, check and run.
+type runCmd struct {
+	runFlags
+	opts harness.Options
 }
 
-func cmdRun(args []string, stdout, stderr io.Writer) error {
-	f, opts, err := parseRun(args, stderr)
-	if err != nil {
-		return err
+func (c *runCmd) flags(fs *flag.FlagSet) { c.register(fs, true) }
+
+func (c *runCmd) check(pos []string) error {
+	if len(pos) > 0 {
+		return usagef("run takes no arguments (got %q); tool files go in --tools", pos)
 	}
+	var err error
+	c.opts, err = c.options()
+	return err
+}
+
+func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
+	f, opts := &c.runFlags, c.opts
 	vs, closeAll, err := f.openAll(stderr)
 	if err != nil {
 		return err
@@ -178,15 +187,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	defer closeAll()
 	stop, release := stopOn(f.maxTime, closeAll, stderr)
 	defer release()
-	tools, skipped, err := toolsFor(f.tools, vs, stderr)
+	tools, skipped, err := f.toolsOf(vs, stderr)
 	if err != nil {
 		return err
 	}
 	base, err := f.loadBaseline()
 	if err != nil {
-		return err
-	}
-	if tools, err = filterTools(tools, f.mcp.only, f.mcp.skip); err != nil {
 		return err
 	}
 	seed := f.seed

@@ -13,6 +13,7 @@ import (
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/registry"
@@ -206,6 +207,16 @@ func (f *runFlags) openAll(stderr io.Writer) ([]validator.Validator, func(), err
 		vs = append(vs, v)
 	}
 	return vs, closeAll, nil
+}
+
+// toolsOf is the tools to check: toolsFor the validators, then --tool and --skip-tool.
+func (f *runFlags) toolsOf(vs []validator.Validator, stderr io.Writer) ([]tool.Tool, []tool.Skipped, error) {
+	tools, skipped, err := toolsFor(f.tools, vs, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	tools, err = filterTools(tools, f.mcp.only, f.mcp.skip)
+	return tools, skipped, err
 }
 
 // loadBaseline reads --baseline (nil when it is not given).

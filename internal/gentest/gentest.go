@@ -15,11 +15,17 @@ import (
 // either cannot be built.
 func New(t testing.TB, tl tool.Tool) (*validator.Gatekeeper, *generate.Generator) {
 	t.Helper()
+	return Build(t, tl, generate.New)
+}
+
+// Build is New with the generator that build makes (a test's own constructor, say).
+func Build(t testing.TB, tl tool.Tool, build func(*validator.Gatekeeper) (*generate.Generator, error)) (*validator.Gatekeeper, *generate.Generator) {
+	t.Helper()
 	gk, err := validator.Compile(tl)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := generate.New(gk)
+	g, err := build(gk)
 	if err != nil {
 		t.Fatal(err)
 	}
