@@ -141,11 +141,13 @@ func TestSameSeedSameReport(t *testing.T) {
 // BenchmarkCrashingValidator: the whole run of the embedded corpus against a correct adapter,
 // and against the same adapter dying on one call in a hundred (restarted, each call in flight
 // run again alone), or on every call holding "~" (dies-on-tilde: a valid value that holds it
-// crashes it with all its distortions). Compare the two ns/op: the cost of crashes. The CPU metrics tell
-// toolproof's share (self-cpu-ms/run) from the adapter's (adapter-cpu-ms/run, its start-ups
-// included), and starts/run counts the adapter's processes: each call that kills it kills two,
-// the one it was sent to and the one that runs it alone. With two jobs (the default here) the
-// two cores are busy; with one (jobs=1), a core is left for the warm spares to start on.
+// crashes it with all its distortions). Compare the ns/op: the cost of crashes. The CPU
+// metrics tell toolproof's share (self-cpu-ms/run) from the adapter's (adapter-cpu-ms/run, its
+// start-ups included), and starts/run counts the adapter's processes: a call that kills it
+// beside others kills two, the one it was sent to and the one that runs it alone; a valid case
+// sent alone first (once the run has a proven crash) kills one. With two jobs (the default
+// here) the two cores are busy; with one (jobs=1), a core is left for the warm spares to start
+// on.
 //
 // healthy+starts is the floor of any way to blame crashes: the healthy run while the adapter
 // is started beside it as many times as the dying run starts it, each start saying hello,
