@@ -107,10 +107,11 @@ func TestGolden(t *testing.T) {
 
 // The JUnit counts are the text report's: tests = checks + skipped tools, failures = failed
 // checks, skipped = skipped tools; and text the XML cannot hold does not break it.
-// checkGolden compares got with testdata/golden/name, or writes it there under -update.
+// checkGolden compares got with testdata/golden/name.golden, or writes it there under -update.
+// The suffix marks the files as expected output, data to compare, whatever format they hold.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
+	path := filepath.Join("testdata", "golden", name+".golden")
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)

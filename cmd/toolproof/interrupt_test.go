@@ -40,6 +40,12 @@ func pidsIn(t *testing.T, file string) []int {
 	return pidList(string(b))
 }
 
+// linesIn counts the lines of the file at path (0 when it does not exist yet).
+func linesIn(path string) int {
+	b, _ := os.ReadFile(path)
+	return bytes.Count(b, []byte("\n"))
+}
+
 // pidList reads the pids in text, apart by white space.
 func pidList(text string) []int {
 	var pids []int
@@ -70,7 +76,8 @@ func TestInterruptedRunWritesItsReport(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			pidFile := filepath.Join(t.TempDir(), "pids")
-			cmd := exec.Command(toolproofBinary(t), "run", "--validator", execSpec(t, "-strict", "-sleep", "2ms", "-spawn", pidFile),
+			callFile := filepath.Join(t.TempDir(), "calls")
+			cmd := exec.Command(toolproofBinary(t), "run", "--validator", execSpec(t, "-strict", "-sleep", "2ms", "-spawn", pidFile, "-log-calls", callFile),
 				"--processes", "2", "--checks", "1000", "--seed", "1", "--format", "json")
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -83,7 +90,11 @@ func TestInterruptedRunWritesItsReport(t *testing.T) {
 					t.Fatalf("the validator processes did not start\n%s", stderr.String())
 				}
 			}
-			time.Sleep(300 * time.Millisecond) // some cases checked
+			for deadline := time.Now().Add(time.Minute); linesIn(callFile) < 200; time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) { // some cases answered, whatever the machine's load
+					t.Fatalf("the validator answered no 200 calls in a minute\n%s", stderr.String())
+				}
+			}
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}

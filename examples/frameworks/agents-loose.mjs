@@ -5,30 +5,13 @@
 // toolproof: toolproof run --validator node:examples/frameworks/agents-loose.mjs
 import { tool } from "@openai/agents";
 import { z } from "zod";
+import { labels, weather } from "./shared.mjs";
 
 export const tools = [
-  tool({
-    name: "get_weather",
-    description: "Current weather of a city",
-    parameters: {
-      type: "object",
-      properties: {
-        city: { type: "string", minLength: 1 },
-        unit: { type: "string", enum: ["celsius", "fahrenheit"] },
-      },
-      required: ["city", "unit"],
-      additionalProperties: false,
-    },
-    strict: true,
-    execute: async ({ city }) => `21 degrees in ${city}`,
-  }),
-  tool({
-    name: "set_labels",
-    description: "Set the labels of an issue",
-    parameters: z.object({
-      issue: z.number().int().min(1).max(1000000),
-      labels: z.array(z.enum(["bug", "docs", "feature"])).min(1),
-    }),
-    execute: async () => "done",
-  }),
+  // JSON Schema parameters: the SDK checks them with nothing but JSON.parse.
+  tool({ name: "get_weather", description: weather.description,
+    parameters: weather.jsonSchema, strict: true, execute: weather.run }),
+  // A zod object, not .strict(): an invented key is stripped.
+  tool({ name: "set_labels", description: labels.description,
+    parameters: z.object(labels.shape), execute: labels.run }),
 ];

@@ -5,27 +5,13 @@
 // toolproof: toolproof run --validator node:examples/frameworks/ai-loose.mjs
 import { jsonSchema, tool } from "ai";
 import { z } from "zod";
+import { labels, weather } from "./shared.mjs";
 
 export const tools = {
-  get_weather: tool({
-    description: "Current weather of a city",
-    inputSchema: jsonSchema({
-      type: "object",
-      properties: {
-        city: { type: "string", minLength: 1 },
-        unit: { type: "string", enum: ["celsius", "fahrenheit"] },
-      },
-      required: ["city", "unit"],
-      additionalProperties: false,
-    }),
-    execute: async ({ city }) => ({ city, temperature: 21 }),
-  }),
-  set_labels: tool({
-    description: "Set the labels of an issue",
-    inputSchema: z.object({
-      issue: z.number().int().min(1).max(1000000),
-      labels: z.array(z.enum(["bug", "docs", "feature"])).min(1),
-    }),
-    execute: async () => "done",
-  }),
+  // jsonSchema() without a validate function: nothing checks the call.
+  get_weather: tool({ description: weather.description,
+    inputSchema: jsonSchema(weather.jsonSchema), execute: weather.run }),
+  // A zod object, not .strict(): an invented key is stripped.
+  set_labels: tool({ description: labels.description,
+    inputSchema: z.object(labels.shape), execute: labels.run }),
 };

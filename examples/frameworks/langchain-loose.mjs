@@ -5,23 +5,18 @@
 // toolproof: toolproof run --validator node:examples/frameworks/langchain-loose.mjs
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
+import { labels, search } from "./shared.mjs";
 
 export const tools = [
-  tool(async ({ query }) => `results for ${query}`, {
+  tool(search.run, {
     name: "search",
-    description: "Search the code base",
+    description: search.description,
+    // Not .strict(); limit coerced; sort with a default.
     schema: z.object({
-      query: z.string().min(1),
+      ...search.shape,
       limit: z.coerce.number().int().min(1).max(100),
-      sort: z.enum(["relevance", "date"]).default("relevance"),
+      sort: search.shape.sort.default("relevance"),
     }),
   }),
-  tool(async () => "done", {
-    name: "set_labels",
-    description: "Set the labels of an issue",
-    schema: z.object({
-      issue: z.number().int().min(1).max(1000000),
-      labels: z.array(z.enum(["bug", "docs", "feature"])).min(1),
-    }),
-  }),
+  tool(labels.run, { name: "set_labels", description: labels.description, schema: z.object(labels.shape) }),
 ];

@@ -4,23 +4,11 @@
 // toolproof: toolproof run --validator node:examples/frameworks/langchain-strict.mjs
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
+import { labels, search } from "./shared.mjs";
 
 export const tools = [
-  tool(async ({ query }) => `results for ${query}`, {
-    name: "search",
-    description: "Search the code base",
-    schema: z.object({
-      query: z.string().min(1),
-      limit: z.number().int().min(1).max(100),
-      sort: z.enum(["relevance", "date"]),
-    }).strict(),
-  }),
-  tool(async () => "done", {
-    name: "set_labels",
-    description: "Set the labels of an issue",
-    schema: z.object({
-      issue: z.number().int().min(1).max(1000000),
-      labels: z.array(z.enum(["bug", "docs", "feature"])).min(1),
-    }).strict(),
-  }),
+  tool(search.run, { name: "search", description: search.description,
+    schema: z.object(search.shape).strict() }),
+  tool(labels.run, { name: "set_labels", description: labels.description,
+    schema: z.object(labels.shape).strict() }),
 ];

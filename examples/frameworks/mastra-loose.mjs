@@ -6,16 +6,14 @@
 // toolproof: toolproof run --validator node:examples/frameworks/mastra-loose.mjs
 import { createTool } from "@mastra/core/tools";
 import { z } from "zod";
+import { issues } from "./shared.mjs";
 
 export const tools = {
   search_issues: createTool({
     id: "search_issues",
-    description: "Search the issue tracker",
-    inputSchema: z.object({
-      query: z.string().min(1),
-      labels: z.array(z.enum(["bug", "docs", "feature"])),
-      state: z.enum(["open", "closed"]).default("open"),
-    }).strict(),
-    execute: async () => [],
+    description: issues.description,
+    // A zod object, with a default for state.
+    inputSchema: z.object({ ...issues.shape, state: issues.shape.state.default("open") }).strict(),
+    execute: issues.run,
   }),
 };

@@ -4,21 +4,9 @@
 // (so that nothing fills a dropped null in).
 // toolproof: toolproof run --validator node:examples/frameworks/mastra-strict.mjs
 import { createTool } from "@mastra/core/tools";
+import { issues } from "./shared.mjs";
 
 export const tools = {
-  search_issues: createTool({
-    id: "search_issues",
-    description: "Search the issue tracker",
-    inputSchema: {
-      type: "object",
-      properties: {
-        query: { type: "string", minLength: 1 },
-        labels: { type: "array", items: { enum: ["bug", "docs", "feature"] } },
-        state: { enum: ["open", "closed"] },
-      },
-      required: ["query", "labels", "state"],
-      additionalProperties: false,
-    },
-    execute: async () => [],
-  }),
+  search_issues: createTool({ id: "search_issues", description: issues.description,
+    inputSchema: issues.jsonSchema, execute: issues.run }),
 };

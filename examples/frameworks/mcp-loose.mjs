@@ -4,17 +4,13 @@
 // toolproof: toolproof run --validator node:examples/frameworks/mcp-loose.mjs
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { file } from "./shared.mjs";
 
 export const server = new McpServer({ name: "files", version: "1.0.0" });
 
 server.registerTool(
   "read_file",
-  {
-    description: "Read a text file",
-    inputSchema: {
-      path: z.string().min(1),
-      limit: z.coerce.number().int().min(1).max(10000),
-    },
-  },
-  async ({ path }) => ({ content: [{ type: "text", text: `contents of ${path}` }] }),
+  // A zod shape (listed open), limit coerced.
+  { description: file.description, inputSchema: { ...file.shape, limit: z.coerce.number().int().min(1).max(10000) } },
+  async (args) => ({ content: [{ type: "text", text: await file.run(args) }] }),
 );

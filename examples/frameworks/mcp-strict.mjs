@@ -3,17 +3,12 @@
 // toolproof: toolproof run --validator node:examples/frameworks/mcp-strict.mjs
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { file } from "./shared.mjs";
 
 export const server = new McpServer({ name: "files", version: "1.0.0" });
 
 server.registerTool(
   "read_file",
-  {
-    description: "Read a text file",
-    inputSchema: z.object({
-      path: z.string().min(1),
-      limit: z.number().int().min(1).max(10000),
-    }).strict(),
-  },
-  async ({ path }) => ({ content: [{ type: "text", text: `contents of ${path}` }] }),
+  { description: file.description, inputSchema: z.object(file.shape).strict() },
+  async (args) => ({ content: [{ type: "text", text: await file.run(args) }] }),
 );

@@ -1,7 +1,6 @@
 package mcp_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -253,49 +251,28 @@ func TestNullID(t *testing.T) {
 // all three are in, then writes them: a call whose arguments hold "X" is answered -32700 with
 // "id": null, "Y" -32600 with "id": null (and "X2" like "X"), any other a result with its id.
 func nullServer(calls *atomic.Int64) func() (mcp.Conn, error) {
-	return func() (mcp.Conn, error) {
-		cr, sw := io.Pipe()
-		sr, cw := io.Pipe()
-		go func() {
-			defer sw.Close()
-			sc := bufio.NewScanner(sr)
-			var held []string
-			answer := func(msg string) string {
-				id := regexp.MustCompile(`"id":(\d+)`).FindStringSubmatch(msg)[1]
-				switch {
-				case strings.Contains(msg, `"X`):
-					return `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`
-				case strings.Contains(msg, `"Y"`):
-					return `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`
-				}
-				return `{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[]}}`
-			}
-			for sc.Scan() {
-				msg := sc.Text()
-				id := regexp.MustCompile(`"id":(\d+)`).FindStringSubmatch(msg)
-				switch {
-				case strings.Contains(msg, `"initialize"`):
-					fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"nulls"}}}`+"\n", id[1])
-				case strings.Contains(msg, `"tools/list"`):
-					fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}`+"\n", id[1])
-				case strings.Contains(msg, `"tools/call"`):
-					if calls.Add(1) <= 3 {
-						held = append(held, msg)
-						if len(held) == 3 {
-							for _, h := range held {
-								fmt.Fprintln(sw, answer(h))
-							}
-						}
-						continue
-					}
-					fmt.Fprintln(sw, answer(msg))
-				case id != nil:
-					fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`+"\n", id[1])
-				}
-			}
-		}()
-		return pipeConn{cr, cw}, nil
+	answer := func(msg string) string {
+		switch {
+		case strings.Contains(msg, `"X`):
+			return `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`
+		case strings.Contains(msg, `"Y"`):
+			return `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`
+		}
+		return emptyResult(msg)
 	}
+	var held []string
+	return pipeServer("nulls", func(w io.Writer, msg string) {
+		if calls.Add(1) > 3 {
+			fmt.Fprintln(w, answer(msg))
+			return
+		}
+		held = append(held, msg)
+		if len(held) == 3 {
+			for _, h := range held {
+				fmt.Fprintln(w, answer(h))
+			}
+		}
+	})
 }
 
 // TestNullIDInFlight: errors with "id": null while three calls are in flight go to the calls

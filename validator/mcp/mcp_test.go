@@ -1,14 +1,10 @@
 package mcp_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -16,65 +12,11 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/internal/syncbuf"
-	"github.com/toolproof/toolproof/internal/testflags"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/mcp/internal/fakeserver"
 )
-
-// The test binary is also the fake server: with TOOLPROOF_FAKE_MCP=MODE it serves MCP on
-// stdin and stdout instead of running the tests. rapid runs a fifth of -rapid.checks under
-// -short, hence 50 (10 under -short).
-func TestMain(m *testing.M) {
-	if mode := os.Getenv("TOOLPROOF_FAKE_MCP"); mode != "" {
-		if once := os.Getenv("TOOLPROOF_FAKE_MCP_ONCE"); once != "" {
-			// Serve only the first time: a server that cannot be started again.
-			if _, err := os.Stat(once); err == nil {
-				fmt.Fprintln(os.Stderr, "fake: refusing to start again")
-				os.Exit(1)
-			}
-			os.WriteFile(once, nil, 0o600)
-		}
-		err := fakeserver.Serve(mode, os.Stdin, os.Stdout)
-		if errors.Is(err, fakeserver.ErrCrash) {
-			os.Exit(3)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	flag.Parse()
-	testflags.Default(map[string]string{"rapid.checks": "50", "rapid.seed": "1", "rapid.shrinktime": "1s", "rapid.nofailfile": "true"})
-	os.Exit(m.Run())
-}
-
-// syncBuffer collects the server's stderr and the client's notes.
-type syncBuffer = syncbuf.Buffer
-
-// fakeOptions runs this test binary as the fake server in mode.
-func fakeOptions(t *testing.T, mode string) mcp.Options {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mcp.Options{Command: []string{exe}, Env: append(os.Environ(), "TOOLPROOF_FAKE_MCP="+mode),
-		Stderr: &syncBuffer{}, StartTimeout: 10 * time.Second, Timeout: 5 * time.Second}
-}
-
-func start(t *testing.T, opts mcp.Options) *mcp.Client {
-	t.Helper()
-	c, err := mcp.Start(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
 
 func TestStartFailsClearly(t *testing.T) {
 	for _, tc := range []struct {
@@ -211,43 +153,12 @@ func TestCrashAndHangMidBatch(t *testing.T) {
 }
 
 func TestNotSentAndRawSplice(t *testing.T) {
-	// An in-memory server that answers every call with the raw params it got.
+	// An in-memory server that passes on every call it gets.
 	got := make(chan string, 10)
-	dial := func() (mcp.Conn, error) {
-		cr, sw := io.Pipe()
-		sr, cw := io.Pipe()
-		go func() {
-			buf := make([]byte, 1<<16)
-			var line []byte
-			for {
-				n, err := sr.Read(buf)
-				line = append(line, buf[:n]...)
-				for {
-					i := bytes.IndexByte(line, '\n')
-					if i < 0 {
-						break
-					}
-					msg := string(line[:i])
-					line = line[i+1:]
-					id := regexp.MustCompile(`"id":(\d+)`).FindStringSubmatch(msg)
-					switch {
-					case strings.Contains(msg, `"initialize"`):
-						fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"echo"}}}`+"\n", id[1])
-					case strings.Contains(msg, `"tools/list"`):
-						fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}`+"\n", id[1])
-					case strings.Contains(msg, `"tools/call"`):
-						got <- msg
-						fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"content":[]}}`+"\n", id[1])
-					}
-				}
-				if err != nil {
-					sw.Close()
-					return
-				}
-			}
-		}()
-		return pipeConn{cr, cw}, nil
-	}
+	dial := pipeServer("echo", func(w io.Writer, msg string) {
+		got <- msg
+		fmt.Fprintln(w, emptyResult(msg))
+	})
 	c := start(t, mcp.Options{Dial: dial, Stderr: io.Discard, ProbeTimeout: 100 * time.Millisecond})
 	g, err := c.Compile(tool.Tool{Name: "t", Parameters: []byte(`{"type":"object"}`)})
 	if err != nil {
@@ -272,16 +183,6 @@ func TestNotSentAndRawSplice(t *testing.T) {
 	if msg := <-got; !strings.Contains(msg, `"arguments":{"a":[1,2]}`) {
 		t.Errorf("multi-line arguments were not put on one line: %s", msg)
 	}
-}
-
-type pipeConn struct {
-	io.ReadCloser
-	io.WriteCloser
-}
-
-func (p pipeConn) Close() error {
-	p.WriteCloser.Close()
-	return p.ReadCloser.Close()
 }
 
 // TestHarnessCatchesLenientServer runs the harness on the planted-lenient fake: it must find

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/announce"
+	"github.com/toolproof/toolproof/internal/needs"
 	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/validator/mcp"
 )
@@ -19,19 +20,10 @@ import (
 // when node or the packages are missing, and fails instead when TOOLPROOF_REQUIRE_NODE=1.
 func npmServer(t *testing.T, bin string) []string {
 	t.Helper()
-	skip := t.Skipf
-	if os.Getenv("TOOLPROOF_REQUIRE_NODE") == "1" {
-		skip = t.Fatalf
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		skip("node is not on PATH")
-	}
+	requireNode(t)
 	path, err := filepath.Abs(filepath.Join("servers", "node_modules", ".bin", bin))
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(path); err != nil {
-		skip("%s is not installed: run npm ci in validator/mcp/servers", bin)
 	}
 	return []string{path}
 }
@@ -85,13 +77,7 @@ func alarmServer(t *testing.T, version, mode, token string) string {
 // missing.
 func requireNode(t *testing.T) {
 	t.Helper()
-	npmServer(t, "mcp-server-memory")
-	if _, err := os.Stat(filepath.Join("servers", "node_modules", "@modelcontextprotocol", "server")); err != nil {
-		if os.Getenv("TOOLPROOF_REQUIRE_NODE") == "1" {
-			t.Fatal("@modelcontextprotocol/server is not installed: run npm ci in validator/mcp/servers")
-		}
-		t.Skip("@modelcontextprotocol/server is not installed: run npm ci in validator/mcp/servers")
-	}
+	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the MCP servers", needs.Node("servers", "validator/mcp/servers"))
 }
 
 // TestTypeScriptSDKOverHTTP: the TypeScript SDK 1.x over Streamable HTTP (sessions, SSE answers,

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/internal/cputime"
+	"github.com/toolproof/toolproof/internal/needs"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -201,63 +201,33 @@ func replay(b *testing.B, opts Options, checkVerdicts bool) {
 	b.ReportMetric(float64(childCPU.Nanoseconds())/float64(b.N), "child-cpu-ns/case")
 }
 
+// replayEach replays through command (with env, when not nil), with one and two processes, in
+// sub-benchmarks named for them.
+func replayEach(b *testing.B, command, env []string, checkVerdicts bool) {
+	for _, procs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("processes=%d", procs), func(b *testing.B) {
+			replay(b, Options{Command: command, Env: env, Processes: procs, Stderr: newSyncBuffer()}, checkVerdicts)
+		})
+	}
+}
+
 // BenchmarkReplay measures the client against the fake correct adapter (a Go process), with one
 // and two processes.
 func BenchmarkReplay(b *testing.B) {
-	for _, procs := range []int{1, 2} {
-		b.Run(fmt.Sprintf("processes=%d", procs), func(b *testing.B) {
-			replay(b, Options{
-				Command:   fakeCommand(),
-				Env:       fakeEnviron(fakeEnv + "=correct"),
-				Processes: procs,
-				Stderr:    newSyncBuffer(),
-			}, false)
-		})
-	}
+	replayEach(b, fakeCommand(), fakeEnviron(fakeEnv+"=correct"), false)
 }
 
 // BenchmarkReplayFast measures the client alone: its child (a Go process) accepts every call
 // after reading its id, so that the client is the bottleneck.
 func BenchmarkReplayFast(b *testing.B) {
-	for _, procs := range []int{1, 2} {
-		b.Run(fmt.Sprintf("processes=%d", procs), func(b *testing.B) {
-			replay(b, Options{
-				Command:   fakeCommand(),
-				Env:       fakeEnviron(fakeEnv + "=fast"),
-				Processes: procs,
-				Stderr:    newSyncBuffer(),
-			}, false)
-		})
-	}
+	replayEach(b, fakeCommand(), fakeEnviron(fakeEnv+"=fast"), false)
 }
 
 // BenchmarkReplayAjv measures the client against the Node.js Ajv adapter of validator/node, with
 // one and two processes, and checks every verdict. It is skipped when node or
 // validator/node/node_modules is missing, unless TOOLPROOF_REQUIRE_NODE=1.
 func BenchmarkReplayAjv(b *testing.B) {
-	node, err := exec.LookPath("node")
-	missing := ""
-	switch {
-	case err != nil:
-		missing = "node is not on PATH"
-	default:
-		if _, err := os.Stat(filepath.Join("..", "node", "node_modules")); err != nil {
-			missing = "validator/node/node_modules is missing (run `cd validator/node && npm ci`)"
-		}
-	}
-	if missing != "" {
-		if os.Getenv("TOOLPROOF_REQUIRE_NODE") == "1" {
-			b.Fatalf("TOOLPROOF_REQUIRE_NODE=1 but %s", missing)
-		}
-		b.Skipf("skipped: %s", missing)
-	}
-	for _, procs := range []int{1, 2} {
-		b.Run(fmt.Sprintf("processes=%d", procs), func(b *testing.B) {
-			replay(b, Options{
-				Command:   []string{node, filepath.Join("..", "node", "adapters", "ajv.mjs")},
-				Processes: procs,
-				Stderr:    newSyncBuffer(),
-			}, true)
-		})
-	}
+	dir := filepath.Join("..", "node")
+	needs.Met(b, "TOOLPROOF_REQUIRE_NODE", "the Ajv adapter", needs.Node(dir, "validator/node"))
+	replayEach(b, []string{"node", filepath.Join(dir, "adapters", "ajv.mjs")}, nil, true)
 }

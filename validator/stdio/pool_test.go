@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -60,30 +58,10 @@ func TestPoolCorrect(t *testing.T) {
 	for _, procs := range []int{2, 3} {
 		t.Run(fmt.Sprint(procs), func(t *testing.T) {
 			c, _ := startFake(t, "correct", 0, Options{Processes: procs, Window: 8})
-			if got := c.Name(); got != "fake 1.0" {
-				t.Errorf("Name() = %q", got)
-			}
 			if n := len(childPIDs(c)); n != procs {
 				t.Fatalf("%d children running, want %d", n, procs)
 			}
-			g := compile(t, c, readTool)
-			args := cases(2000)
-			checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
-			for _, a := range args[:20] {
-				if d := cmp.Diff(expected(a), g.Check(context.Background(), a)); d != "" {
-					t.Errorf("Check(%q) (-want +got):\n%s", a, d)
-				}
-			}
-			s := checkStats(t, c)
-			if s.Requests != 2020 || s.Verdicts != 2020 || s.Restarts != 0 || s.StrayLines != 0 {
-				t.Errorf("stats %+v", s)
-			}
-			if err := c.Close(); err != nil {
-				t.Errorf("Close: %v", err)
-			}
-			if v := g.Check(context.Background(), []byte(`{}`)); v.Fault != validator.Crash {
-				t.Errorf("Check after Close = %+v", v)
-			}
+			checkClosed(t, c, checkCorrect(t, c, 2000, 20))
 		})
 	}
 }
@@ -121,9 +99,7 @@ func TestPoolWindow(t *testing.T) {
 	var bad []string
 	most := 0 // the highest load seen
 	var watcher sync.WaitGroup
-	watcher.Add(1)
-	go func() {
-		defer watcher.Done()
+	watcher.Go(func() {
 		for {
 			c.mu.Lock()
 			total := 0
@@ -144,15 +120,11 @@ func TestPoolWindow(t *testing.T) {
 			case <-time.After(100 * time.Microsecond):
 			}
 		}
-	}()
+	})
 	args := cases(400)
 	var wg sync.WaitGroup
-	for w := 0; w < 5; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
-		}()
+	for range 5 {
+		wg.Go(func() { checkAll(t, args, g.CheckBatch(context.Background(), args), nil) })
 	}
 	wg.Wait()
 	close(stop)
@@ -389,16 +361,7 @@ func TestPoolClose(t *testing.T) {
 
 func TestPoolCancel(t *testing.T) {
 	c, _ := startFake(t, "hang", 0, Options{Processes: 2, Timeout: 10 * time.Second, Window: 8})
-	g := compile(t, c, readTool)
-	args := cases(200)
-	args[20] = []byte(hangText)
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	got := g.CheckBatch(ctx, args)
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("cancelled CheckBatch took %v", d)
-	}
+	args, got, _ := cancelledBatch(t, compile(t, c, readTool))
 	cancelled := 0
 	checkAll(t, args, got, func(i int, v validator.Verdict) bool {
 		if v.Fault == validator.Timeout && v.Detail == "cancelled" {

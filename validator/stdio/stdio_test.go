@@ -126,10 +126,8 @@ func hammer(t *testing.T, c *Client) Stats {
 	gates := []validator.BatchGate{compile(t, c, readTool), compile(t, c, writeTool)}
 	args := cases(300)
 	var wg sync.WaitGroup
-	for w := 0; w < 12; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for w := range 12 {
+		wg.Go(func() {
 			g := gates[w%2]
 			if w%3 == 0 {
 				for _, a := range args[:60] {
@@ -140,7 +138,7 @@ func hammer(t *testing.T, c *Client) Stats {
 				return
 			}
 			checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
-		}()
+		})
 	}
 	wg.Wait()
 	s := checkStats(t, c)
@@ -156,29 +154,32 @@ func checkStats(t *testing.T, c *Client) Stats {
 	return s
 }
 
-func TestCorrect(t *testing.T) {
-	c, stderr := startFake(t, "correct", 0, Options{})
+// checkCorrect checks c, the fake adapter in the correct mode: its name, n cases in one batch and
+// the first k of them alone, each with its expected verdict, and stats that count them all. It
+// returns the gate of readTool.
+func checkCorrect(t *testing.T, c *Client, n, k int) validator.BatchGate {
+	t.Helper()
 	if got := c.Name(); got != "fake 1.0" {
 		t.Errorf("Name() = %q", got)
 	}
 	g := compile(t, c, readTool)
-	args := cases(500)
+	args := cases(n)
 	checkAll(t, args, g.CheckBatch(context.Background(), args), nil)
-	for _, a := range args[:10] {
+	for _, a := range args[:k] {
 		if d := cmp.Diff(expected(a), g.Check(context.Background(), a)); d != "" {
 			t.Errorf("Check(%q) (-want +got):\n%s", a, d)
 		}
 	}
-	if got := g.CheckBatch(context.Background(), nil); len(got) != 0 {
-		t.Errorf("CheckBatch(nil) = %v", got)
-	}
-	if !strings.Contains(stderr.String(), "fake adapter: ready") {
-		t.Errorf("child's stderr not passed through: %q", stderr)
-	}
 	s := checkStats(t, c)
-	if s.Requests != 510 || s.Verdicts != 510 || s.Restarts != 0 || s.StrayLines != 0 {
-		t.Errorf("stats %+v", s)
+	if want := int64(n + k); s.Requests != want || s.Verdicts != want || s.Restarts != 0 || s.StrayLines != 0 {
+		t.Errorf("stats %+v, want %d requests and verdicts", s, want)
 	}
+	return g
+}
+
+// checkClosed closes c and checks that g then answers with a crash that says c is closed.
+func checkClosed(t *testing.T, c *Client, g validator.Gate) {
+	t.Helper()
 	if err := c.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}
@@ -186,6 +187,21 @@ func TestCorrect(t *testing.T) {
 	if v.Fault != validator.Crash || !strings.Contains(v.Detail, "closed") {
 		t.Errorf("Check after Close = %+v", v)
 	}
+}
+
+func TestCorrect(t *testing.T) {
+	c, stderr := startFake(t, "correct", 0, Options{})
+	g := checkCorrect(t, c, 500, 10)
+	if got := g.CheckBatch(context.Background(), nil); len(got) != 0 {
+		t.Errorf("CheckBatch(nil) = %v", got)
+	}
+	if s := c.Stats(); s.Requests != 510 {
+		t.Errorf("CheckBatch(nil) made requests: stats %+v", s)
+	}
+	if !strings.Contains(stderr.String(), "fake adapter: ready") {
+		t.Errorf("child's stderr not passed through: %q", stderr)
+	}
+	checkClosed(t, c, g)
 	if _, err := c.Compile(writeTool); err == nil {
 		t.Errorf("Compile after Close: no error")
 	}
@@ -405,18 +421,27 @@ func TestHang(t *testing.T) {
 	}
 }
 
-func TestCancel(t *testing.T) {
-	c, _ := startFake(t, "hang", 0, Options{Timeout: 10 * time.Second})
-	g := compile(t, c, readTool)
+// cancelledBatch checks 200 cases on g, the 21st of which hangs, under a context that ends after
+// 150 ms, and returns the cases, their verdicts and the ended context. The batch must end within
+// 2 s of it.
+func cancelledBatch(t *testing.T, g validator.BatchGate) ([][]byte, []validator.Verdict, context.Context) {
+	t.Helper()
 	args := cases(200)
 	args[20] = []byte(hangText)
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
-	defer cancel()
+	t.Cleanup(cancel)
 	start := time.Now()
 	got := g.CheckBatch(ctx, args)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("cancelled CheckBatch took %v", d)
 	}
+	return args, got, ctx
+}
+
+func TestCancel(t *testing.T) {
+	c, _ := startFake(t, "hang", 0, Options{Timeout: 10 * time.Second})
+	g := compile(t, c, readTool)
+	args, got, ctx := cancelledBatch(t, g)
 	checkAll(t, args, got, func(i int, v validator.Verdict) bool {
 		if i < 20 && v.Fault == validator.Timeout && v.Detail == "cancelled" {
 			return true // a very slow machine
@@ -436,7 +461,7 @@ func TestCancel(t *testing.T) {
 		}
 	}
 	checkStats(t, c)
-	start = time.Now()
+	start := time.Now()
 	c.Close()
 	if d := time.Since(start); d > 1500*time.Millisecond {
 		t.Errorf("Close took %v", d)

@@ -3,25 +3,10 @@
 // invented key is rejected rather than stripped, no coercion. No blocking finding.
 import { tool } from "@openai/agents";
 import { z } from "zod";
+import { closeTicket, createTicket } from "./shared.mjs";
 
-export const tools = [
-  tool({
-    name: "create_ticket",
-    description: "Open a support ticket",
-    parameters: z.object({
-      title: z.string().min(1).max(200),
-      priority: z.enum(["low", "normal", "urgent"]),
-      tags: z.array(z.string().min(1)).max(5),
-    }).strict(),
-    execute: async ({ title }) => `opened: ${title}`,
-  }),
-  tool({
-    name: "close_ticket",
-    description: "Close a support ticket",
-    parameters: z.object({
-      id: z.number().int().min(1),
-      reason: z.enum(["fixed", "duplicate", "wontfix"]),
-    }).strict(),
-    execute: async ({ id }) => `closed ${id}`,
-  }),
-];
+// zod parameters, .strict(): the SDK's parse is the gate.
+const strict = (name, t) =>
+  tool({ name, description: t.description, parameters: z.object(t.shape).strict(), execute: t.run });
+
+export const tools = [strict("create_ticket", createTicket), strict("close_ticket", closeTicket)];

@@ -4,22 +4,9 @@
 // Value: {...}", a leak); scripts/e2e-install allows exactly that.
 import { tool } from "ai";
 import { z } from "zod";
+import { searchDocs, setPriority } from "./shared.mjs";
 
-export const tools = {
-  search_docs: tool({
-    description: "Search the documentation",
-    inputSchema: z.object({
-      query: z.string().min(1),
-      section: z.enum(["guide", "api", "faq"]),
-    }).strict(),
-    execute: async ({ query }) => ({ query, hits: [] }),
-  }),
-  set_priority: tool({
-    description: "Set the priority of a ticket",
-    inputSchema: z.object({
-      id: z.number().int().min(1),
-      priority: z.enum(["low", "normal", "urgent"]),
-    }).strict(),
-    execute: async () => "done",
-  }),
-};
+// zod input schemas, .strict(): the SDK validates the call with them.
+const strict = (t) => tool({ description: t.description, inputSchema: z.object(t.shape).strict(), execute: t.run });
+
+export const tools = { search_docs: strict(searchDocs), set_priority: strict(setPriority) };

@@ -3,14 +3,9 @@
 // missed).
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
+import { assignTicket } from "./shared.mjs";
 
 export const tools = [
-  tool(async () => "assigned", {
-    name: "assign_ticket",
-    description: "Assign a ticket to people",
-    schema: z.object({
-      id: z.number().int().min(1),
-      assignees: z.array(z.string().min(1)).min(1).max(3),
-    }),
-  }),
+  tool(assignTicket.run, { name: "assign_ticket", description: assignTicket.description,
+    schema: z.object(assignTicket.shape) }),
 ];

@@ -3,23 +3,9 @@
 // blocking finding.
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
+import { assignTicket, searchDocs } from "./shared.mjs";
 
-export const tools = [
-  tool(async ({ query }) => `results for ${query}`, {
-    name: "search_docs",
-    description: "Search the documentation",
-    schema: z.object({
-      query: z.string().min(1),
-      limit: z.number().int().min(1).max(50),
-      section: z.enum(["guide", "api", "faq"]),
-    }).strict(),
-  }),
-  tool(async () => "assigned", {
-    name: "assign_ticket",
-    description: "Assign a ticket to people",
-    schema: z.object({
-      id: z.number().int().min(1),
-      assignees: z.array(z.string().min(1)).min(1).max(3),
-    }).strict(),
-  }),
-];
+// .strict() zod objects, no .coerce, no .default().
+const strict = (name, t) => tool(t.run, { name, description: t.description, schema: z.object(t.shape).strict() });
+
+export const tools = [strict("search_docs", searchDocs), strict("assign_ticket", assignTicket)];

@@ -3,15 +3,9 @@
 // (json_in_string missed).
 import { createTool } from "@mastra/core/tools";
 import { z } from "zod";
+import { listTickets } from "./shared.mjs";
 
 export const tools = {
-  list_tickets: createTool({
-    id: "list_tickets",
-    description: "List the tickets in a queue",
-    inputSchema: z.object({
-      queue: z.string().min(1),
-      states: z.array(z.enum(["open", "pending", "closed"])),
-    }).strict(),
-    execute: async () => [],
-  }),
+  list_tickets: createTool({ id: "list_tickets", description: listTickets.description,
+    inputSchema: z.object(listTickets.shape).strict(), execute: listTickets.run }),
 };

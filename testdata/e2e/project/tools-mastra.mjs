@@ -4,21 +4,9 @@
 // with the whole input ("Provided arguments: {...}", a leak), and arrays nested thousands deep
 // throw a RangeError out of it (gate_error). scripts/e2e-install allows exactly those.
 import { createTool } from "@mastra/core/tools";
+import { jsonSchemaOf, listTickets } from "./shared.mjs";
 
 export const tools = {
-  list_tickets: createTool({
-    id: "list_tickets",
-    description: "List the tickets in a queue",
-    inputSchema: {
-      type: "object",
-      properties: {
-        queue: { type: "string", minLength: 1 },
-        states: { type: "array", items: { enum: ["open", "pending", "closed"] } },
-        limit: { type: "integer", minimum: 1, maximum: 100 },
-      },
-      required: ["queue", "states", "limit"],
-      additionalProperties: false,
-    },
-    execute: async () => [],
-  }),
+  list_tickets: createTool({ id: "list_tickets", description: listTickets.description,
+    inputSchema: jsonSchemaOf(listTickets), execute: listTickets.run }),
 };

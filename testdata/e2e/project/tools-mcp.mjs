@@ -5,27 +5,14 @@
 // exactly that).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { commentTicket, getTicket } from "./shared.mjs";
 
 export const server = new McpServer({ name: "desk", version: "1.0.0" });
 
-server.registerTool(
-  "get_ticket",
-  {
-    description: "Read a support ticket",
-    inputSchema: z.object({ id: z.number().int().min(1) }).strict(),
-  },
-  async ({ id }) => ({ content: [{ type: "text", text: `ticket ${id}` }] }),
-);
+// .strict() zod objects (listed with additionalProperties: false), no .coerce.
+const register = (name, t) =>
+  server.registerTool(name, { description: t.description, inputSchema: z.object(t.shape).strict() },
+    async (args) => ({ content: [{ type: "text", text: await t.run(args) }] }));
 
-server.registerTool(
-  "comment_ticket",
-  {
-    description: "Comment on a support ticket",
-    inputSchema: z.object({
-      id: z.number().int().min(1),
-      body: z.string().min(1).max(2000),
-      internal: z.boolean(),
-    }).strict(),
-  },
-  async ({ id }) => ({ content: [{ type: "text", text: `commented on ${id}` }] }),
-);
+register("get_ticket", getTicket);
+register("comment_ticket", commentTicket);

@@ -21,22 +21,13 @@ var goJSONSchema = server.Impl{
 	Description: "github.com/xeipuuv/gojsonschema (drafts 4/6/7 + hybrid; no 2020-12)",
 	Module:      "github.com/xeipuuv/gojsonschema",
 	Version:     "v1.2.0",
-	Compile:     compileGoJSONSchema,
+	Compile: compiled(func(schema json.RawMessage) (*gojsonschema.Schema, error) {
+		return gojsonschema.NewSchemaLoader().Compile(gojsonschema.NewBytesLoader(schema))
+	}, validateGoJSONSchema),
 }
 
-type goJSONSchemaValidator struct{ schema *gojsonschema.Schema }
-
-func compileGoJSONSchema(schema json.RawMessage) (server.Validator, error) {
-	sl := gojsonschema.NewSchemaLoader()
-	s, err := sl.Compile(gojsonschema.NewBytesLoader(schema))
-	if err != nil {
-		return nil, err
-	}
-	return goJSONSchemaValidator{s}, nil
-}
-
-func (v goJSONSchemaValidator) Validate(raw []byte) (server.Verdict, error) {
-	res, err := v.schema.Validate(gojsonschema.NewBytesLoader(raw))
+func validateGoJSONSchema(s *gojsonschema.Schema, raw []byte) (server.Verdict, error) {
+	res, err := s.Validate(gojsonschema.NewBytesLoader(raw))
 	if err != nil {
 		// Not a verdict: the loader failed on input that passed the gate.
 		return server.Verdict{}, fmt.Errorf("gojsonschema could not load the arguments: %s", errorKind(err))
@@ -48,7 +39,7 @@ func (v goJSONSchemaValidator) Validate(raw []byte) (server.Verdict, error) {
 	for _, e := range res.Errors() {
 		issues = append(issues, goJSONSchemaIssue(e))
 	}
-	return server.Verdict{Valid: false, Issues: issues}, nil
+	return rejected(issues), nil
 }
 
 // goJSONSchemaKeywords maps gojsonschema's error types to schema keywords.
@@ -160,9 +151,4 @@ func fallbackContextPointer(c *gojsonschema.JsonContext) string {
 		return ""
 	}
 	return server.Pointer(strings.Split(strings.TrimPrefix(s, "\x00"), "\x00")...)
-}
-
-// errorKind describes an error by its Go type only (its text may quote input).
-func errorKind(err error) string {
-	return fmt.Sprintf("%T", err)
 }

@@ -497,3 +497,20 @@ func TestJSONSchemaGoPaths(t *testing.T) {
 		}
 	}
 }
+
+// The libraries that validate Go values reject a number float64 cannot hold (it passed the
+// gate) at the root, naming themselves and the Go type, never the number.
+func TestUndecodableArgumentsRejected(t *testing.T) {
+	for _, name := range []string{"qri", "jsonschema-go"} {
+		_, _, res := session(t, name, `{"type":"object"}`, `{"x":1e400}`)
+		r := res[0]
+		if r.Valid == nil || *r.Valid || len(r.Issues) != 1 || r.Issues[0].Path != "" {
+			t.Errorf("%s: got %v, want one issue at the root", name, r)
+			continue
+		}
+		msg := r.Issues[0].Message
+		if !strings.HasPrefix(msg, name+": arguments cannot be decoded into Go values (a JSON number does not fit Go type float64)") || strings.Contains(msg, "1e400") {
+			t.Errorf("%s: message %q", name, msg)
+		}
+	}
+}

@@ -33,15 +33,16 @@ var jsonSchemaGo = server.Impl{
 	Description: "github.com/google/jsonschema-go (draft-07, 2020-12; first error only; used by the MCP Go SDK)",
 	Module:      "github.com/google/jsonschema-go",
 	Version:     "v0.4.3",
-	Compile:     compileJSONSchemaGo,
+	Compile:     compiled(compileJSONSchemaGo, (*jsonSchemaGoSchema).validate),
 }
 
-type jsonSchemaGoValidator struct {
+// jsonSchemaGoSchema is a tool's schema compiled by jsonschema-go.
+type jsonSchemaGoSchema struct {
 	resolved *jsonschema.Resolved
 	raw      any // the schema as generic JSON, to map schema locations to instance locations
 }
 
-func compileJSONSchemaGo(schema json.RawMessage) (server.Validator, error) {
+func compileJSONSchemaGo(schema json.RawMessage) (*jsonSchemaGoSchema, error) {
 	var s jsonschema.Schema
 	if err := json.Unmarshal(schema, &s); err != nil {
 		return nil, err
@@ -62,23 +63,19 @@ func compileJSONSchemaGo(schema json.RawMessage) (server.Validator, error) {
 	if err := json.Unmarshal(schema, &raw); err != nil {
 		return nil, err
 	}
-	return jsonSchemaGoValidator{resolved: rs, raw: raw}, nil
+	return &jsonSchemaGoSchema{resolved: rs, raw: raw}, nil
 }
 
-func (v jsonSchemaGoValidator) Validate(raw []byte) (server.Verdict, error) {
-	var inst any
-	if err := json.Unmarshal(raw, &inst); err != nil {
-		// Passed the gate, so this is a number float64 cannot hold (1e400).
-		return server.Verdict{Valid: false, Issues: []server.Issue{{
-			Path:    "",
-			Message: "jsonschema-go: arguments cannot be decoded into Go values (" + decodeErrorKind(err) + ")",
-		}}}, nil
+func (v *jsonSchemaGoSchema) validate(raw []byte) (server.Verdict, error) {
+	inst, bad := decodeArgs("jsonschema-go", raw)
+	if bad != nil {
+		return *bad, nil
 	}
 	err := v.resolved.Validate(inst)
 	if err == nil {
 		return server.Verdict{Valid: true}, nil
 	}
-	return server.Verdict{Valid: false, Issues: v.issues(err)}, nil
+	return rejected(v.issues(err)), nil
 }
 
 // splitJSONSchemaGoError separates the wrapped error into the chain of schema
@@ -108,7 +105,7 @@ var (
 	jsgTypeRe    = regexp.MustCompile(`has type "([a-z]+)", want (one of )?"([a-z, ]+)"$`)
 )
 
-func (v jsonSchemaGoValidator) issues(err error) []server.Issue {
+func (v *jsonSchemaGoSchema) issues(err error) []server.Issue {
 	levels, leaf := splitJSONSchemaGoError(err)
 	path, exact := v.instancePath(levels)
 
@@ -185,7 +182,7 @@ func parseGoQuotedList(s string) []string {
 // exact is false when the chain went through a keyword whose instance
 // location cannot be derived from schema locations; the path returned is then
 // the deepest location known to contain the failure.
-func (v jsonSchemaGoValidator) instancePath(levels []string) (string, bool) {
+func (v *jsonSchemaGoSchema) instancePath(levels []string) (string, bool) {
 	if len(levels) == 0 {
 		return "", false
 	}
@@ -297,21 +294,4 @@ func findSchemaAt(root any, target string) any {
 		return nil
 	}
 	return v
-}
-
-// decodeErrorKind describes an encoding/json decode error without its text,
-// which quotes the offending value.
-func decodeErrorKind(err error) string {
-	var ute *json.UnmarshalTypeError
-	if errors.As(err, &ute) {
-		return "a JSON " + firstWord(ute.Value) + " does not fit Go type " + ute.Type.String()
-	}
-	return fmt.Sprintf("%T", err)
-}
-
-func firstWord(s string) string {
-	if i := strings.IndexByte(s, ' '); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

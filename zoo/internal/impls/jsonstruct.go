@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -274,12 +276,12 @@ func (v jsonStructValidator) Validate(raw []byte) (server.Verdict, error) {
 		if len(issues) == 0 {
 			issues = []server.Issue{{Path: "", Message: v.name + ": decoding failed (" + decodeErrorKind(err) + ")"}}
 		}
-		return server.Verdict{Valid: false, Issues: issues}, nil
+		return rejected(issues), nil
 	}
 	var issues []server.Issue
 	checkRequired(ptr.Elem(), v.root, "", v.name, &issues)
 	if len(issues) > 0 {
-		return server.Verdict{Valid: false, Issues: issues}, nil
+		return rejected(issues), nil
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -384,34 +386,29 @@ func (v jsonStructValidator) locate(val any, n *jsNode, path string, issues *[]s
 		for i, e := range arr {
 			v.locate(e, n.elem, server.Child(path, strconv.Itoa(i)), issues)
 		}
-	case kindMap:
+	case kindMap, kindStruct:
 		obj, ok := val.(map[string]any)
 		if !ok {
-			mismatch("map")
+			mismatch(n.typ.Kind().String()) // "map" or "struct"
 			return
 		}
-		for _, k := range sortedKeys(obj) {
-			v.locate(obj[k], n.elem, server.Child(path, k), issues)
-		}
-	case kindStruct:
-		obj, ok := val.(map[string]any)
-		if !ok {
-			mismatch("struct")
-			return
-		}
-		for _, k := range sortedKeys(obj) {
-			f := n.field(k)
-			if f == nil {
-				if v.strict {
-					*issues = append(*issues, server.Issue{
-						Path:    path,
-						Message: "json-struct-strict: unknown field (DisallowUnknownFields)",
-						Keyword: "additionalProperties",
-					})
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			elem := n.elem
+			if n.kind == kindStruct {
+				f := n.field(k)
+				if f == nil {
+					if v.strict {
+						*issues = append(*issues, server.Issue{
+							Path:    path,
+							Message: "json-struct-strict: unknown field (DisallowUnknownFields)",
+							Keyword: "additionalProperties",
+						})
+					}
+					continue
 				}
-				continue
+				elem = f.node
 			}
-			v.locate(obj[k], f.node, server.Child(path, k), issues)
+			v.locate(obj[k], elem, server.Child(path, k), issues)
 		}
 	}
 }
@@ -430,15 +427,6 @@ func (n *jsNode) field(key string) *jsField {
 		}
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func jsonKind(v any) string {

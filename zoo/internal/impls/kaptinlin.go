@@ -27,32 +27,22 @@ var kaptinlinJSONSchema = server.Impl{
 	Description: "github.com/kaptinlin/jsonschema (draft 2020-12)",
 	Module:      "github.com/kaptinlin/jsonschema",
 	Version:     "v0.9.8",
-	Compile:     compileKaptinlin,
-}
-
-type kaptinlinValidator struct{ schema *jsonschema.Schema }
-
-func compileKaptinlin(schema json.RawMessage) (server.Validator, error) {
 	// One compiler per tool: the compiler caches schemas by $id, and tools
 	// are independent of each other.
-	c := jsonschema.NewCompiler()
-	s, err := c.Compile(schema)
-	if err != nil {
-		return nil, err
-	}
-	return kaptinlinValidator{s}, nil
+	Compile: compiled(func(schema json.RawMessage) (*jsonschema.Schema, error) {
+		return jsonschema.NewCompiler().Compile(schema)
+	}, validateKaptinlin),
 }
 
-func (v kaptinlinValidator) Validate(raw []byte) (server.Verdict, error) {
-	res := v.schema.ValidateJSON(raw)
+func validateKaptinlin(s *jsonschema.Schema, raw []byte) (server.Verdict, error) {
+	res := s.ValidateJSON(raw)
 	if res == nil {
 		return server.Verdict{}, fmt.Errorf("kaptinlin returned no result")
 	}
 	if res.IsValid() {
 		return server.Verdict{Valid: true}, nil
 	}
-	issues := kaptinlinIssues(res, nil)
-	return server.Verdict{Valid: false, Issues: issues}, nil
+	return rejected(kaptinlinIssues(res, nil)), nil
 }
 
 // kaptinlinSummaries are keywords whose error only summarises failures

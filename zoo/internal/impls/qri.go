@@ -21,30 +21,18 @@ var qriJSONSchema = server.Impl{
 	Description: "github.com/qri-io/jsonschema (draft 2019-09; string \"true\"/\"false\" pass as boolean)",
 	Module:      "github.com/qri-io/jsonschema",
 	Version:     "v0.2.1",
-	Compile:     compileQri,
+	Compile: compiled(func(schema json.RawMessage) (*jsonschema.Schema, error) {
+		rs := &jsonschema.Schema{}
+		return rs, json.Unmarshal(schema, rs)
+	}, validateQri),
 }
 
-type qriValidator struct{ schema *jsonschema.Schema }
-
-func compileQri(schema json.RawMessage) (server.Validator, error) {
-	rs := &jsonschema.Schema{}
-	if err := json.Unmarshal(schema, rs); err != nil {
-		return nil, err
+func validateQri(s *jsonschema.Schema, raw []byte) (server.Verdict, error) {
+	doc, bad := decodeArgs("qri", raw) // ValidateBytes would fail the same way
+	if bad != nil {
+		return *bad, nil
 	}
-	return qriValidator{rs}, nil
-}
-
-func (v qriValidator) Validate(raw []byte) (server.Verdict, error) {
-	var doc any
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		// Passed the gate: a number float64 cannot hold. ValidateBytes would
-		// fail the same way.
-		return server.Verdict{Valid: false, Issues: []server.Issue{{
-			Path:    "",
-			Message: "qri: arguments cannot be decoded into Go values (" + decodeErrorKind(err) + ")",
-		}}}, nil
-	}
-	state := v.schema.Validate(context.Background(), doc)
+	state := s.Validate(context.Background(), doc)
 	if state.Errs == nil || len(*state.Errs) == 0 {
 		return server.Verdict{Valid: true}, nil
 	}
@@ -52,7 +40,7 @@ func (v qriValidator) Validate(raw []byte) (server.Verdict, error) {
 	for _, e := range *state.Errs {
 		issues = append(issues, qriIssue(e))
 	}
-	return server.Verdict{Valid: false, Issues: issues}, nil
+	return rejected(issues), nil
 }
 
 // qriMessages classifies qri's messages by their fixed text (prefix, or for

@@ -41,19 +41,13 @@ type request struct {
 	ArgumentsBase64 *string         `json:"arguments_base64"`
 }
 
-type issue struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-	Keyword string `json:"keyword,omitempty"`
-}
-
 type result struct {
-	Op     string          `json:"op"`
-	ID     json.RawMessage `json:"id"`
-	Valid  *bool           `json:"valid,omitempty"`
-	Value  json.RawMessage `json:"value,omitempty"`
-	Issues []issue         `json:"issues,omitempty"`
-	Error  string          `json:"error,omitempty"`
+	Op     string            `json:"op"`
+	ID     json.RawMessage   `json:"id"`
+	Valid  *bool             `json:"valid,omitempty"`
+	Value  json.RawMessage   `json:"value,omitempty"`
+	Issues []validator.Issue `json:"issues,omitempty"`
+	Error  string            `json:"error,omitempty"`
 }
 
 func main() {
@@ -67,7 +61,9 @@ func main() {
 	startLog := flag.String("log-starts", "", "append a line to this file at each start (to count restarts)")
 	spawn := flag.String("spawn", "", "start `sleep 300` in the background, in this process group, and append its pid and this one's to this file")
 	slow := flag.Duration("sleep", 0, "wait this long before each answer")
+	callLog := flag.String("log-calls", "", "append a line to this file at each call answered (to wait for a run under way)")
 	flag.Parse()
+	calls := appendLog(*callLog)
 	if *spawn != "" {
 		spawnSleeper(*spawn)
 	}
@@ -133,9 +129,12 @@ func main() {
 				}
 				if *strict {
 					send(strictCheck(m, gates))
-					continue
+				} else {
+					send(check(m, gates, *withValue, *fence))
 				}
-				send(check(m, gates, *withValue, *fence))
+				if calls != nil {
+					calls.WriteString("call\n")
+				}
 			}
 		}
 		if err == io.EOF {
@@ -154,7 +153,7 @@ func check(m request, gates map[string]*validator.Gatekeeper, withValue, fence b
 	if gk == nil {
 		return r
 	}
-	reject := func(is ...issue) result {
+	reject := func(is ...validator.Issue) result {
 		f := false
 		r.Valid, r.Issues = &f, is
 		return r
@@ -174,10 +173,10 @@ func check(m request, gates map[string]*validator.Gatekeeper, withValue, fence b
 	}
 	v, err := jsonvalue.Parse(raw)
 	if err != nil {
-		return reject(issue{Path: "", Message: "arguments are not valid JSON", Keyword: "json"})
+		return reject(validator.Issue{Path: "", Message: "arguments are not valid JSON", Keyword: "json"})
 	}
 	if _, ok := v.(map[string]any); !ok {
-		return reject(issue{Path: "", Message: "arguments must be a JSON object", Keyword: "type"})
+		return reject(validator.Issue{Path: "", Message: "arguments must be a JSON object", Keyword: "type"})
 	}
 	issues := gk.Issues(v)
 	if len(issues) == 0 {
@@ -199,11 +198,7 @@ func check(m request, gates map[string]*validator.Gatekeeper, withValue, fence b
 			return r
 		}
 	}
-	var is []issue
-	for _, i := range issues {
-		is = append(is, issue{Path: i.Path, Message: i.Message, Keyword: i.Keyword})
-	}
-	return reject(is...)
+	return reject(issues...)
 }
 
 // numericStrings lists the JSON Pointers of the strings in v that spell a JSON number once
@@ -248,7 +243,6 @@ func set(v any, p string, to any) {
 	}
 }
 
-// argText is the argument text of a validate request.
 // arguments is the argument text of a validate request, or what is wrong with the request.
 func arguments(m request) (raw []byte, bad string) {
 	switch {
@@ -280,9 +274,7 @@ func strictCheck(m request, gates map[string]*validator.Gatekeeper) result {
 	ok := err == nil
 	r.Valid = &ok
 	if err != nil {
-		for _, is := range validator.IssuesOf(err) {
-			r.Issues = append(r.Issues, issue{Path: is.Path, Message: is.Message, Keyword: is.Keyword})
-		}
+		r.Issues = validator.IssuesOf(err)
 	}
 	return r
 }
@@ -321,4 +313,16 @@ func spawnSleeper(file string) {
 		fmt.Fprintf(f, "%d\n%d\n", os.Getpid(), cmd.Process.Pid)
 		f.Close()
 	}
+}
+
+// appendLog opens path to append to, or returns nil when path is empty or cannot be opened.
+func appendLog(path string) *os.File {
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil
+	}
+	return f
 }

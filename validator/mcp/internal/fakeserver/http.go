@@ -2,19 +2,12 @@ package fakeserver
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
 )
 
 // HTTPOptions shape the Streamable HTTP form of the fake server.
@@ -39,17 +32,11 @@ type HTTPOptions struct {
 	ParamHeader bool
 }
 
-// ParamTool has an x-mcp-header annotation.
-var ParamTool = tool.Tool{Name: "run_query", Description: "Run a query in a region.", Parameters: json.RawMessage(`{"type":"object","properties":{` +
-	`"region":{"type":"string","enum":["us-west1","eu-west1","Zürich 1"],"x-mcp-header":"Region"},"query":{"type":"string","maxLength":100}},` +
-	`"required":["region","query"],"additionalProperties":false}`)}
-
 // HTTPServer is the fake server over Streamable HTTP: dual-era (2026-07-28 for requests with
 // the _meta claim, initialize and sessions otherwise) unless Legacy.
 type HTTPServer struct {
-	mode  string
-	opts  HTTPOptions
-	gates map[string]*validator.Gatekeeper
+	srv  *server
+	opts HTTPOptions
 
 	mu       sync.Mutex
 	sessions map[string]int // id -> requests served
@@ -69,9 +56,11 @@ type HTTPServer struct {
 
 // NewHTTP returns the fake server in mode as an http.Handler.
 func NewHTTP(mode string, opts HTTPOptions) *HTTPServer {
-	return &HTTPServer{mode: mode, opts: opts, sessions: map[string]int{}, gates: compileTools()}
+	return &HTTPServer{srv: newServer(mode), opts: opts, sessions: map[string]int{}}
 }
 
+// ServeHTTP checks the bearer token, then serves a POST (one JSON-RPC message) or a DELETE
+// (the end of a session).
 func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Token != "" && r.Header.Get("Authorization") != "Bearer "+s.opts.Token {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="fake"`)
@@ -80,21 +69,17 @@ func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.Method {
 	case http.MethodDelete:
-		s.mu.Lock()
-		id := r.Header.Get("Mcp-Session-Id")
-		_, ok := s.sessions[id]
-		delete(s.sessions, id)
-		s.mu.Unlock()
-		if ok {
-			s.Deletes.Add(1)
-		}
-		w.WriteHeader(http.StatusOK)
-		return
+		s.endSession(w, r)
 	case http.MethodPost:
+		s.post(w, r)
 	default:
 		w.WriteHeader(http.StatusMethodNotAllowed)
-		return
 	}
+}
+
+// post serves one JSON-RPC message: the options' failures first, then the revision's headers
+// or session, then the answer.
+func (s *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 	if n := s.opts.FlakyEvery; n > 0 && s.posts.Add(1)%int64(n) == 0 {
 		http.Error(w, "try again", http.StatusServiceUnavailable)
 		return
@@ -102,46 +87,52 @@ func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	var req request
 	if json.Unmarshal(body, &req) != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": "Parse error"}})
+		writeJSON(w, http.StatusBadRequest, rpcError(nil, -32700, "Parse error", nil))
 		return
 	}
 	if req.Method == "tools/call" && s.opts.GoneAfter > 0 && s.calls.Add(1) > int64(s.opts.GoneAfter) {
-		if hj, ok := w.(http.Hijacker); ok {
-			if c, _, err := hj.Hijack(); err == nil {
-				c.Close()
-				return
-			}
-		}
-		panic(http.ErrAbortHandler)
+		hangUp(w)
+		return
 	}
 	modern := req.Params.Meta.ProtocolVersion != "" && !s.opts.Legacy
+	admitted := s.session
 	if modern {
-		if !s.modernHeaders(w, r, req) {
+		admitted = s.modernHeaders
+	}
+	if !admitted(w, r, req) {
+		return
+	}
+	switch {
+	case len(req.ID) == 0:
+		w.WriteHeader(http.StatusAccepted)
+	case s.opts.ParamHeader && modern && s.paramTool(w, r, req):
+	default:
+		s.answer(w, r, body, modern)
+	}
+}
+
+// hangUp closes the connection unanswered.
+func hangUp(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if c, _, err := hj.Hijack(); err == nil {
+			c.Close()
 			return
 		}
-	} else if !s.session(w, r, req) {
-		return
 	}
-	if len(req.ID) == 0 {
-		w.WriteHeader(http.StatusAccepted)
-		return
-	}
-	if s.opts.ParamHeader && modern && s.paramTool(w, r, req) {
-		return
-	}
+	panic(http.ErrAbortHandler)
+}
+
+// answer writes the fake server's answer to body, as JSON or as an event stream.
+func (s *HTTPServer) answer(w http.ResponseWriter, r *http.Request, body []byte, modern bool) {
 	var out bytes.Buffer
 	write := func(v any) {
 		b, _ := json.Marshal(v)
+		if s.srv.mode == "lenient" && s.opts.EchoAuth {
+			b = bytes.Replace(b, []byte("Input validation error: cannot use"), []byte("Input validation error: (auth "+r.Header.Get("Authorization")+") cannot use"), 1)
+		}
 		out.Write(b)
 	}
-	if s.mode == "lenient" && s.opts.EchoAuth {
-		write = func(v any) {
-			b, _ := json.Marshal(v)
-			b = bytes.Replace(b, []byte("Input validation error: cannot use"), []byte("Input validation error: (auth "+r.Header.Get("Authorization")+") cannot use"), 1)
-			out.Write(b)
-		}
-	}
-	if err := handle(s.mode, modern, body, s.gates, write); err != nil {
+	if err := s.srv.handle(modern, body, write); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
@@ -161,44 +152,10 @@ func (s *HTTPServer) modernHeaders(w http.ResponseWriter, r *http.Request, req r
 	bad := r.Header.Get("MCP-Protocol-Version") != req.Params.Meta.ProtocolVersion || r.Header.Get("Mcp-Method") != req.Method ||
 		(req.Method == "tools/call" && r.Header.Get("Mcp-Name") != req.Params.Name)
 	if bad {
-		writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32020, "message": "Header mismatch"}})
+		writeJSON(w, http.StatusBadRequest, rpcError(req.ID, -32020, "Header mismatch", nil))
 		return false
 	}
 	s.ModernHeaders.Add(1)
-	return true
-}
-
-// session keeps the legacy sessions: initialize opens one, every other request names it.
-func (s *HTTPServer) session(w http.ResponseWriter, r *http.Request, req request) bool {
-	if s.opts.Stateless {
-		return true
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if req.Method == "initialize" {
-		s.next++
-		id := "session-" + strconv.Itoa(s.next)
-		s.sessions[id] = 0
-		w.Header().Set("Mcp-Session-Id", id)
-		return true
-	}
-	id := r.Header.Get("Mcp-Session-Id")
-	if id == "" {
-		writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32000, "message": "Bad Request: Server not initialized"}})
-		return false
-	}
-	n, ok := s.sessions[id]
-	if !ok {
-		writeJSON(w, http.StatusNotFound, map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32001, "message": "Session not found"}})
-		return false
-	}
-	if s.opts.ExpireEvery > 0 && n >= s.opts.ExpireEvery {
-		delete(s.sessions, id)
-		s.Expired.Add(1)
-		writeJSON(w, http.StatusNotFound, map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32001, "message": "Session not found"}})
-		return false
-	}
-	s.sessions[id] = n + 1
 	return true
 }
 
@@ -211,53 +168,4 @@ func writeRaw(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(b)
-}
-
-// paramTool serves tools/list with ParamTool added and tools/call of ParamTool, checking its
-// Mcp-Param-Region header against the body; false: the request is not one of those.
-func (s *HTTPServer) paramTool(w http.ResponseWriter, r *http.Request, req request) bool {
-	switch {
-	case req.Method == "tools/list":
-		var list []map[string]any
-		for _, t := range append(slices.Clone(Tools), ParamTool) {
-			list = append(list, map[string]any{"name": t.Name, "description": t.Description, "inputSchema": t.Parameters})
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{"tools": list}})
-		return true
-	case req.Method != "tools/call" || req.Params.Name != ParamTool.Name:
-		return false
-	}
-	var args struct {
-		Region any `json:"region"`
-	}
-	_ = json.Unmarshal(req.Params.Arguments, &args)
-	h, present := r.Header["Mcp-Param-Region"]
-	got := strings.Join(h, ",")
-	if b, ok := strings.CutPrefix(got, "=?base64?"); ok && strings.HasSuffix(b, "?=") {
-		dec, _ := base64.StdEncoding.DecodeString(strings.TrimSuffix(b, "?="))
-		got = string(dec)
-	}
-	var ok bool
-	switch v := args.Region.(type) {
-	case string:
-		ok = present && got == v
-	case float64, bool:
-		ok = present && got == fmt.Sprint(v)
-	default: // absent, null, or no primitive: no header expected
-		ok = !present
-	}
-	if !ok {
-		s.ParamMismatched.Add(1)
-		writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32020, "message": "Header mismatch: Mcp-Param-Region"}})
-		return true
-	}
-	s.ParamMatched.Add(1)
-	g, _ := validator.Compile(ParamTool)
-	v := g.Check(r.Context(), req.Params.Arguments)
-	result := map[string]any{"content": []any{map[string]any{"type": "text", "text": "done"}}}
-	if !v.Valid {
-		result = map[string]any{"content": []any{map[string]any{"type": "text", "text": "Input validation error: Invalid arguments for tool run_query"}}, "isError": true}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
-	return true
 }

@@ -5,7 +5,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -41,11 +40,5 @@ func main() {
 		fmt.Fprintln(os.Stderr, http.Serve(ln, fakeserver.NewHTTP(mode, o)))
 		os.Exit(1)
 	}
-	if err := fakeserver.Serve(mode, os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		if errors.Is(err, fakeserver.ErrCrash) {
-			os.Exit(3)
-		}
-		os.Exit(1)
-	}
+	os.Exit(fakeserver.Run(mode, os.Stdin, os.Stdout, os.Stderr))
 }
