@@ -281,9 +281,7 @@ func newJudge(gk *validator.Gatekeeper, budget int64) *judge {
 	}
 	j := &judge{gk: gk, budget: budget, left: budget}
 	if strings.Contains(string(gk.Tool().Parameters), `"format"`) {
-		if lax, err := validator.Compile(gk.Tool(), validator.FormatsAsAnnotations()); err == nil {
-			j.lax = lax
-		}
+		j.lax = gk.Oracle().Lax() // the mutators' reading too: compiled once
 	}
 	return j
 }
@@ -312,7 +310,7 @@ func (j *judge) verdict(args []byte, path string) (v judgement, issue validator.
 	}
 	// Issues reports an alternative once, where it is; Explain has every branch's issues.
 	if val, perr := jsonvalue.Parse(args); perr == nil {
-		if is, ok := onTarget(j.gk.Explain(val), path); ok {
+		if is, ok := onTarget(j.gk.Oracle().Explain(val), path); ok {
 			return judgedRejected, is
 		}
 	}

@@ -81,7 +81,7 @@ func (p *prober) class() {
 			put("null", nil, "null at %s in place of the %s", path, ty)
 		}
 	case mutators.WrongType:
-		forms := mutators.WrongTypeForms(x, canaryText)
+		forms := jsonvalue.OtherTypes(x, canaryText)
 		for _, f := range forms {
 			put(ty+"-to-"+jsonvalue.TypeName(f), f, "a %s at %s in place of the %s", jsonvalue.TypeName(f), path, ty)
 		}

@@ -131,22 +131,23 @@ func (p *numPlan) planFast() {
 func (p *numPlan) kRange(step *big.Rat) kRange {
 	var r kRange
 	if p.lo != nil {
-		q := new(big.Rat).Quo(p.lo, step)
-		k := ceilRat(q)
-		if p.loEx && q.IsInt() {
-			k.Add(k, bigOne)
-		}
-		r.min = k
+		r.min = kBound(p.lo, step, p.loEx, ceilRat, 1)
 	}
 	if p.hi != nil {
-		q := new(big.Rat).Quo(p.hi, step)
-		k := floorRat(q)
-		if p.hiEx && q.IsInt() {
-			k.Sub(k, bigOne)
-		}
-		r.max = k
+		r.max = kBound(p.hi, step, p.hiEx, floorRat, -1)
 	}
 	return r
+}
+
+// kBound is the k nearest bound/step inside the bound: the quotient rounded inwards by round,
+// and one more step in (inwards: +1 or -1) when an exclusive bound is a multiple of step.
+func kBound(bound, step *big.Rat, exclusive bool, round func(*big.Rat) *big.Int, inwards int64) *big.Int {
+	q := new(big.Rat).Quo(bound, step)
+	k := round(q)
+	if exclusive && q.IsInt() {
+		k.Add(k, big.NewInt(inwards))
+	}
+	return k
 }
 
 func floorRat(q *big.Rat) *big.Int {

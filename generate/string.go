@@ -346,45 +346,12 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		w.b.WriteRune(r)
 		return true
 	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
-		if draw.Chance(t, 11, 6, "anyKind") { // 11 in 64
-			r := exoticRunes[draw.Int(t, 1, 8, "any")]
-			if w.avoid.disagree(r) {
-				r = '~'
-			}
-			w.b.WriteRune(r)
-		} else {
-			w.b.WriteByte(alnum[draw.Int(t, 0, len(alnum)-1, "any")])
-		}
+		w.anyChar()
 		return true
 	case syntax.OpCapture:
 		return w.build(re.Sub[0])
 	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
-		lo, hi := re.Min, re.Max
-		switch re.Op {
-		case syntax.OpStar:
-			lo, hi = 0, -1
-		case syntax.OpPlus:
-			lo, hi = 1, -1
-		case syntax.OpQuest:
-			lo, hi = 0, 1
-		}
-		if hi < 0 {
-			hi = lo + 6
-		}
-		k := lo
-		if hi > lo {
-			if draw.Chance(t, 15, 6, "repMode") { // the most repetitions 15 times in 64
-				k = hi
-			} else {
-				k = draw.Int(t, lo, hi, "rep")
-			}
-		}
-		for i := 0; i < k; i++ {
-			if !w.build(re.Sub[0]) {
-				return false
-			}
-		}
-		return true
+		return w.repeat(re)
 	case syntax.OpConcat:
 		for _, s := range re.Sub {
 			if !w.build(s) {
@@ -396,6 +363,53 @@ func (w *regexWriter) build(re *syntax.Regexp) bool {
 		return w.build(re.Sub[draw.Int(t, 0, len(re.Sub)-1, "alt")])
 	}
 	return false
+}
+
+// anyChar writes the character of a dot: now and then one of the exotic runes (unless the
+// dialects disagree on it), an ASCII letter or digit otherwise.
+func (w *regexWriter) anyChar() {
+	t := w.t
+	if draw.Chance(t, 11, 6, "anyKind") { // 11 in 64
+		r := exoticRunes[draw.Int(t, 1, 8, "any")]
+		if w.avoid.disagree(r) {
+			r = '~'
+		}
+		w.b.WriteRune(r)
+	} else {
+		w.b.WriteByte(alnum[draw.Int(t, 0, len(alnum)-1, "any")])
+	}
+}
+
+// repeat writes a drawn number of repetitions of re's sub-expression (*, +, ? or {m,n}; an
+// unbounded one at most 6 beyond its least).
+func (w *regexWriter) repeat(re *syntax.Regexp) bool {
+	t := w.t
+	lo, hi := re.Min, re.Max
+	switch re.Op {
+	case syntax.OpStar:
+		lo, hi = 0, -1
+	case syntax.OpPlus:
+		lo, hi = 1, -1
+	case syntax.OpQuest:
+		lo, hi = 0, 1
+	}
+	if hi < 0 {
+		hi = lo + 6
+	}
+	k := lo
+	if hi > lo {
+		if draw.Chance(t, 15, 6, "repMode") { // the most repetitions 15 times in 64
+			k = hi
+		} else {
+			k = draw.Int(t, lo, hi, "rep")
+		}
+	}
+	for i := 0; i < k; i++ {
+		if !w.build(re.Sub[0]) {
+			return false
+		}
+	}
+	return true
 }
 
 func foldASCII(r rune) rune {

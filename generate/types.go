@@ -95,6 +95,15 @@ func (n *node) planTypes() {
 		return
 	}
 	var reasons []string
+	// drop leaves out the type t of the node, with why, when why says it cannot be planned.
+	drop := func(t typeSet, name, why string) bool {
+		if why == "" {
+			return false
+		}
+		types &^= t
+		reasons = append(reasons, name+": "+why)
+		return true
+	}
 	if types&(tInt|tNum) != 0 {
 		var why string
 		if types, why = n.planNumbers(types); why != "" {
@@ -102,32 +111,18 @@ func (n *node) planTypes() {
 		}
 	}
 	if types&tStr != 0 {
-		p, why := planString(n.conj)
-		if why != "" {
-			types &^= tStr
-			reasons = append(reasons, "string: "+why)
-		} else {
+		if p, why := planString(n.conj); !drop(tStr, "string", why) {
 			n.str = p
-			if p.check {
-				n.check = true
-			}
+			n.check = n.check || p.check
 		}
 	}
 	if types&tArr != 0 {
-		p, why := planArray(n)
-		if why != "" {
-			types &^= tArr
-			reasons = append(reasons, "array: "+why)
-		} else {
+		if p, why := planArray(n); !drop(tArr, "array", why) {
 			n.arr = p
 		}
 	}
 	if types&tObj != 0 {
-		p, why := planObject(n)
-		if why != "" {
-			types &^= tObj
-			reasons = append(reasons, "object: "+why)
-		} else {
+		if p, why := planObject(n); !drop(tObj, "object", why) {
 			n.obj = p
 		}
 	}

@@ -3,6 +3,12 @@
 // mutator draws (through rapid, so failing cases shrink with their mutation) a change of a valid
 // value and says what it did: the new argument text, the class, the JSON Pointer it touched, the
 // schema keyword it breaks, a one-line reason and the verdict a gate owes it. A change is kept as
-// must-reject only when the oracle rejects it for that keyword at that place; binary64.go,
-// divisions.go and multiples.go hold the oracle's readings of numbers that decide it there.
+// must-reject only when the oracle (validator.Oracle, with its readings of numbers and formats)
+// rejects it for that keyword at that place.
+//
+// Beside the classes: mutation.go (the Mutator, the class list), context.go (one tool's
+// Context), target.go (a valid value and edits of its text), confirm.go (the oracle's check of a
+// candidate), sites.go (the places of a value), siblings.go; and the recognisers, the taxonomy
+// read backwards: recognise.go (Classify), recognise_reading.go (undoing distortions one by
+// one), recognise_site.go, and recognise_<class>.go.
 package mutators

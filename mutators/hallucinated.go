@@ -83,76 +83,118 @@ func (hallucinated) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 			places = append(places, s)
 		}
 	}
-	keywords := []string{"additionalProperties", "unevaluatedProperties", "propertyNames", "false"}
 	return firstConfirmed(t, tg, HallucinatedKey, places, func(t *rapid.T, s *site) []candidate {
-		obj := s.value.(map[string]any)
-		declared := s.declared()
-		free := func(k string) bool { _, present := obj[k]; return !present && !declared[k] }
-		c := canary(t)
-		var out []candidate
-		addKey := func(variant, k string, v any, reason func() string) {
-			cn := ""
-			if holdsText(v, c) {
-				cn = c
-			}
-			out = append(out, candidate{
-				build: func() any { return editedObject(tg.Value, s.tokens(), func(m map[string]any) { m[k] = v }) },
-				text:  tg.withKey(s, k, v),
-				path:  s.path + "/" + jsonvalue.EscapeToken(k), variant: variant, keywords: keywords,
-				reason: reason, canary: cn,
-			})
-		}
-		for _, k := range inventedKeys {
-			if free(k) {
-				addKey("invented", k, c, because("an invented key %q added to %s", k, describe(s)))
-				break
-			}
-		}
-		if sib := tg.ctx.siblingKeys; len(sib) > 0 {
-			first := draw.Int(t, 0, len(sib)-1, "borrow")
-			for i := 0; i < len(sib) && i < 16; i++ {
-				if k := sib[(first+i)%len(sib)]; free(k) {
-					addKey("borrowed", k, c, because("the key %q, which another tool of the file declares, added to %s", k, describe(s)))
-					break
-				}
-			}
-		}
-		// A key JavaScript treats specially: a gate that copies the arguments with Object.assign
-		// or any [[Set]] before validating never sees __proto__ (and its prototype changes), and
-		// inherited names such as constructor slip past checks written with `in`.
-		if k := jsSpecialKeys[draw.Int(t, 0, len(jsSpecialKeys)-1, "jsKey")]; free(k) {
-			var v any = c
-			if k == "__proto__" {
-				v = map[string]any{"polluted": c, "isAdmin": true}
-			}
-			addKey("js-special-key", k, v, because("the key %q, which JavaScript objects treat specially, added to %s", k, describe(s)))
-		}
-		// A near miss of one declared key, drawn: the first of its spellings that is free.
-		if names := sortedKeys(declared); len(names) > 0 {
-			real := names[draw.Int(t, 0, len(names)-1, "nearMissOf")]
-			for _, k := range nearMissKeys(real) {
-				if !free(k) {
-					continue
-				}
-				if v, present := obj[real]; present && !slices.Contains(s.requiredNames(), real) {
-					k := k
-					out = append(out, candidate{
-						build: func() any {
-							return editedObject(tg.Value, s.tokens(), func(m map[string]any) { delete(m, real); m[k] = v })
-						},
-						path: s.path + "/" + jsonvalue.EscapeToken(k), variant: "near-miss", keywords: keywords,
-						reason: because("the key %q written as %q in %s", real, k, describe(s)),
-					})
-				} else if present {
-					// A required key renamed would also be missing: the case would test required,
-					// not unknown keys. The near miss goes beside it.
-					addKey("near-miss", k, v, because("the key %q also written as %q in %s", real, k, describe(s)))
-				} else {
-					addKey("near-miss", k, c, because("the key %q added as %q to %s", real, k, describe(s)))
-				}
-				break
-			}
-		}
-		return out
+		p := &keyAdder{tg: tg, s: s, obj: s.value.(map[string]any), declared: s.declared(), c: canary(t)}
+		p.invented()
+		p.borrowed(t)
+		p.jsSpecial(t)
+		p.nearMiss(t)
+		return p.out
 	})
+}
+
+// hallucinatedKeywords are the keywords that reject a key an object does not take.
+var hallucinatedKeywords = []string{"additionalProperties", "unevaluatedProperties", "propertyNames", "false"}
+
+// keyAdder proposes the keys hallucinated_key adds to the object at s.
+type keyAdder struct {
+	tg       *Target
+	s        *site
+	obj      map[string]any
+	declared map[string]bool
+	c        string // the canary
+	out      []candidate
+}
+
+// free reports whether k is neither in the object nor declared.
+func (p *keyAdder) free(k string) bool {
+	_, present := p.obj[k]
+	return !present && !p.declared[k]
+}
+
+// add proposes the object with k: v added.
+func (p *keyAdder) add(variant, k string, v any, reason func() string) {
+	cn := ""
+	if holdsText(v, p.c) {
+		cn = p.c
+	}
+	tg, s := p.tg, p.s
+	p.out = append(p.out, candidate{
+		build: func() any { return editedObject(tg.Value, s.tokens(), func(m map[string]any) { m[k] = v }) },
+		text:  tg.withKey(s, k, v),
+		path:  s.path + "/" + jsonvalue.EscapeToken(k), variant: variant, keywords: hallucinatedKeywords,
+		reason: reason, canary: cn,
+	})
+}
+
+// invented proposes the first free invented key.
+func (p *keyAdder) invented() {
+	for _, k := range inventedKeys {
+		if p.free(k) {
+			p.add("invented", k, p.c, because("an invented key %q added to %s", k, describe(p.s)))
+			return
+		}
+	}
+}
+
+// borrowed proposes a free key another tool of the file declares, from a drawn one on.
+func (p *keyAdder) borrowed(t *rapid.T) {
+	sib := p.tg.ctx.siblingKeys
+	if len(sib) == 0 {
+		return
+	}
+	first := draw.Int(t, 0, len(sib)-1, "borrow")
+	for i := 0; i < len(sib) && i < 16; i++ {
+		if k := sib[(first+i)%len(sib)]; p.free(k) {
+			p.add("borrowed", k, p.c, because("the key %q, which another tool of the file declares, added to %s", k, describe(p.s)))
+			return
+		}
+	}
+}
+
+// jsSpecial proposes a key JavaScript treats specially: a gate that copies the arguments with
+// Object.assign or any [[Set]] before validating never sees __proto__ (and its prototype
+// changes), and inherited names such as constructor slip past checks written with `in`.
+func (p *keyAdder) jsSpecial(t *rapid.T) {
+	k := jsSpecialKeys[draw.Int(t, 0, len(jsSpecialKeys)-1, "jsKey")]
+	if !p.free(k) {
+		return
+	}
+	var v any = p.c
+	if k == "__proto__" {
+		v = map[string]any{"polluted": p.c, "isAdmin": true}
+	}
+	p.add("js-special-key", k, v, because("the key %q, which JavaScript objects treat specially, added to %s", k, describe(p.s)))
+}
+
+// nearMiss proposes a near miss of one declared key, drawn: the first of its spellings that is
+// free, in place of the key when it is present and optional, beside it otherwise.
+func (p *keyAdder) nearMiss(t *rapid.T) {
+	names := sortedKeys(p.declared)
+	if len(names) == 0 {
+		return
+	}
+	real := names[draw.Int(t, 0, len(names)-1, "nearMissOf")]
+	for _, k := range nearMissKeys(real) {
+		if !p.free(k) {
+			continue
+		}
+		tg, s := p.tg, p.s
+		if v, present := p.obj[real]; present && !slices.Contains(s.requiredNames(), real) {
+			p.out = append(p.out, candidate{
+				build: func() any {
+					return editedObject(tg.Value, s.tokens(), func(m map[string]any) { delete(m, real); m[k] = v })
+				},
+				path: s.path + "/" + jsonvalue.EscapeToken(k), variant: "near-miss", keywords: hallucinatedKeywords,
+				reason: because("the key %q written as %q in %s", real, k, describe(s)),
+			})
+		} else if present {
+			// A required key renamed would also be missing: the case would test required,
+			// not unknown keys. The near miss goes beside it.
+			p.add("near-miss", k, v, because("the key %q also written as %q in %s", real, k, describe(s)))
+		} else {
+			p.add("near-miss", k, p.c, because("the key %q added as %q to %s", real, k, describe(s)))
+		}
+		return
+	}
 }

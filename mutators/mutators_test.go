@@ -114,7 +114,7 @@ func checkMutation(t failer, f fixture, m cases.Case, class cases.Class) {
 			t.Fatalf("%s (%s): a must-reject case whose verdict changes when its numbers are read as doubles: %s", class, m.Variant, m.Args)
 		}
 		if !m.Raw {
-			issues := f.gk.Explain(mustParse(t, m.Args))
+			issues := f.gk.Oracle().Explain(mustParse(t, m.Args))
 			found := false
 			for _, is := range issues {
 				if is.Keyword == m.Keyword && (is.Path == m.Path || is.Path == jsonvalue.Parent(m.Path) || jsonvalue.IsPrefix(m.Path, is.Path)) {

@@ -148,26 +148,10 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 			fixed("single quotes instead of double quotes"))
 	}
 	// Python literals, unquoted keys, NaN, invalid UTF-8: need a token of the right kind.
-	var lits, nums, strs []token
-	for _, tk := range toks {
-		switch tk.kind {
-		case 'l':
-			lits = append(lits, tk)
-		case '0':
-			nums = append(nums, tk)
-		case '"':
-			strs = append(strs, tk)
-		}
-	}
+	lits, nums, strs := ofKind(toks, 'l'), ofKind(toks, '0'), ofKind(toks, '"')
 	if len(lits) > 0 {
 		tk := lits[draw.Int(t, 0, len(lits)-1, "literal")]
-		py := "None"
-		switch b[tk.start] {
-		case 't':
-			py = "True"
-		case 'f':
-			py = "False"
-		}
+		py := map[byte]string{'t': "True", 'f': "False", 'n': "None"}[b[tk.start]]
 		add(func() []byte { return splice(b, tk.start, tk.end, py) }, "python-literal", because("the Python literal %s", py))
 	}
 	if len(nums) > 0 {
@@ -186,10 +170,9 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 		add(func() []byte { return splice(b, tk.start+1, tk.start+1, "\xff") }, "invalid-utf8",
 			fixed("a byte that is not UTF-8 inside a string"))
 	}
-	add(func() []byte { return append(append([]byte("```json\n"), b...), "\n```"...) }, "markdown-fence",
-		fixed("the JSON inside a markdown code fence"))
-	add(func() []byte { return append(append([]byte{}, b...), " // done"...) }, "line-comment", fixed("a // comment after the object"))
-	add(func() []byte { return append([]byte("Here are the arguments: "), b...) }, "leading-prose", fixed("prose before the JSON"))
+	for _, w := range textAround {
+		add(func() []byte { return append(append(append([]byte{}, w.before...), b...), w.after...) }, w.variant, fixed(w.reason))
+	}
 	m, ok := pickRaw(t, MalformedJSON, "json", cases.Reject, cands)
 	// The oracle for text: RFC 8259 must reject it. What encoding/json's scanner rejects (it
 	// allocates nothing), the strict parser rejects too; what it accepts may still be invalid
@@ -202,6 +185,24 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 
 // ---- implementation_defined: inputs RFC 8259 leaves to the implementation. Recorded, never
 // failed; a crash or a hang on them is still a finding.
+
+// textAround are the malformed_json variants that write something around the JSON text.
+var textAround = []struct{ before, after, variant, reason string }{
+	{"```json\n", "\n```", "markdown-fence", "the JSON inside a markdown code fence"},
+	{"", " // done", "line-comment", "a // comment after the object"},
+	{"Here are the arguments: ", "", "leading-prose", "prose before the JSON"},
+}
+
+// ofKind returns the tokens of one kind.
+func ofKind(toks []token, kind byte) []token {
+	var out []token
+	for _, tk := range toks {
+		if tk.kind == kind {
+			out = append(out, tk)
+		}
+	}
+	return out
+}
 
 type implementationDefined struct{}
 

@@ -27,7 +27,7 @@ func (hallucinated) undo(r *reading, s *site) []undo {
 		for k, e := range obj {
 			inv[e.(string)] = k
 		}
-		if len(r.ctx.oracle.Where(r.replace(s, inv)())) < len(r.issues) {
+		if len(r.ctx.readings.Where(r.replace(s, inv)())) < len(r.issues) {
 			inverted = string(FlattenedArray) + ":inverted"
 		}
 	}

@@ -7,10 +7,10 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// wrapKeys are the one-member objects WrongTypeForms puts a value in.
+// wrapKeys are the one-member objects jsonvalue.OtherTypes puts a value in.
 var wrapKeys = []string{"value", "text", "items"}
 
-// wrong_type read backwards: a value put in a one-member object (WrongTypeForms' objects) is
+// wrong_type read backwards: a value put in a one-member object (jsonvalue.OtherTypes' objects) is
 // taken out; any other value of a type the schema does not take is named by the types: the
 // type wanted, then the type written ("number-to-boolean").
 func (wrongType) undo(r *reading, s *site) []undo {

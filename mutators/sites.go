@@ -36,87 +36,94 @@ type site struct {
 // (jsonvalue.Marshal's), written in the same walk so that each site knows where its value's
 // text starts and ends.
 func annotate(root *jsonschema.Schema, v any) ([]*site, []byte) {
-	var out []*site
-	var text []byte
 	// Sites are allocated in blocks, not one by one, each twice the last (up to 64).
-	block := make([]site, 0, 4)
-	newSite := func() *site {
-		if len(block) == cap(block) {
-			block = make([]site, 0, min(2*cap(block), 64))
-		}
-		block = block[:len(block)+1]
-		return &block[len(block)-1]
+	an := &annotator{block: make([]site, 0, 4)}
+	an.walk(&site{value: v, schemas: expandFor([]*jsonschema.Schema{root}, v)}, 0)
+	return an.out, an.text
+}
+
+// annotator is one walk of annotate: the sites so far, in order, and the text written.
+type annotator struct {
+	out   []*site
+	text  []byte
+	block []site // where new sites are allocated
+}
+
+func (an *annotator) newSite() *site {
+	if len(an.block) == cap(an.block) {
+		an.block = make([]site, 0, min(2*cap(an.block), 64))
 	}
-	var walk func(s *site, depth int)
-	walk = func(s *site, depth int) {
-		out = append(out, s)
-		s.start = len(text)
-		if depth > 64 {
-			text = mustAppend(text, s.value)
-			s.end = len(text)
-			return
+	an.block = an.block[:len(an.block)+1]
+	return &an.block[len(an.block)-1]
+}
+
+// walk adds s and the sites under it, and writes the text of its value.
+func (an *annotator) walk(s *site, depth int) {
+	an.out = append(an.out, s)
+	s.start = len(an.text)
+	switch val := s.value.(type) {
+	case map[string]any:
+		if depth <= 64 {
+			an.members(s, val, depth)
+			break
 		}
-		switch val := s.value.(type) {
-		case map[string]any:
-			keys := make([]string, 0, len(val))
-			for k := range val {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			text = append(text, '{')
-			for i, k := range keys {
-				if i > 0 {
-					text = append(text, ',')
-				}
-				text = append(jsonvalue.AppendString(text, k), ':')
-				var roots []*jsonschema.Schema
-				for _, sch := range s.schemas {
-					in := false
-					if p, ok := sch.Properties[k]; ok {
-						roots = append(roots, p)
-						in = true
-					}
-					for _, pp := range schemawalk.Patterns(sch) {
-						if pp.Regexp.MatchString(k) {
-							roots = append(roots, pp.Schema)
-							in = true
-						}
-					}
-					if ap, ok := sch.AdditionalProperties.(*jsonschema.Schema); ok && !in {
-						roots = append(roots, ap)
-					}
-				}
-				child := newSite()
-				*child = site{path: s.path + "/" + jsonvalue.EscapeToken(k),
-					value: val[k], parent: s, name: k, required: requires(s.schemas, k)}
-				child.schemas = expandFor(roots, val[k])
-				walk(child, depth+1)
-			}
-			text = append(text, '}')
-		case []any:
-			text = append(text, '[')
-			for i, e := range val {
-				if i > 0 {
-					text = append(text, ',')
-				}
-				var roots []*jsonschema.Schema
-				for _, sch := range s.schemas {
-					roots = appendItemSchemas(roots, sch, i)
-				}
-				idx := strconv.Itoa(i)
-				child := newSite()
-				*child = site{path: s.path + "/" + idx, value: e, parent: s, name: idx}
-				child.schemas = expandFor(roots, e)
-				walk(child, depth+1)
-			}
-			text = append(text, ']')
-		default:
-			text = mustAppend(text, s.value)
+		an.text = mustAppend(an.text, s.value)
+	case []any:
+		if depth <= 64 {
+			an.items(s, val, depth)
+			break
 		}
-		s.end = len(text)
+		an.text = mustAppend(an.text, s.value)
+	default:
+		an.text = mustAppend(an.text, s.value)
 	}
-	walk(&site{value: v, schemas: expandFor([]*jsonschema.Schema{root}, v)}, 0)
-	return out, text
+	s.end = len(an.text)
+}
+
+// members walks the members of the object at s, in key order.
+func (an *annotator) members(s *site, val map[string]any, depth int) {
+	keys := make([]string, 0, len(val))
+	for k := range val {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	an.text = append(an.text, '{')
+	for i, k := range keys {
+		if i > 0 {
+			an.text = append(an.text, ',')
+		}
+		an.text = append(jsonvalue.AppendString(an.text, k), ':')
+		var roots []*jsonschema.Schema
+		for _, sch := range s.schemas {
+			roots = schemawalk.AppendMember(roots, sch, k)
+		}
+		child := an.newSite()
+		*child = site{path: s.path + "/" + jsonvalue.EscapeToken(k),
+			value: val[k], parent: s, name: k, required: requires(s.schemas, k)}
+		child.schemas = expandFor(roots, val[k])
+		an.walk(child, depth+1)
+	}
+	an.text = append(an.text, '}')
+}
+
+// items walks the items of the array at s.
+func (an *annotator) items(s *site, val []any, depth int) {
+	an.text = append(an.text, '[')
+	for i, e := range val {
+		if i > 0 {
+			an.text = append(an.text, ',')
+		}
+		var roots []*jsonschema.Schema
+		for _, sch := range s.schemas {
+			roots = schemawalk.AppendItems(roots, sch, i)
+		}
+		idx := strconv.Itoa(i)
+		child := an.newSite()
+		*child = site{path: s.path + "/" + idx, value: e, parent: s, name: idx}
+		child.schemas = expandFor(roots, e)
+		an.walk(child, depth+1)
+	}
+	an.text = append(an.text, ']')
 }
 
 // mustAppend appends v's canonical text; v is a value the oracle accepted, so it has one.
@@ -124,28 +131,6 @@ func mustAppend(dst []byte, v any) []byte {
 	out, err := jsonvalue.Append(dst, v)
 	if err != nil {
 		panic(err)
-	}
-	return out
-}
-
-// appendItemSchemas appends the schemas sch applies to item i of an array (prefixItems or
-// items, and the draft-7 items list with additionalItems).
-func appendItemSchemas(out []*jsonschema.Schema, sch *jsonschema.Schema, i int) []*jsonschema.Schema {
-	switch {
-	case i < len(sch.PrefixItems):
-		out = append(out, sch.PrefixItems[i])
-	case sch.Items2020 != nil:
-		out = append(out, sch.Items2020)
-	}
-	switch it := sch.Items.(type) {
-	case *jsonschema.Schema:
-		out = append(out, it)
-	case []*jsonschema.Schema:
-		if i < len(it) {
-			out = append(out, it[i])
-		} else if add, ok := sch.AdditionalItems.(*jsonschema.Schema); ok {
-			out = append(out, add)
-		}
 	}
 	return out
 }

@@ -1,8 +1,6 @@
 package mutators
 
 import (
-	"encoding/json"
-
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/cases"
@@ -16,33 +14,13 @@ var typeKeywords = []string{"type", "enum", "const", "anyOf", "oneOf", "not", "f
 
 type wrongType struct{}
 
-// WrongTypeForms are the values of other JSON types that wrong_type puts in place of v (the
-// audit probes the same), one of them the canary text.
-func WrongTypeForms(v any, canary string) []any {
-	switch v.(type) {
-	case json.Number:
-		return []any{true, map[string]any{"value": v}, canary}
-	case string:
-		return []any{json.Number("42"), true, map[string]any{"text": canary}}
-	case bool:
-		return []any{json.Number("1"), canary}
-	case nil:
-		return []any{json.Number("0"), canary, map[string]any{}}
-	case []any:
-		return []any{map[string]any{"items": v}, canary}
-	case map[string]any:
-		return []any{canary, json.Number("1"), true}
-	}
-	return nil
-}
-
 func (wrongType) Class() cases.Class { return WrongType }
 
 func (wrongType) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool { return s.types().known() || s.enum() != nil })
 	return firstConfirmed(t, tg, WrongType, places, func(t *rapid.T, s *site) []candidate {
 		c := canary(t)
-		forms := WrongTypeForms(s.value, c)
+		forms := jsonvalue.OtherTypes(s.value, c)
 		var out []candidate
 		for _, f := range forms {
 			cn := ""

@@ -314,14 +314,14 @@ func TestWhere(t *testing.T) {
 		return strings.Join(out, ", ")
 	}
 	v, _ := jsonvalue.Parse([]byte(`{"m":{},"n":20}`))
-	if got, want := places(gk.Where(v)), "/m anyOf, /n maximum"; got != want {
+	if got, want := places(gk.Oracle().Where(v)), "/m anyOf, /n maximum"; got != want {
 		t.Errorf("Where: %s, want %s", got, want)
 	}
-	if got := places(gk.Locate(v)); !strings.Contains(got, "/m/k required") {
+	if got := places(gk.Oracle().Locate(v)); !strings.Contains(got, "/m/k required") {
 		t.Errorf("Locate: %s, want the branch's /m/k too", got)
 	}
 	v, _ = jsonvalue.Parse([]byte(`{"e":1,"n":20}`))
-	if is := gk.Where(v); is != nil {
+	if is := gk.Oracle().Where(v); is != nil {
 		t.Errorf("Where of a valid value: %v", is)
 	}
 }
@@ -400,7 +400,7 @@ func checkLocate(t *testing.T, gk *validator.Gatekeeper, args, want, not string)
 	t.Helper()
 	v, _ := jsonvalue.Parse([]byte(args))
 	var got []string
-	for _, is := range gk.Locate(v) {
+	for _, is := range gk.Oracle().Locate(v) {
 		got = append(got, is.Path+" "+is.Keyword)
 	}
 	all := "," + strings.Join(got, ",") + ","

@@ -46,3 +46,24 @@ func ScalarTexts(a []any) ([]string, bool) {
 	}
 	return out, true
 }
+
+// OtherTypes are values of other JSON types to put in place of v, one of them the text canary
+// (the wrong_type distortions, which the audit probes too); never v written into a string or
+// wrapped in an array, distortions with classes of their own.
+func OtherTypes(v any, canary string) []any {
+	switch v.(type) {
+	case json.Number:
+		return []any{true, map[string]any{"value": v}, canary}
+	case string:
+		return []any{json.Number("42"), true, map[string]any{"text": canary}}
+	case bool:
+		return []any{json.Number("1"), canary}
+	case nil:
+		return []any{json.Number("0"), canary, map[string]any{}}
+	case []any:
+		return []any{map[string]any{"items": v}, canary}
+	case map[string]any:
+		return []any{canary, json.Number("1"), true}
+	}
+	return nil
+}

@@ -186,25 +186,13 @@ func (p *parser) object(depth int) (any, error) {
 		}
 		p.pos++
 		p.skipSpace()
-		p.path = append(p.path, step{key: key, index: -1})
-		v, err := p.value(depth)
+		v, err := p.member(step{key: key, index: -1}, depth)
 		if err != nil {
 			return nil, err
 		}
-		p.path = p.path[:len(p.path)-1]
 		obj[key] = v
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.errorf("unexpected end of input in object")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			return obj, nil
-		default:
-			return nil, p.errorf("expected ',' or '}' in object, found %s", describeByte(p.data[p.pos]))
+		if more, err := p.next('}', "object"); err != nil || !more {
+			return ended(obj, err)
 		}
 	}
 }
@@ -222,27 +210,52 @@ func (p *parser) array(depth int) (any, error) {
 		if p.pos < len(p.data) && p.data[p.pos] == ']' {
 			return nil, p.errorf("trailing comma in array")
 		}
-		p.path = append(p.path, step{index: i})
-		v, err := p.value(depth)
+		v, err := p.member(step{index: i}, depth)
 		if err != nil {
 			return nil, err
 		}
-		p.path = p.path[:len(p.path)-1]
 		arr = append(arr, v)
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.errorf("unexpected end of input in array")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			return arr, nil
-		default:
-			return nil, p.errorf("expected ',' or ']' in array, found %s", describeByte(p.data[p.pos]))
+		if more, err := p.next(']', "array"); err != nil || !more {
+			return ended(arr, err)
 		}
 	}
+}
+
+// ended is what a container's parse returns at its end: v, or nothing with an error.
+func ended(v any, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// member parses the value of a member of an object or array, at the step below the path.
+func (p *parser) member(at step, depth int) (any, error) {
+	p.path = append(p.path, at)
+	v, err := p.value(depth)
+	if err != nil {
+		return nil, err // the path stays: it says where the error is
+	}
+	p.path = p.path[:len(p.path)-1]
+	return v, nil
+}
+
+// next reads what follows a member of an object or array: a comma (more: true) or the closing
+// byte; an error when it is neither.
+func (p *parser) next(close byte, in string) (more bool, err error) {
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return false, p.errorf("unexpected end of input in %s", in)
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		return true, nil
+	case close:
+		p.pos++
+		return false, nil
+	}
+	return false, p.errorf("expected ',' or '%c' in %s, found %s", close, in, describeByte(p.data[p.pos]))
 }
 
 func (p *parser) number() (any, error) {
@@ -354,52 +367,9 @@ func (p *parser) str() (any, error) {
 			p.pos = i
 			return nil, p.errorf("control character 0x%02x in string", c)
 		case c == '\\':
-			i++
-			if i >= len(d) {
-				p.pos = i
-				return nil, p.errorf("unterminated escape")
-			}
-			switch d[i] {
-			case '"', '\\', '/':
-				b = append(b, d[i])
-				i++
-			case 'b':
-				b = append(b, '\b')
-				i++
-			case 'f':
-				b = append(b, '\f')
-				i++
-			case 'n':
-				b = append(b, '\n')
-				i++
-			case 'r':
-				b = append(b, '\r')
-				i++
-			case 't':
-				b = append(b, '\t')
-				i++
-			case 'u':
-				r, ok := hex4(d, i+1)
-				if !ok {
-					p.pos = i
-					return nil, p.errorf("invalid \\u escape")
-				}
-				i += 5
-				if utf16.IsSurrogate(r) {
-					if r2, ok := lowSurrogate(d, i); ok {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							r = dec
-							i += 6
-						}
-					}
-					if utf16.IsSurrogate(r) {
-						r = utf8.RuneError // a lone surrogate: grammatical, but not a character
-					}
-				}
-				b = utf8.AppendRune(b, r)
-			default:
-				p.pos = i
-				return nil, p.errorf("invalid escape character %s", describeByte(d[i]))
+			var err error
+			if b, i, err = p.escape(b, i+1); err != nil {
+				return nil, err
 			}
 		case c < utf8.RuneSelf:
 			b = append(b, c)
@@ -414,6 +384,44 @@ func (p *parser) str() (any, error) {
 			i += size
 		}
 	}
+}
+
+// unescaped is what each one-character escape stands for (0: not one).
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// escape appends to b what the escape whose character is at i (after the backslash) stands for,
+// and returns where the string goes on.
+func (p *parser) escape(b []byte, i int) ([]byte, int, error) {
+	d := p.data
+	if i >= len(d) {
+		p.pos = i
+		return nil, i, p.errorf("unterminated escape")
+	}
+	if c := unescaped[d[i]]; c != 0 {
+		return append(b, c), i + 1, nil
+	}
+	if d[i] != 'u' {
+		p.pos = i
+		return nil, i, p.errorf("invalid escape character %s", describeByte(d[i]))
+	}
+	r, ok := hex4(d, i+1)
+	if !ok {
+		p.pos = i
+		return nil, i, p.errorf("invalid \\u escape")
+	}
+	i += 5
+	if utf16.IsSurrogate(r) {
+		if r2, ok := lowSurrogate(d, i); ok {
+			if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+				r = dec
+				i += 6
+			}
+		}
+		if utf16.IsSurrogate(r) {
+			r = utf8.RuneError // a lone surrogate: grammatical, but not a character
+		}
+	}
+	return utf8.AppendRune(b, r), i, nil
 }
 
 func lowSurrogate(d []byte, i int) (rune, bool) {

@@ -47,37 +47,9 @@ func Append(dst []byte, v any) ([]byte, error) {
 	case string:
 		return AppendString(dst, v), nil
 	case map[string]any:
-		var small [16]string // most objects: no allocation for the keys
-		keys := small[:0]
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendString(dst, k)
-			dst = append(dst, ':')
-			var err error
-			if dst, err = Append(dst, v[k]); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, '}'), nil
+		return appendObject(dst, v)
 	case []any:
-		dst = append(dst, '[')
-		for i, e := range v {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = Append(dst, e); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, ']'), nil
+		return appendArray(dst, v)
 	case int:
 		return strconv.AppendInt(dst, int64(v), 10), nil
 	case int64:
@@ -105,6 +77,44 @@ func Append(dst []byte, v any) ([]byte, error) {
 	default:
 		return dst, fmt.Errorf("jsonvalue: cannot encode %T", v)
 	}
+}
+
+// appendObject appends the JSON text of v, its keys in order.
+func appendObject(dst []byte, v map[string]any) ([]byte, error) {
+	var small [16]string // most objects: no allocation for the keys
+	keys := small[:0]
+	for k := range v {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendString(dst, k)
+		dst = append(dst, ':')
+		var err error
+		if dst, err = Append(dst, v[k]); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// appendArray appends the JSON text of v.
+func appendArray(dst []byte, v []any) ([]byte, error) {
+	dst = append(dst, '[')
+	for i, e := range v {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = Append(dst, e); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, ']'), nil
 }
 
 const hexDigits = "0123456789abcdef"

@@ -145,3 +145,45 @@ func Conjunction(roots []*jsonschema.Schema, branches func(s *jsonschema.Schema)
 	}
 	return out
 }
+
+// AppendItems appends the schemas sch applies to item i of an array (prefixItems or
+// items, and the draft-7 items list with additionalItems).
+func AppendItems(out []*jsonschema.Schema, sch *jsonschema.Schema, i int) []*jsonschema.Schema {
+	switch {
+	case i < len(sch.PrefixItems):
+		out = append(out, sch.PrefixItems[i])
+	case sch.Items2020 != nil:
+		out = append(out, sch.Items2020)
+	}
+	switch it := sch.Items.(type) {
+	case *jsonschema.Schema:
+		out = append(out, it)
+	case []*jsonschema.Schema:
+		if i < len(it) {
+			out = append(out, it[i])
+		} else if add, ok := sch.AdditionalItems.(*jsonschema.Schema); ok {
+			out = append(out, add)
+		}
+	}
+	return out
+}
+
+// AppendMember appends the schemas sch applies to the member k of an object: its property k,
+// the patternProperties whose pattern matches k, and additionalProperties when neither does.
+func AppendMember(out []*jsonschema.Schema, sch *jsonschema.Schema, k string) []*jsonschema.Schema {
+	in := false
+	if p, ok := sch.Properties[k]; ok {
+		out = append(out, p)
+		in = true
+	}
+	for _, pp := range Patterns(sch) {
+		if pp.Regexp.MatchString(k) {
+			out = append(out, pp.Schema)
+			in = true
+		}
+	}
+	if ap, ok := sch.AdditionalProperties.(*jsonschema.Schema); ok && !in {
+		out = append(out, ap)
+	}
+	return out
+}

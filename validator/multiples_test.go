@@ -1,4 +1,4 @@
-package mutators
+package validator
 
 import (
 	"encoding/json"
@@ -6,14 +6,13 @@ import (
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
 )
 
 // doublesOf compiles schema as the tool "t" and returns its binary64 readings, with value parsed
 // and the issues the oracle finds in it.
-func doublesOf(t *testing.T, schema, value string) (*doubles, any, []validator.Issue) {
+func doublesOf(t *testing.T, schema, value string) (*doubles, any, []Issue) {
 	t.Helper()
-	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
+	gk, err := Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
 	if err != nil {
 		t.Fatalf("%s: %v", schema, err)
 	}
@@ -21,7 +20,7 @@ func doublesOf(t *testing.T, schema, value string) (*doubles, any, []validator.I
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newDoubles(gk), v, gk.Locate(v)
+	return newDoubles(gk.Oracle()), v, gk.Oracle().Locate(v)
 }
 
 // A number is divided only by the multipleOf values that may apply at its place: one that
@@ -114,13 +113,13 @@ func TestMultipleOfAtItsPlace(t *testing.T) {
 // on values drawn for tools with decimal multipleOf at some places, it marks no value the
 // whole-schema pairing does not, and leaves fewer marked.
 func TestMultipleOfPairingIsASubset(t *testing.T) {
-	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(
+	gk, err := Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(
 		`{"type":"object","properties":{"price":{"type":"number","multipleOf":0.01},"count":{"type":"integer"},"ratio":{"type":"number"},` +
 			`"items":{"type":"array","items":{"type":"object","properties":{"qty":{"type":"number","multipleOf":0.1},"w":{"type":"number"}}}}}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := newDoubles(gk)
+	d := newDoubles(gk.Oracle())
 	nums := []string{"0", "3", "0.07", "0.29", "0.3", "0.5", "1.1", "2.01", "12.34", "-0.57"}
 	old, now := 0, 0
 	for i, a := range nums {

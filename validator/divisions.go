@@ -1,10 +1,9 @@
-package mutators
+package validator
 
 import (
 	"encoding/json"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/validator"
 )
 
 // The readings of a schema with multipleOf, beside the doubles judged exactly (the rounded
@@ -47,41 +46,44 @@ func (d *doubles) divisionsDiffer(v, rounded any, valid bool) bool {
 
 // compileDivisions compiles the oracles of divisionsDiffer; one left nil cannot be read so.
 func (d *doubles) compileDivisions() {
-	reading := func(round func(json.Number) (json.Number, bool), float func(json.Number) bool, exactOnOverflow bool) *validator.Gatekeeper {
-		doc, err := jsonvalue.Parse(d.tool.Parameters)
-		if err != nil {
-			return nil
-		}
-		// Marked as written, then read: the literal says how Python divides. A schema whose
-		// references reach into data cannot be marked whole: no verdict is owed there.
-		if !validator.MarkFloatDivisions(doc, float) {
-			return nil
-		}
-		if round != nil {
-			var ok bool
-			if doc, _, ok = jsonvalue.Round(doc, round); !ok {
-				return nil
-			}
-		}
-		t := d.tool
-		t.Parameters = jsonvalue.MustMarshal(doc)
-		o, err := validator.Compile(t, validator.FloatDivision(exactOnOverflow))
-		if err != nil {
-			return nil
-		}
-		return o
-	}
-	d.floatOracle = reading(d.round, nil, false)
-	d.pythonOracle = reading(mixed64, func(n json.Number) bool { return !integerLiteral(string(n)) }, true)
-	d.mixedFloatOracle = reading(mixed64, nil, false)
-	doc, err := jsonvalue.Parse(d.tool.Parameters)
+	d.floatOracle = d.division(d.round, nil, false)
+	d.pythonOracle = d.division(mixed64, func(n json.Number) bool { return !integerLiteral(string(n)) }, true)
+	d.mixedFloatOracle = d.division(mixed64, nil, false)
+	doc, err := jsonvalue.Parse(d.o.exact.tool.Parameters)
 	if err != nil {
 		return
 	}
 	if short, changed, ok := jsonvalue.Round(doc, jsonvalue.Shortest64); ok {
 		d.shortestExact = !changed
-		t := d.tool
-		t.Parameters = jsonvalue.MustMarshal(short)
-		d.shortestOracle, _ = validator.Compile(t)
+		d.shortestOracle = d.o.exact
+		if changed {
+			d.shortestOracle = d.o.readAs(jsonvalue.MustMarshal(short), 0)
+		}
 	}
+}
+
+// division is the reading with numbers read by round (nil: as written) and the multipleOf
+// values float picks (nil: all) divided in floating point (MarkFloatDivisions, FloatDivision);
+// nil when the schema cannot be read so.
+func (d *doubles) division(round func(json.Number) (json.Number, bool), float func(json.Number) bool, exactOnOverflow bool) *Gatekeeper {
+	doc, err := jsonvalue.Parse(d.o.exact.tool.Parameters)
+	if err != nil {
+		return nil
+	}
+	// Marked as written, then read: the literal says how Python divides. A schema whose
+	// references reach into data cannot be marked whole: no verdict is owed there.
+	if !MarkFloatDivisions(doc, float) {
+		return nil
+	}
+	if round != nil {
+		var ok bool
+		if doc, _, ok = jsonvalue.Round(doc, round); !ok {
+			return nil
+		}
+	}
+	kind := int8(1)
+	if exactOnOverflow {
+		kind = 2
+	}
+	return d.o.readAs(jsonvalue.MustMarshal(doc), kind)
 }

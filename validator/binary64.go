@@ -1,9 +1,10 @@
-package mutators
+package validator
 
 import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,8 +13,6 @@ import (
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/internal/schemawalk"
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
 )
 
 // The binary64 rule. JSON Schema judges exact values, but nearly every gate reads JSON numbers
@@ -24,11 +23,11 @@ import (
 
 // doubles is the binary64 reading of one tool's schema.
 type doubles struct {
-	sensitive bool                  // some keyword compares numbers (bounds, integer, multipleOf, enum, const, uniqueItems)
-	oracle    *validator.Gatekeeper // the schema with its numbers rounded to doubles (nil: none or unroundable)
-	broken    bool                  // the schema holds a number beyond every double
-	multiples []*big.Rat            // every multipleOf of the schema
-	places    *place                // where each applies (nil: none applies anywhere)
+	sensitive bool        // some keyword compares numbers (bounds, integer, multipleOf, enum, const, uniqueItems)
+	oracle    *Gatekeeper // the schema with its numbers rounded to doubles (nil: none or unroundable)
+	broken    bool        // the schema holds a number beyond every double
+	multiples []*big.Rat  // every multipleOf of the schema
+	places    *place      // where each applies (nil: none applies anywhere)
 	// round reads a number as a double: its shortest decimal where numbers are only compared
 	// (cheap, and most numbers are written so already), its exact value where multipleOf
 	// divides them.
@@ -41,51 +40,27 @@ type doubles struct {
 	// inside them alone. holdsAsDoubles is not trusted for such a schema.
 	conditional bool
 
-	rounded tool.Tool // the tool with its schema read as doubles, when that differs
+	rounded []byte    // the schema read as doubles, as text, when that differs
 	once    sync.Once // compiles rounded into oracle
 
-	tool           tool.Tool             // the tool, for the mixed reading
-	base           *validator.Gatekeeper // the oracle
-	mixedSchemaBig bool                  // the schema holds an integer literal a double may not hold
-	mixedOnce      sync.Once
-	mixedOracle    *validator.Gatekeeper // the schema in the mixed reading (compiled on first need)
-	serdeOnce      sync.Once
-	serdeOracle    *validator.Gatekeeper // the schema in serde_json's reading (compiled on first need)
+	o              *Oracle            // the oracle whose readings these are
+	mixedSchemaBig bool               // the schema holds an integer literal a double may not hold
+	mixed, serde   func() *Gatekeeper // the mixed and serde_json readings, made on first need
 
-	// Where a multipleOf divides, more readings (divisions.go), compiled on first need.
+	// Where a multipleOf divides, more readings (divisions.go), made on first need.
 	divOnce                     sync.Once
-	floatOracle, shortestOracle *validator.Gatekeeper
-	pythonOracle                *validator.Gatekeeper
-	mixedFloatOracle            *validator.Gatekeeper
+	floatOracle, shortestOracle *Gatekeeper
+	pythonOracle                *Gatekeeper
+	mixedFloatOracle            *Gatekeeper
 	shortestExact               bool // the schema reads the same written as shortest decimals
 }
 
-func newDoubles(gk *validator.Gatekeeper) *doubles {
-	d := &doubles{tool: gk.Tool(), base: gk}
-	dynamic := false
-	schemawalk.Each(gk.Schema(), func(s *jsonschema.Schema) {
-		if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil ||
-			s.MultipleOf != nil || s.UniqueItems || s.Enum != nil || s.Const != nil {
-			d.sensitive = true
-		}
-		if s.Types != nil {
-			for _, t := range s.Types.ToStrings() {
-				if t == "integer" {
-					d.sensitive = true
-				}
-			}
-		}
-		if s.MultipleOf != nil {
-			d.multiples = append(d.multiples, s.MultipleOf)
-		}
-		if s.If != nil || s.Then != nil || s.Else != nil || s.Contains != nil || s.MinContains != nil ||
-			s.MaxContains != nil || s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil {
-			d.conditional = true
-		}
-		if s.DynamicRef != nil {
-			dynamic = true // a $dynamicRef the walk reaches (the tool's or a meta-schema's)
-		}
-	})
+func newDoubles(o *Oracle) *doubles {
+	gk := o.exact
+	d := &doubles{o: o}
+	d.mixed = sync.OnceValue(func() *Gatekeeper { return d.readAs(mixed64) })
+	d.serde = sync.OnceValue(func() *Gatekeeper { return d.readAs(serde64) })
+	dynamic := d.scan(gk.Schema())
 	if !d.sensitive && !dynamic {
 		return d
 	}
@@ -125,22 +100,41 @@ func newDoubles(gk *validator.Gatekeeper) *doubles {
 		d.oracle = gk // the schema reads the same as doubles: the oracle itself
 		return d
 	}
-	t := gk.Tool()
-	d.rounded = tool.Tool{Name: t.Name, Description: t.Description, Parameters: jsonvalue.MustMarshal(rounded), Source: t.Source}
+	d.rounded = jsonvalue.MustMarshal(rounded)
 	return d
+}
+
+// scan reads the compiled schema: whether some keyword compares numbers, its multipleOf values,
+// whether it is conditional; and whether a $dynamicRef the walk reaches (the tool's or a
+// meta-schema's) may jump where the walk does not.
+func (d *doubles) scan(root *jsonschema.Schema) (dynamic bool) {
+	schemawalk.Each(root, func(s *jsonschema.Schema) {
+		if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil ||
+			s.MultipleOf != nil || s.UniqueItems || s.Enum != nil || s.Const != nil ||
+			s.Types != nil && slices.Contains(s.Types.ToStrings(), "integer") {
+			d.sensitive = true
+		}
+		if s.MultipleOf != nil {
+			d.multiples = append(d.multiples, s.MultipleOf)
+		}
+		if s.If != nil || s.Then != nil || s.Else != nil || s.Contains != nil || s.MinContains != nil ||
+			s.MaxContains != nil || s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil {
+			d.conditional = true
+		}
+		dynamic = dynamic || s.DynamicRef != nil
+	})
+	return dynamic
 }
 
 // roundedOracle is the oracle of the schema read as doubles, compiled on first need (most
 // values never need it); nil, with broken set, when rounding made the schema unusable (a
 // multipleOf of 0, say).
-func (d *doubles) roundedOracle() *validator.Gatekeeper {
+func (d *doubles) roundedOracle() *Gatekeeper {
 	d.once.Do(func() {
 		if d.oracle != nil {
 			return
 		}
-		if o, err := validator.Compile(d.rounded); err == nil {
-			d.oracle = o
-		} else {
+		if d.oracle = d.o.readAs(d.rounded, 0); d.oracle == nil {
 			d.broken = true
 		}
 	})
@@ -192,23 +186,10 @@ func hasBigInteger(v any) bool {
 	return big
 }
 
-// mixed returns the oracle of the schema in the mixed reading, compiled on first need; nil when
-// the schema cannot be read so.
-func (d *doubles) mixed() *validator.Gatekeeper {
-	d.mixedOnce.Do(func() { d.mixedOracle = d.readAs(mixed64) })
-	return d.mixedOracle
-}
-
-// serde returns the oracle of the schema in serde_json's reading, as mixed does.
-func (d *doubles) serde() *validator.Gatekeeper {
-	d.serdeOnce.Do(func() { d.serdeOracle = d.readAs(serde64) })
-	return d.serdeOracle
-}
-
 // readAs compiles the schema with its numbers read by round (the oracle itself when none
 // changes); nil when it cannot be read so.
-func (d *doubles) readAs(round func(json.Number) (json.Number, bool)) *validator.Gatekeeper {
-	doc, err := jsonvalue.Parse(d.tool.Parameters)
+func (d *doubles) readAs(round func(json.Number) (json.Number, bool)) *Gatekeeper {
+	doc, err := jsonvalue.Parse(d.o.exact.tool.Parameters)
 	if err != nil {
 		return nil
 	}
@@ -217,15 +198,9 @@ func (d *doubles) readAs(round func(json.Number) (json.Number, bool)) *validator
 		return nil
 	}
 	if !changed {
-		return d.base
+		return d.o.exact
 	}
-	t := d.tool
-	t.Parameters = jsonvalue.MustMarshal(rounded)
-	o, err := validator.Compile(t)
-	if err != nil {
-		return nil
-	}
-	return o
+	return d.o.readAs(jsonvalue.MustMarshal(rounded), 0)
 }
 
 // schemaKeywords calls fn with every member of every object in the schema document doc. Data
@@ -248,7 +223,7 @@ func schemaKeywords(doc any, fn func(key string, value any)) {
 // intDiffers reports whether the verdict on v (valid: the exact one) changes when v's numbers
 // are read by round against o, the schema read so; the caller knows that the schema or v holds
 // a big integer literal.
-func (d *doubles) intDiffers(o *validator.Gatekeeper, round func(json.Number) (json.Number, bool), v any, valid bool) bool {
+func (d *doubles) intDiffers(o *Gatekeeper, round func(json.Number) (json.Number, bool), v any, valid bool) bool {
 	if o == nil {
 		return true // the schema cannot be read this way: no verdict holds
 	}
@@ -256,7 +231,7 @@ func (d *doubles) intDiffers(o *validator.Gatekeeper, round func(json.Number) (j
 	if !ok {
 		return true
 	}
-	if !changed && o == d.base {
+	if !changed && o == d.o.exact {
 		return false // the same value against the same schema: the exact verdict
 	}
 	return o.Valid(rounded) != valid
@@ -266,34 +241,11 @@ func (d *doubles) intDiffers(o *validator.Gatekeeper, round func(json.Number) (j
 // oracle found in v (none: v is valid). text, when not nil, is v's JSON text as
 // jsonvalue.Marshal writes it, from a value whose numbers are all json.Number (as parsed and
 // generated values are): the numbers the walk would read are then the text's.
-func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
+func (d *doubles) differ(v any, text []byte, issues []Issue) bool {
 	if !d.sensitive {
 		return false
 	}
-	// Where the text shows only numbers that read back as written (most are), v reads the
-	// same as doubles and holds no big integer: no walk is needed.
-	hasNumber, plain := false, text != nil
-	if plain {
-		jsonvalue.NumberTokens(text, func(start, end int) bool {
-			hasNumber = true
-			plain = d.keeps(text[start:end])
-			return plain
-		})
-		if !hasNumber {
-			return false
-		}
-	}
-	rounded, changed, ok, bigInteger := v, false, true, false
-	if !plain {
-		// One walk over the numbers reads them as doubles and says what the readings below
-		// need to know.
-		hasNumber = false
-		rounded, changed, ok = jsonvalue.Round(v, func(n json.Number) (json.Number, bool) {
-			hasNumber = true
-			bigInteger = bigInteger || isBigInteger(n)
-			return d.round(n)
-		})
-	}
+	rounded, changed, ok, bigInteger, hasNumber := d.readNumbers(v, text)
 	if !hasNumber {
 		return false
 	}
@@ -335,6 +287,32 @@ func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 	return (valid || mayTurnOnMultiple(issues)) && quotientAt(d.places, v, d.multiples)
 }
 
+// readNumbers reads v's numbers as doubles (from text, when it is given, without a walk where
+// every number there reads back as written: v then reads the same and holds no big integer).
+// It returns the value so read, whether a number changed, whether every number could be read,
+// whether one is a big integer literal (isBigInteger), and whether v holds a number at all.
+func (d *doubles) readNumbers(v any, text []byte) (rounded any, changed, ok, bigInteger, hasNumber bool) {
+	if text != nil {
+		plain := true
+		jsonvalue.NumberTokens(text, func(start, end int) bool {
+			hasNumber = true
+			plain = d.keeps(text[start:end])
+			return plain
+		})
+		if plain {
+			return v, false, true, false, hasNumber
+		}
+	}
+	// One walk over the numbers reads them as doubles and says what the readings need to know.
+	hasNumber = false
+	rounded, changed, ok = jsonvalue.Round(v, func(n json.Number) (json.Number, bool) {
+		hasNumber = true
+		bigInteger = bigInteger || isBigInteger(n)
+		return d.round(n)
+	})
+	return rounded, changed, ok, bigInteger, hasNumber
+}
+
 // holdsAsDoubles reports whether v, invalid with these issues, stays invalid however its numbers
 // and the schema's are read, for a schema without if/then/else, contains or unevaluated* (see
 // doubles.conditional: what those reach depends on what other subschemas find, and their
@@ -347,7 +325,7 @@ func (d *doubles) differ(v any, text []byte, issues []validator.Issue) bool {
 // failure inside a branch that another branch makes good is not reported, so it never counts.
 // (contentSchema is not asserted by the oracle; if it were, its issues would have paths inside
 // the decoded content, and Get would read the wrong value.)
-func holdsAsDoubles(v any, issues []validator.Issue) bool {
+func holdsAsDoubles(v any, issues []Issue) bool {
 	for _, is := range issues {
 		switch is.Keyword {
 		case "anyOf", "oneOf", "not", "then", "else", "contains", "minContains", "maxContains", "":
@@ -373,7 +351,7 @@ func holdsAsDoubles(v any, issues []validator.Issue) bool {
 // mayTurnOnMultiple reports whether some issue may be a multipleOf failure, directly or inside
 // a keyword that combines subschemas; an issue of any other keyword stays whatever the
 // division says.
-func mayTurnOnMultiple(issues []validator.Issue) bool {
+func mayTurnOnMultiple(issues []Issue) bool {
 	for _, is := range issues {
 		switch is.Keyword {
 		case "multipleOf", "anyOf", "oneOf", "allOf", "not", "if", "then", "else", "$ref", "$dynamicRef",

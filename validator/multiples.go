@@ -1,4 +1,4 @@
-package mutators
+package validator
 
 import (
 	"encoding/json"
@@ -232,7 +232,7 @@ func (p *placer) arrayPlaces(pl *place, set []*jsonschema.Schema) {
 	roots := func(i int) []*jsonschema.Schema {
 		out := append([]*jsonschema.Schema{}, every...)
 		for _, s := range set {
-			out = appendItemSchemas(out, s, i)
+			out = schemawalk.AppendItems(out, s, i)
 		}
 		return out
 	}

@@ -1,4 +1,4 @@
-package mutators
+package validator_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolproof/toolproof/generate"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -27,7 +28,7 @@ func TestDifferReadsTextAsTheWalkDoes(t *testing.T) {
 	for _, schema := range schemas {
 		gk, g, ctx := generated(t, schema)
 		same := func(t *rapid.T, v any, text []byte, issues []validator.Issue) {
-			if a, b := ctx.doubles.differ(v, text, issues), ctx.doubles.differ(v, nil, issues); a != b {
+			if a, b := gk.Oracle().DoublesDiffer(v, text, issues), gk.Oracle().DoublesDiffer(v, nil, issues); a != b {
 				t.Fatalf("%s: from the text %v, from the value %v", text, a, b)
 			}
 		}
@@ -38,7 +39,7 @@ func TestDifferReadsTextAsTheWalkDoes(t *testing.T) {
 			}
 			tg := ctx.Target(v)
 			same(t, v, tg.Text, nil)
-			eachDistortion(t, tg, func(w any, args []byte) { same(t, w, args, gk.Locate(w)) })
+			eachDistortion(t, tg, func(w any, args []byte) { same(t, w, args, gk.Oracle().Locate(w)) })
 		})
 		for _, text := range []string{
 			`{"9e9":"1\"2","n":12345678901234567890}`, `{"\\":"-0.5","n":1,"s":"\\\"3"}`,
@@ -46,7 +47,7 @@ func TestDifferReadsTextAsTheWalkDoes(t *testing.T) {
 		} {
 			v := parsed(t, text)
 			b := jsonvalue.MustMarshal(v)
-			if a, w := ctx.doubles.differ(v, b, gk.Locate(v)), ctx.doubles.differ(v, nil, gk.Locate(v)); a != w {
+			if a, w := gk.Oracle().DoublesDiffer(v, b, gk.Oracle().Locate(v)), gk.Oracle().DoublesDiffer(v, nil, gk.Oracle().Locate(v)); a != w {
 				t.Errorf("%s: from the text %v, from the value %v", b, a, w)
 			}
 		}
@@ -69,23 +70,19 @@ func TestHoldsAsDoubles(t *testing.T) {
 	held := 0
 	for _, schema := range schemas {
 		gk, g, ctx := generated(t, schema)
-		d := ctx.doubles
+		o := gk.Oracle()
 		// check fails when w holds as doubles by its issues but is valid in another reading.
 		check := func(t interface{ Fatalf(string, ...any) }, w any) {
-			issues := gk.Locate(w)
-			if len(issues) == 0 || !holdsAsDoubles(w, issues) {
+			issues := gk.Oracle().Locate(w)
+			if len(issues) == 0 || !validator.HoldsAsDoubles(w, issues) {
 				return
 			}
 			held++
-			if o := d.roundedOracle(); o != nil {
-				if r, _, ok := jsonvalue.Round(w, d.round); ok && o.Valid(r) {
-					t.Fatalf("%s: holds as doubles by %v, but valid read as doubles", jsonvalue.MustMarshal(w), issues)
-				}
+			if o.ValidAsDoubles(w) {
+				t.Fatalf("%s: holds as doubles by %v, but valid read as doubles", jsonvalue.MustMarshal(w), issues)
 			}
-			if o := d.mixed(); o != nil {
-				if r, _, ok := jsonvalue.Round(w, mixed64); ok && o.Valid(r) {
-					t.Fatalf("%s: holds as doubles by %v, but valid in the mixed reading", jsonvalue.MustMarshal(w), issues)
-				}
+			if o.ValidMixed(w) {
+				t.Fatalf("%s: holds as doubles by %v, but valid in the mixed reading", jsonvalue.MustMarshal(w), issues)
 			}
 		}
 		rapid.Check(t, func(t *rapid.T) {
@@ -147,16 +144,15 @@ func TestHoldsAsDoubles(t *testing.T) {
 			`"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"properties":{"p":{"n":5.00000000000000001}}}`, false},
 	} {
 		gk, v := gatekeeper(t, c.schema), parsed(t, c.value)
-		ctx := NewContext(gk, nil)
-		issues := gk.Locate(v)
+		issues := gk.Oracle().Locate(v)
 		if len(issues) == 0 {
 			t.Errorf("%s on %s: valid exactly: the example tests nothing", c.value, c.schema)
 			continue
 		}
-		if got := holdsAsDoubles(v, issues); got != c.robust {
+		if got := validator.HoldsAsDoubles(v, issues); got != c.robust {
 			t.Errorf("%s on %s: looks robust by its issues (%v): %v, want %v", c.value, c.schema, issues, got, c.robust)
 		}
-		if !ctx.doubles.differ(v, nil, issues) {
+		if !gk.Oracle().DoublesDiffer(v, nil, issues) {
 			t.Errorf("%s on %s: valid in another reading, but not implementation-defined (issues %v)", c.value, c.schema, issues)
 		}
 	}
@@ -164,15 +160,15 @@ func TestHoldsAsDoubles(t *testing.T) {
 	// keeps the value from holding.
 	gk := gatekeeper(t, `{"type":"array","contains":{"required":["n"],"properties":{"n":{"maximum":5}}},"minContains":1}`)
 	v := parsed(t, `[{"n":5.00000000000000001},{}]`)
-	if issues := gk.Locate(v); holdsAsDoubles(v, issues) {
+	if issues := gk.Oracle().Locate(v); validator.HoldsAsDoubles(v, issues) {
 		t.Errorf("%v: holds as doubles by its issues, though one item matches contains as a double", issues)
 	}
 }
 
 // eachDistortion calls f with the value and text of each JSON distortion every mutator makes of
 // tg.
-func eachDistortion(t *rapid.T, tg *Target, f func(w any, args []byte)) {
-	for _, m := range All() {
+func eachDistortion(t *rapid.T, tg *mutators.Target, f func(w any, args []byte)) {
+	for _, m := range mutators.All() {
 		mu, ok := m.Mutate(t, tg)
 		if !ok || mu.Raw {
 			continue
@@ -187,14 +183,14 @@ func eachDistortion(t *rapid.T, tg *Target, f func(w any, args []byte)) {
 
 // generated is the gatekeeper of schema, a generator of its valid values and a mutators'
 // context on it.
-func generated(t *testing.T, schema string) (*validator.Gatekeeper, *generate.Generator, *Context) {
+func generated(t *testing.T, schema string) (*validator.Gatekeeper, *generate.Generator, *mutators.Context) {
 	t.Helper()
 	gk := gatekeeper(t, schema)
 	g, err := generate.New(gk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return gk, g, NewContext(gk, nil)
+	return gk, g, mutators.NewContext(gk, nil)
 }
 
 // gatekeeper compiles schema as the parameters of a tool named t.

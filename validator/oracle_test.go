@@ -1,0 +1,100 @@
+package validator_test
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolproof/toolproof/audit"
+	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// readingsTool needs every reading: a format (the lax reading), a multipleOf that doubles
+// divide otherwise (the doubles and division readings) and an integer beyond a double (the mixed
+// and serde_json readings; serde_json's is the mixed one here, as the integer fits a uint64).
+var readingsTool = tool.Tool{Name: "order", Parameters: json.RawMessage(`{"type":"object",` +
+	`"properties":{"when":{"type":"string","format":"date"},"price":{"type":"number","multipleOf":0.01,"maximum":1000},` +
+	`"id":{"type":"integer","minimum":1,"maximum":12345678901234567890},"tags":{"type":"array","items":{"type":"string","maxLength":5}}},` +
+	`"required":["when","price"],"additionalProperties":false}`)}
+
+var plainTool = tool.Tool{Name: "plain", Parameters: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)}
+
+// checkOnce fails when some reading was compiled more than once, or a tool's exact reading not
+// exactly once, and returns how many readings each tool had compiled.
+func checkOnce(t *testing.T, counts map[string]int, tools ...tool.Tool) map[string]int {
+	t.Helper()
+	per := map[string]int{}
+	for k, n := range counts {
+		if n != 1 {
+			t.Errorf("compiled %d times: %s", n, k)
+		}
+		name, _, _ := strings.Cut(k, " ")
+		per[name]++
+	}
+	for _, tl := range tools {
+		exact := tl.Name + " " + string(tl.Parameters) + " lax=false"
+		if counts[exact] != 1 {
+			t.Errorf("%s: the exact reading compiled %d times, want 1", tl.Name, counts[exact])
+		}
+	}
+	return per
+}
+
+// A run compiles each tool once per reading it needs: the oracle, the generator, the mutators
+// and the reference gate share one Gatekeeper and its Oracle.
+func TestRunCompilesEachReadingOnce(t *testing.T) {
+	counts, stop := validator.CountCompiles()
+	defer stop()
+	tools := []tool.Tool{readingsTool, plainTool}
+	if _, err := harness.Run(tools, validator.Reference{}, harness.Options{Checks: 40, Seed: 1, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	per := checkOnce(t, counts(), tools...)
+	t.Logf("%v", per)
+	if per["plain"] != 1 {
+		t.Errorf("plain: %d compiles, want 1 (it needs no other reading)", per["plain"])
+	}
+	// exact, lax, as doubles, mixed (= serde_json), and the division readings.
+	if per["order"] < 5 {
+		t.Errorf("order: %d readings compiled, want at least 5: the test no longer reaches them (%v)", per["order"], counts())
+	}
+}
+
+// The audit and the mutators it runs share the oracle's lax reading.
+func TestAuditCompilesEachReadingOnce(t *testing.T) {
+	counts, stop := validator.CountCompiles()
+	defer stop()
+	gk, err := validator.Compile(readingsTool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	audit.Tool(gk, audit.Options{Values: 4})
+	got := counts()
+	checkOnce(t, got, readingsTool)
+	lax := slices.ContainsFunc(slices.Collect(maps.Keys(got)), func(k string) bool { return strings.HasSuffix(k, "lax=true") })
+	if !lax {
+		t.Errorf("the audit compiled no lax reading (%v): the test no longer reaches it", got)
+	}
+}
+
+// The readings are made once per Gatekeeper, whoever asks.
+func TestOracleIsShared(t *testing.T) {
+	gk, err := validator.Compile(readingsTool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gk.Oracle() != gk.Oracle() || gk.Oracle().Gatekeeper() != gk {
+		t.Error("Gatekeeper.Oracle is not one oracle of that gatekeeper")
+	}
+	if mutators.NewContext(gk, nil).Oracle() != gk {
+		t.Error("the mutators judge with another gatekeeper")
+	}
+	if gk.Oracle().Lax() != gk.Oracle().Lax() || gk.Oracle().Lax() == nil {
+		t.Error("the lax reading is not compiled once")
+	}
+}
