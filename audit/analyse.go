@@ -27,7 +27,7 @@ type hypothesis struct {
 
 // analyse reads one compiled schema and returns its hypotheses, sorted by class then path.
 func analyse(root *jsonschema.Schema) []hypothesis {
-	a := &auditor{seen: map[*jsonschema.Schema]bool{}}
+	a := &auditor{seen: map[*jsonschema.Schema]bool{}, index: map[hypothesisKey]int{}}
 	a.walk(root, "", true)
 	a.add(mutators.RootNotObject, "", false, "the parse gate requires a plain object, whatever the schema says")
 	a.add(mutators.MalformedJSON, "", false, "the parse gate requires JSON text (RFC 8259)")
@@ -51,8 +51,18 @@ func classIndex(c cases.Class) int {
 }
 
 type auditor struct {
-	seen map[*jsonschema.Schema]bool
-	out  []hypothesis
+	seen  map[*jsonschema.Schema]bool
+	out   []hypothesis
+	index map[hypothesisKey]int // where each hypothesis is in out
+}
+
+// hypothesisKey tells one hypothesis from another: the same class, place, verdict and reason
+// are one hypothesis, whose names are merged.
+type hypothesisKey struct {
+	class  cases.Class
+	path   string
+	passes bool
+	why    string
 }
 
 func (a *auditor) add(c cases.Class, path string, passes bool, why string) {
@@ -61,13 +71,13 @@ func (a *auditor) add(c cases.Class, path string, passes bool, why string) {
 
 // addObject is add with the names an object place requires and declares.
 func (a *auditor) addObject(c cases.Class, path string, passes bool, why string, required, declared []string) {
-	for i, p := range a.out {
-		if p.Class == c && p.Path == path && p.Passes == passes && p.Why == why {
-			a.out[i].required = uniq.Of(append(a.out[i].required, required...))
-			a.out[i].declared = uniq.Of(append(a.out[i].declared, declared...))
-			return
-		}
+	k := hypothesisKey{c, path, passes, why}
+	if i, ok := a.index[k]; ok {
+		a.out[i].required = uniq.Of(append(a.out[i].required, required...))
+		a.out[i].declared = uniq.Of(append(a.out[i].declared, declared...))
+		return
 	}
+	a.index[k] = len(a.out)
 	a.out = append(a.out, hypothesis{Class: c, Path: path, Passes: passes, Why: why, required: required, declared: declared})
 }
 

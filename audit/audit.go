@@ -410,10 +410,16 @@ type probed struct {
 
 // probe tries the audit's distortions at the group's place in each sample, until one is
 // accepted and one rejected (haveRejected: the mutators gave one); out_of_range_enum tries
-// them all.
+// them all. A sample is begun only while the distortions built at the place come to less than
+// PlaceBytes (the first sample that has the place is always tried).
 func (j *judge) probe(g *group, samples []sample, haveRejected bool) probed {
 	pr := probed{allAccepted: true}
+	var spent int64 // bytes of argument text built at this place
+	tried := false  // a sample's distortions were built here
 	for _, s := range samples {
+		if tried && spent >= PlaceBytes {
+			return pr
+		}
 		locs := g.locations(s.value)
 		pr.reached += len(locs)
 		if len(locs) > maxLocations {
@@ -424,6 +430,8 @@ func (j *judge) probe(g *group, samples []sample, haveRejected bool) probed {
 				return pr
 			}
 			for _, p := range probes(g, s, loc) {
+				tried = true
+				spent += int64(len(p.args))
 				v, is := j.verdict(p.args, p.path)
 				switch v {
 				case formatOnly:

@@ -341,3 +341,18 @@ func TestBudget(t *testing.T) {
 		t.Errorf("the same budget gave two reports:\n%s", cmp.Diff(small, again))
 	}
 }
+
+// TestWideToolFitsTheBudget: a place tries the samples only while its distortions come to less
+// than audit.PlaceBytes, so a tool of 300 required properties (samples of about 4 KB) is audited
+// whole within the default budget, every witness confirmed by the oracle, where trying every
+// sample at every place would need more than the budget.
+func TestWideToolFitsTheBudget(t *testing.T) {
+	gk := compile(t, wideSchema(300))
+	rep := audit.Tool(gk, audit.Options{})
+	if rep.OverBudget != "" || len(rep.Places) < 300 {
+		t.Fatalf("over budget %q, %d places", rep.OverBudget, len(rep.Places))
+	}
+	for _, err := range lies(gk, rep) {
+		t.Error(err)
+	}
+}

@@ -1,8 +1,10 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/validator"
@@ -11,14 +13,19 @@ import (
 // A validator that dies on some input dies again and again on the cases that hold it: every
 // distortion of a valid value that holds it, every case of a class that adds it. Each death
 // costs a restart and a call run again alone to prove it, and the report would list the same
-// cause in every class. So, per tool, once a crash is proven (blame runs every crash again
-// alone, so a Crash verdict that comes back is one):
-//   - each draw sends its valid case first, alone; when that crashes, the draw's distortions
-//     are not sent;
-//   - a class of distortions with maxClassCrashes proven crashes is sent no more cases (the
-//     valid cases are always sent: they gate the rest).
-// What is not sent is counted not applicable and in a note of the tool; every crash reported
-// is still proven, on the call that causes it.
+// cause in every class. So (blame runs every crash again alone, so a Crash verdict that comes
+// back is a proven one):
+//   - a draw whose valid case crashes the validator alone is judged on that case alone: its
+//     distortions are not sent, or, when they were sent beside it, their verdicts are dropped;
+//   - once a tool has a proven crash, each of its draws sends its valid case first, alone; so
+//     does every draw of a gate that can run a call alone (validator.Isolator) once the run has
+//     a proven crash: such a crash then costs the one death that proves it;
+//   - a class of distortions with maxClassCrashes proven crashes on a tool is sent no more
+//     cases of that tool (the valid cases are always sent: they gate the rest).
+// A draw gets the same verdicts whichever way it is sent, so the report does not depend on
+// when, in a run with several jobs, the first crash was proven. What is not sent is counted
+// not applicable and in a note of the tool; every crash reported is still proven, on the call
+// that causes it.
 
 // maxClassCrashes is how many proven crashes of one tool and class end the sending of that
 // class's cases.
@@ -38,31 +45,111 @@ type crashes struct {
 
 // checkDraw is runner.check for the cases of one draw (the valid case first).
 func (r *runner) checkDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
+	if !r.crash.proven {
+		out, mutated := r.sendDraw(g, cs)
+		if !r.onlyReject && len(cs) > 1 && cs[0].Class == cases.Valid && out[0].Fault == validator.Crash {
+			// An in-process gate's crash is its call's own: the draw is judged on it alone,
+			// as blame judges one sent to a process.
+			for i := 1; i < len(cs); i++ {
+				out[i], mutated[i] = validator.NotSent(notSentAfterCrash), false
+			}
+		}
+		r.recordCrashes(cs, out)
+		return out, mutated
+	}
 	out := make([]validator.Verdict, len(cs))
 	mutated := make([]bool, len(cs))
 	send := make([]int, 0, len(cs))
 	for i := range cs {
 		if cs[i].Class != cases.Valid && r.crash.byClass[cs[i].Class] >= maxClassCrashes {
-			out[i] = r.skip(notSentClass)
+			out[i] = validator.NotSent(notSentClass)
 			continue
 		}
 		send = append(send, i)
 	}
-	if r.crash.proven && len(send) > 1 && cs[send[0]].Class == cases.Valid {
-		r.run(g, cs, send[:1], out, mutated)
+	if len(send) > 0 && cs[send[0]].Class == cases.Valid {
+		out[send[0]], mutated[send[0]] = r.lead(g, cs[send[0]])
 		if out[send[0]].Fault == validator.Crash {
 			for _, i := range send[1:] {
-				out[i] = r.skip(notSentAfterCrash)
+				out[i] = validator.NotSent(notSentAfterCrash)
 			}
-			return out, mutated
+			send = nil
+		} else {
+			send = send[1:]
 		}
-		send = send[1:]
 	}
 	r.run(g, cs, send, out, mutated)
+	r.recordCrashes(cs, out)
 	return out, mutated
 }
 
-// run sends the cases at indexes at and records the crashes among their verdicts.
+// sendDraw sends the cases of a draw of a tool with no proven crash, the valid case first: all
+// together, or, for an isolator once the run has a proven crash, the valid case alone first.
+// It reads nothing of r.crash (a draw in flight calls it).
+func (r *runner) sendDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
+	_, iso := g.(validator.Isolator)
+	if !iso || !r.deaths.anyCrash() || r.onlyReject || len(cs) < 2 || cs[0].Class != cases.Valid {
+		return r.check(g, cs)
+	}
+	out := make([]validator.Verdict, len(cs))
+	mutated := make([]bool, len(cs))
+	out[0], mutated[0] = r.lead(g, cs[0])
+	if out[0].Fault == validator.Crash {
+		for i := 1; i < len(cs); i++ {
+			out[i] = validator.NotSent(notSentAfterCrash)
+		}
+		return out, mutated
+	}
+	vs, ms := r.check(g, cs[1:])
+	copy(out[1:], vs)
+	copy(mutated[1:], ms)
+	return out, mutated
+}
+
+// lead checks the valid case c of a draw once the tool has a proven crash. It runs alone (on a
+// process of its own, validator.Isolator), so that a crash is proven by the one death it
+// causes, as blame would prove it.
+func (r *runner) lead(g validator.Gate, c cases.Case) (validator.Verdict, bool) {
+	iso, ok := g.(validator.Isolator)
+	if !ok || r.onlyReject {
+		vs, ms := r.check(g, []cases.Case{c})
+		return vs[0], ms[0]
+	}
+	v := iso.CheckAlone(context.Background(), c.Args)
+	r.silence.observe([]validator.Verdict{v})
+	if v.Fault == validator.Crash {
+		v = provenAlone(v)
+	}
+	return v, false
+}
+
+// provenAlone is the Crash verdict v of a call run alone: a crash of the call's own.
+func provenAlone(v validator.Verdict) validator.Verdict {
+	v.Detail = strings.TrimSpace(v.Detail + "\n(the call crashed the validator when run alone)")
+	v.Death = 0 // a death of the process that ran it alone, not one the run counts
+	return v
+}
+
+// afterLead is what checkDraw gives, once a crash is proven, for a draw whose valid case vs[0]
+// crashed alone already: the valid case's crash, the rest not sent. ok is false when vs[0]
+// is no such crash.
+func (r *runner) afterLead(cs []cases.Case, vs []validator.Verdict) (out []validator.Verdict, ok bool) {
+	if r.onlyReject || len(cs) == 0 || cs[0].Class != cases.Valid || vs[0].Fault != validator.Crash || vs[0].Death != 0 {
+		return nil, false
+	}
+	out = make([]validator.Verdict, len(cs))
+	out[0] = vs[0]
+	for i := 1; i < len(cs); i++ {
+		out[i] = validator.NotSent(notSentAfterCrash)
+		if r.crash.byClass[cs[i].Class] >= maxClassCrashes {
+			out[i] = validator.NotSent(notSentClass)
+		}
+	}
+	r.recordCrashes(cs, out)
+	return out, true
+}
+
+// run sends the cases at indexes at.
 func (r *runner) run(g validator.Gate, cs []cases.Case, at []int, out []validator.Verdict, mutated []bool) {
 	if len(at) == 0 {
 		return
@@ -75,28 +162,27 @@ func (r *runner) run(g validator.Gate, cs []cases.Case, at []int, out []validato
 	for j, i := range at {
 		out[i], mutated[i] = vs[j], ms[j]
 	}
-	r.recordCrashes(sub, vs)
 }
 
-// recordCrashes records the proven crashes among the verdicts vs of cs.
+// recordCrashes records the proven crashes among the verdicts vs of cs, and the cases not
+// sent because of crashes.
 func (r *runner) recordCrashes(cs []cases.Case, vs []validator.Verdict) {
 	for i, v := range vs {
-		if v.Fault == validator.Crash {
+		switch {
+		case v.Fault == validator.Crash:
 			if r.crash.byClass == nil {
 				r.crash.byClass = map[cases.Class]int{}
 			}
 			r.crash.proven = true
 			r.crash.byClass[cs[i].Class]++
+			r.deaths.crashed()
+		case v.NotSent && (v.Detail == notSentAfterCrash || v.Detail == notSentClass):
+			if r.crash.notSent == nil {
+				r.crash.notSent = map[string]int{}
+			}
+			r.crash.notSent[v.Detail]++
 		}
 	}
-}
-
-func (r *runner) skip(why string) validator.Verdict {
-	if r.crash.notSent == nil {
-		r.crash.notSent = map[string]int{}
-	}
-	r.crash.notSent[why]++
-	return validator.NotSent(why)
 }
 
 // notes says what was not sent and why.

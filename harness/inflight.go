@@ -18,7 +18,7 @@ type judgeFunc func(cs []cases.Case, originals []any, verdicts []validator.Verdi
 // at once, as drawn.
 //
 // What a draw sends depends on the crashes proven before it (crashy.go): so a check goes ahead
-// only while none is proven, and sends all its cases, as checkDraw then does. Its crashes are
+// only while none is proven on its tool, and sends its cases as checkDraw then does (sendDraw). Its crashes are
 // recorded when it is judged, in the order drawn; a check sent ahead of a crash proven before
 // it is judged is checked again with checkDraw, as it would have been. Once a crash is proven,
 // the checks of the tool go one at a time.
@@ -78,7 +78,7 @@ func (f *inflight) add(cs []cases.Case, originals []any) {
 				fl.verdicts, fl.mutated = crashed(len(fl.cs), recover()), make([]bool, len(fl.cs))
 			}
 		}()
-		fl.verdicts, fl.mutated = f.r.check(f.gate, fl.cs)
+		fl.verdicts, fl.mutated = f.r.sendDraw(f.gate, fl.cs)
 	}()
 	f.queue = append(f.queue, fl)
 	for len(f.queue) > f.window && !f.stopped {
@@ -105,8 +105,13 @@ func (f *inflight) next(grow bool) {
 		}
 	}
 	if f.r.crash.proven {
-		// A check judged before this one proved a crash: this one is sent as it then would be.
-		fl.verdicts, fl.mutated = f.r.checkDraw(f.gate, fl.cs)
+		// A check judged before this one proved a crash: this one is sent as it then would be,
+		// unless its valid case crashed alone already, which tells what that sending gives.
+		if vs, ok := f.r.afterLead(fl.cs, fl.verdicts); ok {
+			fl.verdicts, fl.mutated = vs, make([]bool, len(fl.cs))
+		} else {
+			fl.verdicts, fl.mutated = f.r.checkDraw(f.gate, fl.cs)
+		}
 	} else {
 		f.r.recordCrashes(fl.cs, fl.verdicts)
 	}

@@ -102,7 +102,8 @@ func (r *runner) checkAll(g validator.Gate, cs []cases.Case) ([]validator.Verdic
 		for i := range cs {
 			args[i] = cs[i].Args
 		}
-		return r.blame(g, args, bg.CheckBatch(context.Background(), args)), mutated
+		lead := len(cs) > 1 && cs[0].Class == cases.Valid
+		return r.blame(g, args, bg.CheckBatch(context.Background(), args), lead), mutated
 	}
 	out := make([]validator.Verdict, len(cs))
 	if _, ok := g.(validator.Bounded); ok {
@@ -170,8 +171,9 @@ func (r *runner) guarded(g validator.Gate, given [][]byte, out []validator.Verdi
 // blame runs every call that got a Crash again, alone (validator.Isolator, else Check on its
 // own): when a process dies, every call in flight gets a Crash, but only the call that kills it
 // crashes alone. The others get the verdicts they get alone; a death that no call reproduces is
-// counted in r.unreproduced.
-func (r *runner) blame(g validator.Gate, args [][]byte, vs []validator.Verdict) []validator.Verdict {
+// counted in r.deaths. With lead, args[0] is a valid value the other calls distort: it runs
+// alone first, and when it crashes the others are not sent, as crashy.go has it.
+func (r *runner) blame(g validator.Gate, args [][]byte, vs []validator.Verdict, lead bool) []validator.Verdict {
 	var crashed []int
 	for i, v := range vs {
 		if v.Fault == validator.Crash {
@@ -185,30 +187,63 @@ func (r *runner) blame(g validator.Gate, args [][]byte, vs []validator.Verdict) 
 	if iso, ok := g.(validator.Isolator); ok {
 		alone = iso.CheckAlone
 	}
+	if lead && crashed[0] == 0 {
+		if r.again(alone, args, vs, 0) {
+			// The draw is judged on its valid case alone, as when that case is sent first
+			// (crashy.go): the distortions' verdicts are dropped, and the others cut short are
+			// not run again, so the deaths that cut them short may be theirs: not deaths
+			// that no call reproduced.
+			for i := 1; i < len(vs); i++ {
+				if vs[i].Fault == validator.Crash {
+					r.deaths.record(vs[i], true)
+				}
+				vs[i] = validator.NotSent(notSentAfterCrash)
+			}
+			return vs
+		}
+		crashed = crashed[1:]
+	}
 	// Latest first: a validator that reads its calls in order died on the earliest it had not
 	// answered, so the others run before it, and the restart that call causes overlaps the work
 	// that follows instead of holding up the rest.
 	for k := len(crashed) - 1; k >= 0; k-- {
-		i := crashed[k]
-		death := vs[i]
-		v := alone(context.Background(), args[i])
-		reproduced := v.Fault == validator.Crash
-		if reproduced {
-			v.Detail = strings.TrimSpace(v.Detail + "\n(the call crashed the validator again when run alone)")
-			v.Death = 0 // a death of the process that ran it alone, not one the run counts
-		}
-		r.deaths.record(death, reproduced)
-		vs[i] = v
+		r.again(alone, args, vs, crashed[k])
 	}
 	return vs
 }
 
-// deathLog records, for each process death, whether some call that was in flight crashed the
-// validator again when run alone. Shared by the tools of a run.
-type deathLog struct {
-	mu sync.Mutex
-	m  map[deathKey]bool
+// again runs call i, cut short by a death, alone, and gives it the verdict it gets there; it
+// reports whether the call crashed the validator again.
+func (r *runner) again(alone func(context.Context, []byte) validator.Verdict, args [][]byte, vs []validator.Verdict, i int) bool {
+	death := vs[i]
+	v := alone(context.Background(), args[i])
+	reproduced := v.Fault == validator.Crash
+	if reproduced {
+		v = provenAlone(v)
+	}
+	r.deaths.record(death, reproduced)
+	vs[i] = v
+	return reproduced
 }
+
+// deathLog records, for each process death, whether some call that was in flight crashed the
+// validator again when run alone, and whether some tool has a proven crash. Shared by the
+// tools of a run.
+type deathLog struct {
+	mu    sync.Mutex
+	m     map[deathKey]bool
+	crash atomic.Bool // some tool has a proven crash
+}
+
+// crashed notes that a tool has a proven crash.
+func (d *deathLog) crashed() {
+	if d != nil {
+		d.crash.Store(true)
+	}
+}
+
+// anyCrash says whether some tool has a proven crash.
+func (d *deathLog) anyCrash() bool { return d != nil && d.crash.Load() }
 
 // deathKey tells one process death from another: by the number the client gave it
 // (Verdict.Death), else by its detail.

@@ -118,6 +118,18 @@ func (m *comparisonModel) seedText() string {
 	return "seeds: " + strings.Join(each, ", ")
 }
 
+// interrupted is, for each report whose run stopped early, "validator NAME: WHY", the mark a
+// run's own report carries in its headline.
+func (m *comparisonModel) interrupted() []string {
+	var out []string
+	for _, r := range m.reports {
+		if r.Interrupted != "" {
+			out = append(out, fmt.Sprintf("validator %s: %s", r.Validator, r.Interrupted))
+		}
+	}
+	return out
+}
+
 // comparisonModel is the model every renderer shows of a comparison: each report's summary and
 // the classes of any of them, computed once.
 type comparisonModel struct {

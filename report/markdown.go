@@ -28,10 +28,13 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	return nil
 }
 
-// writeComparisonMarkdown writes the comparison table in Markdown, the seed, then each
+// writeComparisonMarkdown writes the runs that stopped early, the comparison table in Markdown, the seed, then each
 // validator's findings as a table in a collapsed section.
 func writeComparisonMarkdown(w io.Writer, cmp *Comparison) error {
 	m := newComparisonModel(cmp)
+	for _, line := range m.interrupted() {
+		fmt.Fprintf(w, "**Interrupted**: %s\n\n", mdCell(line))
+	}
 	m.table().writeMarkdown(w)
 	if s := m.seedText(); s != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.ToUpper(s[:1])+s[1:]+".")

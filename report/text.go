@@ -58,12 +58,19 @@ func mark(f Finding) string {
 	return "note"
 }
 
-// writeComparisonText writes a table: one row per class, one column per validator,
+// writeComparisonText writes the runs that stopped early (INTERRUPTED, as a run's report
+// says), then a table: one row per class, one column per validator,
 // "caught/cases" in each cell (for "valid": accepted unchanged/cases), then the totals by
 // outcome, the seed, and every finding of every validator, one line each (the JSON form has them
 // in full).
 func writeComparisonText(w io.Writer, cmp *Comparison) error {
 	m := newComparisonModel(cmp)
+	if stopped := m.interrupted(); len(stopped) > 0 {
+		for _, line := range stopped {
+			fmt.Fprintf(w, "INTERRUPTED  %s\n", escapeLine(line))
+		}
+		fmt.Fprintln(w)
+	}
 	if err := m.table().writeText(w); err != nil {
 		return err
 	}

@@ -71,6 +71,47 @@ func TestCrashIsBlamedOnTheCallThatCausesIt(t *testing.T) {
 	}
 }
 
+// TestCrashCostsOneStart: an adapter that dies on every call holding "~" (a character many
+// drawn strings hold). Once the run has a proven crash, each draw's valid case runs alone
+// first, so each crash reported costs the one death that proves it: the adapter is started
+// hardly more often than it crashes (its first start, the first start of the process that runs
+// calls alone, a warm spare for each, and the deaths of the calls in flight before the first
+// crash was proven), not twice per crash or more. Every crash is still blamed on a call with "~".
+func TestCrashCostsOneStart(t *testing.T) {
+	starts := filepath.Join(t.TempDir(), "starts")
+	spec := execSpec(t, "-strict", "-die-on", "~", "-log-starts", "'"+starts+"'")
+	r := cli(t, "run", "--validator", spec, "--checks", "10", "--seed", "1", "--jobs", "1", "--format", "json")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (crash findings)\n%s", r.code, r.stderr)
+	}
+	var doc struct {
+		Reports []struct {
+			Findings []struct {
+				Kind, Args string
+				Count      int
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Reports) != 1 {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	crashes := 0
+	for _, f := range doc.Reports[0].Findings {
+		if f.Kind != "crash" || !strings.Contains(f.Args, "~") {
+			t.Errorf("a %s finding on %s against a gate that only crashes on ~", f.Kind, f.Args)
+		}
+		crashes += f.Count
+	}
+	n := countStarts(starts)
+	t.Logf("%d crashes, %d starts", crashes, n)
+	if crashes < 5 {
+		t.Fatalf("%d crashes: the test shows nothing", crashes)
+	}
+	if n > crashes+8 {
+		t.Errorf("%d starts of the adapter for %d crashes: a crash costs more than the death that proves it", n, crashes)
+	}
+}
+
 // timings matches the parts of a JSON report that may differ from run to run.
 var timings = regexp.MustCompile(`"(elapsed|duration|seconds|time)[a-z_]*":\s*[0-9.e+-]+`)
 
@@ -99,11 +140,14 @@ func TestSameSeedSameReport(t *testing.T) {
 
 // BenchmarkCrashingValidator: the whole run of the embedded corpus against a correct adapter,
 // and against the same adapter dying on one call in a hundred (restarted, each call in flight
-// run again alone). Compare the two ns/op: the cost of crashes. The CPU metrics tell
-// toolproof's share (self-cpu-ms/run) from the adapter's (adapter-cpu-ms/run, its start-ups
-// included), and starts/run counts the adapter's processes: each call that kills it kills two,
-// the one it was sent to and the one that runs it alone. With two jobs (the default here) the
-// two cores are busy; with one (jobs=1), a core is left for the warm spares to start on.
+// run again alone), or on every call holding "~" (dies-on-tilde: a valid value that holds it
+// crashes it with all its distortions). Compare the ns/op: the cost of crashes. The CPU
+// metrics tell toolproof's share (self-cpu-ms/run) from the adapter's (adapter-cpu-ms/run, its
+// start-ups included), and starts/run counts the adapter's processes: a call that kills it
+// beside others kills two, the one it was sent to and the one that runs it alone; a valid case
+// sent alone first (once the run has a proven crash) kills one. With two jobs (the default
+// here) the two cores are busy; with one (jobs=1), a core is left for the warm spares to start
+// on.
 //
 // healthy+starts is the floor of any way to blame crashes: the healthy run while the adapter
 // is started beside it as many times as the dying run starts it, each start saying hello,
@@ -121,6 +165,7 @@ func BenchmarkCrashingValidator(b *testing.B) {
 	}{
 		{"healthy", "-strict", "2", false},
 		{"dies-on-1pct", "-strict -die-rate 100", "2", false},
+		{"dies-on-tilde", "-strict -die-on ~", "2", false},
 		{"healthy+starts", "-strict", "2", true},
 		{"healthy/jobs=1", "-strict", "1", false},
 		{"dies-on-1pct/jobs=1", "-strict -die-rate 100", "1", false},

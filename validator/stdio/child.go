@@ -68,42 +68,10 @@ func (c *Client) spawn(p *proc) (*child, error) {
 	cmd.Dir = c.opts.Dir
 	cmd.Env = c.opts.Env
 	procgroup.Set(cmd)
-	var files []*os.File
-	pipe := func() (r, w *os.File, err error) {
-		r, w, err = os.Pipe()
-		if err == nil {
-			files = append(files, r, w)
-		}
-		return r, w, err
-	}
-	closeAll := func() {
-		for _, f := range files {
-			f.Close()
-		}
-	}
-	inR, inW, err := pipe()
+	inW, outR, errR, err := startPiped(cmd)
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := pipe()
-	if err != nil {
-		closeAll()
-		return nil, err
-	}
-	errR, errW, err := pipe()
-	if err != nil {
-		closeAll()
-		return nil, err
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
-		closeAll()
-		return nil, err
-	}
-	inR.Close()
-	outW.Close()
-	errW.Close()
-
 	c.mu.Lock()
 	ch := &child{
 		registered: map[string]bool{},
@@ -128,6 +96,38 @@ func (c *Client) spawn(p *proc) (*child, error) {
 	go ch.send()
 	go ch.read()
 	return ch, nil
+}
+
+// startPiped starts cmd with a pipe on each of its standard input, output and error, and
+// returns this side's ends; on an error, every pipe is closed.
+func startPiped(cmd *exec.Cmd) (stdin, stdout, stderr *os.File, err error) {
+	var files []*os.File
+	pipe := func() (r, w *os.File) {
+		if err == nil {
+			if r, w, err = os.Pipe(); err == nil {
+				files = append(files, r, w)
+			}
+		}
+		return r, w
+	}
+	inR, inW := pipe()
+	outR, outW := pipe()
+	errR, errW := pipe()
+	if err == nil {
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+		err = cmd.Start()
+	}
+	if err != nil {
+		for _, f := range files {
+			f.Close()
+		}
+		return nil, nil, nil, err
+	}
+	// The child's ends are the child's now.
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	return inW, outR, errR, nil
 }
 
 // kill ends the process (and its process group where there is one).

@@ -131,48 +131,57 @@ func (c *Client) restart(p *proc) {
 	defer c.wg.Done()
 	c.mu.Lock()
 	c.stats.Restarts++
+	done := c.takeSpare(p)
 	c.mu.Unlock()
-
-	// The warm spare takes over when it is alive. Tools are registered again as their calls
-	// come (child.take), so a restart costs a start and a hello, whatever the number of tools;
-	// the tools of the calls held for the new child go first, as the protocol orders. A spare
-	// on its way is waited for: it is further along than a process started now, and its start
-	// is bounded by the start timeout.
+	if done {
+		return
+	}
+	ch, _, err := c.launch(p)
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.installStarted(p, ch, err)
+}
+
+// takeSpare installs p's warm spare when it is alive, or ends p's waiting requests when the
+// client is closed or broken; it reports whether the restart is done. Tools are registered
+// again as their calls come (child.take), so a restart costs a start and a hello, whatever the
+// number of tools; the tools of the calls held for the new child go first, as the protocol
+// orders. A spare on its way is waited for: it is further along than a process started now, and
+// its start is bounded by the start timeout. Called with c.mu held.
+func (c *Client) takeSpare(p *proc) bool {
 	for p.spareBusy && !c.closed && c.broken == "" {
 		c.ready.Wait()
 	}
+	sp := p.spare
+	p.spare = nil
 	if c.closed || c.broken != "" {
 		// Nothing more is started: the spare, if any, is ended and the held requests fail.
-		if sp := p.spare; sp != nil && !sp.dead {
+		if sp != nil && !sp.dead {
 			c.markDead(sp, "spare not used")
 			sp.kill()
 		}
-		p.spare = nil
 		c.failWaiting(p)
 		c.ready.Broadcast()
-		c.mu.Unlock()
-		return
+		return true
 	}
-	if sp := p.spare; sp != nil && !sp.dead {
-		select {
-		case <-sp.readerDone:
-			// Its stdout has ended: its reader is finding out why, but it can answer nothing.
-			c.markDead(sp, "its stdout ended while it was the spare")
-		default:
-			// Taken and installed under one lock: a spare cannot die in between unnoticed.
-			p.spare = nil
-			c.install(p, sp)
-			c.mu.Unlock()
-			return
-		}
+	if sp == nil || sp.dead {
+		return false
 	}
-	p.spare = nil
-	c.mu.Unlock()
-	ch, _, err := c.launch(p)
+	select {
+	case <-sp.readerDone:
+		// Its stdout has ended: its reader is finding out why, but it can answer nothing.
+		c.markDead(sp, "its stdout ended while it was the spare")
+		return false
+	default:
+		// Taken and installed under one lock: a spare cannot die in between unnoticed.
+		c.install(p, sp)
+		return true
+	}
+}
 
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// installStarted installs ch, the child launch started for p, or, when err says it did not
+// start, breaks the client. Called with c.mu held.
+func (c *Client) installStarted(p *proc, ch *child, err error) {
 	if err == nil && c.closed {
 		err = errors.New("closed")
 	}
