@@ -25,9 +25,13 @@ func (g *gate) Check(ctx context.Context, args []byte) validator.Verdict {
 	return g.c.call(ctx, g, args)
 }
 
-// CheckBatch sends the calls pipelined, up to Options.Window in flight: the client's workers
-// take the calls in turn, each verdict at its call's index.
+// CheckBatch sends the calls pipelined, up to Options.Window in flight, each verdict at its
+// call's index: over stdio it writes them itself and the session's reader settles each answer
+// (batch.go); over HTTP the client's workers post them in turn.
 func (g *gate) CheckBatch(ctx context.Context, args [][]byte) []validator.Verdict {
+	if g.c.opts.URL == "" {
+		return g.checkStdio(ctx, args)
+	}
 	out := make([]validator.Verdict, len(args))
 	var wg sync.WaitGroup
 	wg.Add(len(args))
@@ -56,27 +60,51 @@ func (c *Client) call(ctx context.Context, g *gate, args []byte) validator.Verdi
 		return validator.Failed(validator.Timeout, "cancelled before it was sent")
 	}
 	defer func() { <-c.sem }()
-	req := request{method: "tools/call", params: c.withMeta(params), name: g.name, paramHeaders: paramValues(g.params, args)}
+	return c.settleCall(ctx, g.callRequest(params, args), args, nil)
+}
+
+// callRequest is the tools/call request of an argument text, its params made by callParams.
+func (g *gate) callRequest(params, args []byte) request {
+	return request{method: "tools/call", params: g.c.withMeta(params), name: g.name, paramHeaders: paramValues(g.params, args)}
+}
+
+// sent is how one sending of a call ended: on session s, with answer r and outcome out, or err
+// when no session could be had.
+type sent struct {
+	s   link
+	r   response
+	out outcome
+	err error
+}
+
+// settleCall returns the verdict of a call whose first sending ended as first says (nil: not
+// sent yet), sending it again as often as that takes.
+func (c *Client) settleCall(ctx context.Context, req request, args []byte, first *sent) validator.Verdict {
 	alone := false
 	for attempt := 1; ; attempt++ {
-		s, r, out, err := c.send(ctx, req, alone)
-		if err != nil {
+		var x sent
+		if attempt == 1 && first != nil {
+			x = *first
+		} else {
+			x.s, x.r, x.out, x.err = c.send(ctx, req, alone)
+		}
+		if x.err != nil {
 			if v, ok := c.goneVerdict(); ok {
 				return v
 			}
 			c.count("crash")
-			return validator.Failed(validator.Crash, err.Error())
+			return validator.Failed(validator.Crash, x.err.Error())
 		}
-		if out == answered && r.ambiguous {
+		if x.out == answered && x.r.ambiguous {
 			// An error with "id": null answered one of the calls in flight: each goes again alone.
 			alone = true
 			continue
 		}
-		if out != ended {
-			return c.answerVerdict(r, out, args)
+		if x.out != ended {
+			return c.answerVerdict(x.r, x.out, args)
 		}
 		// The session ended while this call was in flight.
-		why, killed := s.reason()
+		why, killed := x.s.reason()
 		switch {
 		case killed && attempt < maxAttempts:
 			continue // ended for another call: send it again

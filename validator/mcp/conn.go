@@ -83,11 +83,25 @@ type session struct {
 	done chan struct{}
 }
 
-// pendingCall is a request in flight: where its response goes, and whether it is a tools/call
-// (whose result is read as a CallToolResult when its line is decoded).
+// pendingCall is a request in flight: where its response goes (ch, or settle, which the reader
+// calls itself: a call of a batch, see batch.go), and whether it is a tools/call (whose result
+// is read as a CallToolResult when its line is decoded).
 type pendingCall struct {
-	ch   chan response
-	call bool
+	ch     chan response
+	settle func(response, outcome)
+	call   bool
+}
+
+// give hands the call its response. s.mu may be held: settle then runs on its own goroutine.
+func (p pendingCall) give(r response, locked bool) {
+	switch {
+	case p.ch != nil:
+		p.ch <- r
+	case locked:
+		go p.settle(r, answered)
+	default:
+		p.settle(r, answered)
+	}
 }
 
 // maxStrayLogs is how many unattributable lines are written to stderr; all are counted.
@@ -159,8 +173,18 @@ func (s *session) read() {
 		why = s.killedBy
 	}
 	s.why = why
-	s.mu.Unlock()
 	close(s.done)
+	var left []pendingCall
+	for id, p := range s.pending {
+		if p.settle != nil {
+			left = append(left, p)
+			delete(s.pending, id)
+		}
+	}
+	s.mu.Unlock()
+	for _, p := range left {
+		p.settle(response{}, ended)
+	}
 }
 
 func (s *session) dispatch(line []byte) {
@@ -269,7 +293,7 @@ func (s *session) deliverNull(r response, line []byte) {
 	case len(s.pending) == 1 && len(s.nulls) == 0:
 		for id, p := range s.pending {
 			delete(s.pending, id)
-			p.ch <- r
+			p.give(r, true)
 		}
 	default:
 		s.nulls = append(s.nulls, r)
@@ -297,7 +321,7 @@ func (s *session) settle() {
 		}
 		if p, ok := s.pending[id]; ok {
 			delete(s.pending, id)
-			p.ch <- r
+			p.give(r, true)
 		}
 	}
 	s.nulls = nil
@@ -314,7 +338,7 @@ func (s *session) deliver(id int64, r response) bool {
 	}
 	s.mu.Unlock()
 	if ok {
-		p.ch <- r
+		p.give(r, false)
 	}
 	return ok
 }

@@ -1,0 +1,194 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/toolproof/toolproof/validator"
+)
+
+// batch is one CheckBatch over stdio. Its goroutine writes the calls itself, up to the window
+// in flight; the session's reader settles each answer (classifies it, stores the verdict at
+// its index, frees its place in the window), so that a call starts no goroutine and waits on
+// no channel of its own. One timer a batch ends the calls unanswered past Options.Timeout, and
+// a call that needs more than its answer (its session ended, an ambiguous error, a timeout, a
+// cancelled context) goes on along Client.settleCall on a goroutine of its own.
+type batch struct {
+	g    *gate
+	ctx  context.Context
+	args [][]byte
+	out  []validator.Verdict
+	wg   sync.WaitGroup
+
+	mu      sync.Mutex
+	flights []flight // by index; live while the call waits for its answer
+	timer   *time.Timer
+}
+
+// flight is a call of a batch waiting for its answer on session s.
+type flight struct {
+	s        *session
+	req      request
+	deadline time.Time
+	live     bool
+}
+
+// checkStdio is CheckBatch over stdio.
+func (g *gate) checkStdio(ctx context.Context, args [][]byte) []validator.Verdict {
+	b := &batch{g: g, ctx: ctx, args: args, out: make([]validator.Verdict, len(args)), flights: make([]flight, len(args))}
+	stop := context.AfterFunc(ctx, func() { b.sweep(true) })
+	for i := range args {
+		params, why := callParams(g.nameJSON, args[i])
+		if params == nil {
+			g.c.count("not sent")
+			b.out[i] = validator.NotSent(why)
+			continue
+		}
+		select {
+		case g.c.sem <- struct{}{}:
+		case <-ctx.Done():
+			b.out[i] = validator.Failed(validator.Timeout, "cancelled before it was sent")
+			continue
+		}
+		b.wg.Add(1)
+		b.send(i, g.callRequest(params, args[i]))
+	}
+	b.wg.Wait()
+	stop()
+	b.mu.Lock()
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+	b.mu.Unlock()
+	return b.out
+}
+
+// send writes call i on the current session, its place in the window taken.
+func (b *batch) send(i int, req request) {
+	c := b.g.c
+	c.isolate.RLock()
+	l, err := c.session()
+	s, ok := l.(*session)
+	if err != nil || !ok {
+		c.isolate.RUnlock()
+		go b.finish(i, req, &sent{err: err}, err == nil)
+		return
+	}
+	req.id, req.version = c.nextID.Add(1), c.modern()
+	// The flight and the settle function are set together: a sweep finds a live flight in flight.
+	b.mu.Lock()
+	b.flights[i] = flight{s: s, req: req, deadline: time.Now().Add(c.opts.Timeout), live: true}
+	if b.timer == nil {
+		b.timer = time.AfterFunc(c.opts.Timeout, func() { b.sweep(false) })
+	}
+	ok = s.await(req.id, func(r response, out outcome) { b.answer(i, r, out) })
+	b.mu.Unlock()
+	if !ok {
+		b.answer(i, response{}, ended)
+		return
+	}
+	if b.ctx.Err() != nil && s.forget(req.id) {
+		b.answer(i, response{}, cancelled)
+		return
+	}
+	// A write that fails ends the session, whose reader then settles the call as ended. A
+	// server that stops reading its input would block the write for ever: past the timeout the
+	// session is ended, which unblocks it.
+	_ = s.out.send(s.conn, message(req.id, req.method, req.params, true), c.opts.Timeout, false)
+}
+
+// answer settles call i: an answer is classified here, on the reader's goroutine; any other
+// outcome goes on along settleCall.
+func (b *batch) answer(i int, r response, out outcome) {
+	b.mu.Lock()
+	f := b.flights[i]
+	b.flights[i].live = false
+	b.mu.Unlock()
+	c := b.g.c
+	if out == timedOut {
+		f.s.kill(fmt.Sprintf("ended by toolproof: a call to %s went unanswered for %v", f.req.name, c.opts.Timeout))
+	}
+	c.isolate.RUnlock()
+	if out == answered && !r.ambiguous {
+		b.out[i] = c.answerVerdict(r, out, b.args[i])
+		<-c.sem
+		b.wg.Done()
+		return
+	}
+	go b.finish(i, f.req, &sent{s: f.s, r: r, out: out}, false)
+}
+
+// finish settles call i along settleCall from how its first sending ended; fresh: it was not
+// sent (a link that is not a stdio session), so it is sent from the start.
+func (b *batch) finish(i int, req request, first *sent, fresh bool) {
+	if fresh {
+		first = nil
+	}
+	b.out[i] = b.g.c.settleCall(b.ctx, req, b.args[i], first)
+	<-b.g.c.sem
+	b.wg.Done()
+}
+
+// sweep ends the calls past their deadline (all of them: cancelled) and sets the timer for
+// the next deadline.
+func (b *batch) sweep(cancel bool) {
+	now := time.Now()
+	var due []int
+	var next time.Time
+	b.mu.Lock()
+	for i, f := range b.flights {
+		switch {
+		case !f.live:
+		case cancel || !now.Before(f.deadline):
+			due = append(due, i)
+		case next.IsZero() || f.deadline.Before(next):
+			next = f.deadline
+		}
+	}
+	if !cancel && !next.IsZero() {
+		b.timer.Reset(next.Sub(now))
+	}
+	b.mu.Unlock()
+	out := timedOut
+	if cancel {
+		out = cancelled
+	}
+	for _, i := range due {
+		b.mu.Lock()
+		f := b.flights[i]
+		b.mu.Unlock()
+		if f.s.forget(f.req.id) {
+			b.answer(i, response{}, out)
+		}
+	}
+}
+
+// await registers the settle function of a call about to be written; false: the session has
+// ended (no reader will settle it).
+func (s *session) await(id int64, settle func(response, outcome)) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.done:
+		return false
+	default:
+	}
+	s.pending[id] = pendingCall{settle: settle, call: true}
+	return true
+}
+
+// forget takes a call that timed out or was cancelled off the calls in flight; false: it was
+// settled already.
+func (s *session) forget(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.pending[id]
+	delete(s.pending, id)
+	if s.suspects[id] {
+		delete(s.suspects, id) // it takes no null
+		s.settle()
+	}
+	return ok
+}
