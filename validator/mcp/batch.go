@@ -25,6 +25,7 @@ type batch struct {
 	mu      sync.Mutex
 	flights []flight // by index; live while the call waits for its answer
 	timer   *time.Timer
+	queued  *session // the session whose write queue holds calls not yet written
 }
 
 // flight is a call of a batch waiting for its answer on session s.
@@ -46,15 +47,14 @@ func (g *gate) checkStdio(ctx context.Context, args [][]byte) []validator.Verdic
 			b.out[i] = validator.NotSent(why)
 			continue
 		}
-		select {
-		case g.c.sem <- struct{}{}:
-		case <-ctx.Done():
+		if !b.room() {
 			b.out[i] = validator.Failed(validator.Timeout, "cancelled before it was sent")
 			continue
 		}
 		b.wg.Add(1)
 		b.send(i, g.callRequest(params, args[i]))
 	}
+	b.flush()
 	b.wg.Wait()
 	stop()
 	b.mu.Lock()
@@ -65,12 +65,45 @@ func (g *gate) checkStdio(ctx context.Context, args [][]byte) []validator.Verdic
 	return b.out
 }
 
-// send writes call i on the current session, its place in the window taken.
+// room takes a place in the window for the next call, writing the calls queued first when it
+// has to wait for one; false: the context ended first.
+func (b *batch) room() bool {
+	sem := b.g.c.sem
+	select {
+	case sem <- struct{}{}:
+		return true
+	default:
+	}
+	b.flush()
+	select {
+	case sem <- struct{}{}:
+		return true
+	case <-b.ctx.Done():
+		return false
+	}
+}
+
+// flush writes the calls queued (their answers are awaited).
+func (b *batch) flush() {
+	if b.queued != nil {
+		b.queued.out.flush(b.queued.conn)
+		b.queued = nil
+	}
+}
+
+// send queues call i on the current session, its place in the window taken: the calls of a
+// batch go out together, in one write when nothing else is being written.
 func (b *batch) send(i int, req request) {
 	c := b.g.c
-	c.isolate.RLock()
+	if !c.isolate.TryRLock() {
+		b.flush() // a call going alone waits for the answers of the calls queued
+		c.isolate.RLock()
+	}
 	l, err := c.session()
 	s, ok := l.(*session)
+	if s != b.queued {
+		b.flush()
+	}
 	if err != nil || !ok {
 		c.isolate.RUnlock()
 		go b.finish(i, req, &sent{err: err}, err == nil)
@@ -96,7 +129,8 @@ func (b *batch) send(i int, req request) {
 	// A write that fails ends the session, whose reader then settles the call as ended. A
 	// server that stops reading its input would block the write for ever: past the timeout the
 	// session is ended, which unblocks it.
-	_ = s.out.send(s.conn, message(req.id, req.method, req.params, true), c.opts.Timeout, false)
+	s.out.queue(message(req.id, req.method, req.params, true), c.opts.Timeout)
+	b.queued = s
 }
 
 // answer settles call i: an answer is classified here, on the reader's goroutine; any other

@@ -35,11 +35,7 @@ var errWriteLate = errors.New("the write outlasted its guard; the session was en
 func (q *writeQueue) send(w io.Writer, msg []byte, guard time.Duration, wait bool) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.cond == nil {
-		q.cond = sync.NewCond(&q.mu)
-	}
-	q.pending = append(append(q.pending, msg...), '\n')
-	q.guard = max(q.guard, guard)
+	q.add(msg, guard)
 	mine := q.cut + 1 // the batch this line goes in: the next one cut
 	for q.written < mine {
 		if q.writing {
@@ -52,6 +48,33 @@ func (q *writeQueue) send(w io.Writer, msg []byte, guard time.Duration, wait boo
 		q.write(w)
 	}
 	return q.err
+}
+
+// queue adds msg and a newline to the lines of the next write without writing them: flush
+// writes them, or the write under way.
+func (q *writeQueue) queue(msg []byte, guard time.Duration) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.add(msg, guard)
+}
+
+// flush writes the pending lines unless a write is under way (whose goroutine writes them
+// next). A failed write is left to the reader (the session ends).
+func (q *writeQueue) flush(w io.Writer) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.writing && len(q.pending) > 0 {
+		q.write(w)
+	}
+}
+
+// add appends msg and a newline to the pending lines. q.mu is held.
+func (q *writeQueue) add(msg []byte, guard time.Duration) {
+	if q.cond == nil {
+		q.cond = sync.NewCond(&q.mu)
+	}
+	q.pending = append(append(q.pending, msg...), '\n')
+	q.guard = max(q.guard, guard)
 }
 
 // write writes the pending lines as one batch, and again while more are pending: the lines of
