@@ -129,7 +129,7 @@ func (b *batch) send(i int, req request) {
 	// A write that fails ends the session, whose reader then settles the call as ended. A
 	// server that stops reading its input would block the write for ever: past the timeout the
 	// session is ended, which unblocks it.
-	s.out.queue(message(req.id, req.method, req.params, true), c.opts.Timeout)
+	s.out.queueRequest(req.id, req.method, req.params, c.opts.Timeout)
 	b.queued = s
 }
 

@@ -137,7 +137,11 @@ func (h *httpLink) notify(method string, params []byte) error {
 
 // message writes a JSON-RPC request (withID) or notification.
 func message(id int64, method string, params []byte, withID bool) []byte {
-	msg := make([]byte, 0, len(params)+96)
+	return appendMessage(make([]byte, 0, len(params)+96), id, method, params, withID)
+}
+
+// appendMessage appends what message writes to msg.
+func appendMessage(msg []byte, id int64, method string, params []byte, withID bool) []byte {
 	msg = append(msg, `{"jsonrpc":"2.0"`...)
 	if withID {
 		msg = append(msg, `,"id":`...)

@@ -50,12 +50,13 @@ func (q *writeQueue) send(w io.Writer, msg []byte, guard time.Duration, wait boo
 	return q.err
 }
 
-// queue adds msg and a newline to the lines of the next write without writing them: flush
-// writes them, or the write under way.
-func (q *writeQueue) queue(msg []byte, guard time.Duration) {
+// queueRequest adds a request line (message's, straight into the next write) without writing
+// it: flush writes it, or the write under way.
+func (q *writeQueue) queueRequest(id int64, method string, params []byte, guard time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.add(msg, guard)
+	q.pending = append(appendMessage(q.pending, id, method, params, true), '\n')
+	q.guard = max(q.guard, guard)
 }
 
 // flush writes the pending lines unless a write is under way (whose goroutine writes them
@@ -70,9 +71,6 @@ func (q *writeQueue) flush(w io.Writer) {
 
 // add appends msg and a newline to the pending lines. q.mu is held.
 func (q *writeQueue) add(msg []byte, guard time.Duration) {
-	if q.cond == nil {
-		q.cond = sync.NewCond(&q.mu)
-	}
 	q.pending = append(append(q.pending, msg...), '\n')
 	q.guard = max(q.guard, guard)
 }
@@ -81,6 +79,9 @@ func (q *writeQueue) add(msg []byte, guard time.Duration) {
 // sends that did not wait. Called with q.mu held and no write under way; it unlocks q.mu while
 // writing.
 func (q *writeQueue) write(w io.Writer) {
+	if q.cond == nil {
+		q.cond = sync.NewCond(&q.mu)
+	}
 	q.writing = true
 	for len(q.pending) > 0 {
 		buf := q.pending
