@@ -104,7 +104,7 @@ type Client struct {
 	params      map[string][]paramHeader // x-mcp-header annotations by tool (2026-07-28 over HTTP)
 
 	sem     chan struct{}
-	workers *workers     // send the calls of CheckBatch
+	workers *workers     // post the calls of CheckBatch over HTTP
 	isolate sync.RWMutex // exclusive: a call retried alone after a crash
 	nextID  atomic.Int64
 

@@ -7,8 +7,9 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// workers are the client's goroutines that send the calls of CheckBatch: Options.Window of
-// them, started at the first batch and kept until Close, so that a batch starts no goroutine.
+// workers are the client's goroutines that post the calls of CheckBatch over HTTP:
+// Options.Window of them, started at the first batch and kept until Close, so that a batch
+// starts no goroutine.
 type workers struct {
 	once sync.Once
 	jobs chan job
