@@ -75,11 +75,14 @@ func formRPC(code int) string { return "unclear: JSON-RPC error " + strconv.Itoa
 
 // callResult is the part of a CallToolResult a verdict reads.
 type callResult struct {
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	IsError bool `json:"isError"`
+	Content []contentBlock `json:"content"`
+	IsError bool           `json:"isError"`
+}
+
+// contentBlock is one block of a CallToolResult's content, as far as toolproof reads it.
+type contentBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
 }
 
 // classifier turns a tools/call response into a verdict.

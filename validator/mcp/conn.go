@@ -8,15 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
-
-	"github.com/toolproof/toolproof/internal/procgroup"
 )
 
 // A Conn is one session's byte streams to an MCP server: the client writes newline-delimited
@@ -226,6 +221,28 @@ func (s *session) dispatch(line []byte) {
 // numeric id to a tools/call in flight. Any other line is left to dispatch (false), which reads
 // it again.
 func (s *session) dispatchCall(line []byte) bool {
+	id, result, rpcErr, ok := decodeCallAnswer(line)
+	if !ok {
+		return false
+	}
+	s.mu.Lock()
+	p, ok := s.pending[id]
+	s.mu.Unlock()
+	if !ok || !p.call {
+		return false
+	}
+	if !s.deliver(id, response{call: result, Error: rpcErr}) {
+		s.strayLine(line, "a response to no request in flight")
+	}
+	return true
+}
+
+// decodeCallAnswer reads a line that may answer a tools/call: a result or an error with a
+// numeric id, no method. The common shape is read by fastCallAnswer, the rest by encoding/json.
+func decodeCallAnswer(line []byte) (id int64, result *callResult, rpcErr *rpcError, ok bool) {
+	if id, result, ok := fastCallAnswer(line); ok {
+		return id, result, nil, true
+	}
 	var m struct {
 		ID     *int64      `json:"id"`
 		Method string      `json:"method"`
@@ -233,18 +250,9 @@ func (s *session) dispatchCall(line []byte) bool {
 		Error  *rpcError   `json:"error"`
 	}
 	if json.Unmarshal(line, &m) != nil || m.Method != "" || m.ID == nil || m.Result == nil && m.Error == nil {
-		return false
+		return 0, nil, nil, false
 	}
-	s.mu.Lock()
-	p, ok := s.pending[*m.ID]
-	s.mu.Unlock()
-	if !ok || !p.call {
-		return false
-	}
-	if !s.deliver(*m.ID, response{call: m.Result, Error: m.Error}) {
-		s.strayLine(line, "a response to no request in flight")
-	}
-	return true
+	return *m.ID, m.Result, m.Error, true
 }
 
 // deliverNull takes an error answered with "id": null (JSON-RPC 2.0 answers a parse error so):
@@ -325,7 +333,7 @@ func (s *session) strays() (int, string) {
 // send writes one message line, with the lines other calls send meanwhile in one write; it
 // returns when its line is written. A write that takes longer than guard (> 0) ends the session.
 func (s *session) send(msg []byte, guard time.Duration) error {
-	return s.out.send(s.conn, msg, guard)
+	return s.out.send(s.conn, msg, guard, true)
 }
 
 // ended is closed when the session has ended.
@@ -365,9 +373,10 @@ func (s *session) call(ctx context.Context, req request, timeout time.Duration) 
 		s.mu.Unlock()
 	}()
 	msg := message(id, method, params, true)
-	// A server that stops reading its input would block the write for ever: past the timeout
-	// the session is ended, which unblocks it.
-	if err := s.send(msg, timeout); err != nil {
+	// The line goes out with the write under way, if any, without waiting for it: its answer is
+	// waited for below. A server that stops reading its input would block the write for ever:
+	// past the timeout the session is ended, which unblocks it.
+	if err := s.out.send(s.conn, msg, timeout, false); err != nil {
 		<-s.done
 		return response{}, ended
 	}
@@ -398,113 +407,4 @@ func (s *session) notify(method string, params []byte) error {
 		msg += `,"params":` + string(params)
 	}
 	return s.send([]byte(msg+"}"), 0)
-}
-
-// procConn is a server process: stdin, stdout, and its exit status and last lines of stderr.
-type procConn struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stdout io.ReadCloser
-	tail   *tailWriter
-
-	once    sync.Once
-	waitErr error
-}
-
-// closeGrace is how long Close waits for the server to exit after closing its stdin.
-const closeGrace = time.Second
-
-func startProcess(argv []string, dir string, env []string, stderr io.Writer) (*procConn, error) {
-	if len(argv) == 0 {
-		return nil, errors.New("no command to start")
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = env
-	procgroup.Set(cmd)
-	cmd.WaitDelay = 2 * time.Second
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	tail := &tailWriter{max: 2048}
-	if stderr == nil {
-		stderr = os.Stderr
-	}
-	cmd.Stderr = io.MultiWriter(stderr, tail)
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %v", strings.Join(argv, " "), err)
-	}
-	// A child the server started in its group dies with it, so that the server's output ends
-	// and nothing outlives the run.
-	procgroup.KillWhenLeaderExits(cmd.Process)
-	return &procConn{cmd: cmd, stdin: stdin, stdout: stdout, tail: tail}, nil
-}
-
-func (p *procConn) Read(b []byte) (int, error)  { return p.stdout.Read(b) }
-func (p *procConn) Write(b []byte) (int, error) { return p.stdin.Write(b) }
-
-// Close closes the server's stdin, waits closeGrace for it to exit, then kills its process group.
-func (p *procConn) Close() error {
-	p.once.Do(func() {
-		_ = p.stdin.Close()
-		done := make(chan error, 1)
-		go func() { done <- p.cmd.Wait() }()
-		select {
-		case err := <-done:
-			p.waitErr = err
-		case <-time.After(closeGrace):
-			procgroup.Kill(p.cmd.Process)
-			p.waitErr = <-done
-		}
-		// The process group may hold children (npx and node) that keep the pipes open.
-		procgroup.Kill(p.cmd.Process)
-	})
-	return nil
-}
-
-// Describe says how the process ended and what it last wrote on stderr.
-func (p *procConn) Describe() string {
-	var parts []string
-	if st := p.cmd.ProcessState; st != nil {
-		parts = append(parts, st.String())
-	}
-	if t := strings.TrimSpace(p.tail.String()); t != "" {
-		parts = append(parts, "stderr: "+clip(t, 1000))
-	}
-	return strings.Join(parts, "; ")
-}
-
-// tailWriter keeps the last max bytes written to it.
-type tailWriter struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (t *tailWriter) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if len(t.buf) > t.max {
-		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
-	}
-	return len(b), nil
-}
-
-func (t *tailWriter) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }

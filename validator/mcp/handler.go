@@ -11,7 +11,7 @@ import (
 func StartHandler(h http.Handler, opts Options) (*Client, error) {
 	srv := httptest.NewServer(h)
 	if tr, ok := srv.Client().Transport.(*http.Transport); ok {
-		tr.MaxIdleConnsPerHost = max(opts.Window, DefaultWindow) + 2
+		tr.MaxIdleConnsPerHost = max(opts.Window, DefaultHTTPWindow) + 2
 	}
 	opts.URL, opts.HTTPClient, opts.Command, opts.Dial = srv.URL, srv.Client(), nil, nil
 	c, err := Start(opts)

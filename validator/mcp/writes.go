@@ -27,10 +27,12 @@ type writeQueue struct {
 // errWriteLate is the error of a write that outlasted its guard.
 var errWriteLate = errors.New("the write outlasted its guard; the session was ended")
 
-// send queues msg and a newline and returns once the batch holding it is written, with the
-// error of that write (or of a later one). guard > 0: the write holding msg may take that long
-// before late is called (and send then fails, even if the write went through).
-func (q *writeQueue) send(w io.Writer, msg []byte, guard time.Duration) error {
+// send queues msg and a newline. With wait it returns once the batch holding it is written,
+// with the error of that write (or of a later one); without, it returns at once when a write is
+// under way (whose goroutine writes msg next: a write goes on while lines are pending), with
+// the error of the latest write. guard > 0: the write holding msg may take that long before late
+// is called (and a waiting send then fails, even if the write went through).
+func (q *writeQueue) send(w io.Writer, msg []byte, guard time.Duration, wait bool) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.cond == nil {
@@ -41,11 +43,23 @@ func (q *writeQueue) send(w io.Writer, msg []byte, guard time.Duration) error {
 	mine := q.cut + 1 // the batch this line goes in: the next one cut
 	for q.written < mine {
 		if q.writing {
+			if !wait {
+				return q.err
+			}
 			q.cond.Wait()
 			continue
 		}
-		// Write the pending lines (this one among them) as one batch.
-		q.writing = true
+		q.write(w)
+	}
+	return q.err
+}
+
+// write writes the pending lines as one batch, and again while more are pending: the lines of
+// sends that did not wait. Called with q.mu held and no write under way; it unlocks q.mu while
+// writing.
+func (q *writeQueue) write(w io.Writer) {
+	q.writing = true
+	for len(q.pending) > 0 {
 		buf := q.pending
 		q.pending, q.spare = q.spare[:0], nil
 		q.cut++
@@ -64,10 +78,10 @@ func (q *writeQueue) send(w io.Writer, msg []byte, guard time.Duration) error {
 		if cap(buf) <= maxSpare {
 			q.spare = buf[:0]
 		}
-		q.err, q.written, q.writing = err, batch, false
+		q.err, q.written = err, batch
 		q.cond.Broadcast()
 	}
-	return q.err
+	q.writing = false
 }
 
 // maxSpare is the largest buffer kept for the next batch (a huge argument is not held on to).

@@ -30,7 +30,7 @@ type Options struct {
 	Dir       string        // working directory of the child; "" is toolproof's own
 	Env       []string      // environment of the child as in exec.Cmd.Env; nil is toolproof's own
 	Processes int           // how many copies of the child run side by side; 0 means 1
-	Window    int           // most requests in flight per process; 0 means DefaultWindow
+	Window    int           // most requests in flight per process; 0: from DefaultWindow up to MaxWindow (window.go)
 	Timeout   time.Duration // how long one request may go unanswered; 0 means DefaultTimeout
 	Stderr    io.Writer     // gets the children's stderr and the client's notes; nil means os.Stderr
 	Name      string        // overrides the "NAME VERSION" the child gives in hello
@@ -68,8 +68,6 @@ type Client struct {
 	serves   bool   // the first hello said "tools": true (tools.go)
 	stderr   *lockedWriter
 	procs    []*proc // fixed at Start
-	capacity int     // window slots in all: Window × Processes
-	refill   int     // free slots a blocked batch waits for, so that writes go out in groups
 	nextID   atomic.Uint64
 	closedCh chan struct{} // closed by Close
 	epoch    time.Time     // c.clock counts from here
@@ -83,6 +81,7 @@ type Client struct {
 	mu          sync.Mutex
 	ready       *sync.Cond // broadcast when a proc's cur or spareBusy, broken or closed change
 	pending     map[uint64]*request
+	win         window        // the window of requests in flight (window.go)
 	inflight    int           // window slots taken
 	waiters     []*slotWaiter // batches waiting for window slots, first come first served
 	closed      bool
@@ -102,9 +101,6 @@ func Start(opts Options) (*Client, error) {
 	if opts.Processes <= 0 {
 		opts.Processes = 1
 	}
-	if opts.Window <= 0 {
-		opts.Window = DefaultWindow
-	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
@@ -115,20 +111,38 @@ func Start(opts Options) (*Client, error) {
 		opts:     opts,
 		command:  commandString(opts.Command),
 		stderr:   &lockedWriter{w: opts.Stderr},
-		capacity: opts.Window * opts.Processes,
+		win:      newWindow(opts),
 		closedCh: make(chan struct{}),
 		epoch:    time.Now(),
 		pending:  map[uint64]*request{},
 
 		closeGrace: closeGrace,
 	}
-	c.refill = max(1, c.capacity/refillDivisor)
 	c.ready = sync.NewCond(&c.mu)
 	c.procs = make([]*proc, opts.Processes)
 	for i := range c.procs {
 		c.procs[i] = &proc{index: i, toolIndex: map[string]int{}}
 	}
 
+	children, hellos, err := c.startAll()
+	if err != nil {
+		return nil, err
+	}
+	c.helloOf = hellos[0]
+	c.serves = children[0].servesTools
+	c.mu.Lock()
+	for i, p := range c.procs {
+		p.cur = children[i]
+	}
+	c.mu.Unlock()
+	c.wg.Add(1)
+	go c.watch()
+	return c, nil
+}
+
+// startAll starts a child for each process slot, side by side, and waits for their hellos. When
+// one fails, every child started is killed and the error names the command (and the process).
+func (c *Client) startAll() ([]*child, []string, error) {
 	children := make([]*child, len(c.procs))
 	hellos := make([]string, len(c.procs))
 	errs := make([]error, len(c.procs))
@@ -175,20 +189,11 @@ func Start(opts Options) (*Client, error) {
 		close(c.closedCh)
 		c.wg.Wait()
 		if len(c.procs) > 1 {
-			return nil, fmt.Errorf("validator %s (process %d of %d): %w", c.command, i+1, len(c.procs), err)
+			return nil, nil, fmt.Errorf("validator %s (process %d of %d): %w", c.command, i+1, len(c.procs), err)
 		}
-		return nil, fmt.Errorf("validator %s: %w", c.command, err)
+		return nil, nil, fmt.Errorf("validator %s: %w", c.command, err)
 	}
-	c.helloOf = hellos[0]
-	c.serves = children[0].servesTools
-	c.mu.Lock()
-	for i, p := range c.procs {
-		p.cur = children[i]
-	}
-	c.mu.Unlock()
-	c.wg.Add(1)
-	go c.watch()
-	return c, nil
+	return children, hellos, nil
 }
 
 // clock is the monotonic time since Start.

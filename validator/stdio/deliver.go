@@ -2,6 +2,7 @@ package stdio
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/toolproof/toolproof/validator"
 )
@@ -17,6 +18,7 @@ func (c *Client) deliverAll(ch *child, got []delivery) []delivery {
 	unknown := 0
 	c.mu.Lock()
 	if !ch.dead { // else: a child given up on; its requests were handled, its lines do not count
+		var written time.Duration = -1 // when the last request answered was written
 		for _, d := range got {
 			r := c.pending[d.id]
 			if r == nil || r.child != ch {
@@ -24,7 +26,11 @@ func (c *Client) deliverAll(ch *child, got []delivery) []delivery {
 				unknown++
 				continue
 			}
+			written = r.deadline - c.opts.Timeout
 			c.finish(r, d.v)
+		}
+		if written >= 0 && c.win.adaptive {
+			c.adapt(c.clock() - written)
 		}
 	}
 	c.mu.Unlock()

@@ -22,71 +22,76 @@ func fastResultIn(line []byte, in *interner) (uint64, validator.Verdict, bool) {
 	if id, v, ok := canonicalResult(line, in); ok {
 		return id, v, true
 	}
-	s := scanner{b: line, in: in}
-	var (
-		id                              uint64
-		valid                           bool
-		issues                          []validator.Issue
-		hasOp, hasID, hasValid, hasList bool
-	)
-	if !s.byte('{') {
+	s := scanner{Scanner: jsonvalue.Scanner{B: line}, in: in}
+	var f resultFields
+	if !s.Byte('{') {
 		return 0, validator.Verdict{}, false
 	}
 	for {
 		key, ok := s.raw()
-		if !ok || !s.byte(':') {
+		if !ok || !s.Byte(':') || !f.read(&s, key) {
 			return 0, validator.Verdict{}, false
 		}
-		switch string(key) {
-		case "op":
-			op, ok := s.raw()
-			if hasOp || !ok || string(op) != "result" {
-				return 0, validator.Verdict{}, false
-			}
-			hasOp = true
-		case "id":
-			if hasID {
-				return 0, validator.Verdict{}, false
-			}
-			if id, ok = s.uint(); !ok {
-				return 0, validator.Verdict{}, false
-			}
-			hasID = true
-		case "valid":
-			if hasValid {
-				return 0, validator.Verdict{}, false
-			}
-			if valid, ok = s.bool(); !ok {
-				return 0, validator.Verdict{}, false
-			}
-			hasValid = true
-		case "issues":
-			if hasList {
-				return 0, validator.Verdict{}, false
-			}
-			if issues, ok = s.issues(); !ok {
-				return 0, validator.Verdict{}, false
-			}
-			hasList = true
-		default:
-			return 0, validator.Verdict{}, false
-		}
-		if s.byte(',') {
+		if s.Byte(',') {
 			continue
 		}
-		if s.byte('}') {
+		if s.Byte('}') {
 			break
 		}
 		return 0, validator.Verdict{}, false
 	}
-	s.space()
-	if s.i != len(s.b) || !hasOp || !hasID || !hasValid || (valid && hasList) {
+	s.Space()
+	if s.I != len(s.B) || !f.hasOp || !f.hasID || !f.hasValid || (f.valid && f.hasList) {
 		return 0, validator.Verdict{}, false
 	}
-	if valid {
-		return id, validator.Accept(), true
+	if f.valid {
+		return f.id, validator.Accept(), true
 	}
-	return id, validator.Verdict{Issues: issues}, true
+	return f.id, validator.Verdict{Issues: f.issues}, true
+}
+
+// resultFields are the members of a result fastResultIn has read.
+type resultFields struct {
+	id                              uint64
+	valid                           bool
+	issues                          []validator.Issue
+	hasOp, hasID, hasValid, hasList bool
+}
+
+// read reads the value of member key; false for a member fastResult does not take, a
+// repeated one, or a value not of its shape.
+func (f *resultFields) read(s *scanner, key []byte) bool {
+	var ok bool
+	switch string(key) {
+	case "op":
+		op, isString := s.raw()
+		if f.hasOp || !isString || string(op) != "result" {
+			return false
+		}
+		f.hasOp = true
+		return true
+	case "id":
+		if f.hasID {
+			return false
+		}
+		f.id, ok = s.Uint(19)
+		f.hasID = true
+	case "valid":
+		if f.hasValid {
+			return false
+		}
+		f.valid, ok = s.Bool()
+		f.hasValid = true
+	case "issues":
+		if f.hasList {
+			return false
+		}
+		f.issues, ok = s.issues()
+		f.hasList = true
+	default:
+		return false
+	}
+	return ok
 }
 
 // canonicalResult reads results written the way the Node.js adapters and most others write
@@ -101,54 +106,32 @@ func canonicalResult(line []byte, in *interner) (uint64, validator.Verdict, bool
 	if len(line) < len(head) || string(line[:len(head)]) != head {
 		return 0, validator.Verdict{}, false
 	}
-	s := scanner{b: line, i: len(head), in: in}
-	if s.i < len(s.b) && (s.b[s.i] < '0' || s.b[s.i] > '9') {
+	s := scanner{Scanner: jsonvalue.Scanner{B: line, I: len(head)}, in: in}
+	if s.I < len(s.B) && (s.B[s.I] < '0' || s.B[s.I] > '9') {
 		return 0, validator.Verdict{}, false // white space, a sign: the general path decides
 	}
-	id, ok := s.uint()
+	id, ok := s.Uint(19)
 	if !ok {
 		return 0, validator.Verdict{}, false
 	}
-	rest := line[s.i:]
+	rest := line[s.I:]
 	if string(rest) == valid {
 		return id, validator.Accept(), true
 	}
 	if len(rest) < len(invalid) || string(rest[:len(invalid)]) != invalid {
 		return 0, validator.Verdict{}, false
 	}
-	s.i += len(invalid)
+	s.I += len(invalid)
 	issues, ok := s.issues()
-	if !ok || s.i+1 != len(s.b) || s.b[s.i] != '}' {
+	if !ok || s.I+1 != len(s.B) || s.B[s.I] != '}' {
 		return 0, validator.Verdict{}, false
 	}
 	return id, validator.Verdict{Issues: issues}, true
 }
 
 type scanner struct {
-	b  []byte
-	i  int
+	jsonvalue.Scanner
 	in *interner // nil: strings are allocated
-}
-
-func (s *scanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-// byte skips white space and then c, if c is there.
-func (s *scanner) byte(c byte) bool {
-	s.space()
-	if s.i < len(s.b) && s.b[s.i] == c {
-		s.i++
-		return true
-	}
-	return false
 }
 
 // str reads a string without escapes.
@@ -162,23 +145,23 @@ func (s *scanner) str() (string, bool) {
 
 // raw reads a string without escapes and returns its bytes, valid UTF-8.
 func (s *scanner) raw() ([]byte, bool) {
-	if !s.byte('"') {
+	if !s.Byte('"') {
 		return nil, false
 	}
-	start := s.i
-	for s.i < len(s.b) && jsonvalue.IsPlain(s.b[s.i]) {
-		s.i++
+	start := s.I
+	for s.I < len(s.B) && jsonvalue.IsPlain(s.B[s.I]) {
+		s.I++
 	}
-	if s.i < len(s.b) && s.b[s.i] == '"' { // plain ASCII
-		s.i++
-		return s.b[start : s.i-1], true
+	if s.I < len(s.B) && s.B[s.I] == '"' { // plain ASCII
+		s.I++
+		return s.B[start : s.I-1], true
 	}
-	for ; s.i < len(s.b); s.i++ {
-		c := s.b[s.i]
+	for ; s.I < len(s.B); s.I++ {
+		c := s.B[s.I]
 		switch {
 		case c == '"':
-			v := s.b[start:s.i]
-			s.i++
+			v := s.B[start:s.I]
+			s.I++
 			if !utf8.Valid(v) {
 				return nil, false
 			}
@@ -244,61 +227,28 @@ func (in *interner) get(b []byte) string {
 	return s
 }
 
-// uint reads a non-negative integer written without fraction or exponent.
-func (s *scanner) uint() (uint64, bool) {
-	s.space()
-	start := s.i
-	var n uint64
-	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
-		n = n*10 + uint64(s.b[s.i]-'0')
-		s.i++
-	}
-	digits := s.i - start
-	if digits == 0 || digits > 19 || (digits > 1 && s.b[start] == '0') {
-		return 0, false
-	}
-	if s.i < len(s.b) && (s.b[s.i] == '.' || s.b[s.i] == 'e' || s.b[s.i] == 'E') {
-		return 0, false
-	}
-	return n, true
-}
-
-func (s *scanner) bool() (bool, bool) {
-	s.space()
-	rest := s.b[s.i:]
-	switch {
-	case len(rest) >= 4 && string(rest[:4]) == "true":
-		s.i += 4
-		return true, true
-	case len(rest) >= 5 && string(rest[:5]) == "false":
-		s.i += 5
-		return false, true
-	}
-	return false, false
-}
-
 // issues reads an array of flat issue objects.
 func (s *scanner) issues() ([]validator.Issue, bool) {
-	if !s.byte('[') {
+	if !s.Byte('[') {
 		return nil, false
 	}
 	var issues []validator.Issue
 	if s.in != nil {
 		issues = s.in.scratch[:0]
 	}
-	if s.byte(']') {
+	if s.Byte(']') {
 		return s.in.issues(issues), true
 	}
 	for {
-		if !s.byte('{') {
+		if !s.Byte('{') {
 			return nil, false
 		}
 		var is validator.Issue
 		var seen [3]bool
-		if !s.byte('}') {
+		if !s.Byte('}') {
 			for {
 				key, ok := s.raw()
-				if !ok || !s.byte(':') {
+				if !ok || !s.Byte(':') {
 					return nil, false
 				}
 				var k int
@@ -320,10 +270,10 @@ func (s *scanner) issues() ([]validator.Issue, bool) {
 				if *dst, ok = s.str(); !ok {
 					return nil, false
 				}
-				if s.byte(',') {
+				if s.Byte(',') {
 					continue
 				}
-				if s.byte('}') {
+				if s.Byte('}') {
 					break
 				}
 				return nil, false
@@ -336,10 +286,10 @@ func (s *scanner) issues() ([]validator.Issue, bool) {
 			return nil, false // the full path reports the protocol error
 		}
 		issues = append(issues, is)
-		if s.byte(',') {
+		if s.Byte(',') {
 			continue
 		}
-		if s.byte(']') {
+		if s.Byte(']') {
 			return s.in.issues(issues), true
 		}
 		return nil, false

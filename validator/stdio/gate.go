@@ -78,20 +78,20 @@ func (c *Client) count(v validator.Verdict) {
 // slotWaiter is a batch waiting for window slots.
 type slotWaiter struct {
 	want  int           // slots it can use
-	need  int           // slots it waits for: min(want, c.refill)
+	need  int           // slots it waits for: min(want, c.win.refill)
 	got   int           // slots granted, set before ready is signalled
 	ready chan struct{} // gets a value when slots are granted
 }
 
 // acquire takes between 1 and want window slots and reports how many; 0 when ctx ends first.
-// When the window is full it waits until c.refill slots (or want, when fewer) are free, so that
+// When the window is full it waits until c.win.refill slots (or want, when fewer) are free, so that
 // requests go out in groups rather than one by one. Waiters are served in order.
 func (c *Client) acquire(ctx context.Context, want int, w **slotWaiter) int {
 	if ctx.Err() != nil {
 		return 0
 	}
 	c.mu.Lock()
-	if free := c.capacity - c.inflight; free > 0 && len(c.waiters) == 0 {
+	if free := c.win.capacity - c.inflight; free > 0 && len(c.waiters) == 0 {
 		k := min(free, want)
 		c.inflight += k
 		c.mu.Unlock()
@@ -101,7 +101,8 @@ func (c *Client) acquire(ctx context.Context, want int, w **slotWaiter) int {
 		*w = &slotWaiter{ready: make(chan struct{}, 1)}
 	}
 	sw := *w
-	sw.want, sw.need, sw.got = want, min(want, c.refill), 0
+	sw.want, sw.need, sw.got = want, min(want, c.win.refill), 0
+	c.win.starved = true
 	c.waiters = append(c.waiters, sw)
 	c.grant() // slots may be free while others wait for more
 	c.mu.Unlock()
@@ -128,7 +129,7 @@ func (c *Client) acquire(ctx context.Context, want int, w **slotWaiter) int {
 func (c *Client) grant() {
 	for len(c.waiters) > 0 {
 		w := c.waiters[0]
-		free := c.capacity - c.inflight
+		free := c.win.capacity - c.inflight
 		if free < w.need {
 			return
 		}
@@ -214,7 +215,7 @@ func (c *Client) pick() *proc {
 		if least == nil || p.load < least.load {
 			least = p
 		}
-		if p.cur != nil && p.load < c.opts.Window && (best == nil || p.load < best.load) {
+		if p.cur != nil && p.load < c.win.perProc && (best == nil || p.load < best.load) {
 			best = p
 		}
 	}
@@ -256,7 +257,7 @@ func (g *gate) CheckBatch(ctx context.Context, args [][]byte) []validator.Verdic
 	}
 	reqs := make([]request, len(args))
 	b := &batch{out: out, remaining: len(args), done: make(chan struct{})}
-	group := make([]*request, 0, min(len(args), c.capacity))
+	group := make([]*request, 0, min(len(args), c.win.most))
 	var lines []byte // where the messages are built, a chunk at a time
 	var w *slotWaiter
 	n := 0 // requests submitted

@@ -111,34 +111,17 @@ type toolWaiter struct {
 // remembered (for restarts) while ch is the current child, under the same lock as the answer.
 func (c *Client) register(ch *child, t tool.Tool, line []byte, record bool) (toolAnswer, error) {
 	w := &toolWaiter{t: t, record: record, reply: make(chan toolAnswer, 1)}
-	c.mu.Lock()
-	if ch.dead {
-		c.mu.Unlock()
-		return toolAnswer{}, errChildDied
-	}
-	ch.toolWaiters = append(ch.toolWaiters, w)
-	ch.registered[t.Name] = true
-	ch.queue = append(ch.queue, outItem{line: line})
-	ch.cond.Signal()
-	c.mu.Unlock()
-	limit := max(startTimeout, c.opts.Timeout)
-	tm := time.NewTimer(limit)
-	defer tm.Stop()
-	select {
-	case ans := <-w.reply:
-		return ans, nil
-	case <-ch.deadCh:
-		return toolAnswer{}, errChildDied
-	case <-c.closedCh:
-		return toolAnswer{}, errors.New("the validator was closed")
-	case <-tm.C:
+	return ask(c, ch, line, w.reply, func() {
+		ch.toolWaiters = append(ch.toolWaiters, w)
+		ch.registered[t.Name] = true
+	}, func(limit time.Duration) error {
 		c.mu.Lock()
 		if !ch.dead {
 			c.abandon(ch, fmt.Sprintf("no answer within %v while compiling tool %q", limit, t.Name))
 		}
 		c.mu.Unlock()
-		return toolAnswer{}, fmt.Errorf("no answer within %v; the validator was restarted", limit)
-	}
+		return fmt.Errorf("no answer within %v; the validator was restarted", limit)
+	})
 }
 
 // restart starts a new child for p (or takes the warm spare) and hands it p's waiting requests;

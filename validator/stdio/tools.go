@@ -63,28 +63,11 @@ func (c *Client) ListTools() ([]tool.Tool, error) {
 // askTools sends a tools request to ch and waits for the answer line.
 func (c *Client) askTools(ch *child) ([]byte, error) {
 	reply := make(chan []byte, 1)
-	c.mu.Lock()
-	if ch.dead {
-		c.mu.Unlock()
-		return nil, errChildDied
-	}
-	ch.listWaiters = append(ch.listWaiters, reply)
-	ch.queue = append(ch.queue, outItem{line: []byte(`{"op":"tools"}` + "\n")})
-	ch.cond.Signal()
-	c.mu.Unlock()
-	limit := max(startTimeout, c.opts.Timeout)
-	t := time.NewTimer(limit)
-	defer t.Stop()
-	select {
-	case line := <-reply:
-		return line, nil
-	case <-ch.deadCh:
-		return nil, errChildDied
-	case <-c.closedCh:
-		return nil, errors.New("the validator was closed")
-	case <-t.C:
-		return nil, fmt.Errorf("listing tools: no answer within %v", limit)
-	}
+	return ask(c, ch, []byte(`{"op":"tools"}`+"\n"), reply, func() {
+		ch.listWaiters = append(ch.listWaiters, reply)
+	}, func(limit time.Duration) error {
+		return fmt.Errorf("listing tools: no answer within %v", limit)
+	})
 }
 
 // toolListAnswered hands a "tools" answer to the oldest waiting ListTools; false when none

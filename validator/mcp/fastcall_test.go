@@ -1,0 +1,104 @@
+package mcp
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+)
+
+// slowCallAnswer is decodeCallAnswer's encoding/json path, the reference fastCallAnswer must
+// agree with.
+func slowCallAnswer(line []byte) (int64, *callResult, bool) {
+	var m struct {
+		ID     *int64      `json:"id"`
+		Method string      `json:"method"`
+		Result *callResult `json:"result"`
+		Error  *rpcError   `json:"error"`
+	}
+	if json.Unmarshal(line, &m) != nil || m.Method != "" || m.ID == nil || m.Result == nil || m.Error != nil {
+		return 0, nil, false
+	}
+	return *m.ID, m.Result, true
+}
+
+// callAnswerLines are answers as servers write them, and shapes the fast path must leave to
+// encoding/json.
+var callAnswerLines = []string{
+	`{"result":{"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool create_entities: Invalid input: expected array, received number at entities"}],"isError":true},"jsonrpc":"2.0","id":2}`,
+	`{"result":{"content":[{"type":"text","text":"{\n  \"entities\": [],\n  \"relations\": []\n}"}],"isError":false},"jsonrpc":"2.0","id":3}`,
+	`{"jsonrpc":"2.0","id":17,"result":{"content":[]}}`,
+	`{"jsonrpc":"2.0","id":17,"result":{"content":[{"type":"text","text":"a"},{"type":"text","text":"\u00e9\ud83d\ude00 caf\u00e9 日本"}],"isError":true}}`,
+	` { "id" : 4 , "result" : { "isError" : true , "content" : [ { "text" : "x" , "type" : "text" } ] } } `,
+	`{"result":{"content":[{"type":"text","text":"a"}],"structuredContent":{"a":1}},"jsonrpc":"2.0","id":3}`,
+	`{"result":{"content":[{"type":"image","data":"AA==","mimeType":"image/png"}]},"jsonrpc":"2.0","id":3}`,
+	`{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"bad"}}`,
+	`{"jsonrpc":"2.0","id":5,"result":null}`,
+	`{"jsonrpc":"2.0","id":null,"result":{"content":[]}}`,
+	`{"jsonrpc":"2.0","id":-5,"result":{"content":[]}}`,
+	`{"jsonrpc":"2.0","id":5.0,"result":{"content":[]}}`,
+	`{"jsonrpc":"2.0","id":05,"result":{"content":[]}}`,
+	`{"jsonrpc":"2.0","id":5,"id":6,"result":{"content":[]}}`,
+	`{"jsonrpc":"2.0","ID":5,"result":{"content":[]}}`,
+	`{"jsonrpc":"2.0","id":5,"result":{"content":[],"content":[{"type":"text","text":"b"}]}}`,
+	`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"a","text":"b"}]}}`,
+	`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"a"}],"isError":null}}`,
+	`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"a` + "\xff" + `"}]}}`,
+	`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"a` + "\t" + `"}]}}`,
+	`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"a\x"}]}}`,
+	`{"jsonrpc":"2.0","id":5,"method":"x","result":{"content":[]}}`,
+	`{"jsonrpc":"2.0","id":5,"result":{"content":[]}} x`,
+	`{"jsonrpc":"2.0","id":5,"result":{"content":[]},}`,
+	`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"a"},]}}`,
+	`{"jsonrpc":"2.0","id":5,"result":{"content":[{}]}}`,
+	`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text"}]}}`,
+	`{"jsonrpc":"2.0","id":123456789012345678,"result":{"content":[]}}`,
+	`{"jsonrpc":"2.0","id":1234567890123456789,"result":{"content":[]}}`,
+}
+
+// TestFastCallAnswer: where fastCallAnswer reads a line, encoding/json reads the same id and
+// result; it reads the common shapes; and over many distorted lines it never disagrees.
+func TestFastCallAnswer(t *testing.T) {
+	fast := 0
+	check := func(line string) {
+		t.Helper()
+		id, r, ok := fastCallAnswer([]byte(line))
+		if !ok {
+			return
+		}
+		fast++
+		wid, wr, wok := slowCallAnswer([]byte(line))
+		if !wok || id != wid || !reflect.DeepEqual(r, wr) {
+			t.Fatalf("%q:\nfast %d %+v\nencoding/json %v %d %+v", line, id, r, wok, wid, wr)
+		}
+	}
+	for _, line := range callAnswerLines[:5] {
+		if _, _, ok := fastCallAnswer([]byte(line)); !ok {
+			t.Errorf("the fast path does not read %s", line)
+		}
+	}
+	for _, line := range callAnswerLines {
+		check(line)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte(`{}[]",:\ tnrufe0123456789.-aIxé` + "\x00\xff")
+	for i := 0; i < 200000; i++ {
+		b := []byte(callAnswerLines[rng.IntN(len(callAnswerLines))])
+		for n := rng.IntN(3) + 1; n > 0 && len(b) > 0; n-- {
+			p := rng.IntN(len(b))
+			switch rng.IntN(3) {
+			case 0:
+				b[p] = alphabet[rng.IntN(len(alphabet))]
+			case 1:
+				b = append(b[:p], b[p+1:]...)
+			default:
+				b = append(b[:p], append([]byte{alphabet[rng.IntN(len(alphabet))]}, b[p:]...)...)
+			}
+		}
+		check(string(b))
+	}
+	if fast < 1000 {
+		t.Errorf("the fast path read only %d lines", fast)
+	}
+	t.Logf("the fast path read %d lines", fast)
+}
