@@ -78,8 +78,10 @@ type Client struct {
 
 	iso isolation // the process that runs calls alone, for crash blame
 
+	spareLimit int // the most warm spares a process slot keeps (spares.go)
+
 	mu          sync.Mutex
-	ready       *sync.Cond // broadcast when a proc's cur or spareBusy, broken or closed change
+	ready       *sync.Cond // broadcast when a proc's cur or spares, broken or closed change
 	pending     map[uint64]*request
 	win         window        // the window of requests in flight (window.go)
 	inflight    int           // window slots taken
@@ -117,6 +119,7 @@ func Start(opts Options) (*Client, error) {
 		pending:  map[uint64]*request{},
 
 		closeGrace: closeGrace,
+		spareLimit: spareLimit(),
 	}
 	c.ready = sync.NewCond(&c.mu)
 	c.procs = make([]*proc, opts.Processes)
@@ -274,7 +277,7 @@ func (c *Client) Close() error {
 	close(c.closedCh)
 	var children []*child
 	for _, p := range c.procs {
-		for _, ch := range []*child{p.cur, p.spare} {
+		for _, ch := range append([]*child{p.cur}, p.spares...) {
 			if ch != nil && !ch.dead {
 				ch.closing = true
 				ch.cond.Broadcast()
