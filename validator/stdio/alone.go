@@ -3,7 +3,6 @@ package stdio
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"sync"
 
 	"github.com/toolproof/toolproof/tool"
@@ -12,7 +11,7 @@ import (
 
 // isolation is a second client of the same command, with a window of one on each of its
 // processes: a call checked there is the only one its process has, so a crash is the call's own.
-// It is started on first use, with aloneProcesses processes, so that calls run alone side by
+// It is started on first use, with AloneProcesses processes, so that calls run alone side by
 // side and a death is met by a process that is running already; each of its children is sent
 // a tool just before the first call of it (lazy.go).
 type isolation struct {
@@ -23,8 +22,9 @@ type isolation struct {
 	closed bool
 }
 
-// aloneProcesses is how many processes run calls alone: one a core, from 2 to 4.
-func aloneProcesses() int { return min(max(2, runtime.NumCPU()), 4) }
+// AloneProcesses is how many processes run calls alone, each one call at a time, when a call
+// must be told from the others in flight at a death (crash blame).
+const AloneProcesses = 2
 
 // checkAlone checks one call of the tool named name alone.
 func (c *Client) checkAlone(ctx context.Context, name string, args []byte) validator.Verdict {
@@ -46,7 +46,7 @@ func (c *Client) aloneGate(name string) (validator.Gate, validator.Verdict) {
 	}
 	if iso.client == nil && iso.err == nil {
 		opts := c.opts
-		opts.Processes, opts.Window = aloneProcesses(), 1
+		opts.Processes, opts.Window = AloneProcesses, 1
 		iso.client, iso.err = Start(opts)
 		iso.gates = map[string]validator.Gate{}
 	}

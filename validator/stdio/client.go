@@ -78,7 +78,7 @@ type Client struct {
 
 	iso isolation // the process that runs calls alone, for crash blame
 
-	spareLimit int // the most warm spares a process slot keeps (spares.go)
+	spareLimit int // the most warm spares the client holds at once (spares.go)
 
 	mu          sync.Mutex
 	ready       *sync.Cond // broadcast when a proc's cur or spares, broken or closed change
@@ -119,7 +119,7 @@ func Start(opts Options) (*Client, error) {
 		pending:  map[uint64]*request{},
 
 		closeGrace: closeGrace,
-		spareLimit: spareLimit(),
+		spareLimit: SpareLimit(),
 	}
 	c.ready = sync.NewCond(&c.mu)
 	c.procs = make([]*proc, opts.Processes)

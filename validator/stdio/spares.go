@@ -5,11 +5,14 @@ import "runtime"
 // Warm spares: after a slot's first restart, children are started ahead of need, so that the
 // next death is met by a child that has said hello already. One is kept at first; each restart
 // that finds none ready (the deaths come faster than a start) doubles the number kept, ready or
-// starting, up to the client's spare limit, so that starts overlap rather than follow one
-// another. Every spare is ended by Close.
+// starting, so that starts overlap rather than follow one another; a restart that leaves one
+// ready halves it. A client holds at most SpareLimit spares in all. Every spare is ended by
+// Close.
 
-// spareLimit is the most spares a slot keeps ready or starting: one a core, and at least two.
-func spareLimit() int { return max(2, runtime.NumCPU()) }
+// SpareLimit is the most warm spares a Client holds at once, ready or starting: one a core,
+// from 2 to 4. Each may be started and never used: a run costs at most that many starts more
+// than its deaths need.
+func SpareLimit() int { return min(max(2, runtime.NumCPU()), 4) }
 
 // takeSpare installs one of p's warm spares, waiting for one that is starting when none is
 // ready, or ends p's waiting requests when the client is closed or broken; it reports whether
@@ -30,6 +33,9 @@ func (c *Client) takeSpare(p *proc) bool {
 		}
 		if sp := c.popSpare(p); sp != nil {
 			c.growSpares(p, waited)
+			if len(p.spares) > 0 {
+				p.sparesWant = max(1, p.sparesWant/2) // the deaths come slower than starts
+			}
 			// Taken and installed under one lock: a spare cannot die in between unnoticed.
 			c.install(p, sp)
 			return true
@@ -87,9 +93,13 @@ func (c *Client) dropSpares(p *proc) {
 }
 
 // startSpares starts spares for p in the background until p has as many ready or starting as
-// it keeps. Called with c.mu held.
+// it keeps, or the client holds c.spareLimit. Called with c.mu held.
 func (c *Client) startSpares(p *proc) {
-	for !c.closed && c.broken == "" && len(p.spares)+p.warming < p.sparesWant {
+	held := 0
+	for _, q := range c.procs {
+		held += len(q.spares) + q.warming
+	}
+	for ; !c.closed && c.broken == "" && len(p.spares)+p.warming < p.sparesWant && held < c.spareLimit; held++ {
 		p.warming++
 		c.wg.Add(1)
 		go c.warmSpare(p)
