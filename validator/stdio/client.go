@@ -22,8 +22,8 @@ import (
 // to the copy with the fewest requests in flight among those running and with room in their
 // window. Window is per process: at most Window requests are in flight on each copy, so up to
 // Window×Processes in all. Each copy has its own timeouts, crashes and restarts, with the rules of
-// PROTOCOL.md (a copy that dies or hangs is restarted with every tool registered again; the
-// others go on meanwhile); a copy that cannot be restarted makes the whole Client fail as with
+// PROTOCOL.md (a copy that dies or hangs is restarted, each tool sent again just before its
+// first call there; the others go on meanwhile); a copy that cannot be restarted makes the whole Client fail as with
 // one process: waiting and later requests get validator.Crash at once. Stats add up all copies.
 type Options struct {
 	Command   []string      // the program and its arguments (required)
