@@ -173,7 +173,7 @@ func (c *Client) installStarted(p *proc, ch *child, err error) {
 }
 
 // install makes ch the child of p and hands it p's waiting requests (their tools first), then
-// starts a warm spare. Called with c.mu held.
+// starts the warm spares p keeps (spares.go). Called with c.mu held.
 func (c *Client) install(p *proc, ch *child) {
 	p.cur = ch
 	for _, r := range p.waiting {
