@@ -9,9 +9,11 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// isolation is a second client of the same command, with one process and a window of one: a
-// call checked there is the only one the process has, so a crash is the call's own. It is
-// started on first use, and registers a tool the first time a call of it comes.
+// isolation is a second client of the same command, with a window of one on each of its
+// processes: a call checked there is the only one its process has, so a crash is the call's own.
+// It is started on first use, with AloneProcesses processes, so that calls run alone side by
+// side and a death is met by a process that is running already; each of its children is sent
+// a tool just before the first call of it (lazy.go).
 type isolation struct {
 	mu     sync.Mutex
 	client *Client
@@ -20,36 +22,47 @@ type isolation struct {
 	closed bool
 }
 
+// AloneProcesses is how many processes run calls alone, each one call at a time, when a call
+// must be told from the others in flight at a death (crash blame).
+const AloneProcesses = 2
+
 // checkAlone checks one call of the tool named name alone.
 func (c *Client) checkAlone(ctx context.Context, name string, args []byte) validator.Verdict {
+	g, v := c.aloneGate(name)
+	if g == nil {
+		return v
+	}
+	return g.Check(ctx, args)
+}
+
+// aloneGate returns the gate of the tool named name on the client that runs calls alone,
+// starting that client on first use; when there is none, the verdict says why.
+func (c *Client) aloneGate(name string) (validator.Gate, validator.Verdict) {
 	iso := &c.iso
 	iso.mu.Lock()
 	defer iso.mu.Unlock()
 	if iso.closed {
-		return validator.Failed(validator.Crash, "the validator was closed")
+		return nil, validator.Failed(validator.Crash, "the validator was closed")
 	}
 	if iso.client == nil && iso.err == nil {
 		opts := c.opts
-		opts.Processes, opts.Window = 1, 1
+		opts.Processes, opts.Window = AloneProcesses, 1
 		iso.client, iso.err = Start(opts)
 		iso.gates = map[string]validator.Gate{}
 	}
 	if iso.err != nil {
-		return validator.Unclear(fmt.Sprintf("could not start a process to run the call alone (so it cannot be told whether it crashed the validator): %v", iso.err))
+		return nil, validator.Unclear(fmt.Sprintf("could not start a process to run the call alone (so it cannot be told whether it crashed the validator): %v", iso.err))
 	}
 	g := iso.gates[name]
 	if g == nil {
 		t, ok := c.toolNamed(name)
 		if !ok {
-			return validator.Failed(validator.ProtocolError, fmt.Sprintf("tool %q is not registered", name))
+			return nil, validator.Failed(validator.ProtocolError, fmt.Sprintf("tool %q is not registered", name))
 		}
-		var err error
-		if g, err = iso.client.Compile(t); err != nil {
-			return validator.Unclear(fmt.Sprintf("could not register tool %q on a process of its own (so it cannot be told whether the call crashed the validator): %v", name, err))
-		}
+		g = iso.client.gateLazily(t)
 		iso.gates[name] = g
 	}
-	return g.Check(ctx, args)
+	return g, validator.Verdict{}
 }
 
 // toolNamed returns a tool registered with the first process.

@@ -40,10 +40,11 @@ type child struct {
 	dead        bool   // takes no more messages; its requests are handled
 	closing     bool   // the sender closes stdin once the queue is empty
 	toolWaiters []*toolWaiter
-	registered  map[string]bool // tools sent to this child (a restarted child gets them as needed)
-	listWaiters []chan []byte   // Tools calls waiting for a "tools" answer, oldest first
-	deathDetail string          // set before deadCh is closed
-	servesTools bool            // its hello said "tools": true (set by launch)
+	registered  map[string]bool   // tools sent to this child (a restarted child gets them as needed)
+	refused     map[string]string // tools sent lazily that this child refused, with the reason (lazy.go)
+	listWaiters []chan []byte     // Tools calls waiting for a "tools" answer, oldest first
+	deathDetail string            // set before deadCh is closed
+	servesTools bool              // its hello said "tools": true (set by launch)
 
 	deadCh     chan struct{}       // closed when dead is set
 	hello      chan map[string]any // the hello answer

@@ -22,8 +22,8 @@ import (
 // to the copy with the fewest requests in flight among those running and with room in their
 // window. Window is per process: at most Window requests are in flight on each copy, so up to
 // Window×Processes in all. Each copy has its own timeouts, crashes and restarts, with the rules of
-// PROTOCOL.md (a copy that dies or hangs is restarted with every tool registered again; the
-// others go on meanwhile); a copy that cannot be restarted makes the whole Client fail as with
+// PROTOCOL.md (a copy that dies or hangs is restarted, each tool sent again just before its
+// first call there; the others go on meanwhile); a copy that cannot be restarted makes the whole Client fail as with
 // one process: waiting and later requests get validator.Crash at once. Stats add up all copies.
 type Options struct {
 	Command   []string      // the program and its arguments (required)
@@ -78,8 +78,10 @@ type Client struct {
 
 	iso isolation // the process that runs calls alone, for crash blame
 
+	spareLimit int // the most warm spares the client holds at once (spares.go)
+
 	mu          sync.Mutex
-	ready       *sync.Cond // broadcast when a proc's cur or spareBusy, broken or closed change
+	ready       *sync.Cond // broadcast when a proc's cur or spares, broken or closed change
 	pending     map[uint64]*request
 	win         window        // the window of requests in flight (window.go)
 	inflight    int           // window slots taken
@@ -117,6 +119,7 @@ func Start(opts Options) (*Client, error) {
 		pending:  map[uint64]*request{},
 
 		closeGrace: closeGrace,
+		spareLimit: SpareLimit(),
 	}
 	c.ready = sync.NewCond(&c.mu)
 	c.procs = make([]*proc, opts.Processes)
@@ -274,7 +277,7 @@ func (c *Client) Close() error {
 	close(c.closedCh)
 	var children []*child
 	for _, p := range c.procs {
-		for _, ch := range []*child{p.cur, p.spare} {
+		for _, ch := range append([]*child{p.cur}, p.spares...) {
 			if ch != nil && !ch.dead {
 				ch.closing = true
 				ch.cond.Broadcast()

@@ -88,6 +88,9 @@ func (c *Client) toolAnswered(ch *child, m map[string]any) bool {
 			}
 		}
 	}
+	if !ans.ok && !w.record {
+		c.toolRefused(ch, w.t.Name, ans.reason)
+	}
 	if p := ch.p; ans.ok && w.record && p.cur == ch {
 		if i, seen := p.toolIndex[w.t.Name]; seen {
 			p.tools[i] = w.t

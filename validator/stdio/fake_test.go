@@ -64,7 +64,7 @@ type fake struct {
 	tools     map[string]bool
 	count     int // validate requests seen
 	garbage   int
-	first     bool // crashone, refuseone: the first process started with this state file
+	first     bool // crashone, refuseone, refuselater: the first process started with this state file
 	ordinal   int  // sparecloseout: how many processes started before this one
 }
 
@@ -80,7 +80,7 @@ func runFake(behaviour string, n int) int {
 			fmt.Fprintln(os.Stderr, "fake adapter: refusing to start again")
 			return 4
 		}
-	case "crashone", "refuseone", "closeoutone":
+	case "crashone", "refuseone", "closeoutone", "refuselater":
 		f.first = claim(os.Getenv(fakeState), 1)
 	case "sparecloseout":
 		for f.ordinal = 0; !claim(fmt.Sprintf("%s.o%d", os.Getenv(fakeState), f.ordinal), 1); f.ordinal++ {
@@ -159,7 +159,8 @@ func runFake(behaviour string, n int) int {
 				Parameters json.RawMessage `json:"parameters"`
 			}
 			json.Unmarshal(m.Tool, &t)
-			if strings.HasPrefix(t.Name, "refuse") || (f.first && strings.HasPrefix(t.Name, "maybe")) {
+			refusedLater := behaviour == "refuselater" && !f.first && strings.HasPrefix(t.Name, "maybe")
+			if strings.HasPrefix(t.Name, "refuse") || (f.first && behaviour != "refuselater" && strings.HasPrefix(t.Name, "maybe")) || refusedLater {
 				f.write(map[string]any{"op": "tool", "name": t.Name, "ok": false, "error": "schema does not compile: nope"})
 			} else {
 				f.tools[t.Name] = true
@@ -177,7 +178,7 @@ func runFake(behaviour string, n int) int {
 				os.Exit(3)
 			case behaviour == "slowdieon" && !bytes.Contains(text, []byte(`"die":1`)):
 				logState(fmt.Sprintf("serve %d", os.Getpid()))
-			case (behaviour == "dieon" || behaviour == "slowdieon") && bytes.Contains(text, []byte(`"die":1`)):
+			case (behaviour == "dieon" || behaviour == "slowdieon" || behaviour == "refuselater") && bytes.Contains(text, []byte(`"die":1`)):
 				fmt.Fprintln(os.Stderr, "fake adapter: dying on a marked call")
 				os.Exit(3)
 			case (behaviour == "closeout" || f.first && behaviour == "closeoutone" || behaviour == "sparecloseout" && f.ordinal < 2) && f.count == n:
@@ -194,7 +195,10 @@ func runFake(behaviour string, n int) int {
 				time.Sleep(time.Hour)
 			}
 			var answer []byte
-			if !f.tools[toolName] {
+			if !f.tools[toolName] && behaviour == "refuselater" {
+				// A process that passes calls of a tool it refused: only toolproof can tell.
+				answer = fakeJSON(map[string]any{"op": "result", "id": m.ID, "valid": true})
+			} else if !f.tools[toolName] {
 				answer = fakeJSON(map[string]any{"op": "result", "id": m.ID, "error": "unknown tool " + toolName})
 			} else {
 				answer = f.verdict(m.ID, text, isB64)

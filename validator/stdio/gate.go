@@ -24,6 +24,7 @@ type request struct {
 	seq      uint64        // order of writing on child
 	deadline time.Duration // on c.clock
 	finished bool
+	refused  string // its child refused its tool (lazy.go): the reason
 }
 
 // batch collects the verdicts of one CheckBatch call.
@@ -40,6 +41,9 @@ func (c *Client) finish(r *request, v validator.Verdict) {
 		return
 	}
 	r.finished = true
+	if r.refused != "" {
+		v = refusedVerdict(r, v)
+	}
 	r.child = nil
 	r.line = nil
 	if r.proc != nil {
@@ -203,6 +207,7 @@ func (ch *child) take(r *request) {
 		}
 	}
 	r.child = ch
+	r.refused = ch.refused[r.tool]
 	ch.queue = append(ch.queue, outItem{req: r, line: r.line})
 }
 

@@ -23,10 +23,11 @@ type proc struct {
 	toolIndex map[string]int
 	load      int // requests given to this slot and not finished yet
 
-	// A warm spare, started after the slot's first restart: a child that has said hello, ready
-	// to take over at the next death.
-	spare     *child
-	spareBusy bool // a spare is being started
+	// Warm spares (spares.go), started after the slot's first restart: children that have said
+	// hello, ready to take over at the next deaths.
+	spares     []*child // ready, oldest first
+	warming    int      // spares being started
+	sparesWant int      // spares kept ready or warming: 1 after the first restart, more while restarts wait
 }
 
 // refillDivisor: a batch blocked on a full window goes on once a quarter of it is free.
@@ -142,43 +143,6 @@ func (c *Client) restart(p *proc) {
 	c.installStarted(p, ch, err)
 }
 
-// takeSpare installs p's warm spare when it is alive, or ends p's waiting requests when the
-// client is closed or broken; it reports whether the restart is done. Tools are registered
-// again as their calls come (child.take), so a restart costs a start and a hello, whatever the
-// number of tools; the tools of the calls held for the new child go first, as the protocol
-// orders. A spare on its way is waited for: it is further along than a process started now, and
-// its start is bounded by the start timeout. Called with c.mu held.
-func (c *Client) takeSpare(p *proc) bool {
-	for p.spareBusy && !c.closed && c.broken == "" {
-		c.ready.Wait()
-	}
-	sp := p.spare
-	p.spare = nil
-	if c.closed || c.broken != "" {
-		// Nothing more is started: the spare, if any, is ended and the held requests fail.
-		if sp != nil && !sp.dead {
-			c.markDead(sp, "spare not used")
-			sp.kill()
-		}
-		c.failWaiting(p)
-		c.ready.Broadcast()
-		return true
-	}
-	if sp == nil || sp.dead {
-		return false
-	}
-	select {
-	case <-sp.readerDone:
-		// Its stdout has ended: its reader is finding out why, but it can answer nothing.
-		c.markDead(sp, "its stdout ended while it was the spare")
-		return false
-	default:
-		// Taken and installed under one lock: a spare cannot die in between unnoticed.
-		c.install(p, sp)
-		return true
-	}
-}
-
 // installStarted installs ch, the child launch started for p, or, when err says it did not
 // start, breaks the client. Called with c.mu held.
 func (c *Client) installStarted(p *proc, ch *child, err error) {
@@ -209,7 +173,7 @@ func (c *Client) installStarted(p *proc, ch *child, err error) {
 }
 
 // install makes ch the child of p and hands it p's waiting requests (their tools first), then
-// starts a warm spare. Called with c.mu held.
+// starts the warm spares p keeps (spares.go). Called with c.mu held.
 func (c *Client) install(p *proc, ch *child) {
 	p.cur = ch
 	for _, r := range p.waiting {
@@ -219,33 +183,7 @@ func (c *Client) install(p *proc, ch *child) {
 	p.waiting = p.waiting[:0]
 	ch.cond.Signal()
 	c.ready.Broadcast()
-	c.startSpare(p)
-}
-
-// startSpare starts a warm spare for p in the background, unless one is there or on its way.
-// Called with c.mu held.
-func (c *Client) startSpare(p *proc) {
-	if c.closed || c.broken != "" || p.spareBusy || (p.spare != nil && !p.spare.dead) {
-		return
-	}
-	p.spareBusy = true
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		ch, _, err := c.launch(p)
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		p.spareBusy = false
-		c.ready.Broadcast() // a restart may be waiting for it
-		if err != nil || c.closed || ch.dead {
-			if ch != nil && !ch.dead {
-				c.markDead(ch, "spare not used")
-				ch.kill()
-			}
-			return
-		}
-		p.spare = ch
-	}()
+	c.startSpares(p)
 }
 
 // failWaiting ends every request waiting for p's next child: the client is closed or broken.
@@ -378,7 +316,7 @@ func (c *Client) requeue(ch *child, keepSent bool) []*request {
 	}
 	ch.queue = nil
 	for _, r := range moved {
-		r.child, r.sent = nil, false
+		r.child, r.sent, r.refused = nil, false, ""
 	}
 	ch.p.waiting = append(ch.p.waiting, moved...)
 	return sent

@@ -318,8 +318,9 @@ func TestRestartWaitsForTheSpare(t *testing.T) {
 	if v := g.Check(context.Background(), []byte(`{"path":"a"}`)); v.Fault != "" || !v.Valid {
 		t.Fatalf("the call after the deaths: %+v", v)
 	}
-	// The serving spare's install starts the next spare: four starts in all, whichever way the
-	// restart went (a client without spares would start three). Starts are logged when ready.
+	// The serving spare's install starts the next spares (two, since the restart found none
+	// ready): four starts at least, whichever way the restart went (a client without spares
+	// would start three). Starts are logged when ready.
 	var starts []string
 	served := ""
 	for deadline := time.Now().Add(10 * time.Second); len(starts) < 4 && time.Now().Before(deadline); {
@@ -339,7 +340,7 @@ func TestRestartWaitsForTheSpare(t *testing.T) {
 			}
 		}
 	}
-	if len(starts) != 4 || served != starts[2] {
+	if len(starts) < 4 || served != starts[2] {
 		t.Errorf("the call after the second death was served by process %s; want the third ready, the spare that was starting (starts %v)", served, starts)
 	}
 }
@@ -708,7 +709,7 @@ func TestSpareWhoseStdoutEndedIsNotInstalled(t *testing.T) {
 	var second *child
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		c.mu.Lock()
-		ready := p.spare != nil && p.cur != nil
+		ready := len(p.spares) > 0 && p.cur != nil
 		second = p.cur
 		c.mu.Unlock()
 		if ready {
@@ -719,7 +720,7 @@ func TestSpareWhoseStdoutEndedIsNotInstalled(t *testing.T) {
 		}
 	}
 	c.mu.Lock()
-	spare := p.spare
+	spare := p.spares[0]
 	c.mu.Unlock()
 	select {
 	case <-spare.readerDone: // the spare's stdout has ended, and its reader has seen it
