@@ -264,8 +264,8 @@ func (s *session) dispatchCall(line []byte) bool {
 // decodeCallAnswer reads a line that may answer a tools/call: a result or an error with a
 // numeric id, no method. The common shape is read by fastCallAnswer, the rest by encoding/json.
 func decodeCallAnswer(line []byte) (id int64, result *callResult, rpcErr *rpcError, ok bool) {
-	if id, result, ok := fastCallAnswer(line); ok {
-		return id, result, nil, true
+	if id, result, rpcErr, ok := fastCallAnswer(line); ok {
+		return id, result, rpcErr, true
 	}
 	var m struct {
 		ID     *int64      `json:"id"`

@@ -1,64 +1,64 @@
 package mcp
 
 import (
-	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
-// fastCallAnswer reads the common answer to a tools/call without reflection:
-// {"result":{"content":[{"type":S,"text":S},...],"isError":B},"jsonrpc":"2.0","id":N}, members
-// in any order (isError optional), N a non-negative integer. Anything else (an error member,
-// other members, repeated ones, other shapes) reports false and is decoded by encoding/json,
-// which is the reference: whenever fastCallAnswer reports true, json.Unmarshal gives the same
-// id and result.
-func fastCallAnswer(line []byte) (id int64, r *callResult, ok bool) {
+// fastCallAnswer reads the common answers to a tools/call without reflection:
+// {"result":{"content":[{"type":S,"text":S},...],"isError":B},"jsonrpc":"2.0","id":N} and
+// {"error":{"code":C,"message":S},"jsonrpc":"2.0","id":N}, members in any order (isError
+// optional), N a non-negative integer, C an integer. Anything else (both result and error, a
+// data member, other members, repeated ones, other shapes) reports false and is decoded by
+// encoding/json, which is the reference: whenever fastCallAnswer reports true, json.Unmarshal
+// gives the same id, result and error.
+func fastCallAnswer(line []byte) (id int64, r *callResult, e *rpcError, ok bool) {
 	s := callScanner{jsonvalue.Scanner{B: line}}
 	var hasID, hasVersion bool
 	if !s.Byte('{') {
-		return 0, nil, false
+		return 0, nil, nil, false
 	}
 	for {
 		key, ok := s.plain()
 		if !ok || !s.Byte(':') {
-			return 0, nil, false
+			return 0, nil, nil, false
 		}
 		switch string(key) {
 		case "result":
-			if r != nil {
-				return 0, nil, false
+			ok = r == nil && e == nil
+			if ok {
+				r, ok = s.result()
 			}
-			if r, ok = s.result(); !ok {
-				return 0, nil, false
+		case "error":
+			ok = r == nil && e == nil
+			if ok {
+				e, ok = s.rpcError()
 			}
 		case "jsonrpc":
-			v, ok := s.plain()
-			if hasVersion || !ok || string(v) != "2.0" {
-				return 0, nil, false
-			}
+			var v []byte
+			v, ok = s.plain()
+			ok = ok && !hasVersion && string(v) == "2.0"
 			hasVersion = true
 		case "id":
-			if hasID {
-				return 0, nil, false
-			}
-			n, ok := s.Uint(18)
-			if !ok {
-				return 0, nil, false
-			}
-			id = int64(n)
-			hasID = true
+			var n uint64
+			n, ok = s.Uint(18)
+			ok = ok && !hasID
+			id, hasID = int64(n), true
 		default:
-			return 0, nil, false
+			ok = false
+		}
+		if !ok {
+			return 0, nil, nil, false
 		}
 		if !s.Byte(',') {
 			break
 		}
 	}
-	if !s.Byte('}') || !s.End() || !hasID || r == nil {
-		return 0, nil, false
+	if !s.Byte('}') || !s.End() || !hasID || r == nil && e == nil {
+		return 0, nil, nil, false
 	}
-	return id, r, true
+	return id, r, e, true
 }
 
 // callScanner reads the members fastCallAnswer takes.
@@ -84,13 +84,12 @@ func (s *callScanner) plain() ([]byte, bool) {
 	return nil, false
 }
 
-// text reads any string: one without escapes as it is (valid UTF-8 only), one with escapes
-// through encoding/json.
+// text reads any string of valid UTF-8, unescaping it as encoding/json does (unquote).
 func (s *callScanner) text() (string, bool) {
 	if !s.Byte('"') {
 		return "", false
 	}
-	start, escaped := s.I-1, false
+	start, escaped := s.I, false
 	for ; s.I < len(s.B); s.I++ {
 		switch c := s.B[s.I]; {
 		case c == '\\':
@@ -100,15 +99,14 @@ func (s *callScanner) text() (string, bool) {
 			return "", false
 		case c == '"':
 			s.I++
-			tok := s.B[start:s.I]
-			if !escaped {
-				if !utf8.Valid(tok) {
-					return "", false
-				}
-				return string(tok[1 : len(tok)-1]), true
+			body := s.B[start : s.I-1]
+			if !utf8.Valid(body) {
+				return "", false
 			}
-			var v string
-			return v, json.Unmarshal(tok, &v) == nil
+			if !escaped {
+				return string(body), true
+			}
+			return unquote(body)
 		}
 	}
 	return "", false
