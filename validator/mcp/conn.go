@@ -123,7 +123,9 @@ const MaxMessageSize = 16 << 20
 
 var errMessageTooLong = fmt.Errorf("the server wrote a line longer than %d bytes (mcp.MaxMessageSize)", MaxMessageSize)
 
-// readMessage reads one line of at most MaxMessageSize bytes.
+// readMessage reads one line of at most MaxMessageSize bytes. A line that fits in r's buffer
+// is returned in it, valid until the next read: the caller uses it (dispatch copies what it
+// keeps) before reading again.
 func readMessage(r *bufio.Reader) ([]byte, error) {
 	var b []byte
 	for {
@@ -133,12 +135,20 @@ func readMessage(r *bufio.Reader) ([]byte, error) {
 		}
 		if err != bufio.ErrBufferFull {
 			if b == nil {
-				return append([]byte(nil), part...), err
+				return part, err
 			}
 			return append(b, part...), err
 		}
 		b = append(b, part...)
 	}
+}
+
+// trimNewline is line without the \n or \r\n (and any other \r and \n) it ends with.
+func trimNewline(line []byte) []byte {
+	for len(line) > 0 && (line[len(line)-1] == '\n' || line[len(line)-1] == '\r') {
+		line = line[:len(line)-1]
+	}
+	return line
 }
 
 // read dispatches the server's lines until its output ends.
@@ -148,7 +158,7 @@ func (s *session) read() {
 	for {
 		line, err := readMessage(r)
 		if len(line) > 0 {
-			s.dispatch(bytes.TrimRight(line, "\r\n"))
+			s.dispatch(trimNewline(line))
 		}
 		if err != nil {
 			if errors.Is(err, errMessageTooLong) {
