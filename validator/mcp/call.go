@@ -199,7 +199,11 @@ func callParams(nameJSON, args []byte) (params []byte, why string) {
 	params = append(params, `{"name":`...)
 	params = append(params, nameJSON...)
 	params = append(params, `,"arguments":`...)
-	// Compact checks the text as it goes and appends it to params: one pass, no copy.
+	// The text is checked as it is appended: one pass, no copy. What appendCompact leaves,
+	// json.Compact reads.
+	if out, ok := appendCompact(params, args); ok {
+		return append(out, '}'), ""
+	}
 	buf := bytes.NewBuffer(params)
 	if err := json.Compact(buf, args); err != nil {
 		return nil, "the argument text is not JSON; MCP sends arguments as a JSON value inside a JSON-RPC message"
