@@ -1,21 +1,56 @@
 package mcp
 
-// appendCompact appends src, one JSON value, to dst less its insignificant white space, for the
-// plain texts it reads without a state machine: ASCII-only white space, values nested at most
-// maxCompactDepth deep. ok is false for anything else, invalid or not (dst is then to be
-// discarded): encoding/json's Compact, the reference, decides those. Whenever ok is true,
-// json.Compact accepts src and appends the same bytes.
+// appendCompact appends src, one JSON value nested at most maxCompactDepth deep, to dst less
+// its insignificant white space, checking it as it goes. ok is false for any other text (dst is
+// then to be discarded): encoding/json's Compact, the reference, is left to say what is wrong.
+// Whenever ok is true, json.Compact accepts src and appends the same bytes.
 func appendCompact(dst, src []byte) (out []byte, ok bool) {
 	c := compactor{src: src, out: dst}
-	if !c.value(0) {
-		return nil, false
+	var closers [64]byte
+	open := closers[:0] // the closing bytes of the arrays and objects around c.i
+	for {
+		c.space()
+		if c.i == len(c.src) {
+			return nil, false
+		}
+		switch b := c.src[c.i]; b {
+		case '{', '[':
+			if len(open) == maxCompactDepth {
+				return nil, false
+			}
+			open = append(open, b+2) // '{'+2 is '}', '['+2 is ']'
+			c.out = append(c.out, b)
+			c.i++
+			if c.punct(b + 2) {
+				open = open[:len(open)-1]
+				break
+			}
+			if b == '{' && !c.key() {
+				return nil, false
+			}
+			continue
+		default:
+			if !c.scalar() {
+				return nil, false
+			}
+		}
+		// After a value: close what it ends, then go on to the next member, if any.
+		for len(open) > 0 && c.punct(open[len(open)-1]) {
+			open = open[:len(open)-1]
+		}
+		if len(open) == 0 {
+			c.space()
+			return c.out, c.i == len(src)
+		}
+		if !c.punct(',') || open[len(open)-1] == '}' && !c.key() {
+			return nil, false
+		}
 	}
-	c.space()
-	return c.out, c.i == len(src)
 }
 
-// maxCompactDepth is how deep appendCompact follows arrays and objects.
-const maxCompactDepth = 512
+// maxCompactDepth is how deep appendCompact follows arrays and objects: as deep as json.Compact
+// does (encoding/json's maxNestingDepth).
+const maxCompactDepth = 10000
 
 // compactor copies the tokens of src to out, white space left out.
 type compactor struct {
@@ -24,81 +59,35 @@ type compactor struct {
 }
 
 func (c *compactor) space() {
-	for c.i < len(c.src) {
-		switch c.src[c.i] {
-		case ' ', '\t', '\n', '\r':
-			c.i++
-		default:
-			return
-		}
+	src, i := c.src, c.i
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+		i++
 	}
+	c.i = i
 }
 
-// value copies one value after any white space.
-func (c *compactor) value(depth int) bool {
+// key copies an object's member name and its colon, after any white space.
+func (c *compactor) key() bool {
 	c.space()
-	if c.i == len(c.src) {
-		return false
-	}
+	return c.i < len(c.src) && c.src[c.i] == '"' && c.str() && c.punct(':')
+}
+
+// scalar copies a string, a number, true, false or null at c.i.
+func (c *compactor) scalar() bool {
 	switch b := c.src[c.i]; {
 	case b == '"':
 		return c.str()
-	case b == '{' || b == '[':
-		return depth < maxCompactDepth && c.composite(depth, b)
 	case b == '-' || b >= '0' && b <= '9':
 		return c.number()
-	default:
-		for _, lit := range [...]string{"true", "false", "null"} {
-			if len(c.src)-c.i >= len(lit) && string(c.src[c.i:c.i+len(lit)]) == lit {
-				c.out = append(c.out, lit...)
-				c.i += len(lit)
-				return true
-			}
-		}
-		return false
 	}
-}
-
-// composite copies an object or an array, open being its first byte.
-func (c *compactor) composite(depth int, open byte) bool {
-	end := byte(']')
-	if open == '{' {
-		end = '}'
-	}
-	c.out = append(c.out, open)
-	c.i++
-	c.space()
-	if c.i < len(c.src) && c.src[c.i] == end {
-		c.out = append(c.out, end)
-		c.i++
-		return true
-	}
-	for {
-		if open == '{' {
-			c.space()
-			if c.i == len(c.src) || c.src[c.i] != '"' || !c.str() || !c.punct(':') {
-				return false
-			}
-		}
-		if !c.value(depth + 1) {
-			return false
-		}
-		c.space()
-		if c.i == len(c.src) {
-			return false
-		}
-		switch c.src[c.i] {
-		case ',':
-			c.out = append(c.out, ',')
-			c.i++
-		case end:
-			c.out = append(c.out, end)
-			c.i++
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if len(c.src)-c.i >= len(lit) && string(c.src[c.i:c.i+len(lit)]) == lit {
+			c.out = append(c.out, lit...)
+			c.i += len(lit)
 			return true
-		default:
-			return false
 		}
 	}
+	return false
 }
 
 // punct copies p after any white space.
@@ -114,30 +103,30 @@ func (c *compactor) punct(p byte) bool {
 
 // str copies a string as written; its escapes are checked, not decoded.
 func (c *compactor) str() bool {
-	start := c.i
-	for c.i++; c.i < len(c.src); c.i++ {
-		switch b := c.src[c.i]; {
+	src, start := c.src, c.i
+	for i := start + 1; i < len(src); i++ {
+		b := src[i]
+		if b >= 0x20 && b != '"' && b != '\\' {
+			continue
+		}
+		switch {
 		case b == '"':
-			c.i++
-			c.out = append(c.out, c.src[start:c.i]...)
+			c.i = i + 1
+			c.out = append(c.out, src[start:i+1]...)
 			return true
-		case b < 0x20:
+		case b < 0x20 || i+1 == len(src):
 			return false
-		case b == '\\':
-			if c.i+1 == len(c.src) {
+		}
+		i++
+		switch src[i] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		case 'u':
+			if _, ok := hex4(src[i-1:]); !ok {
 				return false
 			}
-			c.i++
-			switch c.src[c.i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if _, ok := hex4(c.src[c.i-1:]); !ok {
-					return false
-				}
-				c.i += 4
-			default:
-				return false
-			}
+			i += 4
+		default:
+			return false
 		}
 	}
 	return false

@@ -35,7 +35,14 @@ var compactTexts = []string{
 	``,
 	`   `,
 	`{"a":"b` + "\t" + `"}`,
-	`[` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `]`,
+}
+
+// deepTexts are nested as deep as json.Compact takes, and one level deeper.
+var deepTexts = []string{
+	`{"a":` + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + `}`,
+	`{"a":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`,
+	strings.Repeat(`{"a":`, 10000) + `1` + strings.Repeat("}", 10000),
+	strings.Repeat(`{"a":`, 10001) + `1` + strings.Repeat("}", 10001),
 }
 
 // TestAppendCompact: where appendCompact reads a text, json.Compact accepts it and gives the
@@ -60,13 +67,18 @@ func TestAppendCompact(t *testing.T) {
 			t.Errorf("appendCompact does not read %s", text)
 		}
 	}
-	for _, text := range compactTexts {
+	for _, text := range append(compactTexts, deepTexts...) {
 		check(text)
+	}
+	for _, text := range deepTexts[:1] {
+		if _, ok := appendCompact(nil, []byte(text)); !ok {
+			t.Errorf("appendCompact does not read %.40s... (%d bytes)", text, len(text))
+		}
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	alphabet := []byte(`{}[]",:\ tnrufeal0123456789.-+eEbu/` + "\t\n\r\x00\x1f")
 	for i := 0; i < 200000; i++ {
-		b := []byte(compactTexts[rng.IntN(len(compactTexts)-1)])
+		b := []byte(compactTexts[rng.IntN(len(compactTexts))])
 		for n := rng.IntN(3) + 1; n > 0 && len(b) > 0; n-- {
 			p := rng.IntN(len(b))
 			switch rng.IntN(3) {
