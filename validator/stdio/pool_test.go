@@ -83,7 +83,7 @@ func TestPoolSpreads(t *testing.T) {
 		t.Fatalf("answers came from %d processes, want %d: %v", len(seen), procs, seen)
 	}
 	for pid, k := range seen {
-		if k < n/procs/3 {
+		if k < n/procs/10 { // a tenth of its share: a process the machine's load slows still takes some
 			t.Errorf("process %s answered only %d of %d cases: %v", pid, k, n, seen)
 		}
 	}
@@ -240,19 +240,23 @@ func TestPoolHang(t *testing.T) {
 	g := compile(t, c, readTool)
 	checkHangs(t, c, g, 300, 210)
 
-	// While one process hangs, the other one answers.
+	// While one process hangs, the other one answers: 20 checks end before the hang's
+	// timeout, which is long enough (3 s) that no load on the machine makes them wait for it.
+	c, _ = startFake(t, "hang", 0, Options{Processes: 2, Timeout: 3 * time.Second, Window: 8})
+	g = compile(t, c, readTool)
 	waitChildren(t, c)
 	done := make(chan validator.Verdict, 1)
 	go func() { done <- g.Check(context.Background(), []byte(hangText)) }()
 	time.Sleep(20 * time.Millisecond)
-	start := time.Now()
 	for i := 0; i < 20; i++ {
 		if v := g.Check(context.Background(), []byte(`{"path":"b"}`)); v.Fault != "" || !v.Valid {
 			t.Errorf("Check during a hang = %+v", v)
 		}
 	}
-	if d := time.Since(start); d > 150*time.Millisecond {
-		t.Errorf("20 checks during a hang took %v: the other process did not take them", d)
+	select {
+	case v := <-done:
+		t.Errorf("the hang ended (%+v) before 20 checks beside it: the other process did not take them", v)
+	default:
 	}
 	if v := <-done; v.Fault != validator.Timeout {
 		t.Errorf("Check(hang) = %+v", v)

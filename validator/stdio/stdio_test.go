@@ -424,7 +424,7 @@ func TestHang(t *testing.T) {
 
 // cancelledBatch checks 200 cases on g, the 21st of which hangs, under a context that ends after
 // 150 ms, and returns the cases, their verdicts and the ended context. The batch must end within
-// 2 s of it.
+// 5 s of it, half the 10 s timeout it would wait for if the context were not heeded.
 func cancelledBatch(t *testing.T, g validator.BatchGate) ([][]byte, []validator.Verdict, context.Context) {
 	t.Helper()
 	args := cases(200)
@@ -433,7 +433,7 @@ func cancelledBatch(t *testing.T, g validator.BatchGate) ([][]byte, []validator.
 	t.Cleanup(cancel)
 	start := time.Now()
 	got := g.CheckBatch(ctx, args)
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("cancelled CheckBatch took %v", d)
 	}
 	return args, got, ctx
