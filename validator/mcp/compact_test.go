@@ -79,17 +79,7 @@ func TestAppendCompact(t *testing.T) {
 	alphabet := []byte(`{}[]",:\ tnrufeal0123456789.-+eEbu/` + "\t\n\r\x00\x1f")
 	for i := 0; i < 200000; i++ {
 		b := []byte(compactTexts[rng.IntN(len(compactTexts))])
-		for n := rng.IntN(3) + 1; n > 0 && len(b) > 0; n-- {
-			p := rng.IntN(len(b))
-			switch rng.IntN(3) {
-			case 0:
-				b[p] = alphabet[rng.IntN(len(alphabet))]
-			case 1:
-				b = append(b[:p], b[p+1:]...)
-			default:
-				b = append(b[:p], append([]byte{alphabet[rng.IntN(len(alphabet))]}, b[p:]...)...)
-			}
-		}
+		b = distort(rng, b, alphabet)
 		check(string(b))
 	}
 	if fast < 10000 {

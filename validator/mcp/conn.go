@@ -277,6 +277,12 @@ func decodeCallAnswer(line []byte) (id int64, result *callResult, rpcErr *rpcErr
 	if id, result, rpcErr, ok := fastCallAnswer(line); ok {
 		return id, result, rpcErr, true
 	}
+	return jsonCallAnswer(line)
+}
+
+// jsonCallAnswer is decodeCallAnswer through encoding/json, for the lines fastCallAnswer
+// leaves (and the reference it is tested against).
+func jsonCallAnswer(line []byte) (id int64, result *callResult, rpcErr *rpcError, ok bool) {
 	var m struct {
 		ID     *int64      `json:"id"`
 		Method string      `json:"method"`

@@ -114,38 +114,39 @@ func (s *callScanner) text() (string, bool) {
 
 // result reads {"content":[...],"isError":B}, isError optional.
 func (s *callScanner) result() (*callResult, bool) {
-	if !s.Byte('{') {
-		return nil, false
-	}
 	r := &callResult{}
 	var hasContent, hasError bool
+	ok := s.object(func(key string) bool {
+		switch {
+		case key == "content" && !hasContent:
+			hasContent = true
+			return s.content(r)
+		case key == "isError" && !hasError:
+			hasError = true
+			var ok bool
+			r.IsError, ok = s.Bool()
+			return ok
+		}
+		return false
+	})
+	return r, ok && hasContent
+}
+
+// object reads {"KEY":VALUE,...}: member reads each VALUE, and reports false for a KEY it
+// does not take (any string with an escape is not taken).
+func (s *callScanner) object(member func(key string) bool) bool {
+	if !s.Byte('{') {
+		return false
+	}
 	for {
 		key, ok := s.plain()
-		if !ok || !s.Byte(':') {
-			return nil, false
-		}
-		switch string(key) {
-		case "content":
-			if hasContent || !s.content(r) {
-				return nil, false
-			}
-			hasContent = true
-		case "isError":
-			if hasError {
-				return nil, false
-			}
-			if r.IsError, ok = s.Bool(); !ok {
-				return nil, false
-			}
-			hasError = true
-		default:
-			return nil, false
+		if !ok || !s.Byte(':') || !member(string(key)) {
+			return false
 		}
 		if !s.Byte(',') {
-			break
+			return s.Byte('}')
 		}
 	}
-	return r, hasContent && s.Byte('}')
 }
 
 // content reads an array of {"type":S,"text":S} into r.Content.

@@ -1,26 +1,10 @@
 package mcp
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"reflect"
 	"testing"
 )
-
-// slowCallAnswer is decodeCallAnswer's encoding/json path, the reference fastCallAnswer must
-// agree with.
-func slowCallAnswer(line []byte) (int64, *callResult, *rpcError, bool) {
-	var m struct {
-		ID     *int64      `json:"id"`
-		Method string      `json:"method"`
-		Result *callResult `json:"result"`
-		Error  *rpcError   `json:"error"`
-	}
-	if json.Unmarshal(line, &m) != nil || m.Method != "" || m.ID == nil || m.Result == nil && m.Error == nil {
-		return 0, nil, nil, false
-	}
-	return *m.ID, m.Result, m.Error, true
-}
 
 // callAnswerLines are answers as servers write them, and shapes the fast path must leave to
 // encoding/json.
@@ -80,7 +64,7 @@ func TestFastCallAnswer(t *testing.T) {
 		if e != nil {
 			fastErr++
 		}
-		wid, wr, we, wok := slowCallAnswer([]byte(line))
+		wid, wr, we, wok := jsonCallAnswer([]byte(line))
 		if !wok || id != wid || !reflect.DeepEqual(r, wr) || !reflect.DeepEqual(e, we) {
 			t.Fatalf("%q:\nfast %d %+v %+v\nencoding/json %v %d %+v %+v", line, id, r, e, wok, wid, wr, we)
 		}
@@ -97,21 +81,28 @@ func TestFastCallAnswer(t *testing.T) {
 	alphabet := []byte(`{}[]",:\ tnrufe0123456789.-aIxébdD/` + "\x00\xff")
 	for i := 0; i < 200000; i++ {
 		b := []byte(callAnswerLines[rng.IntN(len(callAnswerLines))])
-		for n := rng.IntN(3) + 1; n > 0 && len(b) > 0; n-- {
-			p := rng.IntN(len(b))
-			switch rng.IntN(3) {
-			case 0:
-				b[p] = alphabet[rng.IntN(len(alphabet))]
-			case 1:
-				b = append(b[:p], b[p+1:]...)
-			default:
-				b = append(b[:p], append([]byte{alphabet[rng.IntN(len(alphabet))]}, b[p:]...)...)
-			}
-		}
+		b = distort(rng, b, alphabet)
 		check(string(b))
 	}
 	if fast < 1000 || fastErr < 1000 {
 		t.Errorf("the fast path read only %d lines, %d of them errors", fast, fastErr)
 	}
 	t.Logf("the fast path read %d lines, %d of them errors", fast, fastErr)
+}
+
+// distort changes one to three bytes of b at random places: replaced by, or inserting, a byte
+// of alphabet, or deleted.
+func distort(rng *rand.Rand, b, alphabet []byte) []byte {
+	for n := rng.IntN(3) + 1; n > 0 && len(b) > 0; n-- {
+		p := rng.IntN(len(b))
+		switch rng.IntN(3) {
+		case 0:
+			b[p] = alphabet[rng.IntN(len(alphabet))]
+		case 1:
+			b = append(b[:p], b[p+1:]...)
+		default:
+			b = append(b[:p], append([]byte{alphabet[rng.IntN(len(alphabet))]}, b[p:]...)...)
+		}
+	}
+	return b
 }

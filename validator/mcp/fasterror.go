@@ -8,34 +8,21 @@ import (
 // rpcError reads {"code":C,"message":S}, each once and both there: C an integer of at most 9
 // digits. A data member, or any other, reports false (encoding/json reads those).
 func (s *callScanner) rpcError() (*rpcError, bool) {
-	if !s.Byte('{') {
-		return nil, false
-	}
 	e := &rpcError{}
 	var hasCode, hasMessage bool
-	for {
-		key, ok := s.plain()
-		if !ok || !s.Byte(':') {
-			return nil, false
-		}
+	ok := s.object(func(key string) bool {
+		var ok bool
 		switch {
-		case string(key) == "code" && !hasCode:
+		case key == "code" && !hasCode:
 			e.Code, ok = s.int()
 			hasCode = true
-		case string(key) == "message" && !hasMessage:
+		case key == "message" && !hasMessage:
 			e.Message, ok = s.text()
 			hasMessage = true
-		default:
-			return nil, false
 		}
-		if !ok {
-			return nil, false
-		}
-		if !s.Byte(',') {
-			break
-		}
-	}
-	return e, hasCode && hasMessage && s.Byte('}')
+		return ok
+	})
+	return e, ok && hasCode && hasMessage
 }
 
 // int reads an integer of at most 9 digits, with a minus sign or none.
