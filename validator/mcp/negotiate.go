@@ -151,9 +151,9 @@ var errModernServer = errors.New("initialize answered by a modern server")
 
 func (c *Client) versions() []string { return ProtocolVersions }
 
-// setEra and setProtocol record what the first session agreed on. Every later session (one
-// that replaces a crashed or expired one) agrees on the same and writes nothing: calls in
-// flight read these without a lock.
+// setEra and setProtocol record what the client's sessions agree on. A session that replaces
+// a crashed or expired one agrees on the same and writes nothing: calls in flight read these
+// without a lock.
 func (c *Client) setEra(e era) {
 	if c.era != e {
 		c.era = e
