@@ -25,6 +25,7 @@ type batch struct {
 	mu      sync.Mutex
 	flights []flight // by index; live while the call waits for its answer
 	timer   *time.Timer
+	armed   bool     // timer is set for the deadline of a live flight
 	queued  *session // the session whose write queue holds calls not yet written
 }
 
@@ -113,9 +114,13 @@ func (b *batch) send(i int, req request) {
 	// The flight and the settle function are set together: a sweep finds a live flight in flight.
 	b.mu.Lock()
 	b.flights[i] = flight{s: s, req: req, deadline: time.Now().Add(c.opts.Timeout), live: true}
-	if b.timer == nil {
+	switch {
+	case b.timer == nil:
 		b.timer = time.AfterFunc(c.opts.Timeout, func() { b.sweep(false) })
+	case !b.armed:
+		b.timer.Reset(c.opts.Timeout) // it fired with no live flight, and set itself for none
 	}
+	b.armed = true
 	ok = s.await(req.id, func(r response, out outcome) { b.answer(i, r, out) })
 	b.mu.Unlock()
 	if !ok {
@@ -181,8 +186,11 @@ func (b *batch) sweep(cancel bool) {
 			next = f.deadline
 		}
 	}
-	if !cancel && !next.IsZero() {
-		b.timer.Reset(next.Sub(now))
+	if !cancel {
+		b.armed = !next.IsZero()
+		if b.armed {
+			b.timer.Reset(next.Sub(now))
+		}
 	}
 	b.mu.Unlock()
 	out := timedOut

@@ -2,11 +2,16 @@ package mcp_test
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/mcp/internal/fakeserver"
 )
 
@@ -40,5 +45,38 @@ func TestCancelMidBatch(t *testing.T) {
 	vs = bg.CheckBatch(context.Background(), args[:2])
 	if vs[0].Fault != "" || !vs[0].Valid || vs[1].Fault != "" || vs[1].Valid {
 		t.Fatalf("the batch after the cancelled one: %+v", vs)
+	}
+}
+
+// TestTimeoutAfterIdleSweep: a call of a batch sent after the batch's timer found no call
+// waiting (the one before it was being sent again alone, past the timeout of its first
+// sending) still times out.
+func TestTimeoutAfterIdleSweep(t *testing.T) {
+	const timeout = 400 * time.Millisecond
+	var crashed atomic.Bool
+	dial := pipeServer("idle", func(w io.Writer, msg string) {
+		switch {
+		case strings.Contains(msg, `"hang"`):
+		case strings.Contains(msg, `"crash"`) && crashed.CompareAndSwap(false, true):
+			time.Sleep(timeout * 3 / 4)
+			w.(io.Closer).Close()
+		default:
+			time.Sleep(timeout / 2)
+			fmt.Fprintln(w, emptyResult(msg))
+		}
+	})
+	c := start(t, mcp.Options{Dial: dial, Stderr: io.Discard, Timeout: timeout, Window: 1, ProbeTimeout: 100 * time.Millisecond})
+	g, err := c.Compile(tool.Tool{Name: "t", Parameters: []byte(`{"type":"object"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*timeout)
+	defer cancel()
+	vs := g.(validator.BatchGate).CheckBatch(ctx, [][]byte{[]byte(`{"a":"crash"}`), []byte(`{"a":"hang"}`)})
+	if vs[0].Fault != "" || !vs[0].Valid {
+		t.Errorf("the call sent again alone: %+v, want accepted", vs[0])
+	}
+	if vs[1].Fault != validator.Timeout || !strings.Contains(vs[1].Detail, "no answer") {
+		t.Errorf("the call never answered: %+v, want timed out", vs[1])
 	}
 }
