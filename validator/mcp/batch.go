@@ -221,8 +221,8 @@ func (s *session) await(id int64, settle func(response, outcome)) bool {
 	return true
 }
 
-// forget takes a call that timed out or was cancelled off the calls in flight; false: it was
-// settled already.
+// forget takes a call off the calls in flight (one that timed out or was cancelled takes no
+// null); false: it was settled already.
 func (s *session) forget(id int64) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

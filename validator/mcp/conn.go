@@ -403,15 +403,7 @@ func (s *session) call(ctx context.Context, req request, timeout time.Duration) 
 	s.mu.Lock()
 	s.pending[id] = pendingCall{ch: ch, call: method == "tools/call"}
 	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.pending, id)
-		if s.suspects[id] {
-			delete(s.suspects, id) // timed out or cancelled: it takes no null
-			s.settle()
-		}
-		s.mu.Unlock()
-	}()
+	defer s.forget(id)
 	msg := message(id, method, params, true)
 	// The line goes out with the write under way, if any, without waiting for it: its answer is
 	// waited for below. A server that stops reading its input would block the write for ever:
