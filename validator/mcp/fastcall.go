@@ -16,23 +16,15 @@ import (
 func fastCallAnswer(line []byte) (id int64, r *callResult, e *rpcError, ok bool) {
 	s := callScanner{jsonvalue.Scanner{B: line}}
 	var hasID, hasVersion bool
-	if !s.Byte('{') {
-		return 0, nil, nil, false
-	}
-	for {
-		key, ok := s.plain()
-		if !ok || !s.Byte(':') {
-			return 0, nil, nil, false
-		}
+	ok = s.object(func(key []byte) bool {
+		var ok bool
 		switch string(key) {
 		case "result":
-			ok = r == nil && e == nil
-			if ok {
+			if r == nil && e == nil {
 				r, ok = s.result()
 			}
 		case "error":
-			ok = r == nil && e == nil
-			if ok {
+			if r == nil && e == nil {
 				e, ok = s.rpcError()
 			}
 		case "jsonrpc":
@@ -45,17 +37,10 @@ func fastCallAnswer(line []byte) (id int64, r *callResult, e *rpcError, ok bool)
 			n, ok = s.Uint(18)
 			ok = ok && !hasID
 			id, hasID = int64(n), true
-		default:
-			ok = false
 		}
-		if !ok {
-			return 0, nil, nil, false
-		}
-		if !s.Byte(',') {
-			break
-		}
-	}
-	if !s.Byte('}') || !s.End() || !hasID || r == nil && e == nil {
+		return ok
+	})
+	if !ok || !s.End() || !hasID || r == nil && e == nil {
 		return 0, nil, nil, false
 	}
 	return id, r, e, true
@@ -116,12 +101,12 @@ func (s *callScanner) text() (string, bool) {
 func (s *callScanner) result() (*callResult, bool) {
 	r := &callResult{}
 	var hasContent, hasError bool
-	ok := s.object(func(key string) bool {
+	ok := s.object(func(key []byte) bool {
 		switch {
-		case key == "content" && !hasContent:
+		case string(key) == "content" && !hasContent:
 			hasContent = true
 			return s.content(r)
-		case key == "isError" && !hasError:
+		case string(key) == "isError" && !hasError:
 			hasError = true
 			var ok bool
 			r.IsError, ok = s.Bool()
@@ -134,13 +119,13 @@ func (s *callScanner) result() (*callResult, bool) {
 
 // object reads {"KEY":VALUE,...}: member reads each VALUE, and reports false for a KEY it
 // does not take (any string with an escape is not taken).
-func (s *callScanner) object(member func(key string) bool) bool {
+func (s *callScanner) object(member func(key []byte) bool) bool {
 	if !s.Byte('{') {
 		return false
 	}
 	for {
 		key, ok := s.plain()
-		if !ok || !s.Byte(':') || !member(string(key)) {
+		if !ok || !s.Byte(':') || !member(key) {
 			return false
 		}
 		if !s.Byte(',') {
@@ -160,7 +145,7 @@ func (s *callScanner) content(r *callResult) bool {
 	}
 	for {
 		var b contentBlock
-		if !s.Byte('{') || !s.block(&b) || !s.Byte('}') {
+		if !s.block(&b) {
 			return false
 		}
 		r.Content = append(r.Content, b)
@@ -173,14 +158,11 @@ func (s *callScanner) content(r *callResult) bool {
 	}
 }
 
-// block reads the members of one content block: type and text, each at most once.
+// block reads one content block {"type":S,"text":S}: type and text, each at most once.
 func (s *callScanner) block(b *contentBlock) bool {
 	var hasType, hasText bool
-	for {
-		key, ok := s.plain()
-		if !ok || !s.Byte(':') {
-			return false
-		}
+	return s.object(func(key []byte) bool {
+		var ok bool
 		switch {
 		case string(key) == "type" && !hasType:
 			b.Type, ok = s.text()
@@ -188,14 +170,7 @@ func (s *callScanner) block(b *contentBlock) bool {
 		case string(key) == "text" && !hasText:
 			b.Text, ok = s.text()
 			hasText = true
-		default:
-			return false
 		}
-		if !ok {
-			return false
-		}
-		if !s.Byte(',') {
-			return true
-		}
-	}
+		return ok
+	})
 }

@@ -10,13 +10,13 @@ import (
 func (s *callScanner) rpcError() (*rpcError, bool) {
 	e := &rpcError{}
 	var hasCode, hasMessage bool
-	ok := s.object(func(key string) bool {
+	ok := s.object(func(key []byte) bool {
 		var ok bool
 		switch {
-		case key == "code" && !hasCode:
+		case string(key) == "code" && !hasCode:
 			e.Code, ok = s.int()
 			hasCode = true
-		case key == "message" && !hasMessage:
+		case string(key) == "message" && !hasMessage:
 			e.Message, ok = s.text()
 			hasMessage = true
 		}
