@@ -8,19 +8,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 )
 
 // Serve answers MCP requests read from in on out until in ends.
 func Serve(mode string, in io.Reader, out io.Writer) error {
 	s := newServer(mode)
 	modern := strings.HasPrefix(mode, "modern")
-	var wmu sync.Mutex
-	writeLine := func(b []byte) {
-		wmu.Lock()
-		defer wmu.Unlock()
-		out.Write(append(b, '\n'))
-	}
+	writeLine := func(b []byte) { out.Write(append(b, '\n')) }
 	write := func(v any) {
 		b, _ := json.Marshal(v)
 		writeLine(b)
