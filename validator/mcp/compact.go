@@ -121,10 +121,11 @@ func (c *compactor) str() bool {
 		switch src[i] {
 		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 		case 'u':
-			if _, ok := hex4(src[i-1:]); !ok {
-				return false
+			for range 4 {
+				if i++; i == len(src) || !isHex(src[i]) {
+					return false
+				}
 			}
-			i += 4
 		default:
 			return false
 		}
@@ -170,4 +171,8 @@ func (c *compactor) digits() int {
 		c.i++
 	}
 	return c.i - start
+}
+
+func isHex(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
 }

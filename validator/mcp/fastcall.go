@@ -69,7 +69,8 @@ func (s *callScanner) plain() ([]byte, bool) {
 	return nil, false
 }
 
-// text reads any string of valid UTF-8, unescaping it as encoding/json does (unquote).
+// text reads any string of valid UTF-8, unescaping it as encoding/json does (jsonvalue.Parse
+// reads one with escapes).
 func (s *callScanner) text() (string, bool) {
 	if !s.Byte('"') {
 		return "", false
@@ -91,7 +92,11 @@ func (s *callScanner) text() (string, bool) {
 			if !escaped {
 				return string(body), true
 			}
-			return unquote(body)
+			v, err := jsonvalue.Parse(s.B[start-1 : s.I])
+			if err != nil {
+				return "", false
+			}
+			return v.(string), true
 		}
 	}
 	return "", false
