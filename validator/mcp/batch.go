@@ -107,7 +107,11 @@ func (b *batch) send(i int, req request) {
 	}
 	if err != nil || !ok {
 		c.isolate.RUnlock()
-		go b.finish(i, req, &sent{err: err}, err == nil)
+		var first *sent // a link that is not a stdio session: the call is sent from the start
+		if err != nil {
+			first = &sent{err: err}
+		}
+		go b.finish(i, req, first)
 		return
 	}
 	req.id, req.version = c.nextID.Add(1), c.modern()
@@ -156,15 +160,11 @@ func (b *batch) answer(i int, r response, out outcome) {
 		b.wg.Done()
 		return
 	}
-	go b.finish(i, f.req, &sent{s: f.s, r: r, out: out}, false)
+	go b.finish(i, f.req, &sent{s: f.s, r: r, out: out})
 }
 
-// finish settles call i along settleCall from how its first sending ended; fresh: it was not
-// sent (a link that is not a stdio session), so it is sent from the start.
-func (b *batch) finish(i int, req request, first *sent, fresh bool) {
-	if fresh {
-		first = nil
-	}
+// finish settles call i along settleCall from how its first sending ended (nil: not sent).
+func (b *batch) finish(i int, req request, first *sent) {
 	b.out[i] = b.g.c.settleCall(b.ctx, req, b.args[i], first)
 	<-b.g.c.sem
 	b.wg.Done()
