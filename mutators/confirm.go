@@ -26,9 +26,9 @@ type candidate struct {
 	text     func() []byte
 	path     string        // place touched
 	keywords []string      // keywords that make it invalid as meant
-	variant  string        //
+	variant  string        // the form of the class (cases.Case.Variant)
 	reason   func() string // one line
-	canary   string        //
+	canary   string        // planted string no message may repeat (cases.Case.Canary)
 	below    bool          // issues under the touched place count too (structural changes)
 }
 

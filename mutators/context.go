@@ -10,8 +10,7 @@ import (
 // Context is what mutators know about one tool: its oracle and what its sibling tools (the
 // other tools of the same file) declare, for borrowed keys and enum values.
 type Context struct {
-	oracle      *validator.Gatekeeper
-	readings    *validator.Oracle // the oracle's readings: formats as annotations, the binary64 rule
+	readings    *validator.Oracle // the oracle's readings: exact, formats as annotations, the binary64 rule
 	siblingKeys []string          // property names tools of the file declare
 	siblingEnum []string          // string enum values they declare
 
@@ -25,7 +24,7 @@ type Context struct {
 // NewContext prepares the context of the tool compiled in gk; sib (nil for none) is what the
 // tools of its file declare.
 func NewContext(gk *validator.Gatekeeper, sib *Siblings) *Context {
-	c := &Context{oracle: gk, readings: gk.Oracle()}
+	c := &Context{readings: gk.Oracle()}
 	if sib != nil {
 		c.siblingKeys, c.siblingEnum = sib.keys, sib.enums
 	}
@@ -51,7 +50,7 @@ func (c *Context) Binary64Only() int64 { return c.binary64Only.Load() }
 func (c *Context) OffTarget() int64 { return c.offTarget.Load() }
 
 // Oracle is the gatekeeper that judges candidates.
-func (c *Context) Oracle() *validator.Gatekeeper { return c.oracle }
+func (c *Context) Oracle() *validator.Gatekeeper { return c.readings.Gatekeeper() }
 
 // laxValid reports whether v is valid with format as an annotation.
 func (c *Context) laxValid(v any) bool {

@@ -1,6 +1,7 @@
 package mutators
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -170,7 +171,7 @@ func (p *keyAdder) jsSpecial(t *rapid.T) {
 // nearMiss proposes a near miss of one declared key, drawn: the first of its spellings that is
 // free, in place of the key when it is present and optional, beside it otherwise.
 func (p *keyAdder) nearMiss(t *rapid.T) {
-	names := sortedKeys(p.declared)
+	names := slices.Sorted(maps.Keys(p.declared))
 	if len(names) == 0 {
 		return
 	}

@@ -156,7 +156,7 @@ func (c *Context) classifyValue(v any, out Classification, rs recognisers) Class
 	}
 	if len(left) > 0 {
 		out.Verdict = Unexplained
-		out.Issues = c.oracle.Issues(r.value)
+		out.Issues = c.Oracle().Issues(r.value)
 		return out
 	}
 	out.Verdict = Invalid

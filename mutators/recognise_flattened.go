@@ -2,6 +2,7 @@ package mutators
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -50,7 +51,7 @@ func (flattened) undo(r *reading, s *site) []undo {
 func (r *reading) keysRefused(s *site) bool {
 	obj := s.value.(map[string]any)
 	declared := s.declared()
-	if len(declared) > 0 && !slices.ContainsFunc(sortedKeys(keySet(obj)), func(k string) bool { return !declared[obj[k].(string)] }) {
+	if len(declared) > 0 && !slices.ContainsFunc(slices.Collect(maps.Values(obj)), func(v any) bool { return !declared[v.(string)] }) {
 		return true // every value is a key the schema declares
 	}
 	if len(obj) < 2 {

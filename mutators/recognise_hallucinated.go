@@ -1,6 +1,7 @@
 package mutators
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
@@ -31,7 +32,7 @@ func (hallucinated) undo(r *reading, s *site) []undo {
 			inverted = string(FlattenedArray) + ":inverted"
 		}
 	}
-	for _, k := range sortedKeys(keySet(obj)) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		p := s.path + "/" + jsonvalue.EscapeToken(k)
 		if declared[k] || !(r.issueAt(s.path, keyKeywords...) || r.issueAt(p, keyKeywords...)) {
 			continue
@@ -92,12 +93,4 @@ func (r *reading) issueAt(path string, keywords ...string) bool {
 func (r *reading) without(s *site, k string) func() any {
 	root := r.value
 	return func() any { return editedObject(root, s.tokens(), func(m map[string]any) { delete(m, k) }) }
-}
-
-func keySet(m map[string]any) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k := range m {
-		out[k] = true
-	}
-	return out
 }

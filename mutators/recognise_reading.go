@@ -52,7 +52,7 @@ func (r *reading) undoOne() bool {
 	if r.issues == nil {
 		return false
 	}
-	sites, _ := annotate(r.ctx.oracle.Schema(), r.value)
+	sites, _ := annotate(r.ctx.Oracle().Schema(), r.value)
 	var us []undo
 	for _, u := range r.rs.undoers {
 		for _, s := range sites {
@@ -178,7 +178,7 @@ func gone(before, after []validator.Issue) string {
 // An alternative (anyOf, oneOf, not) that no branch takes is named by the deepest issues of its
 // branches: the branch that got furthest says what was meant.
 func (r *reading) explain() []validator.Issue {
-	sites, _ := annotate(r.ctx.oracle.Schema(), r.value)
+	sites, _ := annotate(r.ctx.Oracle().Schema(), r.value)
 	byPath := map[string]*site{}
 	for _, s := range sites {
 		byPath[s.path] = s

@@ -1,7 +1,8 @@
 package mutators
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
@@ -49,14 +50,5 @@ func SiblingsOf(tools []tool.Tool) *Siblings {
 			walk(v)
 		}
 	}
-	return &Siblings{keys: sortedKeys(keys), enums: sortedKeys(enums)}
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return &Siblings{keys: slices.Sorted(maps.Keys(keys)), enums: slices.Sorted(maps.Keys(enums))}
 }

@@ -16,7 +16,7 @@ type Target struct {
 // Target prepares v, a value the oracle accepts, for mutation.
 func (c *Context) Target(v any) *Target {
 	tg := &Target{ctx: c, Value: v}
-	tg.sites, tg.Text = annotate(c.oracle.Schema(), v)
+	tg.sites, tg.Text = annotate(c.Oracle().Schema(), v)
 	return tg
 }
 

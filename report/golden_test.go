@@ -105,8 +105,6 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// The JUnit counts are the text report's: tests = checks + skipped tools, failures = failed
-// checks, skipped = skipped tools; and text the XML cannot hold does not break it.
 // checkGolden compares got with testdata/golden/name.golden, or writes it there under -update.
 // The suffix marks the files as expected output, data to compare, whatever format they hold.
 func checkGolden(t *testing.T, name string, got []byte) {
@@ -130,6 +128,8 @@ func checkGolden(t *testing.T, name string, got []byte) {
 	}
 }
 
+// The JUnit counts are the text report's: tests = checks + skipped tools, failures = failed
+// checks, skipped = skipped tools; and text the XML cannot hold does not break it.
 func TestJUnitCountsMatchTheText(t *testing.T) {
 	r := goldenReport()
 	r.Findings[1].Detail += "\x00\x1b]]>" // a NUL, an escape and the end of a CDATA section

@@ -52,7 +52,6 @@ type doubles struct {
 	floatOracle, shortestOracle *Gatekeeper
 	pythonOracle                *Gatekeeper
 	mixedFloatOracle            *Gatekeeper
-	shortestExact               bool // the schema reads the same written as shortest decimals
 }
 
 func newDoubles(o *Oracle) *doubles {

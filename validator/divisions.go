@@ -37,7 +37,7 @@ func (d *doubles) divisionsDiffer(v, rounded any, valid bool) bool {
 	if !ok {
 		return true
 	}
-	if (changed || !d.shortestExact) && d.shortestOracle.Valid(short) != valid {
+	if (changed || d.shortestOracle != d.o.exact) && d.shortestOracle.Valid(short) != valid {
 		return true
 	}
 	mixed, _, ok := jsonvalue.Round(v, mixed64)
@@ -49,17 +49,7 @@ func (d *doubles) compileDivisions() {
 	d.floatOracle = d.division(d.round, nil, false)
 	d.pythonOracle = d.division(mixed64, func(n json.Number) bool { return !integerLiteral(string(n)) }, true)
 	d.mixedFloatOracle = d.division(mixed64, nil, false)
-	doc, err := jsonvalue.Parse(d.o.exact.tool.Parameters)
-	if err != nil {
-		return
-	}
-	if short, changed, ok := jsonvalue.Round(doc, jsonvalue.Shortest64); ok {
-		d.shortestExact = !changed
-		d.shortestOracle = d.o.exact
-		if changed {
-			d.shortestOracle = d.o.readAs(jsonvalue.MustMarshal(short), 0)
-		}
-	}
+	d.shortestOracle = d.readAs(jsonvalue.Shortest64)
 }
 
 // division is the reading with numbers read by round (nil: as written) and the multipleOf

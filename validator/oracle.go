@@ -51,8 +51,9 @@ func (o *Oracle) Lax() *Gatekeeper {
 	return o.compile(readingKey{params: string(o.exact.tool.Parameters), lax: true})
 }
 
-// readAs is the tool with params for its parameters schema, compiled as k says (the exact
-// reading itself when nothing differs from it); nil when it cannot be.
+// readAs is the tool with params for its parameters schema, its multipleOf divided as
+// division says (readingKey.division); the exact reading itself when nothing differs from it,
+// nil when it cannot be compiled.
 func (o *Oracle) readAs(params []byte, division int8) *Gatekeeper {
 	return o.compile(readingKey{params: string(params), division: division})
 }

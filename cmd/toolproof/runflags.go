@@ -106,7 +106,8 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when no issue of a rejection is at the distorted place, inside it, or above it only as far as the schema lets a gate know (the object that lacks or holds the key, the anyOf/oneOf/not or if that chose); one issue at the root locates only the root")
 	fs.BoolVar(&f.blockDefaults, "block-declared-defaults", false, "fail on declared_default: a valid call passed on with a default filled in that the schema shown to the model declares (reported, not failed, otherwise)")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time one verdict may take before the case is a timeout")
-	fs.IntVar(&f.window, "window", 0, "requests in flight to each process of an external validator (0: from 64, doubled up to 1024 while it answers quickly; MCP: 64 over stdio, 16 over HTTP)")
+	fs.IntVar(&f.window, "window", 0, fmt.Sprintf("requests in flight to each process of an external validator (0: from %d, doubled up to %d while it answers quickly; MCP: %d over stdio, %d over HTTP)",
+		stdio.DefaultWindow, stdio.MaxWindow, mcp.DefaultWindow, mcp.DefaultHTTPWindow))
 	fs.IntVar(&f.processes, "processes", 1, "processes of an external validator run side by side")
 	f.mcp.register(fs)
 	maxSkippedFlag(fs, &f.maxSkipped)
