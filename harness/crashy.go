@@ -89,7 +89,7 @@ func (r *runner) checkDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdi
 func (r *runner) sendDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
 	_, iso := g.(validator.Isolator)
 	if !iso || !r.deaths.anyCrash() || r.onlyReject || len(cs) < 2 || cs[0].Class != cases.Valid {
-		return r.check(g, cs)
+		return r.checkCases(g, cs, true)
 	}
 	out := make([]validator.Verdict, len(cs))
 	mutated := make([]bool, len(cs))
