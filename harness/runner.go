@@ -103,12 +103,12 @@ func (r *runner) checkCases(g validator.Gate, cs []cases.Case, lead bool) (out [
 
 func (r *runner) checkAll(g validator.Gate, cs []cases.Case, lead bool) ([]validator.Verdict, []bool) {
 	mutated := make([]bool, len(cs))
+	lead = lead && len(cs) > 1 && cs[0].Class == cases.Valid
 	if bg, ok := g.(validator.BatchGate); ok {
 		args := make([][]byte, len(cs))
 		for i := range cs {
 			args[i] = cs[i].Args
 		}
-		lead = lead && len(cs) > 1 && cs[0].Class == cases.Valid
 		return r.blame(g, args, bg.CheckBatch(context.Background(), args), lead), mutated
 	}
 	out := make([]validator.Verdict, len(cs))
@@ -118,15 +118,22 @@ func (r *runner) checkAll(g validator.Gate, cs []cases.Case, lead bool) ([]valid
 		for i := range cs {
 			out[i] = safeCheck(g, cs[i].Args)
 		}
-		return out, mutated
+	} else {
+		given := make([][]byte, len(cs))
+		for i := range cs {
+			given[i] = bytes.Clone(cs[i].Args)
+		}
+		r.guarded(g, given, out)
+		for i := range cs {
+			mutated[i] = !bytes.Equal(given[i], cs[i].Args)
+		}
 	}
-	given := make([][]byte, len(cs))
-	for i := range cs {
-		given[i] = bytes.Clone(cs[i].Args)
-	}
-	r.guarded(g, given, out)
-	for i := range cs {
-		mutated[i] = !bytes.Equal(given[i], cs[i].Args)
+	if lead && out[0].Fault == validator.Crash {
+		// An in-process gate's crash is its call's own: the draw is judged on it alone, as
+		// blame judges one sent to a process.
+		for i := 1; i < len(cs); i++ {
+			out[i], mutated[i] = validator.NotSent(notSentAfterCrash), false
+		}
 	}
 	return out, mutated
 }
