@@ -415,9 +415,8 @@ type probed struct {
 func (j *judge) probe(g *group, samples []sample, haveRejected bool) probed {
 	pr := probed{allAccepted: true}
 	var spent int64 // bytes of argument text built at this place
-	tried := false  // a sample's distortions were built here
 	for _, s := range samples {
-		if tried && spent >= PlaceBytes {
+		if spent >= PlaceBytes {
 			return pr
 		}
 		locs := g.locations(s.value)
@@ -430,7 +429,6 @@ func (j *judge) probe(g *group, samples []sample, haveRejected bool) probed {
 				return pr
 			}
 			for _, p := range probes(g, s, loc) {
-				tried = true
 				spent += int64(len(p.args))
 				v, is := j.verdict(p.args, p.path)
 				switch v {

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/tool"
@@ -79,5 +80,64 @@ func TestDeathsNoCallReproducesAreCountedOnce(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("notes %q: want one saying %q", rep.Notes, want)
+	}
+}
+
+// poisoned is a validator whose process dies on any batch that holds the value 13 for n,
+// cutting every call in it short, and which rejects the value 7 it should accept.
+type poisoned struct{}
+
+func (poisoned) Name() string { return "poisoned" }
+
+func (poisoned) Compile(t tool.Tool) (validator.Gate, error) {
+	g, err := validator.Reference{}.Compile(t)
+	return poisonedGate{g}, err
+}
+
+type poisonedGate struct{ validator.Gate }
+
+func (g poisonedGate) CheckAlone(ctx context.Context, args []byte) validator.Verdict {
+	switch {
+	case strings.Contains(string(args), "13"):
+		return validator.Failed(validator.Crash, "the validator process ended (signal: segmentation fault)")
+	case strings.Contains(string(args), "7"):
+		return validator.Reject(validator.Issue{Message: "seven"})
+	}
+	return g.Check(ctx, args)
+}
+
+func (g poisonedGate) CheckBatch(ctx context.Context, args [][]byte) []validator.Verdict {
+	out := make([]validator.Verdict, len(args))
+	for i, a := range args {
+		out[i] = g.CheckAlone(ctx, a)
+	}
+	for _, a := range args {
+		if strings.Contains(string(a), "13") {
+			for i := range out {
+				out[i] = validator.Failed(validator.Crash, "the validator process ended (signal: segmentation fault)")
+				out[i].Death = 1
+			}
+		}
+	}
+	return out
+}
+
+// Saved cases are not one draw: a valid case first that crashes the validator does not keep
+// the cases after it from being judged.
+func TestReplayedCasesAfterACrashAreJudged(t *testing.T) {
+	cs := []cases.Case{
+		{Tool: "list", Expect: "accept", Class: "valid", Args: []byte(`{"n":13}`)},
+		{Tool: "list", Expect: "accept", Class: "valid", Args: []byte(`{"n":7}`)},
+	}
+	rep, err := harness.Replay(cs, []tool.Tool{stateTool}, poisoned{}, harness.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, f := range rep.Findings {
+		kinds = append(kinds, string(f.Kind)+" "+string(f.Args))
+	}
+	if len(rep.Findings) != 2 {
+		t.Errorf("findings %q: want the crash on 13 and the rejection of 7", kinds)
 	}
 }

@@ -47,13 +47,6 @@ type crashes struct {
 func (r *runner) checkDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
 	if !r.crash.proven {
 		out, mutated := r.sendDraw(g, cs)
-		if !r.onlyReject && len(cs) > 1 && cs[0].Class == cases.Valid && out[0].Fault == validator.Crash {
-			// An in-process gate's crash is its call's own: the draw is judged on it alone,
-			// as blame judges one sent to a process.
-			for i := 1; i < len(cs); i++ {
-				out[i], mutated[i] = validator.NotSent(notSentAfterCrash), false
-			}
-		}
 		r.recordCrashes(cs, out)
 		return out, mutated
 	}
@@ -89,7 +82,7 @@ func (r *runner) checkDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdi
 func (r *runner) sendDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
 	_, iso := g.(validator.Isolator)
 	if !iso || !r.deaths.anyCrash() || r.onlyReject || len(cs) < 2 || cs[0].Class != cases.Valid {
-		return r.check(g, cs)
+		return r.checkCases(g, cs, true)
 	}
 	out := make([]validator.Verdict, len(cs))
 	mutated := make([]bool, len(cs))

@@ -69,9 +69,15 @@ func trimStack(s []byte) string {
 // check runs every case through the gate and returns one verdict per case, plus, per case,
 // whether the gate changed the bytes it was given.
 func (r *runner) check(g validator.Gate, cs []cases.Case) (out []validator.Verdict, mutated []bool) {
+	return r.checkCases(g, cs, false)
+}
+
+// checkCases is check; with lead, cs is one draw, its valid value first and that value's
+// distortions after it, and blame judges it on its valid case alone when that case crashes.
+func (r *runner) checkCases(g validator.Gate, cs []cases.Case, lead bool) (out []validator.Verdict, mutated []bool) {
 	defer func() { r.silence.observe(out) }()
 	if !r.onlyReject {
-		return r.checkAll(g, cs)
+		return r.checkAll(g, cs, lead)
 	}
 	// Only the must-reject cases go to the gate; the others are not sent.
 	out = make([]validator.Verdict, len(cs))
@@ -87,7 +93,7 @@ func (r *runner) check(g validator.Gate, cs []cases.Case) (out []validator.Verdi
 		}
 	}
 	if len(send) > 0 {
-		vs, ms := r.checkAll(g, send)
+		vs, ms := r.checkAll(g, send, false) // the valid case is not sent
 		for j, i := range at {
 			out[i], mutated[i] = vs[j], ms[j]
 		}
@@ -95,14 +101,14 @@ func (r *runner) check(g validator.Gate, cs []cases.Case) (out []validator.Verdi
 	return out, mutated
 }
 
-func (r *runner) checkAll(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
+func (r *runner) checkAll(g validator.Gate, cs []cases.Case, lead bool) ([]validator.Verdict, []bool) {
 	mutated := make([]bool, len(cs))
+	lead = lead && len(cs) > 1 && cs[0].Class == cases.Valid
 	if bg, ok := g.(validator.BatchGate); ok {
 		args := make([][]byte, len(cs))
 		for i := range cs {
 			args[i] = cs[i].Args
 		}
-		lead := len(cs) > 1 && cs[0].Class == cases.Valid
 		return r.blame(g, args, bg.CheckBatch(context.Background(), args), lead), mutated
 	}
 	out := make([]validator.Verdict, len(cs))
@@ -112,15 +118,22 @@ func (r *runner) checkAll(g validator.Gate, cs []cases.Case) ([]validator.Verdic
 		for i := range cs {
 			out[i] = safeCheck(g, cs[i].Args)
 		}
-		return out, mutated
+	} else {
+		given := make([][]byte, len(cs))
+		for i := range cs {
+			given[i] = bytes.Clone(cs[i].Args)
+		}
+		r.guarded(g, given, out)
+		for i := range cs {
+			mutated[i] = !bytes.Equal(given[i], cs[i].Args)
+		}
 	}
-	given := make([][]byte, len(cs))
-	for i := range cs {
-		given[i] = bytes.Clone(cs[i].Args)
-	}
-	r.guarded(g, given, out)
-	for i := range cs {
-		mutated[i] = !bytes.Equal(given[i], cs[i].Args)
+	if lead && out[0].Fault == validator.Crash {
+		// An in-process gate's crash is its call's own: the draw is judged on it alone, as
+		// blame judges one sent to a process.
+		for i := 1; i < len(cs); i++ {
+			out[i], mutated[i] = validator.NotSent(notSentAfterCrash), false
+		}
 	}
 	return out, mutated
 }
