@@ -133,7 +133,7 @@ func childrenCPU(c *Client) (time.Duration, bool) {
 			c.mu.Unlock()
 			return 0, false
 		}
-		pids = append(pids, p.cur.cmd.Process.Pid)
+		pids = append(pids, p.cur.proc.pid())
 	}
 	c.mu.Unlock()
 	var sum time.Duration
