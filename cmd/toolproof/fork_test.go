@@ -14,7 +14,7 @@ import (
 // every process after them is forked; the report is byte-identical (timings aside) to the one
 // of the same run with each process started anew, and every crash is blamed on a call with "~".
 func TestPythonCrashesForked(t *testing.T) {
-	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the Python adapter", needs.Python())
+	needs.Met(t, "TOOLPROOF_REQUIRE_PYTHON", "the Python adapter", needs.Python())
 	spec := "exec:python3 " + filepath.Join("testdata", "pydie.py")
 	args := []string{"run", "--validator", spec, "--checks", "5", "--seed", "1", "--format", "json"}
 	report := func(vars ...string) (string, int) {

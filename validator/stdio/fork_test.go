@@ -24,7 +24,7 @@ func startForky(t *testing.T, opts Options, vars ...string) (*Client, string, *s
 	if _, err := exec.LookPath("python3"); err != nil {
 		why = "python3 is not on PATH"
 	}
-	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the fork server tests", why)
+	needs.Met(t, "TOOLPROOF_REQUIRE_PYTHON", "the fork server tests", why)
 	starts := filepath.Join(t.TempDir(), "starts")
 	stderr := newSyncBuffer()
 	opts.Command = []string{"python3", filepath.Join("testdata", "forky.py")}
