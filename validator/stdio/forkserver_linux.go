@@ -220,7 +220,11 @@ func (fs *forkServer) end(err error) {
 		delete(fs.forked, pid)
 	}
 	fs.conn.Close()
-	procgroup.Kill(fs.cmd.Process)
+	select {
+	case <-fs.exited: // its pid may be another process's by now
+	default:
+		procgroup.Kill(fs.cmd.Process)
+	}
 }
 
 // close ends the server: it kills the children it still has, and exits.
