@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolproof/toolproof/internal/needs"
 )
@@ -59,4 +60,37 @@ func TestPythonCrashesForked(t *testing.T) {
 	if anew != forked {
 		t.Errorf("the report with forked processes differs from the one with processes started anew:\n%s\n---\n%s", forked, anew)
 	}
+}
+
+// BenchmarkPythonCrashes times, side by side in turn, the python-jsonschema adapter healthy and
+// dying on every call that holds "~", forked by its fork server and started anew, on the
+// embedded corpus at 10 checks; it reports each dying run against the healthy one.
+func BenchmarkPythonCrashes(b *testing.B) {
+	if why := needs.Python(); why != "" {
+		b.Skip(why)
+	}
+	runs := []struct {
+		name, script, nofork string
+	}{
+		{"healthy", filepath.Join("..", "..", "validator", "python", "jsonschema_adapter.py"), ""},
+		{"dies-forked", filepath.Join("testdata", "pydie.py"), ""},
+		{"dies-anew", filepath.Join("testdata", "pydie.py"), "1"},
+	}
+	took := make([]time.Duration, len(runs))
+	for i := 0; i < b.N; i++ {
+		for k := range runs {
+			r := runs[(i+k)%len(runs)]
+			b.Setenv("PYDIE_NOFORK", r.nofork)
+			t0 := time.Now()
+			var out, errOut strings.Builder
+			code := run([]string{"run", "--validator", "exec:python3 " + r.script, "--checks", "10", "--seed", "1", "--format", "json"}, &out, &errOut)
+			if code > 1 {
+				b.Fatalf("%s: exit %d: %s", r.name, code, errOut.String())
+			}
+			took[(i+k)%len(runs)] += time.Since(t0)
+		}
+	}
+	b.ReportMetric(took[0].Seconds()/float64(b.N), "healthy-s/run")
+	b.ReportMetric(float64(took[1])/float64(took[0]), "forked/healthy")
+	b.ReportMetric(float64(took[2])/float64(took[0]), "anew/healthy")
 }
