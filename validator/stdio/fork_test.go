@@ -151,3 +151,127 @@ func TestForkServerLeavesNoProcess(t *testing.T) {
 		}
 	}
 }
+
+// TestForkedProcessEndsAsStartedAnew: a forked process that ends by sys.exit(), by
+// sys.exit("text") or by an exception nobody catches ends with the exit status and the stderr of
+// a process started anew, so the crash details, and the report, are the same.
+func TestForkedProcessEndsAsStartedAnew(t *testing.T) {
+	details := func(vars ...string) ([]string, Stats) {
+		c, _, _ := startForky(t, Options{}, vars...)
+		g := compile(t, c, readTool)
+		var out []string
+		for _, path := range []string{"~", "quit", "bye", "boom"} {
+			v := g.Check(context.Background(), []byte(`{"path":"`+path+`"}`))
+			out = append(out, fmt.Sprintf("%s: %s: %s", path, v.Fault, v.Detail))
+		}
+		return out, c.Stats()
+	}
+	forked, st := details()
+	anew, _ := details("FORKY_NOFORK=1")
+	if st.Forks < 3 {
+		t.Fatalf("%d forks: the calls after the first crash did not run on forked processes", st.Forks)
+	}
+	for i := range forked {
+		if forked[i] != anew[i] {
+			t.Errorf("forked:\n%s\nstarted anew:\n%s", forked[i], anew[i])
+		}
+	}
+}
+
+// TestForkServerThatStopsReporting: a fork server that forks but never says how its children
+// end is given up once a child it forked is killed and no exit is reported within the limit;
+// the call gets its crash, the processes it forked are killed, and later ones are started anew.
+func TestForkServerThatStopsReporting(t *testing.T) {
+	c, starts, stderr := startForky(t, Options{}, "FORKY_SERVER=mute")
+	c.forks.limit = 300 * time.Millisecond
+	g := compile(t, c, readTool)
+	check := func(path string) validator.Verdict {
+		t.Helper()
+		done := make(chan validator.Verdict, 1)
+		go func() { done <- g.Check(context.Background(), []byte(`{"path":"`+path+`"}`)) }()
+		select {
+		case v := <-done:
+			return v
+		case <-time.After(20 * time.Second):
+			c.forks.mu.Lock()
+			if fs := c.forks.server; fs != nil {
+				fs.cmd.Process.Kill() // so that the client can be closed
+			}
+			c.forks.mu.Unlock()
+			t.Fatalf("a call on %q got no verdict in 20s: the client waits for an exit report that never comes\nstderr:\n%s", path, stderr)
+			return validator.Verdict{}
+		}
+	}
+	if v := check("~"); v.Fault != validator.Crash { // the first process, started anew
+		t.Fatalf("~ = %+v, want a crash", v)
+	}
+	if v := check("~"); v.Fault != validator.Crash { // a forked one
+		t.Fatalf("~ on a forked process = %+v, want a crash", v)
+	}
+	// The processes it forked are killed with it: a call on one of them crashes, saying so.
+	valid := 0
+	for i := 0; i < 10 && valid < 5; i++ {
+		switch v := check(fmt.Sprintf("a%d", i)); {
+		case v.Valid:
+			valid++
+		case valid > 0 || v.Fault != validator.Crash || !strings.Contains(v.Detail, "how it ended is not known"):
+			t.Errorf("call %d after the server was given up = %+v", i, v)
+		}
+	}
+	if valid < 5 {
+		t.Errorf("%d valid calls of 10 after the server was given up", valid)
+	}
+	if !strings.Contains(stderr.String(), "fork server failed") {
+		t.Errorf("no note that the fork server failed:\n%s", stderr)
+	}
+	if n := startsAnew(t, starts); n < 3 {
+		t.Errorf("%d processes started anew: none after the server was given up", n)
+	}
+}
+
+// TestForkFailureKeepsChildren: a fork server that cannot fork (an error answer) is used no
+// more, but the processes it forked already go on serving: no call crashes for it.
+func TestForkFailureKeepsChildren(t *testing.T) {
+	c, starts, stderr := startForky(t, Options{}, "FORKY_SERVER=once")
+	g := compile(t, c, readTool)
+	if v := g.Check(context.Background(), []byte(`{"path":"~"}`)); v.Fault != validator.Crash {
+		t.Fatalf("~ = %+v, want a crash", v)
+	}
+	// The restart is forked; the spare after it is refused, then started anew (the third start).
+	deadline := time.Now().Add(20 * time.Second)
+	for startsAnew(t, starts) < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no spare started anew after the refused fork\nstderr:\n%s", stderr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.forks.mu.Lock()
+	server := c.forks.server
+	c.forks.mu.Unlock()
+	select {
+	case <-server.exited:
+		t.Errorf("the fork server was ended after one refused fork: the processes it forked died with it")
+	default:
+	}
+	for i := range 10 {
+		if v := g.Check(context.Background(), []byte(fmt.Sprintf(`{"path":"a%d"}`, i))); !v.Valid {
+			t.Errorf("call %d = %+v, want valid", i, v)
+		}
+	}
+	if st := c.Stats(); st.Restarts != 1 || st.Forks != 1 {
+		t.Errorf("%d restarts and %d forks, want 1 and 1: a forked process died for the refused fork", st.Restarts, st.Forks)
+	}
+	if !strings.Contains(stderr.String(), "fork server failed") {
+		t.Errorf("no note that the fork server failed:\n%s", stderr)
+	}
+}
+
+// TestForkServerWithProcessesOfItsOwn: a fork server that started a process of its own says
+// nothing of that process's exit (it is not one toolproof asked for), and goes on serving.
+func TestForkServerWithProcessesOfItsOwn(t *testing.T) {
+	c, _, stderr := startForky(t, Options{}, "FORKY_HELPER=1")
+	crashOften(t, c)
+	if st := c.Stats(); st.Forks < 10 || strings.Contains(stderr.String(), "fork server failed") {
+		t.Errorf("%d forks; stderr:\n%s", st.Forks, stderr)
+	}
+}

@@ -2,6 +2,7 @@ package stdio
 
 import (
 	"sync"
+	"time"
 )
 
 // forkEnv names the environment variable that makes a validator process a fork server, and
@@ -19,6 +20,9 @@ type forking struct {
 	server  *forkServer // started on first need
 	failed  bool        // the server could not be used
 	closed  bool
+	// limit bounds the wait for a fork's answer and for the exit report of a child killed; 0
+	// is the start timeout of the client (the tests shorten it).
+	limit time.Duration
 }
 
 // offer records that the validator offers a fork server.
@@ -37,7 +41,11 @@ func (f *forking) get(c *Client) *forkServer {
 		return nil
 	}
 	if f.server == nil {
-		fs, err := startForkServer(c.opts, c.stderr)
+		limit := f.limit
+		if limit <= 0 {
+			limit = max(startTimeout, c.opts.Timeout)
+		}
+		fs, err := startForkServer(c.opts, c.stderr, limit)
 		if err != nil {
 			f.failed = true
 			c.logLocked("its fork server could not be started (%v); each process is started anew", err)
@@ -48,7 +56,9 @@ func (f *forking) get(c *Client) *forkServer {
 	return f.server
 }
 
-// fail gives up fs after err: processes are started anew from now on.
+// fail gives up fs after err: processes are started anew from now on. A server that still
+// runs (it answered with an error) is left running until close: the processes it forked go
+// on, and their exits are still reported.
 func (f *forking) fail(c *Client, fs *forkServer, err error) {
 	f.mu.Lock()
 	first := !f.failed && f.server == fs
@@ -58,7 +68,6 @@ func (f *forking) fail(c *Client, fs *forkServer, err error) {
 	f.mu.Unlock()
 	if first {
 		c.logf("its fork server failed (%v); each process is started anew", err)
-		fs.close()
 	}
 }
 
@@ -77,7 +86,7 @@ func (f *forking) close() {
 // use, else anew.
 func (c *Client) startProcess() (process, pipes, error) {
 	if fs := c.forks.get(c); fs != nil {
-		pr, ends, err := fs.fork(max(startTimeout, c.opts.Timeout))
+		pr, ends, err := fs.fork()
 		if err == nil {
 			c.mu.Lock()
 			c.stats.Forks++
