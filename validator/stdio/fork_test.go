@@ -17,7 +17,7 @@ import (
 )
 
 // startForky starts testdata/forky.py, a Python adapter that offers a fork server, with the
-// environment variables vars; it returns the client and the file that counts its starts anew.
+// environment variables vars, behind the wrapper opts.Command if there is one; it returns the client and the file that counts its starts anew.
 func startForky(t *testing.T, opts Options, vars ...string) (*Client, string, *syncBuffer) {
 	t.Helper()
 	why := ""
@@ -27,7 +27,7 @@ func startForky(t *testing.T, opts Options, vars ...string) (*Client, string, *s
 	needs.Met(t, "TOOLPROOF_REQUIRE_PYTHON", "the fork server tests", why)
 	starts := filepath.Join(t.TempDir(), "starts")
 	stderr := newSyncBuffer()
-	opts.Command = []string{"python3", filepath.Join("testdata", "forky.py")}
+	opts.Command = append(opts.Command, "python3", filepath.Join("testdata", "forky.py")) // after a wrapper, if any
 	opts.Env = append(os.Environ(), append([]string{"FORKY_STARTS=" + starts}, vars...)...)
 	opts.Stderr = stderr
 	c, err := Start(opts)
@@ -273,5 +273,22 @@ func TestForkServerWithProcessesOfItsOwn(t *testing.T) {
 	crashOften(t, c)
 	if st := c.Stats(); st.Forks < 10 || strings.Contains(stderr.String(), "fork server failed") {
 		t.Errorf("%d forks; stderr:\n%s", st.Forks, stderr)
+	}
+}
+
+// TestForkServerBehindAWrapper: a wrapper that does not pass descriptor 3 on leaves the adapter
+// without its socket: it says so on stderr and exits, the server is given up with a note, and
+// every process is started anew; no call gets another verdict.
+func TestForkServerBehindAWrapper(t *testing.T) {
+	wrapper := []string{"python3", "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))"}
+	c, starts, stderr := startForky(t, Options{Command: wrapper})
+	crashOften(t, c)
+	if n, st := startsAnew(t, starts), c.Stats(); st.Forks != 0 || n < 10 {
+		t.Errorf("%d forks, %d starts anew", st.Forks, n)
+	}
+	for _, note := range []string{"is not toolproof's socket", "fork server failed (the fork server exited (exit status 1))"} {
+		if !strings.Contains(stderr.String(), note) {
+			t.Errorf("no note %q:\n%s", note, stderr)
+		}
 	}
 }
