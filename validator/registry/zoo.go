@@ -49,7 +49,7 @@ func (o *Opener) buildZoo(name string) (string, error) {
 		cmd := exec.Command(goCmd, "build", "-o", bin, "./cmd/toolproof-zoo")
 		cmd.Dir = filepath.Join(o.Root, "zoo")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("building it in %s: %v\n%s", cmd.Dir, err, out)
+			return "", fmt.Errorf("building the zoo in %s (go build): %v\n%s", cmd.Dir, err, out)
 		}
 		return bin, nil
 	}
