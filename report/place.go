@@ -123,8 +123,8 @@ func inDocument(loc, doc string) (string, bool) {
 
 // subschemaPlace is the location of the subschema the instance path leads to in root, the
 // deepest one it reaches (v is the instance, to tell an object's key from an array's index), or
-// of its member keyword when it has one; false when that is the root itself, or lies outside
-// the schema document doc (params).
+// of its member keyword when it (or the schema its $ref leads to) has one; false when that is
+// the root itself, or lies outside the schema document doc (params).
 func subschemaPlace(root *jsonschema.Schema, doc string, params, v any, path, keyword string) (string, bool) {
 	toks, err := jsonvalue.SplitPointer(path)
 	if err != nil {
@@ -145,9 +145,17 @@ func subschemaPlace(root *jsonschema.Schema, doc string, params, v any, path, ke
 	if !ok {
 		return "", false
 	}
-	if obj, isObj := get(params, loc).(map[string]any); isObj && keyword != "" {
-		if _, has := obj[keyword]; has {
-			return loc + "/" + jsonvalue.EscapeToken(keyword), true
+	// The keyword where the subschema has it, or the schema its $ref leads to.
+	for r, seen := s, map[*jsonschema.Schema]bool{}; r != nil && keyword != "" && !seen[r]; r = r.Ref {
+		seen[r] = true
+		at, ok := inDocument(r.Location, doc)
+		if !ok {
+			break
+		}
+		if obj, isObj := get(params, at).(map[string]any); isObj {
+			if _, has := obj[keyword]; has {
+				return at + "/" + jsonvalue.EscapeToken(keyword), true
+			}
 		}
 	}
 	return loc, loc != ""
