@@ -96,12 +96,16 @@ func TestSchemaPlaceAcrossDocuments(t *testing.T) {
 // Locate puts each finding of a tool read from a file at its schema place in that file (here on
 // the second line of a JSON Lines file), and its tool's definition in Sources; a finding with no
 // schema place stays at its tool's definition; a tool not read from a file, or from a file that
-// cannot be read now, is not located.
+// cannot be read now, is not located. A keyword --close added is at the subschema that lacks it.
 func TestLocate(t *testing.T) {
-	text := "{\"name\": \"ping\"}\n  {\"name\": \"read\", \"parameters\": {\"properties\": {\"limit\": {\"type\": \"integer\"}}}}\n"
+	text := "{\"name\": \"ping\"}\n  {\"name\": \"read\", \"parameters\": {\"properties\": {\"limit\": {\"type\": \"integer\"}}}}\n" +
+		"{\"name\": \"open\", \"parameters\": {\"properties\": {\"o\": {\"type\": \"object\"}}}}\n"
 	set, err := tool.Parse([]byte(text), "dir/tools.jsonl")
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i := range set.Tools {
+		set.Tools[i] = tool.Close(set.Tools[i])
 	}
 	gone := tool.Tool{Name: "gone", Parameters: []byte(`{"properties": {"a": {"type": "integer"}}}`), Source: "gone.json#0"}
 	served := tool.Tool{Name: "listed", Parameters: gone.Parameters}
@@ -112,6 +116,9 @@ func TestLocate(t *testing.T) {
 	r := &Report{Findings: []Finding{missed("read", `{"limit": "2"}`), missed("read", "{\"limit\": 2,"), missed("gone", `{"a": "1"}`), missed("listed", `{"a": "1"}`)},
 		Shard: &ShardInfo{Shrinks: []ShardShrink{{First: missed("read", `{"limit": "20"}`)}}}}
 	r.Findings[1].Kind = Crash
+	extra := Finding{Case: cases.Case{Tool: "open", Class: "hallucinated_key", Expect: cases.Reject, Args: []byte(`{"o": {"x": 1}}`),
+		Path: "/o/x", Scope: "/o", Keyword: "additionalProperties"}}
+	r.Findings = append(r.Findings, extra)
 	read := func(path string) []byte {
 		if path == "dir/tools.jsonl" {
 			return []byte(text)
@@ -130,10 +137,16 @@ func TestLocate(t *testing.T) {
 	if got := r.Findings[1].Location; got != (Source{}) || r.At(r.Findings[1]) != def {
 		t.Errorf("raw text: %+v, at %+v; want no location, at the definition %+v", got, r.At(r.Findings[1]), def)
 	}
-	if len(r.Sources) != 1 || r.Sources["read"] != def {
-		t.Errorf("sources %+v, want only read's at %+v", r.Sources, def)
+	if r.Sources["read"] != def {
+		t.Errorf("sources %+v, want read's at %+v", r.Sources, def)
 	}
-	for _, f := range r.Findings[2:] {
+	if got, want := r.Findings[4].Location, (Source{File: "./dir/tools.jsonl", Line: 3, Column: 48, Schema: "/properties/o"}); got != want {
+		t.Errorf("a key --close refuses: %+v, want %+v", got, want)
+	}
+	if len(r.Sources) != 2 {
+		t.Errorf("sources %+v, want read's and open's", r.Sources)
+	}
+	for _, f := range r.Findings[2:4] {
 		if f.Location != (Source{}) || r.At(f) != (Source{}) {
 			t.Errorf("%s: %+v, want nowhere", f.Tool, f.Location)
 		}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -134,7 +135,10 @@ func (l *locator) want(r *Report, f *Finding, defs map[string]bool) {
 	if gk == nil {
 		return
 	}
-	if p, ok := schemaPlace(gk, *f); ok {
+	p, ok := schemaPlace(gk, *f)
+	// A place the file does not write (a keyword --close added: tool.Close) is in the nearest
+	// subschema above it that the file writes.
+	for ; ok && p != ""; p = jsonvalue.Parent(p) {
 		l.wanted[file] = append(l.wanted[file], wanted{spot: tool.Spot{Source: t.Source, Schema: p}, r: r, f: f})
 	}
 }
@@ -154,6 +158,7 @@ func (l *locator) find(file string, files Files) {
 	for i, w := range ws {
 		spots[i] = w.spot
 	}
+	located := map[*Finding]bool{}
 	for i, p := range tool.LocateAll(data, spots) {
 		w := ws[i]
 		switch {
@@ -165,7 +170,8 @@ func (l *locator) find(file string, files Files) {
 				w.r.Sources = map[string]Source{}
 			}
 			w.r.Sources[w.f.Tool] = Source{File: name, Line: p.Line, Column: p.Column}
-		case p.Line > 0:
+		case p.Line > 0 && !located[w.f]: // the first place of the finding the file writes
+			located[w.f] = true
 			w.f.Location = Source{File: name, Line: p.Line, Column: p.Column, Schema: w.spot.Schema}
 		}
 	}
