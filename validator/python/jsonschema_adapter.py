@@ -9,6 +9,9 @@ beyond the range of a double (1e400, which json.loads would make inf), a byte or
 invalid UTF-8 are rejected. Integers stay exact, as json.loads makes them: python-jsonschema's
 own failures on them (multipleOf with a float divisor raises OverflowError on 10**400) show. Messages never repeat values: each issue says which
 keyword failed, not what the value was. Needs only the `jsonschema` package.
+
+Started with TOOLPROOF_FORK_FD set, it is a fork server instead (toolproof_fork.py): toolproof
+then gets each process after the first ones by a fork, with jsonschema imported already.
 """
 import base64
 import importlib.metadata
@@ -170,16 +173,38 @@ class Adapter:
         if op == "validate":
             return self.validate(m)
         if op == "hello":
+            import toolproof_fork
             return {"op": "hello", "protocol": "toolproof/1", "name": "python-jsonschema",
-                    "version": importlib.metadata.version("jsonschema")}
+                    "version": version(), "fork": toolproof_fork.available()}
         if op == "tool":
             return self.register(m.get("tool"))
         log("ignoring a message with op %r" % (op,))
         return None
 
 
+_version = []
+
+
+def version():
+    """jsonschema's version, looked up once (a forked child inherits it)."""
+    if not _version:
+        _version.append(importlib.metadata.version("jsonschema"))
+    return _version[0]
+
+
 def main():
     sys.setrecursionlimit(20000)
+    fd = os.environ.get("TOOLPROOF_FORK_FD")
+    if fd is None:
+        serve()
+        return
+    import toolproof_fork
+    version()
+    toolproof_fork.serve_forks(int(fd), serve)
+
+
+def serve():
+    """Answers toolproof/1 messages on stdin until it ends."""
     a = Adapter()
     fd = sys.stdin.fileno()
     out = sys.stdout.buffer

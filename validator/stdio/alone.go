@@ -47,7 +47,7 @@ func (c *Client) aloneGate(name string) (validator.Gate, validator.Verdict) {
 	if iso.client == nil && iso.err == nil {
 		opts := c.opts
 		opts.Processes, opts.Window = AloneProcesses, 1
-		iso.client, iso.err = Start(opts)
+		iso.client, iso.err = start(opts, c.forks)
 		iso.gates = map[string]validator.Gate{}
 	}
 	if iso.err != nil {

@@ -2,10 +2,12 @@ package stdio
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
 
+	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -48,4 +50,12 @@ func TestCheckAlone(t *testing.T) {
 		t.Errorf("the killer got %+v", vs[7])
 	}
 	t.Logf("%d of 20 calls in flight got a crash", crashed)
+}
+
+// replayTool is the tool the replay benchmarks check calls of.
+var replayTool = tool.Tool{
+	Name:        "read",
+	Description: "Read a file.",
+	Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string","minLength":1},` +
+		`"limit":{"type":"integer","minimum":1,"maximum":2000}},"required":["path"],"additionalProperties":false}`),
 }

@@ -17,17 +17,8 @@ import (
 
 	"github.com/toolproof/toolproof/internal/cputime"
 	"github.com/toolproof/toolproof/internal/needs"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 )
-
-// replayTool is the tool the replay benchmarks check calls of.
-var replayTool = tool.Tool{
-	Name:        "read",
-	Description: "Read a file.",
-	Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string","minLength":1},` +
-		`"limit":{"type":"integer","minimum":1,"maximum":2000}},"required":["path"],"additionalProperties":false}`),
-}
 
 // replaySize is how many cases the replay benchmarks generate; b.N cases replay them in order,
 // all in one CheckBatch call (as the harness checks all cases of a tool), again from the start
@@ -133,7 +124,7 @@ func childrenCPU(c *Client) (time.Duration, bool) {
 			c.mu.Unlock()
 			return 0, false
 		}
-		pids = append(pids, p.cur.cmd.Process.Pid)
+		pids = append(pids, p.cur.proc.pid())
 	}
 	c.mu.Unlock()
 	var sum time.Duration

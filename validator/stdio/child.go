@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,7 +26,7 @@ const (
 type child struct {
 	c      *Client
 	p      *proc // the slot it serves
-	cmd    *exec.Cmd
+	proc   process
 	stdin  *os.File
 	stdout *os.File
 	stderr *os.File
@@ -45,6 +44,7 @@ type child struct {
 	listWaiters []chan []byte     // Tools calls waiting for a "tools" answer, oldest first
 	deathDetail string            // set before deadCh is closed
 	servesTools bool              // its hello said "tools": true (set by launch)
+	offersFork  bool              // its hello said "fork": true (set by launch)
 
 	deadCh     chan struct{}       // closed when dead is set
 	hello      chan map[string]any // the hello answer
@@ -63,13 +63,10 @@ type outItem struct {
 	line []byte
 }
 
-// spawn starts the process and the goroutines that serve it.
+// spawn starts a process for p (forked by the fork server when there is one, else anew) and
+// the goroutines that serve it.
 func (c *Client) spawn(p *proc) (*child, error) {
-	cmd := exec.Command(c.opts.Command[0], c.opts.Command[1:]...)
-	cmd.Dir = c.opts.Dir
-	cmd.Env = c.opts.Env
-	procgroup.Set(cmd)
-	inW, outR, errR, err := startPiped(cmd)
+	pr, ends, err := c.startProcess()
 	if err != nil {
 		return nil, err
 	}
@@ -78,11 +75,11 @@ func (c *Client) spawn(p *proc) (*child, error) {
 		registered: map[string]bool{},
 		c:          c,
 		p:          p,
-		cmd:        cmd,
-		stdin:      inW,
-		stdout:     outR,
-		stderr:     errR,
-		w:          bufio.NewWriterSize(inW, ioBuffer),
+		proc:       pr,
+		stdin:      ends.stdin,
+		stdout:     ends.stdout,
+		stderr:     ends.stderr,
+		w:          bufio.NewWriterSize(ends.stdin, ioBuffer),
 		cond:       sync.NewCond(&c.mu),
 		deadCh:     make(chan struct{}),
 		hello:      make(chan map[string]any, 1),
@@ -99,38 +96,6 @@ func (c *Client) spawn(p *proc) (*child, error) {
 	return ch, nil
 }
 
-// startPiped starts cmd with a pipe on each of its standard input, output and error, and
-// returns this side's ends; on an error, every pipe is closed.
-func startPiped(cmd *exec.Cmd) (stdin, stdout, stderr *os.File, err error) {
-	var files []*os.File
-	pipe := func() (r, w *os.File) {
-		if err == nil {
-			if r, w, err = os.Pipe(); err == nil {
-				files = append(files, r, w)
-			}
-		}
-		return r, w
-	}
-	inR, inW := pipe()
-	outR, outW := pipe()
-	errR, errW := pipe()
-	if err == nil {
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-		err = cmd.Start()
-	}
-	if err != nil {
-		for _, f := range files {
-			f.Close()
-		}
-		return nil, nil, nil, err
-	}
-	// The child's ends are the child's now.
-	inR.Close()
-	outW.Close()
-	errW.Close()
-	return inW, outR, errR, nil
-}
-
 // kill ends the process (and its process group where there is one).
 func (ch *child) kill() {
 	select {
@@ -138,7 +103,7 @@ func (ch *child) kill() {
 		return
 	default:
 	}
-	procgroup.Kill(ch.cmd.Process)
+	ch.proc.kill()
 }
 
 func (ch *child) closeStdin() {
@@ -149,10 +114,10 @@ func (ch *child) closeStdin() {
 // grandchild may still hold open.
 func (ch *child) wait() {
 	defer ch.c.wg.Done()
-	ch.exitErr = ch.cmd.Wait()
+	ch.exitErr = ch.proc.wait()
 	// What the process started in its group dies with it: a child that holds stdout open
 	// would leave the reader waiting, and outlive the run.
-	procgroup.KillGroup(ch.cmd.Process.Pid)
+	procgroup.KillGroup(ch.proc.pid())
 	close(ch.exited)
 	ch.closeStdin() // a sender blocked on a full pipe returns
 	closeLate := func(done chan struct{}, f *os.File) {

@@ -44,6 +44,7 @@ type Stats struct {
 	Timeouts       int64 // requests that ended with validator.Timeout (cancellations included)
 	ProtocolErrors int64 // requests that ended with validator.ProtocolError
 	Restarts       int64 // children started after the first ones (one per process)
+	Forks          int64 // children forked by the validator's fork server (PROTOCOL.md) rather than started anew
 	StrayLines     int64 // lines from the child that could not be tied to any request
 }
 
@@ -76,7 +77,9 @@ type Client struct {
 	// the tests shorten it).
 	closeGrace time.Duration
 
-	iso isolation // the process that runs calls alone, for crash blame
+	iso       isolation // the process that runs calls alone, for crash blame
+	forks     *forking  // the fork server, shared with iso's client (forking.go)
+	ownsForks bool      // this client started forks, and closes it
 
 	spareLimit int // the most warm spares the client holds at once (spares.go)
 
@@ -97,6 +100,12 @@ type Client struct {
 // speaks toolproof/1. The error names the command and, when the child died, its exit status and
 // last stderr lines.
 func Start(opts Options) (*Client, error) {
+	return start(opts, nil)
+}
+
+// start is Start with the fork server of another client of the same command; nil starts
+// anew.
+func start(opts Options, forks *forking) (*Client, error) {
 	if len(opts.Command) == 0 || opts.Command[0] == "" {
 		return nil, errors.New("stdio: no validator command given")
 	}
@@ -120,6 +129,10 @@ func Start(opts Options) (*Client, error) {
 
 		closeGrace: closeGrace,
 		spareLimit: SpareLimit(),
+		forks:      forks,
+	}
+	if forks == nil {
+		c.forks, c.ownsForks = &forking{}, true
 	}
 	c.ready = sync.NewCond(&c.mu)
 	c.procs = make([]*proc, opts.Processes)
@@ -133,6 +146,9 @@ func Start(opts Options) (*Client, error) {
 	}
 	c.helloOf = hellos[0]
 	c.serves = children[0].servesTools
+	if children[0].offersFork {
+		c.forks.offer()
+	}
 	c.mu.Lock()
 	for i, p := range c.procs {
 		p.cur = children[i]
@@ -316,6 +332,9 @@ func (c *Client) Close() error {
 	c.wg.Wait()
 	if err := c.iso.close(); err != nil {
 		errs = append(errs, err)
+	}
+	if c.ownsForks {
+		c.forks.close()
 	}
 	return errors.Join(errs...)
 }

@@ -89,6 +89,7 @@ func (c *Client) launch(p *proc) (*child, string, error) {
 		return fail(fmt.Errorf("answered hello with %s, but toolproof speaks %q", what, Protocol))
 	}
 	ch.servesTools = m["tools"] == true
+	ch.offersFork = m["fork"] == true
 	name, _ := m["name"].(string)
 	version, _ := m["version"].(string)
 	if name == "" {

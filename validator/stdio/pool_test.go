@@ -32,7 +32,7 @@ func childPIDs(c *Client) []int {
 	var pids []int
 	for _, p := range c.procs {
 		if p.cur != nil {
-			pids = append(pids, p.cur.cmd.Process.Pid)
+			pids = append(pids, p.cur.proc.pid())
 		}
 	}
 	return pids
