@@ -3,9 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // sarifResult is what the tests read of a SARIF result.
@@ -20,10 +23,18 @@ type sarifResult struct {
 	Properties map[string]any
 }
 
-// sarifResults runs toolproof with args and --format sarif, and returns the results.
+// sarifResults runs toolproof with args and --format sarif, checks the log against the SARIF
+// 2.1.0 schema, and returns the results.
 func sarifResults(t *testing.T, args ...string) []sarifResult {
 	t.Helper()
 	r := must(t, 1, append(append([]string{"run"}, args...), "--format", "sarif")...)
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(r.stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sarifSchema(t).Validate(doc); err != nil {
+		t.Fatalf("not valid SARIF 2.1.0: %v\n%s", err, clip(r.stdout))
+	}
 	var log struct {
 		Runs []struct{ Results []sarifResult }
 	}
@@ -31,6 +42,29 @@ func sarifResults(t *testing.T, args ...string) []sarifResult {
 		t.Fatalf("no SARIF results (%v):\n%s", err, clip(r.stdout))
 	}
 	return log.Runs[0].Results
+}
+
+// sarifSchema compiles the OASIS SARIF 2.1.0 schema the report package keeps.
+func sarifSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "report", "testdata", "sarif", "sarif-schema-2.1.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // positionOf is the line and column of the first sub in text after the first after.
