@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/schemawalk"
 )
 
 type arrPlan struct {
@@ -104,38 +105,23 @@ func itemSchemas(n *node, i int) ([]*jsonschema.Schema, bool) {
 	var roots []*jsonschema.Schema
 	covered := false
 	for _, s := range n.conj {
-		var sub *jsonschema.Schema
-		switch {
-		case i < len(s.PrefixItems):
-			sub = s.PrefixItems[i]
-		case s.Items2020 != nil:
-			sub = s.Items2020
-		}
-		switch items := s.Items.(type) {
-		case *jsonschema.Schema:
-			sub = items
-		case []*jsonschema.Schema:
-			if i < len(items) {
-				sub = items[i]
-			} else {
-				switch add := s.AdditionalItems.(type) {
-				case bool:
-					if !add {
-						return nil, false
-					}
-				case *jsonschema.Schema:
-					sub = add
-				}
+		from := len(roots)
+		roots = schemawalk.AppendItems(roots, s, i)
+		if len(roots) == from {
+			// Unlike AppendItems, an item s leaves to additionalItems: false may not exist.
+			if items, ok := s.Items.([]*jsonschema.Schema); ok && i >= len(items) && s.AdditionalItems == false {
+				return nil, false
 			}
+			continue
 		}
-		if sub != nil {
-			covered = true
+		covered = true
+		for _, sub := range roots[from:] {
 			if isFalse(sub) {
 				return nil, false
 			}
-			roots = append(roots, sub)
 		}
 	}
+	// Unlike AppendItems, which reads one schema, unevaluatedItems holds an item no schema covers.
 	if !covered {
 		for _, s := range n.conj {
 			if s.UnevaluatedItems != nil {

@@ -158,26 +158,11 @@ func (p *objPlan) planProps(k *objKeywords) string {
 func (p *objPlan) valueRoots(name string) ([]*jsonschema.Schema, bool) {
 	var roots []*jsonschema.Schema
 	for _, s := range p.n.conj {
-		in := false
-		if sch, ok := s.Properties[name]; ok {
-			in = true
-			roots = append(roots, sch)
-		}
-		for _, pp := range schemawalk.Patterns(s) {
-			if pp.Regexp.MatchString(name) {
-				in = true
-				roots = append(roots, pp.Schema)
-			}
-		}
-		if !in {
-			switch ap := s.AdditionalProperties.(type) {
-			case bool:
-				if !ap {
-					return nil, false
-				}
-			case *jsonschema.Schema:
-				roots = append(roots, ap)
-			}
+		from := len(roots)
+		roots = schemawalk.AppendMember(roots, s, name)
+		// Unlike AppendMember, a name s leaves to additionalProperties: false may not be used.
+		if len(roots) == from && s.AdditionalProperties == false {
+			return nil, false
 		}
 	}
 	for _, r := range roots {

@@ -54,7 +54,7 @@ func (r *runner) checkDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdi
 	mutated := make([]bool, len(cs))
 	send := make([]int, 0, len(cs))
 	for i := range cs {
-		if cs[i].Class != cases.Valid && r.crash.byClass[cs[i].Class] >= maxClassCrashes {
+		if r.classSpent(cs[i]) {
 			out[i] = validator.NotSent(notSentClass)
 			continue
 		}
@@ -63,9 +63,7 @@ func (r *runner) checkDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdi
 	if len(send) > 0 && cs[send[0]].Class == cases.Valid {
 		out[send[0]], mutated[send[0]] = r.lead(g, cs[send[0]])
 		if out[send[0]].Fault == validator.Crash {
-			for _, i := range send[1:] {
-				out[i] = validator.NotSent(notSentAfterCrash)
-			}
+			r.dropRest(cs, out)
 			send = nil
 		} else {
 			send = send[1:]
@@ -88,9 +86,7 @@ func (r *runner) sendDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdic
 	mutated := make([]bool, len(cs))
 	out[0], mutated[0] = r.lead(g, cs[0])
 	if out[0].Fault == validator.Crash {
-		for i := 1; i < len(cs); i++ {
-			out[i] = validator.NotSent(notSentAfterCrash)
-		}
+		notSentAfterLead(out, nil)
 		return out, mutated
 	}
 	vs, ms := r.check(g, cs[1:])
@@ -132,14 +128,38 @@ func (r *runner) afterLead(cs []cases.Case, vs []validator.Verdict) (out []valid
 	}
 	out = make([]validator.Verdict, len(cs))
 	out[0] = vs[0]
-	for i := 1; i < len(cs); i++ {
+	r.dropRest(cs, out)
+	r.recordCrashes(cs, out)
+	return out, true
+}
+
+// notSentAfterLead gives every case of a draw after its valid case out[0], which crashed the
+// validator alone, the verdict of a case not sent for that crash, and clears their mutated
+// marks (nil: none). It reads nothing of the runner (a draw in flight calls it).
+func notSentAfterLead(out []validator.Verdict, mutated []bool) {
+	for i := 1; i < len(out); i++ {
 		out[i] = validator.NotSent(notSentAfterCrash)
-		if r.crash.byClass[cs[i].Class] >= maxClassCrashes {
+	}
+	if len(mutated) > 1 {
+		clear(mutated[1:])
+	}
+}
+
+// dropRest is notSentAfterLead for the draw cs once a crash is proven: a distortion of a class
+// with maxClassCrashes proven crashes is not sent for its class's sake instead.
+func (r *runner) dropRest(cs []cases.Case, out []validator.Verdict) {
+	notSentAfterLead(out, nil)
+	for i := 1; i < len(cs); i++ {
+		if r.classSpent(cs[i]) {
 			out[i] = validator.NotSent(notSentClass)
 		}
 	}
-	r.recordCrashes(cs, out)
-	return out, true
+}
+
+// classSpent says whether c is a distortion of a class that has maxClassCrashes proven crashes
+// on this tool, so is sent no more.
+func (r *runner) classSpent(c cases.Case) bool {
+	return c.Class != cases.Valid && r.crash.byClass[c.Class] >= maxClassCrashes
 }
 
 // run sends the cases at indexes at.

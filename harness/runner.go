@@ -131,9 +131,7 @@ func (r *runner) checkAll(g validator.Gate, cs []cases.Case, lead bool) ([]valid
 	if lead && out[0].Fault == validator.Crash {
 		// An in-process gate's crash is its call's own: the draw is judged on it alone, as
 		// blame judges one sent to a process.
-		for i := 1; i < len(cs); i++ {
-			out[i], mutated[i] = validator.NotSent(notSentAfterCrash), false
-		}
+		notSentAfterLead(out, mutated)
 	}
 	return out, mutated
 }
@@ -206,12 +204,12 @@ func (r *runner) blame(g validator.Gate, args [][]byte, vs []validator.Verdict, 
 			// (crashy.go): the distortions' verdicts are dropped, and the others cut short are
 			// not run again, so the deaths that cut them short may be theirs: not deaths
 			// that no call reproduced.
-			for i := 1; i < len(vs); i++ {
-				if vs[i].Fault == validator.Crash {
-					r.deaths.record(vs[i], true)
+			for _, v := range vs[1:] {
+				if v.Fault == validator.Crash {
+					r.deaths.record(v, true)
 				}
-				vs[i] = validator.NotSent(notSentAfterCrash)
 			}
+			notSentAfterLead(vs, nil)
 			return vs
 		}
 		crashed = crashed[1:]

@@ -43,9 +43,10 @@ type doubles struct {
 	rounded []byte    // the schema read as doubles, as text, when that differs
 	once    sync.Once // compiles rounded into oracle
 
-	o              *Oracle            // the oracle whose readings these are
-	mixedSchemaBig bool               // the schema holds an integer literal a double may not hold
-	mixed, serde   func() *Gatekeeper // the mixed and serde_json readings, made on first need
+	o              *Oracle             // the oracle whose readings these are
+	params         func() (any, error) // the parameters schema document, parsed once for every reading
+	mixedSchemaBig bool                // the schema holds an integer literal a double may not hold
+	mixed, serde   func() *Gatekeeper  // the mixed and serde_json readings, made on first need
 
 	// Where a multipleOf divides, more readings (divisions.go), made on first need.
 	divOnce                     sync.Once
@@ -57,13 +58,14 @@ type doubles struct {
 func newDoubles(o *Oracle) *doubles {
 	gk := o.exact
 	d := &doubles{o: o}
+	d.params = sync.OnceValues(func() (any, error) { return jsonvalue.Parse(gk.Tool().Parameters) })
 	d.mixed = sync.OnceValue(func() *Gatekeeper { return d.readAs(mixed64) })
 	d.serde = sync.OnceValue(func() *Gatekeeper { return d.readAs(serde64) })
 	dynamic := d.scan(gk.Schema())
 	if !d.sensitive && !dynamic {
 		return d
 	}
-	doc, err := jsonvalue.Parse(gk.Tool().Parameters)
+	doc, err := d.params()
 	if err != nil { // not seen for a schema that compiled; if it were, no verdict would hold
 		d.sensitive, d.broken = true, true
 		d.round, d.keeps = jsonvalue.Shortest64, jsonvalue.Shortest64Keeps
@@ -188,7 +190,7 @@ func hasBigInteger(v any) bool {
 // readAs compiles the schema with its numbers read by round (the oracle itself when none
 // changes); nil when it cannot be read so.
 func (d *doubles) readAs(round func(json.Number) (json.Number, bool)) *Gatekeeper {
-	doc, err := jsonvalue.Parse(d.o.exact.tool.Parameters)
+	doc, err := d.params()
 	if err != nil {
 		return nil
 	}

@@ -56,12 +56,14 @@ func (d *doubles) compileDivisions() {
 // values float picks (nil: all) divided in floating point (MarkFloatDivisions, FloatDivision);
 // nil when the schema cannot be read so.
 func (d *doubles) division(round func(json.Number) (json.Number, bool), float func(json.Number) bool, exactOnOverflow bool) *Gatekeeper {
-	doc, err := jsonvalue.Parse(d.o.exact.tool.Parameters)
+	shared, err := d.params()
 	if err != nil {
 		return nil
 	}
 	// Marked as written, then read: the literal says how Python divides. A schema whose
-	// references reach into data cannot be marked whole: no verdict is owed there.
+	// references reach into data cannot be marked whole: no verdict is owed there. The marks
+	// go on a copy: the parsed document is every reading's.
+	doc := jsonvalue.MustClone(shared)
 	if !MarkFloatDivisions(doc, float) {
 		return nil
 	}

@@ -98,3 +98,42 @@ func TestOracleIsShared(t *testing.T) {
 		t.Error("the lax reading is not compiled once")
 	}
 }
+
+// The readings share one parse of the tool's parameters: the division readings mark their
+// multipleOf on a copy of it, so a reading made after them (here the mixed one, for a big
+// integer) reads the schema as written.
+func TestDivisionMarksStayInTheirReadings(t *testing.T) {
+	counts, stop := validator.CountCompiles()
+	defer stop()
+	gk, err := validator.Compile(tool.Tool{Name: "marks", Parameters: json.RawMessage(`{"type":"object",` +
+		`"properties":{"price":{"type":"number","multipleOf":0.5,"maximum":0.1},"n":{"type":"integer"}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := gk.Oracle()
+	for _, args := range []string{`{"price":1.5}`, `{"n":123456789012345678901}`} {
+		var v any
+		d := json.NewDecoder(strings.NewReader(args))
+		d.UseNumber()
+		if err := d.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		o.DoublesDiffer(v, nil, o.Locate(v))
+	}
+	got := counts()
+	division, mixed := 0, 0
+	for k := range got {
+		switch {
+		case strings.Contains(k, " float("):
+			division++
+		case strings.Contains(k, validator.FloatMultipleOf):
+			t.Errorf("a reading without float division holds the division readings' marks: %s", k)
+		case strings.Contains(k, "0.1000000000000000055511151231257827021181583404541015625"):
+			mixed++
+		}
+	}
+	if division == 0 || mixed == 0 {
+		t.Errorf("the test no longer reaches a division reading (%d) and a reading after it (%d): %v", division, mixed, got)
+	}
+	checkOnce(t, got)
+}
