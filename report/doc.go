@@ -7,11 +7,16 @@
 // the kinds seen, the checks, the counts; a comparison's: the summary of each validator), by a
 // small renderer per format, each in a file of its own: text.go, markdown.go, junit.go,
 // json.go, html.go (one self-contained page, its template in html/), sarif.go (SARIF 2.1.0 for
-// code scanning, located by Report.Sources) and badge.go (a shields.io endpoint document). The
+// code scanning) and badge.go (a shields.io endpoint document). The
 // class tables of the text and Markdown forms are one table (table.go) written two ways. A new
 // format is one more renderer over the same model, listed in format.go; WriteFormat gives the
 // HTML and SARIF renderers their options (the command that repeats the run, a finding's replay
 // command, the version).
+//
+// Locate (source.go) says where in its tool file each finding is: the place of the part of the
+// tool's schema it is about (Finding.Location: the keyword the oracle finds broken, place.go,
+// found in the file's text by tool.LocateAll), else its tool's definition (Report.Sources).
+// Every format shows that one place (Report.At); SARIF's region is it.
 //
 // A baseline (package baseline) marks the findings it knows (Finding.Known: reported, not
 // failing) and records what it found (Report.Baseline: the known entries that reproduce and the

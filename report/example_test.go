@@ -18,7 +18,9 @@ func ExampleReport_Write() {
 		Checked: map[string][]string{"valid": {"read"}, "stringified_type": {"read"}},
 		Findings: []report.Finding{{Case: cases.Case{Tool: "read", Class: "stringified_type", Expect: cases.Reject,
 			Path: "/limit", Args: []byte(`{"limit":"20","path":"a"}`), ID: "fedcba9876543210fedc"},
-			Kind: report.Missed, Got: "accepted", Count: 1, Blocking: true}},
+			Kind: report.Missed, Got: "accepted", Count: 1, Blocking: true,
+			// Where the tool file writes the keyword the case breaks (report.Locate finds it).
+			Location: report.Source{File: "tools.json", Line: 7, Column: 9, Schema: "/properties/limit/type"}}},
 	}
 	r.Finish()
 	if err := r.Write(os.Stdout, "markdown"); err != nil {
@@ -34,7 +36,7 @@ func ExampleReport_Write() {
 	// | valid | 10 | 10 | 0 | 0 | 0 |
 	// | stringified_type | 10 | 9 | 1 | 0 | 1 |
 	//
-	// | tool | class | kind | args | path | blocking | id |
-	// |---|---|---|---|---|---|---|
-	// | read | stringified_type | missed | ` {"limit":"20","path":"a"} ` | /limit | yes | fedcba9876543210fedc |
+	// | tool | class | kind | args | path | at | blocking | id |
+	// |---|---|---|---|---|---|---|---|
+	// | read | stringified_type | missed | ` {"limit":"20","path":"a"} ` | /limit | tools.json:7:9  schema: /properties/limit/type | yes | fedcba9876543210fedc |
 }

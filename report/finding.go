@@ -26,6 +26,10 @@ type Finding struct {
 	// Known is set by a baseline (package baseline) on a finding it lists and whose minimal case
 	// still reproduces: it is reported, but does not fail the run.
 	Known bool
+	// Location is where in its tool file the part of the tool's schema the finding is about is
+	// written (Locate sets it): the keyword the oracle finds the case breaks, else the subschema
+	// of the case's path. The zero Source when unknown: the finding is at its tool's definition.
+	Location Source
 }
 
 // Fails reports whether the finding fails the run: blocking, and not known to a baseline.
@@ -43,6 +47,7 @@ type findingJSON struct {
 	Scope      string            `json:"scope,omitempty"`
 	Also       []cases.Place     `json:"also,omitempty"`
 	Keyword    string            `json:"keyword,omitempty"`
+	Location   *Source           `json:"location,omitempty"` // where the schema place is written in the tool file
 	Reason     string            `json:"reason,omitempty"`
 	Canary     string            `json:"canary,omitempty"`
 	Args       string            `json:"args"`
@@ -64,6 +69,10 @@ func (f Finding) MarshalJSON() ([]byte, error) {
 		Path: f.Path, Scope: f.Scope, Also: f.Also, Keyword: f.Keyword, Reason: f.Reason, Canary: f.Canary, Args: string(f.Args),
 		Original: string(f.Original), ID: f.ID, SchemaHash: f.SchemaHash, Detail: f.Detail,
 		Issues: f.Issues, Count: f.Count, Blocking: f.Blocking, Shrunk: f.Shrunk, Known: f.Known}
+	if f.Location != (Source{}) {
+		loc := f.Location
+		j.Location = &loc
+	}
 	if !utf8.Valid(f.Args) {
 		j.ArgsBase64 = base64.StdEncoding.EncodeToString(f.Args)
 	}
@@ -93,6 +102,9 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 		Reason: j.Reason, Canary: j.Canary},
 		Kind: j.Kind, Got: j.Got, Detail: j.Detail, Issues: j.Issues, Count: j.Count, Blocking: j.Blocking, Shrunk: j.Shrunk,
 		Known: j.Known}
+	if j.Location != nil {
+		f.Location = *j.Location
+	}
 	return nil
 }
 
@@ -117,6 +129,9 @@ func (f Finding) Explain() string {
 		reason = "a valid call"
 	}
 	fmt.Fprintf(&b, "%s %s: %s\n", f.Class, f.Kind, reason)
+	if at := atText(f.Location); at != "" {
+		fmt.Fprintf(&b, "  at: %s\n", at)
+	}
 	fmt.Fprintf(&b, "  expect %s, got %s\n", f.Expect, f.Got)
 	fmt.Fprintf(&b, "  args: %s\n", showArgs(string(f.Args)))
 	if f.Path != "" || f.Keyword != "" {

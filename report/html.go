@@ -107,8 +107,8 @@ type htmlCell struct {
 }
 
 type htmlFinding struct {
-	Anchor, Mark, Line, Class, Kind, Args, Path, Keyword, Detail, ID, Replay, Count string
-	Issues                                                                          []string
+	Anchor, Mark, Line, Class, Kind, Args, Path, Keyword, At, Detail, ID, Replay, Count string
+	Issues                                                                              []string
 }
 
 // WriteHTML writes the report as one self-contained HTML page.
@@ -328,7 +328,7 @@ func (r *Report) htmlFinding(anchor string, f Finding, opts HTMLOptions) htmlFin
 		mark = "known"
 	}
 	h := htmlFinding{Anchor: anchor + "-" + f.ID + "-" + string(f.Kind), Mark: mark, Line: f.String(), Class: string(f.Class),
-		Kind: string(f.Kind), Args: showArgs(string(f.Args)), Path: f.Path, Keyword: f.Keyword,
+		Kind: string(f.Kind), Args: showArgs(string(f.Args)), Path: f.Path, Keyword: f.Keyword, At: atText(r.At(f)),
 		Detail: strings.TrimRight(f.Detail, "\n"), ID: f.ID, Replay: opts.replay(r, f), Count: suchCases(f.Count)}
 	if f.Path == "" && f.Class != "valid" {
 		h.Path = "(the root)"

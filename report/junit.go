@@ -60,9 +60,14 @@ type junitSuite struct {
 	Cases      []junitCase     `xml:"testcase"`
 }
 
-// junitFinding is the text of one finding in a JUnit failure or output.
-func junitFinding(f Finding) string {
-	s := fmt.Sprintf("%s\nargs: %s\n", f.String(), showArgs(string(f.Args)))
+// junitFinding is the text of one finding in a JUnit failure or output; at is where it is in
+// its tool file.
+func junitFinding(f Finding, at Source) string {
+	s := f.String() + "\n"
+	if t := atText(at); t != "" {
+		s += "at: " + t + "\n"
+	}
+	s += fmt.Sprintf("args: %s\n", showArgs(string(f.Args)))
 	if f.Path != "" {
 		s += fmt.Sprintf("path: %s  keyword: %s\n", f.Path, f.Keyword)
 	}
@@ -93,7 +98,7 @@ func junitSuites(sum *summary, withValidator bool) []junitSuite {
 	for _, cc := range sum.checks {
 		s := junitSuite{Name: prefix + cc.class, Properties: props}
 		for _, tc := range cc.tools {
-			jc := junitToolCase(prefix+cc.class, tc)
+			jc := junitToolCase(prefix+cc.class, tc, r)
 			if jc.Failure != nil {
 				s.Failures++
 			}
@@ -121,14 +126,14 @@ func junitSuites(sum *summary, withValidator bool) []junitSuite {
 
 // junitToolCase is the test case of one check: failed with the text of its blocking findings,
 // the others as its output.
-func junitToolCase(classname string, tc toolCheck) junitCase {
+func junitToolCase(classname string, tc toolCheck, r *Report) junitCase {
 	jc := junitCase{Name: tc.tool, Classname: classname}
 	var fail, note []string
 	for _, f := range tc.findings {
 		if f.Fails() {
-			fail = append(fail, junitFinding(f))
+			fail = append(fail, junitFinding(f, r.At(f)))
 		} else {
-			note = append(note, junitFinding(f))
+			note = append(note, junitFinding(f, r.At(f)))
 		}
 	}
 	if len(fail) > 0 {

@@ -17,7 +17,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	s.classTable().writeMarkdown(w)
 	if len(r.Findings) > 0 {
 		fmt.Fprintln(w)
-		writeMarkdownFindings(w, r.Findings)
+		writeMarkdownFindings(w, r)
 	}
 	writeBaselineMarkdown(w, r)
 	writeTail(w, r, s, tailStyle{
@@ -45,7 +45,7 @@ func writeComparisonMarkdown(w io.Writer, cmp *Comparison) error {
 		}
 		fmt.Fprintf(w, "\n<details><summary>%s: %d findings, %d skipped tools</summary>\n\n", mdCell(r.Validator), len(r.Findings), len(r.Skipped))
 		if len(r.Findings) > 0 {
-			writeMarkdownFindings(w, r.Findings)
+			writeMarkdownFindings(w, r)
 		}
 		if len(r.Skipped) > 0 {
 			if len(r.Findings) > 0 {
@@ -60,12 +60,13 @@ func writeComparisonMarkdown(w io.Writer, cmp *Comparison) error {
 	return nil
 }
 
-// writeMarkdownFindings writes the findings as a table, one row each.
-func writeMarkdownFindings(w io.Writer, fs []Finding) {
-	fmt.Fprintf(w, "| tool | class | kind | args | path | blocking | id |\n|---|---|---|---|---|---|---|\n")
-	for _, f := range fs {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, mdCode(truncate(string(f.Args), 120)),
-			mdCell(f.Path), blockingWord(f), f.ID)
+// writeMarkdownFindings writes the findings of r as a table, one row each, with where each is
+// in its tool file.
+func writeMarkdownFindings(w io.Writer, r *Report) {
+	fmt.Fprintf(w, "| tool | class | kind | args | path | at | blocking | id |\n|---|---|---|---|---|---|---|---|\n")
+	for _, f := range r.Findings {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, mdCode(truncate(string(f.Args), 120)),
+			mdCell(f.Path), mdCell(atText(r.At(f))), blockingWord(f), f.ID)
 	}
 }
 

@@ -92,7 +92,8 @@ type sarifLogical struct {
 const sarifDocs = "https://github.com/toolproof/toolproof/blob/main/docs/"
 
 // WriteSARIF writes the report as SARIF 2.1.0, for code scanning: one result per blocking
-// finding (known ones as warnings), the rule being its class and kind, located at the tool's
+// finding (known ones as warnings), the rule being its class and kind, located at the place in
+// the tool file of the part of the schema it is about (Finding.Location), else at the tool's
 // definition (Report.Sources).
 func (r *Report) WriteSARIF(w io.Writer, opts SARIFOptions) error {
 	return writeSARIF(w, []*Report{r}, opts)
@@ -197,6 +198,11 @@ func (r *Report) sarifResult(f Finding, id string, index int, opts SARIFOptions)
 	loc := sarifLocation{LogicalLocations: []sarifLogical{{Name: f.Tool, Kind: "function"}}}
 	if src.Served != "" {
 		loc.LogicalLocations[0].FullyQualifiedName = src.Served + "#" + f.Tool
+	}
+	if f.Location.File != "" && f.Location.Line > 0 {
+		// The place in the tool's schema the finding is about, rather than the tool's name.
+		src = f.Location
+		res.Properties["schema"] = src.Schema
 	}
 	if src.File == "" && opts.File != "" {
 		src.File, src.Line, src.Column = opts.File, 0, 0

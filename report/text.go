@@ -22,6 +22,9 @@ func writeText(w io.Writer, r *Report) error {
 		fmt.Fprintf(w, "\nfindings (one minimal case per tool, class and kind):\n")
 		for _, f := range r.Findings {
 			fmt.Fprintf(w, "\n%s %s\n", mark(f), escapeLine(f.String()))
+			if at := atText(r.At(f)); at != "" {
+				fmt.Fprintf(w, "     at:     %s\n", escapeLine(at))
+			}
 			fmt.Fprintf(w, "     args:   %s\n", showArgs(string(f.Args)))
 			if f.Path != "" {
 				fmt.Fprintf(w, "     path:   %s  keyword: %s\n", escapeLine(f.Path), escapeLine(f.Keyword))

@@ -167,13 +167,10 @@ func replayCommand(f *runFlags, specs map[string]string, jsonFile string) func(*
 }
 
 // sources says where each tool with a finding is defined: the position of its "name" in its tool
-// file, or, for a tool a validator lists (node:, mcp:), the validator's spec, with the module
-// (or the first file of the server's command) as the file.
+// file, with each finding at the place in the file of the part of the schema it is about
+// (report.Locate); or, for a tool a validator lists (node:, mcp:), the validator's spec, with the
+// module (or the first file of the server's command) as the file.
 func sources(reports []*report.Report, tools []tool.Tool, served string) {
-	byName := map[string]tool.Tool{}
-	for _, t := range tools {
-		byName[t.Name] = t
-	}
 	files := map[string][]byte{}
 	read := func(path string) []byte {
 		if data, ok := files[path]; ok {
@@ -182,6 +179,14 @@ func sources(reports []*report.Report, tools []tool.Tool, served string) {
 		data, _ := os.ReadFile(path)
 		files[path] = data
 		return data
+	}
+	if served == "" {
+		report.Locate(reports, tools, report.Files{Read: read, Name: relPath})
+		return
+	}
+	byName := map[string]tool.Tool{}
+	for _, t := range tools {
+		byName[t.Name] = t
 	}
 	for _, r := range reports {
 		for _, f := range r.Findings {
@@ -200,22 +205,11 @@ func sources(reports []*report.Report, tools []tool.Tool, served string) {
 	}
 }
 
-// sourceOf locates one tool.
+// sourceOf locates a tool a validator lists: in the module or the server's file, at its name.
 func sourceOf(t tool.Tool, served string, read func(string) []byte) report.Source {
-	if served != "" {
-		s := report.Source{Served: served, File: servedFile(served)}
-		if s.File != "" {
-			s.Line, s.Column = locateLoose(read(s.File), t.Name)
-		}
-		return s
-	}
-	file := t.Source
-	if i := strings.LastIndexByte(file, '#'); i >= 0 {
-		file = file[:i]
-	}
-	s := report.Source{File: relPath(file)}
-	if line, col, ok := tool.Locate(read(file), t.Name); ok {
-		s.Line, s.Column = line, col
+	s := report.Source{Served: served, File: servedFile(served)}
+	if s.File != "" {
+		s.Line, s.Column = locateLoose(read(s.File), t.Name)
 	}
 	return s
 }

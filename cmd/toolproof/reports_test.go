@@ -13,8 +13,9 @@ import (
 	"github.com/toolproof/toolproof/tool"
 )
 
-// --report writes more reports of the same run; the SARIF one locates each finding at its tool's
-// "name" in the tool file, and the HTML one gives for each finding a replay command that repeats it.
+// --report writes more reports of the same run; the SARIF one locates each finding at the keyword
+// of its path's schema in the tool file, and the HTML one gives for each finding a replay command
+// that repeats it.
 func TestReportFiles(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{}
@@ -78,9 +79,27 @@ func TestReportFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		line := strings.Split(string(data), "\n")[loc.Region.StartLine-1]
-		if at := line[loc.Region.StartColumn-1:]; !strings.HasPrefix(at, `"name": "`+name+`"`) {
-			t.Errorf("%s: line %d column %d is %q, not the tool's name", res.Message.Text, loc.Region.StartLine, loc.Region.StartColumn, at)
+		// The corpus tools are flat: the keyword is the first one after the property's name.
+		var f report.Finding
+		for _, g := range rep.Findings {
+			if g.ID == res.Properties["id"] {
+				f = g
+			}
+		}
+		if f.Keyword == "" || res.Properties["schema"] != "/properties"+f.Path+"/"+f.Keyword {
+			t.Errorf("%s: schema place %v for path %s keyword %s", res.Message.Text, res.Properties["schema"], f.Path, f.Keyword)
+			continue
+		}
+		text := string(data)
+		prop := strings.Index(text, `"`+strings.TrimPrefix(f.Path, "/")+`": {`)
+		want := prop + strings.Index(text[prop:], `"`+f.Keyword+`"`)
+		line := 1 + strings.Count(text[:want], "\n")
+		col := want - strings.LastIndex(text[:want], "\n")
+		if prop < 0 || loc.Region.StartLine != line || loc.Region.StartColumn != col {
+			t.Errorf("%s: at line %d column %d, want %d:%d, the %q of %s", res.Message.Text, loc.Region.StartLine, loc.Region.StartColumn, line, col, f.Keyword, f.Path)
+		}
+		if src := rep.Sources[name]; !strings.HasPrefix(strings.Split(text, "\n")[src.Line-1][src.Column-1:], `"name": "`+name+`"`) {
+			t.Errorf("%s: the tool's source %+v is not its name", name, src)
 		}
 	}
 

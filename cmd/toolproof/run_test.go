@@ -365,7 +365,7 @@ func TestRepairProfile(t *testing.T) {
 func TestMarkdownFindingRowsStayOneLine(t *testing.T) {
 	r := must(t, 1, "run", "--tools", corpusTool("read"), "--checks", "20", "--seed", "1", "--mutators", "malformed_json",
 		"--format", "markdown", "--validator", execSpec(t, "-fence"))
-	_, findings, ok := strings.Cut(r.stdout, "| tool | class | kind | args | path | blocking | id |\n|---|---|---|---|---|---|---|\n")
+	_, findings, ok := strings.Cut(r.stdout, "| tool | class | kind | args | path | at | blocking | id |\n|---|---|---|---|---|---|---|---|\n")
 	if !ok {
 		t.Fatalf("no findings table:\n%s", r.stdout)
 	}

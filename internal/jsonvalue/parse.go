@@ -260,7 +260,7 @@ func (p *parser) next(close byte, in string) (more bool, err error) {
 
 func (p *parser) number() (any, error) {
 	start := p.pos
-	end, msg := scanNumber(p.data, p.pos)
+	end, msg := ScanNumber(p.data, p.pos)
 	p.pos = end
 	if msg != "" {
 		return nil, p.errorf("%s", msg)
@@ -268,9 +268,10 @@ func (p *parser) number() (any, error) {
 	return json.Number(p.data[start:end]), nil
 }
 
-// scanNumber reads the JSON number that starts at d[i]: where it ends, or where it goes wrong
-// and what is wrong (msg non-empty).
-func scanNumber[T string | []byte](d T, i int) (end int, msg string) {
+// ScanNumber reads the JSON number (RFC 8259's -?int frac? exp?) that starts at d[i]: where
+// it ends, or where it goes wrong and what is wrong (msg non-empty). What follows the number is
+// left to the caller: in "01" the number is "0".
+func ScanNumber[T string | []byte](d T, i int) (end int, msg string) {
 	if i < len(d) && d[i] == '-' {
 		i++
 	}

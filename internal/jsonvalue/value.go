@@ -202,7 +202,7 @@ func appendString(dst []byte, s string, strict bool) ([]byte, bool) {
 }
 
 func isNumber(s string) bool {
-	end, msg := scanNumber(s, 0)
+	end, msg := ScanNumber(s, 0)
 	return msg == "" && end == len(s)
 }
 

@@ -41,8 +41,9 @@ type flight struct {
 func (g *gate) checkStdio(ctx context.Context, args [][]byte) []validator.Verdict {
 	b := &batch{g: g, ctx: ctx, args: args, out: make([]validator.Verdict, len(args)), flights: make([]flight, len(args))}
 	stop := context.AfterFunc(ctx, func() { b.sweep(true) })
+	head := g.c.callHead()
 	for i := range args {
-		params, why := callParams(g.nameJSON, args[i])
+		params, why := callParams(head, g.nameJSON, args[i])
 		if params == nil {
 			g.c.count("not sent")
 			b.out[i] = validator.NotSent(why)

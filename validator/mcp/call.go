@@ -49,7 +49,7 @@ const maxAttempts = 3
 // call sends one tools/call and reads its verdict. A call in flight when the server crashed
 // is sent again alone, so that a crash is blamed on the call that caused it.
 func (c *Client) call(ctx context.Context, g *gate, args []byte) validator.Verdict {
-	params, why := callParams(g.nameJSON, args)
+	params, why := callParams(c.callHead(), g.nameJSON, args)
 	if params == nil {
 		c.count("not sent")
 		return validator.NotSent(why)
@@ -63,9 +63,10 @@ func (c *Client) call(ctx context.Context, g *gate, args []byte) validator.Verdi
 	return c.settleCall(ctx, g.callRequest(params, args), args, nil)
 }
 
-// callRequest is the tools/call request of an argument text, its params made by callParams.
+// callRequest is the tools/call request of an argument text, its params made by callParams
+// with the client's callHead.
 func (g *gate) callRequest(params, args []byte) request {
-	return request{method: "tools/call", params: g.c.withMeta(params), name: g.name, paramHeaders: paramValues(g.params, args)}
+	return request{method: "tools/call", params: params, name: g.name, paramHeaders: paramValues(g.params, args)}
 }
 
 // sent is how one sending of a call ended: on session s, with answer r and outcome out, or err
@@ -188,15 +189,17 @@ func (c *Client) verdict(r response, object bool) validator.Verdict {
 	return v
 }
 
-// callParams makes the tools/call params with the argument text spliced in as written (less
-// insignificant whitespace, so that it fits on one line). Text that is not one JSON value, or
-// not UTF-8, cannot be sent in a JSON-RPC message: params is nil and why says so.
-func callParams(nameJSON, args []byte) (params []byte, why string) {
+// callParams makes the tools/call params, after head (callHead: `{` and the _meta of a
+// modern session), with the argument text spliced in as written (less insignificant
+// whitespace, so that it fits on one line). Text that is not one JSON value, or not UTF-8,
+// cannot be sent in a JSON-RPC message: params is nil and why says so.
+func callParams(head, nameJSON, args []byte) (params []byte, why string) {
 	if !utf8.Valid(args) {
 		return nil, "the argument text is not UTF-8; JSON-RPC messages are"
 	}
-	params = make([]byte, 0, len(args)+len(nameJSON)+24)
-	params = append(params, `{"name":`...)
+	params = make([]byte, 0, len(head)+len(args)+len(nameJSON)+24)
+	params = append(params, head...)
+	params = append(params, `"name":`...)
 	params = append(params, nameJSON...)
 	params = append(params, `,"arguments":`...)
 	// The text is checked as it is appended: one pass, no copy. What appendCompact leaves,

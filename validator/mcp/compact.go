@@ -1,5 +1,7 @@
 package mcp
 
+import "github.com/toolproof/toolproof/internal/jsonvalue"
+
 // appendCompact appends src, one JSON value nested at most maxCompactDepth deep, to dst less
 // its insignificant white space, checking it as it goes. ok is false for any other text (dst is
 // then to be discarded): encoding/json's Compact, the reference, is left to say what is wrong.
@@ -133,44 +135,15 @@ func (c *compactor) str() bool {
 	return false
 }
 
-// number copies -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
+// number copies the JSON number at c.i, read by jsonvalue.ScanNumber.
 func (c *compactor) number() bool {
-	start := c.i
-	if c.src[c.i] == '-' {
-		c.i++
-	}
-	switch {
-	case c.i < len(c.src) && c.src[c.i] == '0':
-		c.i++
-	case c.digits() == 0:
+	end, msg := jsonvalue.ScanNumber(c.src, c.i)
+	if msg != "" {
 		return false
 	}
-	if c.i < len(c.src) && c.src[c.i] == '.' {
-		c.i++
-		if c.digits() == 0 {
-			return false
-		}
-	}
-	if c.i < len(c.src) && (c.src[c.i] == 'e' || c.src[c.i] == 'E') {
-		c.i++
-		if c.i < len(c.src) && (c.src[c.i] == '+' || c.src[c.i] == '-') {
-			c.i++
-		}
-		if c.digits() == 0 {
-			return false
-		}
-	}
-	c.out = append(c.out, c.src[start:c.i]...)
+	c.out = append(c.out, c.src[c.i:end]...)
+	c.i = end
 	return true
-}
-
-// digits skips the digits at c.i and says how many there were.
-func (c *compactor) digits() int {
-	start := c.i
-	for c.i < len(c.src) && c.src[c.i] >= '0' && c.src[c.i] <= '9' {
-		c.i++
-	}
-	return c.i - start
 }
 
 func isHex(b byte) bool {

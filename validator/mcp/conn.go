@@ -252,8 +252,8 @@ func (s *session) dispatch(line []byte) {
 }
 
 // dispatchCall delivers the common line, decoded once: an answer (a result or an error) with a
-// numeric id to a tools/call in flight. Any other line is left to dispatch (false), which reads
-// it again.
+// numeric id to a tools/call in flight, found and taken under one lock. Any other line is left
+// to dispatch (false), which reads it again.
 func (s *session) dispatchCall(line []byte) bool {
 	id, result, rpcErr, ok := decodeCallAnswer(line)
 	if !ok {
@@ -261,13 +261,13 @@ func (s *session) dispatchCall(line []byte) bool {
 	}
 	s.mu.Lock()
 	p, ok := s.pending[id]
-	s.mu.Unlock()
 	if !ok || !p.call {
+		s.mu.Unlock()
 		return false
 	}
-	if !s.deliver(id, response{call: result, Error: rpcErr}) {
-		s.strayLine(line, "a response to no request in flight")
-	}
+	s.take(id)
+	s.mu.Unlock()
+	p.give(response{call: result, Error: rpcErr}, false)
 	return true
 }
 
@@ -344,19 +344,26 @@ func (s *session) settle() {
 	clear(s.suspects)
 }
 
+// deliver gives r to request id, if it is in flight (false: it is not).
 func (s *session) deliver(id int64, r response) bool {
 	s.mu.Lock()
 	p, ok := s.pending[id]
-	delete(s.pending, id)
-	if s.suspects[id] {
-		delete(s.suspects, id)
-		s.settle()
-	}
+	s.take(id)
 	s.mu.Unlock()
 	if ok {
 		p.give(r, false)
 	}
 	return ok
+}
+
+// take removes request id, answered, from the requests in flight and from the suspects, and
+// settles the nulls when that leaves as few suspects as nulls. s.mu is held.
+func (s *session) take(id int64) {
+	delete(s.pending, id)
+	if s.suspects[id] {
+		delete(s.suspects, id)
+		s.settle()
+	}
 }
 
 func (s *session) strayLine(line []byte, what string) {

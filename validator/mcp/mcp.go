@@ -89,6 +89,9 @@ type Client struct {
 	era      era
 	// how the protocol was chosen, for the notes
 	negotiated string
+	// metaHead is how a tools/call's params begin in a modern session: `{"_meta":{...},`
+	// with protocol's _meta, set with it (callHead).
+	metaHead   []byte
 	scrub      *redactor
 	httpClient *http.Client
 	retried    atomic.Int64

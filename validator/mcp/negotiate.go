@@ -163,6 +163,7 @@ func (c *Client) setEra(e era) {
 func (c *Client) setProtocol(v, how string) {
 	if c.protocol != v {
 		c.protocol, c.negotiated = v, how
+		c.metaHead = append(append([]byte(`{"_meta":`), metaFor(v)...), ',')
 	}
 }
 
@@ -195,6 +196,18 @@ func (c *Client) withMeta(params []byte) []byte {
 	return spliceMeta(params, metaFor(c.protocol))
 }
 
+// callHead is how a tools/call's params begin: `{` in a legacy session, `{"_meta":{...},` in
+// a modern one, so that callParams writes them once, _meta and all.
+func (c *Client) callHead() []byte {
+	if c.era != eraModern {
+		return legacyHead
+	}
+	return c.metaHead
+}
+
+var legacyHead = []byte("{")
+
+// spliceMeta is params, a JSON object, with meta as its first member, _meta.
 func spliceMeta(params, meta []byte) []byte {
 	out := make([]byte, 0, len(params)+len(meta)+12)
 	out = append(out, `{"_meta":`...)

@@ -425,7 +425,7 @@ func TestOpenErrors(t *testing.T) {
 		{newOpener(), "exec:'unterminated", []string{"unterminated"}},
 		{newOpener(), "exec:" + filepath.Join(empty, "no-such-validator"), []string{"no-such-validator"}},
 		{&registry.Opener{Root: empty, Options: stdio.Options{Stderr: io.Discard}}, "ajv", []string{"ajv"}},
-		{&registry.Opener{Root: empty, Options: stdio.Options{Stderr: io.Discard}}, "json-struct", []string{"building the Go validator zoo", empty}},
+		{&registry.Opener{Root: empty, Options: stdio.Options{Stderr: io.Discard}}, "json-struct", []string{"validator json-struct is in the Go validator zoo: building the zoo in", empty}},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
 			v, err := tc.opener.Open(tc.spec)

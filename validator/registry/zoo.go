@@ -17,22 +17,24 @@ import (
 // dependencies stay out of toolproof's.
 const zooCommand = "github.com/toolproof/toolproof/zoo/cmd/toolproof-zoo"
 
-// zoo builds the Go validator zoo once and starts its command on name.
+// zoo builds the Go validator zoo once and starts its command on name. A failed build fails
+// every zoo validator, each error naming the validator it was asked for.
 func (o *Opener) zoo(name string) (validator.Validator, error) {
 	o.zooOnce.Do(func() { o.zooBin, o.zooErr = o.buildZoo(name) })
 	if o.zooErr != nil {
-		return nil, o.zooErr
+		return nil, fmt.Errorf("validator %s is in the Go validator zoo: %v", name, o.zooErr)
 	}
 	return o.start([]string{o.zooBin, name})
 }
 
 // buildZoo builds the zoo from Root (go build, as a developer's checkout has it) or else installs
 // its command at this toolproof's version from the module proxy (go install), into the cache.
+// Its errors name no validator (zoo adds the one asked for); name is for the progress line.
 func (o *Opener) buildZoo(name string) (string, error) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
-		return "", fmt.Errorf("validator %s is in the Go validator zoo, built from source, and the go command is not on PATH: "+
-			"install Go (https://go.dev/dl) or choose a validator `toolproof validators` lists as node, python or builtin", name)
+		return "", fmt.Errorf("it is built from source, and the go command is not on PATH: " +
+			"install Go (https://go.dev/dl) or choose a validator `toolproof validators` lists as node, python or builtin")
 	}
 	cache, err := o.cacheRoot()
 	if err != nil {
@@ -47,7 +49,7 @@ func (o *Opener) buildZoo(name string) (string, error) {
 		cmd := exec.Command(goCmd, "build", "-o", bin, "./cmd/toolproof-zoo")
 		cmd.Dir = filepath.Join(o.Root, "zoo")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("building the Go validator zoo (%s): %v\n%s", cmd.Dir, err, out)
+			return "", fmt.Errorf("building the zoo in %s (go build): %v\n%s", cmd.Dir, err, out)
 		}
 		return bin, nil
 	}
@@ -57,8 +59,7 @@ func (o *Opener) buildZoo(name string) (string, error) {
 	}
 	query, err := zooQuery(version)
 	if err != nil {
-		return "", fmt.Errorf("validator %s is in the Go validator zoo, which this toolproof installs with `go install %s@VERSION` "+
-			"at its own version: %v", name, zooCommand, err)
+		return "", fmt.Errorf("this toolproof installs it with `go install %s@VERSION` at its own version: %v", zooCommand, err)
 	}
 	return o.installZoo(goCmd, filepath.Join(cache, "zoo"), exe, query, name)
 }
@@ -86,14 +87,14 @@ func (o *Opener) installZoo(goCmd, dir, exe, query, name string) (string, error)
 	cmd.Dir = tmp // no go.mod nor go.work of the user's applies
 	cmd.Env = append(os.Environ(), "GOBIN="+tmp)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("validator %s: `go install %s@%s` failed (%v):\n%s\n"+
+		return "", fmt.Errorf("`go install %s@%s` failed (%v):\n%s\n"+
 			"the zoo's module must be reachable through GOPROXY at the version of this toolproof; "+
 			"to build it from a toolproof checkout instead, set TOOLPROOF_ROOT to that checkout",
-			name, zooCommand, query, err, tail(out, 20))
+			zooCommand, query, err, tail(out, 20))
 	}
 	if err := os.Rename(tmp, dst); err != nil {
 		if _, statErr := os.Stat(bin); statErr != nil { // not another run's install: a real failure
-			return "", fmt.Errorf("validator %s: installing the zoo into %s: %v", name, dst, err)
+			return "", fmt.Errorf("installing it into %s: %v", dst, err)
 		}
 	}
 	return bin, nil

@@ -31,3 +31,24 @@ func TestZooQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestZooErrorNamesEachValidator: when the zoo cannot be built, the error for every zoo
+// validator opened afterwards names that validator, not the first one asked for.
+func TestZooErrorNamesEachValidator(t *testing.T) {
+	o := &Opener{Cache: t.TempDir(), Version: "(devel)"} // no Root, no version to install
+	for _, name := range []string{"jsonschema-go", "kaptinlin", "qri"} {
+		_, err := o.Open(name)
+		if err == nil {
+			t.Fatalf("Open(%q) without a checkout nor a version: no error", name)
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, "validator "+name+" ") || !strings.Contains(msg, "TOOLPROOF_ROOT") {
+			t.Errorf("Open(%q): %v; want an error naming %s and saying to set TOOLPROOF_ROOT", name, err, name)
+		}
+		for _, other := range []string{"jsonschema-go", "kaptinlin", "qri"} {
+			if other != name && strings.Contains(msg, other) {
+				t.Errorf("Open(%q): %v; names %s", name, err, other)
+			}
+		}
+	}
+}
