@@ -174,7 +174,13 @@ func (fs *forkServer) handle(m forkMessage) error {
 			reply <- forkReply{err: fmt.Errorf("the fork server could not fork: %s", m.Error)}
 			return nil
 		}
-		p := &forkedProcess{id: m.Pid, fs: fs, exited: make(chan struct{})}
+		// A handle taken now (a pidfd) kills this process and no other, even once its pid is
+		// free again: the server may reap it before toolproof reads the exit report.
+		h, err := os.FindProcess(m.Pid)
+		if err != nil {
+			return fmt.Errorf("process %d, which the fork server forked: %v", m.Pid, err)
+		}
+		p := &forkedProcess{id: m.Pid, handle: h, fs: fs, exited: make(chan struct{})}
 		fs.forked[m.Pid] = p
 		reply <- forkReply{p: p}
 	case "exited":
@@ -185,6 +191,7 @@ func (fs *forkServer) handle(m forkMessage) error {
 		delete(fs.forked, m.Pid)
 		p.err = exitError(m.Code, m.Signal, m.Core)
 		close(p.exited)
+		p.handle.Release()
 	default:
 		return fmt.Errorf("the fork server sent op %q, not a message of the fork protocol", m.Op)
 	}
@@ -235,6 +242,7 @@ func (fs *forkServer) end(err error) {
 		p.killNow()
 		p.err = fmt.Errorf("killed; how it ended is not known: %v", err)
 		close(p.exited)
+		p.handle.Release()
 		delete(fs.forked, pid)
 	}
 	fs.conn.Close()
@@ -261,6 +269,7 @@ func (fs *forkServer) close() {
 // forkedProcess is a child forked by a fork server; the server reports its exit.
 type forkedProcess struct {
 	id       int
+	handle   *os.Process // killed by its pidfd where Linux has them
 	fs       *forkServer
 	exited   chan struct{} // closed once err is set
 	err      error
@@ -291,11 +300,11 @@ func (p *forkedProcess) kill() {
 	})
 }
 
-// killNow kills the child's process group, and the child itself in case it has not made its
-// group yet.
+// killNow kills the child's process group, and the child itself (by its handle) in case it
+// has not made its group yet.
 func (p *forkedProcess) killNow() {
 	_ = syscall.Kill(-p.id, syscall.SIGKILL)
-	_ = syscall.Kill(p.id, syscall.SIGKILL)
+	_ = p.handle.Kill()
 }
 
 func (p *forkedProcess) wait() error {
