@@ -292,3 +292,35 @@ func TestForkServerBehindAWrapper(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseWhileForking: Close does not wait for the answer to a fork request in flight (here
+// from a server that never answers) up to the limit: the restart that asked gives up at once.
+func TestCloseWhileForking(t *testing.T) {
+	c, _, _ := startForky(t, Options{}, "FORKY_SERVER=silent")
+	c.forks.limit = 40 * time.Second
+	g := compile(t, c, readTool)
+	if v := g.Check(context.Background(), []byte(`{"path":"~"}`)); v.Fault != validator.Crash {
+		t.Fatalf("~ = %+v, want a crash", v)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for asked := 0; asked == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("no fork request in flight 20s after the crash")
+		}
+		time.Sleep(5 * time.Millisecond)
+		c.forks.mu.Lock()
+		if fs := c.forks.server; fs != nil {
+			fs.mu.Lock()
+			asked = len(fs.asked)
+			fs.mu.Unlock()
+		}
+		c.forks.mu.Unlock()
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Close() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Close still waits 20s later: it waits for the fork answer")
+	}
+}

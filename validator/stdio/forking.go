@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"errors"
 	"sync"
 	"time"
 )
@@ -8,6 +9,9 @@ import (
 // forkEnv names the environment variable that makes a validator process a fork server, and
 // gives the descriptor of its socket (PROTOCOL.md, "Fork server").
 const forkEnv = "TOOLPROOF_FORK_FD"
+
+// errClosedWhileForking is the error of a fork given up because the client closed.
+var errClosedWhileForking = errors.New("closed while waiting for a fork")
 
 // forking holds a client's fork server, shared with the client that runs calls alone. When the
 // first hello offers "fork": true, every process after the first ones is forked by a server
@@ -86,12 +90,15 @@ func (f *forking) close() {
 // use, else anew.
 func (c *Client) startProcess() (process, pipes, error) {
 	if fs := c.forks.get(c); fs != nil {
-		pr, ends, err := fs.fork()
-		if err == nil {
+		pr, ends, err := fs.fork(c.closedCh)
+		switch {
+		case err == nil:
 			c.mu.Lock()
 			c.stats.Forks++
 			c.mu.Unlock()
 			return pr, ends, nil
+		case errors.Is(err, errClosedWhileForking):
+			return nil, pipes{}, err
 		}
 		c.forks.fail(c, fs, err)
 	}

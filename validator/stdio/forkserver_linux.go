@@ -99,8 +99,9 @@ func startForkServer(opts Options, stderr io.Writer, limit time.Duration) (*fork
 	return fs, nil
 }
 
-// fork asks the server for a child, waiting up to fs.limit for its pid.
-func (fs *forkServer) fork() (process, pipes, error) {
+// fork asks the server for a child, waiting up to fs.limit for its pid, or until closed is
+// closed (errClosedWhileForking; a child forked after that finds its stdin closed, and ends).
+func (fs *forkServer) fork(closed <-chan struct{}) (process, pipes, error) {
 	ours, theirs, err := newPipes()
 	if err != nil {
 		return nil, pipes{}, err
@@ -135,6 +136,9 @@ func (fs *forkServer) fork() (process, pipes, error) {
 		fs.end(fmt.Errorf("no answer to a fork request within %v", fs.limit))
 		ours.close()
 		return nil, pipes{}, fs.ended
+	case <-closed:
+		ours.close()
+		return nil, pipes{}, errClosedWhileForking
 	}
 }
 

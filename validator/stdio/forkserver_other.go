@@ -15,7 +15,7 @@ func startForkServer(Options, io.Writer, time.Duration) (*forkServer, error) {
 	return nil, errors.New("fork servers are used on Linux only")
 }
 
-func (*forkServer) fork() (process, pipes, error) {
+func (*forkServer) fork(<-chan struct{}) (process, pipes, error) {
 	return nil, pipes{}, errors.New("fork servers are used on Linux only")
 }
 

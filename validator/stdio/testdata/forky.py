@@ -5,7 +5,8 @@ one holding "boom" with an exception nobody catches.
 Environment: FORKY_STARTS, a file that gets a line at each start anew (a forked child is not
 started anew); FORKY_SERVER=exit, a fork server that exits at once; FORKY_SERVER=refuse, one
 that answers every fork request with an error; FORKY_SERVER=once, one whose fork fails after
-the first; FORKY_SERVER=mute, one that forks but never reports an exit; FORKY_HELPER, a fork
+the first; FORKY_SERVER=mute, one that forks but never reports an exit; FORKY_SERVER=silent,
+one that never answers; FORKY_HELPER, a fork
 server that started a process of its own before serving; FORKY_NOFORK, no fork server
 offered."""
 import json
@@ -109,6 +110,9 @@ if fd is not None and os.environ.get("FORKY_SERVER") == "exit":
 if fd is not None and os.environ.get("FORKY_SERVER") == "refuse":
     refuse(int(fd))
     sys.exit(0)
+if fd is not None and os.environ.get("FORKY_SERVER") == "silent":
+    while True:
+        time.sleep(3600)
 if fd is not None and os.environ.get("FORKY_SERVER") == "mute":
     mute(int(fd))
     sys.exit(0)
