@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/tool"
@@ -182,5 +183,29 @@ func BenchmarkLocate(b *testing.B) {
 		if r.Findings[999].Location.Line != 1001 {
 			b.Fatalf("the last finding at %+v", r.Findings[999].Location)
 		}
+	}
+}
+
+// A column counts characters (Unicode code points), not bytes: SARIF's region columns count
+// characters (the run says which: columnKind), and so do editors. Text before the place that
+// is not ASCII (an accent, a CJK word, an emoji) moves the column by one per character.
+func TestLocateColumnsCountCharacters(t *testing.T) {
+	text := "[{\"name\": \"x\", \"description\": \"héllo 日本 😀\", \"parameters\": {\"properties\": {\"n\": {\"type\": \"integer\"}}}},\n" +
+		" {\"description\": \"ü\", \"name\": \"y\", \"parameters\": {}}]\n"
+	set, err := tool.Parse([]byte(text), "tools.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Finding{Case: cases.Case{Tool: "x", Class: "stringified_type", Expect: cases.Reject, Args: []byte(`{"n": "1"}`), Path: "/n", Scope: "/n", Keyword: "type"}}
+	g := Finding{Case: cases.Case{Tool: "y", Class: "raw_text", Expect: cases.Reject, Args: []byte(`{`)}}
+	r := &Report{Findings: []Finding{f, g}}
+	Locate([]*Report{r}, set.Tools, Files{Read: func(string) []byte { return []byte(text) }})
+	line := strings.SplitN(text, "\n", 2)[0]
+	want := utf8.RuneCountInString(line[:strings.Index(line, `"type"`)]) + 1
+	if got := r.Findings[0].Location; got.Line != 1 || got.Column != want {
+		t.Errorf("after non-ASCII text: %+v, want line 1, column %d (characters; the byte column is %d)", got, want, strings.Index(line, `"type"`)+1)
+	}
+	if got := r.Sources["y"]; got.Line != 2 || got.Column != 23 {
+		t.Errorf("the definition of y: %+v, want line 2, column 23 (the byte column is 24)", got)
 	}
 }
