@@ -26,8 +26,9 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool       sarifTool     `json:"tool"`
+	Results    []sarifResult `json:"results"`
+	ColumnKind string        `json:"columnKind"` // what a region's columns count: Source.Column's characters
 }
 
 type sarifTool struct {
@@ -106,7 +107,7 @@ func (cmp *Comparison) WriteSARIF(w io.Writer, opts SARIFOptions) error {
 
 func writeSARIF(w io.Writer, rs []*Report, opts SARIFOptions) error {
 	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "toolproof", InformationURI: "https://github.com/toolproof/toolproof",
-		Version: opts.Version, Rules: []sarifRule{}}}, Results: []sarifResult{}}
+		Version: opts.Version, Rules: []sarifRule{}}}, Results: []sarifResult{}, ColumnKind: "unicodeCodePoints"}
 	ruleIndex := map[string]int{}
 	var ids []string
 	for _, r := range rs {

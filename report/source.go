@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
@@ -14,7 +15,7 @@ import (
 type Source struct {
 	File   string `json:"file,omitempty"`   // the tool file, as given (a path relative to the working directory)
 	Line   int    `json:"line,omitempty"`   // 1-based line of the tool's definition in File (of Schema, when set)
-	Column int    `json:"column,omitempty"` // 1-based column, in bytes
+	Column int    `json:"column,omitempty"` // 1-based column, in characters (Unicode code points, SARIF's unicodeCodePoints)
 	Served string `json:"served,omitempty"` // the validator that lists the tool (node:PATH, mcp:COMMAND)
 	// Schema is the JSON Pointer, in the tool's parameters schema, of the place Line and Column
 	// are at (a keyword, or the subschema of a property); "" for the tool's definition.
@@ -159,13 +160,15 @@ func (l *locator) find(file string, files Files) {
 		spots[i] = w.spot
 	}
 	located := map[*Finding]bool{}
+	starts := lineStarts(data)
 	for i, p := range tool.LocateAll(data, spots) {
 		w := ws[i]
+		if w.def && p.Line == 0 {
+			p.Line, p.Column, _ = tool.Locate(data, w.f.Tool)
+		}
+		p.Column = charColumn(data, starts, p.Line, p.Column)
 		switch {
 		case w.def:
-			if p.Line == 0 {
-				p.Line, p.Column, _ = tool.Locate(data, w.f.Tool)
-			}
 			if w.r.Sources == nil {
 				w.r.Sources = map[string]Source{}
 			}
@@ -175,6 +178,27 @@ func (l *locator) find(file string, files Files) {
 			w.f.Location = Source{File: name, Line: p.Line, Column: p.Column, Schema: w.spot.Schema}
 		}
 	}
+}
+
+// lineStarts is the offset of each line of data.
+func lineStarts(data []byte) []int {
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// charColumn is the 1-based column, in characters (Unicode code points), of the 1-based byte
+// column col on line of data, whose lines start at starts; col itself when line is not in data.
+func charColumn(data []byte, starts []int, line, col int) int {
+	if line < 1 || line > len(starts) || col < 1 {
+		return col
+	}
+	s := starts[line-1]
+	return utf8.RuneCount(data[s:min(s+col-1, len(data))]) + 1
 }
 
 // BaselineResult is what a baseline of known findings made of a run: which of its entries still

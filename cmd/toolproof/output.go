@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
@@ -241,7 +242,8 @@ func locateLoose(data []byte, name string) (line, col int) {
 	if best < 0 {
 		return 0, 0
 	}
-	return 1 + bytes.Count(data[:best], []byte("\n")), best - bytes.LastIndexByte(data[:best], '\n')
+	start := bytes.LastIndexByte(data[:best], '\n') + 1
+	return 1 + bytes.Count(data[:best], []byte("\n")), utf8.RuneCount(data[start:best]) + 1 // in characters, as report.Source counts
 }
 
 // relPath is path relative to the working directory when it is inside it, with forward

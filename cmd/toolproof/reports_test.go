@@ -176,3 +176,12 @@ func TestSourcesOfServedTools(t *testing.T) {
 		t.Errorf("mcp without a file: %+v, want only the server", s)
 	}
 }
+
+// A served tool's column counts characters, as a tool file's does: a comment with accents before
+// the name on its line moves it by one per character.
+func TestLocateLooseColumnInCharacters(t *testing.T) {
+	data := []byte("export const tools = [\n  /* é😀 */ { name: \"read_file\" },\n];\n")
+	if line, col := locateLoose(data, "read_file"); line != 2 || col != 20 {
+		t.Errorf("locateLoose: %d:%d, want 2:20 (characters; the byte column is 24)", line, col)
+	}
+}
