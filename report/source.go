@@ -73,9 +73,23 @@ type Files struct {
 // document, raw text) gets no Location: the reports put it at its tool's definition. A tool
 // whose file cannot be read is left out of Sources.
 func Locate(reports []*Report, tools []tool.Tool, files Files) {
-	l := locator{tools: map[string]tool.Tool{}, gates: map[string]*validator.Gatekeeper{}, wanted: map[string][]wanted{}}
+	l := locator{tools: map[string]tool.Tool{}, wanted: map[string][]wanted{}}
 	for _, t := range tools {
 		l.tools[t.Name] = t
+	}
+	// The findings by tool, so that one compiled schema at a time is held.
+	type item struct {
+		r    *Report
+		f    *Finding
+		defs map[string]bool
+	}
+	byTool := map[string][]item{}
+	var names []string
+	add := func(it item) {
+		if _, ok := byTool[it.f.Tool]; !ok {
+			names = append(names, it.f.Tool)
+		}
+		byTool[it.f.Tool] = append(byTool[it.f.Tool], it)
 	}
 	for _, r := range reports {
 		defs := map[string]bool{}
@@ -83,12 +97,18 @@ func Locate(reports []*Report, tools []tool.Tool, files Files) {
 			defs[t] = true
 		}
 		for i := range r.Findings {
-			l.want(r, &r.Findings[i], defs)
+			add(item{r, &r.Findings[i], defs})
 		}
 		if r.Shard != nil {
 			for i := range r.Shard.Shrinks {
-				l.want(r, &r.Shard.Shrinks[i].First, defs)
+				add(item{r, &r.Shard.Shrinks[i].First, defs})
 			}
+		}
+	}
+	for _, name := range names {
+		gk := l.gate(name)
+		for _, it := range byTool[name] {
+			l.want(it.r, it.f, it.defs, gk)
 		}
 	}
 	for _, file := range l.order {
@@ -108,14 +128,24 @@ type wanted struct {
 // locator gathers the places Locate looks for, by file.
 type locator struct {
 	tools  map[string]tool.Tool
-	gates  map[string]*validator.Gatekeeper // compiled once per tool; nil when it does not compile
 	wanted map[string][]wanted
 	order  []string // the files, in the order first wanted
 }
 
-// want adds the places to find for the finding f of r: its schema's, and its tool's definition
-// unless r has it (defs).
-func (l *locator) want(r *Report, f *Finding, defs map[string]bool) {
+// gate is the tool's schema compiled, nil when the tool is not read from a file or does not
+// compile.
+func (l *locator) gate(name string) *validator.Gatekeeper {
+	t, ok := l.tools[name]
+	if !ok || tool.OriginOf(t.Source).File == "" {
+		return nil
+	}
+	gk, _ := validator.Compile(t)
+	return gk
+}
+
+// want adds the places to find for the finding f of r: its schema's (gk: its tool's schema
+// compiled), and its tool's definition unless r has it (defs).
+func (l *locator) want(r *Report, f *Finding, defs map[string]bool, gk *validator.Gatekeeper) {
 	t, ok := l.tools[f.Tool]
 	file := tool.OriginOf(t.Source).File
 	if !ok || file == "" {
@@ -127,11 +157,6 @@ func (l *locator) want(r *Report, f *Finding, defs map[string]bool) {
 	if !defs[f.Tool] {
 		defs[f.Tool] = true
 		l.wanted[file] = append(l.wanted[file], wanted{spot: tool.Spot{Source: t.Source, Name: true}, r: r, f: f, def: true})
-	}
-	gk, compiled := l.gates[f.Tool]
-	if !compiled {
-		gk, _ = validator.Compile(t)
-		l.gates[f.Tool] = gk
 	}
 	if gk == nil {
 		return
