@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"sort"
 )
 
@@ -210,7 +211,7 @@ func (r *Report) sarifResult(f Finding, id string, index int, opts SARIFOptions)
 	}
 	if src.File != "" {
 		p := &sarifPhysical{}
-		p.ArtifactLocation.URI = src.File
+		p.ArtifactLocation.URI = fileURI(src.File)
 		if src.Line > 0 {
 			p.Region = &sarifRegion{StartLine: src.Line, StartColumn: src.Column}
 		}
@@ -218,6 +219,12 @@ func (r *Report) sarifResult(f Finding, id string, index int, opts SARIFOptions)
 	}
 	res.Locations = []sarifLocation{loc}
 	return res
+}
+
+// fileURI is a file's path as a URI reference (SARIF's artifactLocation.uri): each segment
+// percent-encoded (a space, "%", "#", a letter not ASCII), a first segment with a colon after "./".
+func fileURI(path string) string {
+	return (&url.URL{Path: path}).String()
 }
 
 // fingerprint names a finding across runs: its validator, tool, class and kind (the baseline's key).

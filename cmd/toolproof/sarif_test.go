@@ -168,3 +168,16 @@ func TestSARIFLocatesToolsFromAPipe(t *testing.T) {
 		}
 	}
 }
+
+// A tool file whose name has characters a URI must escape (a space, a percent sign, a
+// non-ASCII letter) gets a SARIF artifact URI that is a valid URI reference, percent-encoded.
+func TestSARIFEscapesFileURIs(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "my tools 100% é.json", nestedDeploy)
+	for _, res := range sarifResults(t, "--validator", execSpec(t), "--tools", path, "--mutators", "stringified_type", "--checks", "30", "--seed", "1") {
+		uri := res.Locations[0].PhysicalLocation.ArtifactLocation.URI
+		if !strings.HasSuffix(uri, "/my%20tools%20100%25%20%C3%A9.json") {
+			t.Errorf("%s: uri %q, want the name percent-encoded", res.Message.Text, uri)
+		}
+	}
+}
