@@ -194,13 +194,11 @@ def version():
 
 def main():
     sys.setrecursionlimit(20000)
-    fd = os.environ.get("TOOLPROOF_FORK_FD")
-    if fd is None:
-        serve()
-        return
-    import toolproof_fork
-    version()
-    toolproof_fork.serve_forks(int(fd), serve)
+    if os.environ.get("TOOLPROOF_FORK_FD"):
+        import toolproof_fork
+        version()
+        toolproof_fork.fork_point()  # returns in each child the fork server forks, as here
+    serve()
 
 
 def serve():

@@ -5,15 +5,19 @@ A validator that crashes is restarted once per crash, and a Python process that 
 validation library takes a tenth of a second or more to start: for a validator that crashes
 often, the starts cost more than the checks. toolproof therefore starts one more process of the
 adapter with TOOLPROOF_FORK_FD set to the descriptor of a Unix socket, and asks it for each
-process after that. The adapter calls serve_forks instead of its own loop; each request carries
-the three ends of a new child's stdin, stdout and stderr, and the server forks a child, its
-imports already done, that runs the adapter's loop on them.
+process after that. Each request carries the three ends of a new child's stdin, stdout and
+stderr, and the server forks a child, its imports already done, that runs the adapter's loop on
+them.
 
-Use it from an adapter in three lines:
+Use it from an adapter in two lines:
 
-    if os.environ.get(toolproof_fork.ENV):    # in main, before the loop
-        toolproof_fork.serve_forks(int(os.environ[toolproof_fork.ENV]), serve)
+    toolproof_fork.fork_point()   # in main, on the line before the loop
     ... "fork": toolproof_fork.available() ...  # in the hello answer
+
+fork_point returns at once in a process started anew. In the fork server it serves until
+toolproof closes the socket, then exits; it returns in each forked child, so that the child
+runs the same loop, from the same line, as a process started anew: it exits with the same
+status and writes the same traceback on an exception nobody catches.
 
 Needs only the standard library (Python 3.9 or later, on Linux).
 """
@@ -29,19 +33,33 @@ ENV = "TOOLPROOF_FORK_FD"
 
 
 def available():
-    """Whether serve_forks can run here: the hello answer says "fork": available()."""
+    """Whether fork_point can serve here: the hello answer says "fork": available()."""
     return sys.platform.startswith("linux") and hasattr(socket, "recv_fds") and hasattr(os, "fork")
 
 
-def serve_forks(fd, serve):
-    """Serves fork requests on the socket fd until toolproof closes it; each child runs serve()
-    on its own stdin and stdout, then exits. Children still running at the end are killed."""
-    sock = socket.socket(fileno=fd)
+def fork_point():
+    """Returns at once unless this process was started as a fork server (TOOLPROOF_FORK_FD set).
+    A fork server serves fork requests until toolproof closes its socket, then exits; the call
+    returns in each child it forks, with the child's stdin, stdout and stderr in place."""
+    fd = os.environ.pop(ENV, None)  # a child, like a process started anew, has no ENV
+    if fd is None:
+        return
+    if not serve_forks(int(fd)):
+        sys.stderr.flush()
+        os._exit(0)
+
+
+def serve_forks(fd):
+    """Serves fork requests on the socket fd until toolproof closes it, then kills the children
+    still running and returns False; returns True in each forked child."""
+    sock = open_socket(fd)
+    server = os.getpid()
     wake = os.pipe()
     for end in wake:
         os.set_blocking(end, False)
-    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
-    signal.set_wakeup_fd(wake[1])
+    old_handler = signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+    old_wakeup = signal.set_wakeup_fd(wake[1])
+    restore = (old_handler, old_wakeup)
     children = set()
     try:
         while True:
@@ -52,15 +70,35 @@ def serve_forks(fd, serve):
             if sock in ready:
                 msg, fds, _, _ = socket.recv_fds(sock, 1 << 16, 3)
                 if not msg:
-                    break  # toolproof closed the socket
-                fork_one(sock, msg, fds, children, wake, serve)
+                    for f in fds:
+                        os.close(f)
+                    return False  # toolproof closed the socket
+                if fork_one(sock, msg, fds, children, wake, restore):
+                    return True
     finally:
-        for pid in children:
-            for target in (-pid, pid):
-                try:
-                    os.kill(target, signal.SIGKILL)
-                except OSError:
-                    pass
+        if os.getpid() == server:  # not in a child on its way out
+            for pid in children:
+                for target in (-pid, pid):
+                    try:
+                        os.kill(target, signal.SIGKILL)
+                    except OSError:
+                        pass
+
+
+def open_socket(fd):
+    """The socket toolproof passed as descriptor fd; a process without it exits at once, saying
+    why (toolproof then starts each process anew)."""
+    try:
+        sock = socket.socket(fileno=fd)
+        if sock.family == socket.AF_UNIX and sock.type == socket.SOCK_SEQPACKET:
+            return sock
+        why = "a socket of another kind"
+    except OSError as e:
+        why = str(e)
+    sys.stderr.write("toolproof_fork: %s=%d, but descriptor %d is not toolproof's socket (%s): "
+                     "a wrapper between toolproof and this process may not pass it on\n" % (ENV, fd, fd, why))
+    sys.stderr.flush()
+    os._exit(1)
 
 
 def drain(fd):
@@ -77,14 +115,16 @@ def send(sock, message):
 
 def reap(sock, children):
     """Says how each child that has exited ended: {"op":"exited","pid":P,"code":C} or
-    {"op":"exited","pid":P,"signal":S,"core":B}."""
-    while children:
+    {"op":"exited","pid":P,"signal":S,"core":B}. Only the server's forked children are waited
+    for: a process the adapter started itself is left to the adapter."""
+    for pid in list(children):
         try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
+            done, status = os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
-            return
-        if pid == 0:
-            return
+            children.discard(pid)  # not ours to report any more
+            continue
+        if done == 0:
+            continue
         children.discard(pid)
         message = {"op": "exited", "pid": pid}
         if os.WIFSIGNALED(status):
@@ -94,9 +134,10 @@ def reap(sock, children):
         send(sock, message)
 
 
-def fork_one(sock, msg, fds, children, wake, serve):
+def fork_one(sock, msg, fds, children, wake, restore):
     """Answers one request {"op":"fork","id":N} carrying three descriptors with
-    {"op":"forked","id":N,"pid":P}, or with an "error" instead of the pid."""
+    {"op":"forked","id":N,"pid":P}, or with an "error" instead of the pid. Returns True in the
+    child, its descriptors in place."""
     try:
         request = json.loads(msg)
     except ValueError:
@@ -106,23 +147,33 @@ def fork_one(sock, msg, fds, children, wake, serve):
         for f in fds:
             os.close(f)
         send(sock, {"op": "forked", "id": rid, "error": "a fork request carries op fork, an id and three descriptors"})
-        return
-    pid = os.fork()
+        return False
+    try:
+        pid = os.fork()
+    except OSError as e:
+        pid, error = -1, "fork: %s" % e
     if pid == 0:
-        become_child(sock, fds, wake, serve)
+        become_child(sock, fds, wake, restore)
+        return True
     for f in fds:
         os.close(f)
+    if pid < 0:
+        send(sock, {"op": "forked", "id": rid, "error": error})
+        return False
     children.add(pid)
     send(sock, {"op": "forked", "id": rid, "pid": pid})
+    return False
 
 
-def become_child(sock, fds, wake, serve):
-    """Runs serve() in a forked child on the descriptors it was given; never returns."""
-    code = 0
+def become_child(sock, fds, wake, restore):
+    """Makes a forked child a process like one started anew: a process group of its own, the
+    signal handling the adapter had, the three descriptors as its 0, 1 and 2, none of the
+    server's. An error here ends the child; it never reaches the server's loop."""
     try:
         os.setpgid(0, 0)
-        signal.set_wakeup_fd(-1)
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        old_handler, old_wakeup = restore
+        signal.set_wakeup_fd(old_wakeup)
+        signal.signal(signal.SIGCHLD, old_handler if old_handler is not None else signal.SIG_DFL)
         sock.close()
         for end in wake:
             os.close(end)
@@ -131,19 +182,6 @@ def become_child(sock, fds, wake, serve):
         for f in fds:
             if f > 2:
                 os.close(f)
-        os.environ.pop(ENV, None)
-        serve()
-    except BrokenPipeError:
-        pass
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else 1
     except BaseException:
         traceback.print_exc()
-        code = 1
-    finally:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except Exception:
-            pass
-        os._exit(code)
+        os._exit(70)

@@ -1,12 +1,17 @@
 package stdio
 
 import (
+	"errors"
 	"sync"
+	"time"
 )
 
 // forkEnv names the environment variable that makes a validator process a fork server, and
 // gives the descriptor of its socket (PROTOCOL.md, "Fork server").
 const forkEnv = "TOOLPROOF_FORK_FD"
+
+// errClosedWhileForking is the error of a fork given up because the client closed.
+var errClosedWhileForking = errors.New("closed while waiting for a fork")
 
 // forking holds a client's fork server, shared with the client that runs calls alone. When the
 // first hello offers "fork": true, every process after the first ones is forked by a server
@@ -19,6 +24,9 @@ type forking struct {
 	server  *forkServer // started on first need
 	failed  bool        // the server could not be used
 	closed  bool
+	// limit bounds the wait for a fork's answer and for the exit report of a child killed; 0
+	// is the start timeout of the client (the tests shorten it).
+	limit time.Duration
 }
 
 // offer records that the validator offers a fork server.
@@ -37,7 +45,11 @@ func (f *forking) get(c *Client) *forkServer {
 		return nil
 	}
 	if f.server == nil {
-		fs, err := startForkServer(c.opts, c.stderr)
+		limit := f.limit
+		if limit <= 0 {
+			limit = max(startTimeout, c.opts.Timeout)
+		}
+		fs, err := startForkServer(c.opts, c.stderr, limit)
 		if err != nil {
 			f.failed = true
 			c.logLocked("its fork server could not be started (%v); each process is started anew", err)
@@ -48,7 +60,9 @@ func (f *forking) get(c *Client) *forkServer {
 	return f.server
 }
 
-// fail gives up fs after err: processes are started anew from now on.
+// fail gives up fs after err: processes are started anew from now on. A server that still
+// runs (it answered with an error) is left running until close: the processes it forked go
+// on, and their exits are still reported.
 func (f *forking) fail(c *Client, fs *forkServer, err error) {
 	f.mu.Lock()
 	first := !f.failed && f.server == fs
@@ -58,7 +72,6 @@ func (f *forking) fail(c *Client, fs *forkServer, err error) {
 	f.mu.Unlock()
 	if first {
 		c.logf("its fork server failed (%v); each process is started anew", err)
-		fs.close()
 	}
 }
 
@@ -77,12 +90,15 @@ func (f *forking) close() {
 // use, else anew.
 func (c *Client) startProcess() (process, pipes, error) {
 	if fs := c.forks.get(c); fs != nil {
-		pr, ends, err := fs.fork(max(startTimeout, c.opts.Timeout))
-		if err == nil {
+		pr, ends, err := fs.fork(c.closedCh)
+		switch {
+		case err == nil:
 			c.mu.Lock()
 			c.stats.Forks++
 			c.mu.Unlock()
 			return pr, ends, nil
+		case errors.Is(err, errClosedWhileForking):
+			return nil, pipes{}, err
 		}
 		c.forks.fail(c, fs, err)
 	}

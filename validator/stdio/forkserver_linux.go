@@ -25,6 +25,9 @@ type forkServer struct {
 	cmd    *exec.Cmd
 	conn   *net.UnixConn
 	exited chan struct{} // closed when the server process has been waited for
+	// limit bounds the wait for the answer to a fork request, and for the report of the exit
+	// of a child killed: a server that keeps either waiting longer is given up.
+	limit time.Duration
 
 	mu     sync.Mutex
 	next   uint64
@@ -50,8 +53,9 @@ type forkMessage struct {
 	Core   bool   `json:"core"`
 }
 
-// startForkServer starts the command of opts as a fork server; its stderr goes to stderr.
-func startForkServer(opts Options, stderr io.Writer) (*forkServer, error) {
+// startForkServer starts the command of opts as a fork server; its stderr goes to stderr. limit
+// bounds each wait for its answers (forkServer.limit).
+func startForkServer(opts Options, stderr io.Writer, limit time.Duration) (*forkServer, error) {
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("socketpair: %v", err)
@@ -73,6 +77,7 @@ func startForkServer(opts Options, stderr io.Writer) (*forkServer, error) {
 	cmd.Env = append(slices.Clip(env), forkEnv+"=3")
 	cmd.ExtraFiles = []*os.File{theirs}
 	cmd.Stderr = stderr
+	cmd.WaitDelay = closeGrace // a process that inherited its stderr does not hold up Wait
 	procgroup.Set(cmd)
 	if err := cmd.Start(); err != nil {
 		fc.Close()
@@ -82,6 +87,7 @@ func startForkServer(opts Options, stderr io.Writer) (*forkServer, error) {
 		cmd:    cmd,
 		conn:   fc.(*net.UnixConn),
 		exited: make(chan struct{}),
+		limit:  limit,
 		asked:  map[uint64]chan forkReply{},
 		forked: map[int]*forkedProcess{},
 	}
@@ -93,8 +99,9 @@ func startForkServer(opts Options, stderr io.Writer) (*forkServer, error) {
 	return fs, nil
 }
 
-// fork asks the server for a child, waiting up to timeout for its pid.
-func (fs *forkServer) fork(timeout time.Duration) (process, pipes, error) {
+// fork asks the server for a child, waiting up to fs.limit for its pid, or until closed is
+// closed (errClosedWhileForking; a child forked after that finds its stdin closed, and ends).
+func (fs *forkServer) fork(closed <-chan struct{}) (process, pipes, error) {
 	ours, theirs, err := newPipes()
 	if err != nil {
 		return nil, pipes{}, err
@@ -116,7 +123,7 @@ func (fs *forkServer) fork(timeout time.Duration) (process, pipes, error) {
 	if _, _, err := fs.conn.WriteMsgUnix(msg, rights, nil); err != nil {
 		fs.end(fmt.Errorf("writing a fork request: %v", err))
 	}
-	t := time.NewTimer(timeout)
+	t := time.NewTimer(fs.limit)
 	defer t.Stop()
 	select {
 	case r := <-reply:
@@ -126,9 +133,12 @@ func (fs *forkServer) fork(timeout time.Duration) (process, pipes, error) {
 		}
 		return r.p, ours, nil
 	case <-t.C:
-		fs.end(fmt.Errorf("no answer to a fork request within %v", timeout))
+		fs.end(fmt.Errorf("no answer to a fork request within %v", fs.limit))
 		ours.close()
 		return nil, pipes{}, fs.ended
+	case <-closed:
+		ours.close()
+		return nil, pipes{}, errClosedWhileForking
 	}
 }
 
@@ -138,7 +148,7 @@ func (fs *forkServer) read() {
 	for {
 		n, err := fs.conn.Read(buf)
 		if err != nil || n == 0 {
-			fs.end(errors.New("the fork server ended"))
+			fs.end(fs.endedWhy())
 			return
 		}
 		var m forkMessage
@@ -168,7 +178,13 @@ func (fs *forkServer) handle(m forkMessage) error {
 			reply <- forkReply{err: fmt.Errorf("the fork server could not fork: %s", m.Error)}
 			return nil
 		}
-		p := &forkedProcess{id: m.Pid, exited: make(chan struct{})}
+		// A handle taken now (a pidfd) kills this process and no other, even once its pid is
+		// free again: the server may reap it before toolproof reads the exit report.
+		h, err := os.FindProcess(m.Pid)
+		if err != nil {
+			return fmt.Errorf("process %d, which the fork server forked: %v", m.Pid, err)
+		}
+		p := &forkedProcess{id: m.Pid, handle: h, fs: fs, exited: make(chan struct{})}
 		fs.forked[m.Pid] = p
 		reply <- forkReply{p: p}
 	case "exited":
@@ -179,10 +195,23 @@ func (fs *forkServer) handle(m forkMessage) error {
 		delete(fs.forked, m.Pid)
 		p.err = exitError(m.Code, m.Signal, m.Core)
 		close(p.exited)
+		p.handle.Release()
 	default:
 		return fmt.Errorf("the fork server sent op %q, not a message of the fork protocol", m.Op)
 	}
 	return nil
+}
+
+// endedWhy says why the server's socket ended: its exit status when it exits soon after.
+func (fs *forkServer) endedWhy() error {
+	t := time.NewTimer(exitGrace)
+	defer t.Stop()
+	select {
+	case <-fs.exited:
+		return fmt.Errorf("the fork server exited (%v)", fs.cmd.ProcessState)
+	case <-t.C:
+		return errors.New("the fork server closed its socket")
+	}
 }
 
 // exitError says how a process ended, in the words of os.ProcessState; nil for status 0.
@@ -217,6 +246,7 @@ func (fs *forkServer) end(err error) {
 		p.killNow()
 		p.err = fmt.Errorf("killed; how it ended is not known: %v", err)
 		close(p.exited)
+		p.handle.Release()
 		delete(fs.forked, pid)
 	}
 	fs.conn.Close()
@@ -242,26 +272,43 @@ func (fs *forkServer) close() {
 
 // forkedProcess is a child forked by a fork server; the server reports its exit.
 type forkedProcess struct {
-	id     int
-	exited chan struct{} // closed once err is set
-	err    error
+	id       int
+	handle   *os.Process // killed by its pidfd where Linux has them
+	fs       *forkServer
+	exited   chan struct{} // closed once err is set
+	err      error
+	awaiting sync.Once // the exit report of the killed child is awaited
 }
 
 func (p *forkedProcess) pid() int { return p.id }
 
+// kill kills the child, and gives the server up when the exit is not reported within its
+// limit: a wait for the exit never outlasts the kill by more.
 func (p *forkedProcess) kill() {
 	select {
 	case <-p.exited:
+		return
 	default:
-		p.killNow()
 	}
+	p.killNow()
+	p.awaiting.Do(func() {
+		go func() {
+			t := time.NewTimer(p.fs.limit)
+			defer t.Stop()
+			select {
+			case <-p.exited:
+			case <-t.C:
+				p.fs.end(fmt.Errorf("the exit of process %d, killed, was not reported within %v", p.id, p.fs.limit))
+			}
+		}()
+	})
 }
 
-// killNow kills the child's process group, and the child itself in case it has not made its
-// group yet.
+// killNow kills the child's process group, and the child itself (by its handle) in case it
+// has not made its group yet.
 func (p *forkedProcess) killNow() {
 	_ = syscall.Kill(-p.id, syscall.SIGKILL)
-	_ = syscall.Kill(p.id, syscall.SIGKILL)
+	_ = p.handle.Kill()
 }
 
 func (p *forkedProcess) wait() error {

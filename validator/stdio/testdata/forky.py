@@ -1,8 +1,14 @@
 """A toolproof/1 adapter for the fork server tests (fork_test.go): it accepts every call, exits
 with status 3 on a call whose arguments hold "~", and never answers one that holds "hang".
+A call holding "quit" ends it with sys.exit(), one holding "bye" with sys.exit("bye from forky"),
+one holding "boom" with an exception nobody catches.
 Environment: FORKY_STARTS, a file that gets a line at each start anew (a forked child is not
 started anew); FORKY_SERVER=exit, a fork server that exits at once; FORKY_SERVER=refuse, one
-that answers every fork request with an error; FORKY_NOFORK, no fork server offered."""
+that answers every fork request with an error; FORKY_SERVER=once, one whose fork fails after
+the first; FORKY_SERVER=mute, one that forks but never reports an exit; FORKY_SERVER=silent,
+one that never answers; FORKY_HELPER, a fork
+server that started a process of its own before serving; FORKY_NOFORK, no fork server
+offered."""
 import json
 import os
 import sys
@@ -28,6 +34,12 @@ def answer(m):
             os._exit(3)
         if "hang" in m["arguments"]:
             time.sleep(3600)
+        if "quit" in m["arguments"]:
+            sys.exit()
+        if "bye" in m["arguments"]:
+            sys.exit("bye from forky")
+        if "boom" in m["arguments"]:
+            raise RuntimeError("boom")
         return {"op": "result", "id": m["id"], "valid": True}
     return None
 
@@ -53,12 +65,60 @@ def refuse(fd):
         sock.send(json.dumps({"op": "forked", "id": json.loads(msg)["id"], "error": "refused"}).encode())
 
 
+def mute(fd):
+    import socket
+    sock = socket.socket(fileno=fd)
+    while True:
+        msg, fds, _, _ = socket.recv_fds(sock, 4096, 3)
+        if not msg:
+            return
+        pid = os.fork()
+        if pid == 0:
+            os.setpgid(0, 0)
+            sock.close()
+            for target, f in enumerate(fds):
+                os.dup2(f, target)
+            serve()
+            os._exit(0)
+        for f in fds:
+            os.close(f)
+        sock.send(json.dumps({"op": "forked", "id": json.loads(msg)["id"], "pid": pid}).encode())
+
+
+def fail_after_first_fork():
+    fork, forks = os.fork, []
+
+    def failing():
+        if forks:
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        forks.append(1)
+        return fork()
+    os.fork = failing
+
+
+def start_helper():
+    """A process of the server's own, exited but not waited for when the server starts."""
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+
+
 fd = os.environ.get(toolproof_fork.ENV)
-if fd is None:
-    serve()
-elif os.environ.get("FORKY_SERVER") == "exit":
+if fd is not None and os.environ.get("FORKY_SERVER") == "exit":
     sys.exit(0)
-elif os.environ.get("FORKY_SERVER") == "refuse":
+if fd is not None and os.environ.get("FORKY_SERVER") == "refuse":
     refuse(int(fd))
-else:
-    toolproof_fork.serve_forks(int(fd), serve)
+    sys.exit(0)
+if fd is not None and os.environ.get("FORKY_SERVER") == "silent":
+    while True:
+        time.sleep(3600)
+if fd is not None and os.environ.get("FORKY_SERVER") == "mute":
+    mute(int(fd))
+    sys.exit(0)
+if fd is not None and os.environ.get("FORKY_SERVER") == "once":
+    fail_after_first_fork()
+if fd is not None and os.environ.get("FORKY_HELPER"):
+    start_helper()
+toolproof_fork.fork_point()
+serve()
