@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -33,5 +34,26 @@ func TestFormats(t *testing.T) {
 	}
 	if _, err := FormatNamed(""); err == nil {
 		t.Error(`FormatNamed("") is no error`)
+	}
+}
+
+// The SARIF run says its columns count Unicode code points (columnKind), as Source.Column does,
+// rather than leaving a consumer to assume a unit.
+func TestSARIFColumnKind(t *testing.T) {
+	r := &Report{Validator: "v", Findings: []Finding{}}
+	var b strings.Builder
+	if err := r.WriteSARIF(&b, SARIFOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			ColumnKind string `json:"columnKind"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(b.String()), &log); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.Runs) != 1 || log.Runs[0].ColumnKind != "unicodeCodePoints" {
+		t.Errorf("runs %+v, want one with columnKind unicodeCodePoints", log.Runs)
 	}
 }

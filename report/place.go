@@ -49,8 +49,9 @@ func schemaPlace(gk *validator.Gatekeeper, f Finding) (string, bool) {
 
 // keywordPlace is where in the schema document doc the keyword lies whose error, when root
 // validates v, is the finding's: of the errors at a place the case locates (cases.Case.Locates),
-// one of the case's keyword first, then one at the case's own path; among equals, the first
-// location in text order.
+// one of the case's keyword first, then one at the case's own path; among equals, the least
+// JSON Pointer (byte order). The branches of an anyOf or oneOf the value fails at the choice's own
+// place are not places of their own: the choice is.
 func keywordPlace(root *jsonschema.Schema, doc string, v any, f Finding) (string, bool) {
 	var ve *jsonschema.ValidationError
 	if !errors.As(root.Validate(v), &ve) {
@@ -59,11 +60,16 @@ func keywordPlace(root *jsonschema.Schema, doc string, v any, f Finding) (string
 	best, bestRank := "", -1
 	var visit func(e *jsonschema.ValidationError)
 	visit = func(e *jsonschema.ValidationError) {
+		at := jsonvalue.Pointer(e.InstanceLocation)
 		for _, c := range e.Causes {
+			if choice(e.ErrorKind) && jsonvalue.Pointer(c.InstanceLocation) == at {
+				// A branch the value fails where the anyOf/oneOf is: the place is the choice,
+				// not one branch's keyword (the first branch's type, for a value of another).
+				continue
+			}
 			visit(c)
 		}
 		kw, toks := keywordOf(e.ErrorKind)
-		at := jsonvalue.Pointer(e.InstanceLocation)
 		if kw == "" || !f.Locates(at) {
 			return
 		}
@@ -85,6 +91,16 @@ func keywordPlace(root *jsonschema.Schema, doc string, v any, f Finding) (string
 	}
 	visit(ve)
 	return best, bestRank >= 0 && best != ""
+}
+
+// choice reports whether k is an anyOf or oneOf that no (or, for oneOf, more than one) branch
+// of holds.
+func choice(k jsonschema.ErrorKind) bool {
+	switch k.(type) {
+	case *kind.AnyOf, *kind.OneOf:
+		return true
+	}
+	return false
 }
 
 // keywordOf is the keyword of an error kind as the issues name it, and the tokens of its place

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/tool"
@@ -55,6 +56,9 @@ func TestSchemaPlace(t *testing.T) {
 		{"a prefix item", distortion(`{"name": "a@b.c", "tags": ["x"]}`, "/tags/0", "const"), "/properties/tags/prefixItems/0/const"},
 		{"then", distortion(`{"name": "a@b.c", "env": "prod", "replicas": 1}`, "/replicas", "minimum"), "/then/properties/replicas/minimum"},
 		{"anyOf", distortion(`{"name": "a@b.c", "choice": true}`, "/choice", "anyOf"), "/properties/choice/anyOf"},
+		// A value that fails every branch of an anyOf at the place fails the choice: not the first
+		// branch's type (a string, for a fraction the integer branch is nearer to), but the anyOf.
+		{"a wrong type in an anyOf", distortion(`{"name": "a@b.c", "choice": 1.5}`, "/choice", "type"), "/properties/choice/anyOf"},
 		{"a pattern property", distortion(`{"name": "a@b.c", "meta": {"x-a": 1}}`, "/meta/x-a", "type"), "/properties/meta/patternProperties/^x-/type"},
 		{"the other properties", distortion(`{"name": "a@b.c", "meta": {"y": "s"}}`, "/meta/y", "type"), "/properties/meta/additionalProperties/type"},
 		// The keyword first: the case names the type, though its enum fails too.
@@ -77,6 +81,20 @@ func TestSchemaPlace(t *testing.T) {
 // A subschema named by an $id is still written in the tool's schema document; a place only a
 // $ref to another document reaches (a metaschema, which the oracle knows without loading it) is
 // not, and the place is the subschema that holds the $ref.
+// Inside a branch of an anyOf, below the place the anyOf is at, the keyword is the branch's:
+// a member of the object branch, not the anyOf that holds it.
+func TestSchemaPlaceInsideABranch(t *testing.T) {
+	schema := `{"properties": {"u": {"anyOf": [{"type": "null"}, {"type": "object", "properties": {"k": {"type": "integer"}}}]}}}`
+	gk, err := validator.Compile(tool.Tool{Name: "t", Parameters: []byte(schema)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Finding{Case: cases.Case{Tool: "t", Class: "stringified_type", Expect: cases.Reject, Args: []byte(`{"u": {"k": "1"}}`), Path: "/u/k", Scope: "/u/k", Keyword: "type"}}
+	if got, ok := schemaPlace(gk, f); got != "/properties/u/anyOf/1/properties/k/type" || !ok {
+		t.Errorf("%q, %v; want the type of k in the object branch", got, ok)
+	}
+}
+
 func TestSchemaPlaceAcrossDocuments(t *testing.T) {
 	schema := `{"type": "object", "properties": {"n": {"$ref": "https://example.com/n"}, "s": {"$ref": "https://json-schema.org/draft/2020-12/schema"}},
 		"$defs": {"n": {"$id": "https://example.com/n", "type": "integer"}}}`
@@ -182,5 +200,29 @@ func BenchmarkLocate(b *testing.B) {
 		if r.Findings[999].Location.Line != 1001 {
 			b.Fatalf("the last finding at %+v", r.Findings[999].Location)
 		}
+	}
+}
+
+// A column counts characters (Unicode code points), not bytes: SARIF's region columns count
+// characters (the run says which: columnKind), and so do editors. Text before the place that
+// is not ASCII (an accent, a CJK word, an emoji) moves the column by one per character.
+func TestLocateColumnsCountCharacters(t *testing.T) {
+	text := "[{\"name\": \"x\", \"description\": \"héllo 日本 😀\", \"parameters\": {\"properties\": {\"n\": {\"type\": \"integer\"}}}},\n" +
+		" {\"description\": \"ü\", \"name\": \"y\", \"parameters\": {}}]\n"
+	set, err := tool.Parse([]byte(text), "tools.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Finding{Case: cases.Case{Tool: "x", Class: "stringified_type", Expect: cases.Reject, Args: []byte(`{"n": "1"}`), Path: "/n", Scope: "/n", Keyword: "type"}}
+	g := Finding{Case: cases.Case{Tool: "y", Class: "raw_text", Expect: cases.Reject, Args: []byte(`{`)}}
+	r := &Report{Findings: []Finding{f, g}}
+	Locate([]*Report{r}, set.Tools, Files{Read: func(string) []byte { return []byte(text) }})
+	line := strings.SplitN(text, "\n", 2)[0]
+	want := utf8.RuneCountInString(line[:strings.Index(line, `"type"`)]) + 1
+	if got := r.Findings[0].Location; got.Line != 1 || got.Column != want {
+		t.Errorf("after non-ASCII text: %+v, want line 1, column %d (characters; the byte column is %d)", got, want, strings.Index(line, `"type"`)+1)
+	}
+	if got := r.Sources["y"]; got.Line != 2 || got.Column != 23 {
+		t.Errorf("the definition of y: %+v, want line 2, column 23 (the byte column is 24)", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"sort"
 )
 
@@ -26,8 +27,9 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool       sarifTool     `json:"tool"`
+	Results    []sarifResult `json:"results"`
+	ColumnKind string        `json:"columnKind"` // what a region's columns count: Source.Column's characters
 }
 
 type sarifTool struct {
@@ -106,7 +108,7 @@ func (cmp *Comparison) WriteSARIF(w io.Writer, opts SARIFOptions) error {
 
 func writeSARIF(w io.Writer, rs []*Report, opts SARIFOptions) error {
 	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "toolproof", InformationURI: "https://github.com/toolproof/toolproof",
-		Version: opts.Version, Rules: []sarifRule{}}}, Results: []sarifResult{}}
+		Version: opts.Version, Rules: []sarifRule{}}}, Results: []sarifResult{}, ColumnKind: "unicodeCodePoints"}
 	ruleIndex := map[string]int{}
 	var ids []string
 	for _, r := range rs {
@@ -209,7 +211,7 @@ func (r *Report) sarifResult(f Finding, id string, index int, opts SARIFOptions)
 	}
 	if src.File != "" {
 		p := &sarifPhysical{}
-		p.ArtifactLocation.URI = src.File
+		p.ArtifactLocation.URI = fileURI(src.File)
 		if src.Line > 0 {
 			p.Region = &sarifRegion{StartLine: src.Line, StartColumn: src.Column}
 		}
@@ -217,6 +219,12 @@ func (r *Report) sarifResult(f Finding, id string, index int, opts SARIFOptions)
 	}
 	res.Locations = []sarifLocation{loc}
 	return res
+}
+
+// fileURI is a file's path as a URI reference (SARIF's artifactLocation.uri): each segment
+// percent-encoded (a space, "%", "#", a letter not ASCII), a first segment with a colon after "./".
+func fileURI(path string) string {
+	return (&url.URL{Path: path}).String()
 }
 
 // fingerprint names a finding across runs: its validator, tool, class and kind (the baseline's key).

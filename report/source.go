@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/tool"
@@ -14,7 +15,7 @@ import (
 type Source struct {
 	File   string `json:"file,omitempty"`   // the tool file, as given (a path relative to the working directory)
 	Line   int    `json:"line,omitempty"`   // 1-based line of the tool's definition in File (of Schema, when set)
-	Column int    `json:"column,omitempty"` // 1-based column, in bytes
+	Column int    `json:"column,omitempty"` // 1-based column, in characters (Unicode code points, SARIF's unicodeCodePoints)
 	Served string `json:"served,omitempty"` // the validator that lists the tool (node:PATH, mcp:COMMAND)
 	// Schema is the JSON Pointer, in the tool's parameters schema, of the place Line and Column
 	// are at (a keyword, or the subschema of a property); "" for the tool's definition.
@@ -72,9 +73,23 @@ type Files struct {
 // document, raw text) gets no Location: the reports put it at its tool's definition. A tool
 // whose file cannot be read is left out of Sources.
 func Locate(reports []*Report, tools []tool.Tool, files Files) {
-	l := locator{tools: map[string]tool.Tool{}, gates: map[string]*validator.Gatekeeper{}, wanted: map[string][]wanted{}}
+	l := locator{tools: map[string]tool.Tool{}, wanted: map[string][]wanted{}}
 	for _, t := range tools {
 		l.tools[t.Name] = t
+	}
+	// The findings by tool, so that one compiled schema at a time is held.
+	type item struct {
+		r    *Report
+		f    *Finding
+		defs map[string]bool
+	}
+	byTool := map[string][]item{}
+	var names []string
+	add := func(it item) {
+		if _, ok := byTool[it.f.Tool]; !ok {
+			names = append(names, it.f.Tool)
+		}
+		byTool[it.f.Tool] = append(byTool[it.f.Tool], it)
 	}
 	for _, r := range reports {
 		defs := map[string]bool{}
@@ -82,12 +97,18 @@ func Locate(reports []*Report, tools []tool.Tool, files Files) {
 			defs[t] = true
 		}
 		for i := range r.Findings {
-			l.want(r, &r.Findings[i], defs)
+			add(item{r, &r.Findings[i], defs})
 		}
 		if r.Shard != nil {
 			for i := range r.Shard.Shrinks {
-				l.want(r, &r.Shard.Shrinks[i].First, defs)
+				add(item{r, &r.Shard.Shrinks[i].First, defs})
 			}
+		}
+	}
+	for _, name := range names {
+		gk := l.gate(name)
+		for _, it := range byTool[name] {
+			l.want(it.r, it.f, it.defs, gk)
 		}
 	}
 	for _, file := range l.order {
@@ -107,14 +128,24 @@ type wanted struct {
 // locator gathers the places Locate looks for, by file.
 type locator struct {
 	tools  map[string]tool.Tool
-	gates  map[string]*validator.Gatekeeper // compiled once per tool; nil when it does not compile
 	wanted map[string][]wanted
 	order  []string // the files, in the order first wanted
 }
 
-// want adds the places to find for the finding f of r: its schema's, and its tool's definition
-// unless r has it (defs).
-func (l *locator) want(r *Report, f *Finding, defs map[string]bool) {
+// gate is the tool's schema compiled, nil when the tool is not read from a file or does not
+// compile.
+func (l *locator) gate(name string) *validator.Gatekeeper {
+	t, ok := l.tools[name]
+	if !ok || tool.OriginOf(t.Source).File == "" {
+		return nil
+	}
+	gk, _ := validator.Compile(t)
+	return gk
+}
+
+// want adds the places to find for the finding f of r: its schema's (gk: its tool's schema
+// compiled), and its tool's definition unless r has it (defs).
+func (l *locator) want(r *Report, f *Finding, defs map[string]bool, gk *validator.Gatekeeper) {
 	t, ok := l.tools[f.Tool]
 	file := tool.OriginOf(t.Source).File
 	if !ok || file == "" {
@@ -126,11 +157,6 @@ func (l *locator) want(r *Report, f *Finding, defs map[string]bool) {
 	if !defs[f.Tool] {
 		defs[f.Tool] = true
 		l.wanted[file] = append(l.wanted[file], wanted{spot: tool.Spot{Source: t.Source, Name: true}, r: r, f: f, def: true})
-	}
-	gk, compiled := l.gates[f.Tool]
-	if !compiled {
-		gk, _ = validator.Compile(t)
-		l.gates[f.Tool] = gk
 	}
 	if gk == nil {
 		return
@@ -159,13 +185,15 @@ func (l *locator) find(file string, files Files) {
 		spots[i] = w.spot
 	}
 	located := map[*Finding]bool{}
+	starts := lineStarts(data)
 	for i, p := range tool.LocateAll(data, spots) {
 		w := ws[i]
+		if w.def && p.Line == 0 {
+			p.Line, p.Column, _ = tool.Locate(data, w.f.Tool)
+		}
+		p.Column = charColumn(data, starts, p.Line, p.Column)
 		switch {
 		case w.def:
-			if p.Line == 0 {
-				p.Line, p.Column, _ = tool.Locate(data, w.f.Tool)
-			}
 			if w.r.Sources == nil {
 				w.r.Sources = map[string]Source{}
 			}
@@ -175,6 +203,27 @@ func (l *locator) find(file string, files Files) {
 			w.f.Location = Source{File: name, Line: p.Line, Column: p.Column, Schema: w.spot.Schema}
 		}
 	}
+}
+
+// lineStarts is the offset of each line of data.
+func lineStarts(data []byte) []int {
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// charColumn is the 1-based column, in characters (Unicode code points), of the 1-based byte
+// column col on line of data, whose lines start at starts; col itself when line is not in data.
+func charColumn(data []byte, starts []int, line, col int) int {
+	if line < 1 || line > len(starts) || col < 1 {
+		return col
+	}
+	s := starts[line-1]
+	return utf8.RuneCount(data[s:min(s+col-1, len(data))]) + 1
 }
 
 // BaselineResult is what a baseline of known findings made of a run: which of its entries still

@@ -1,6 +1,8 @@
 package tool
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -101,6 +103,35 @@ func TestOriginOf(t *testing.T) {
 	} {
 		if got := OriginOf(src); got != want {
 			t.Errorf("OriginOf(%q) = %+v, want %+v", src, got, want)
+		}
+	}
+}
+
+// Load keeps the bytes of each file it read under the file each tool's Source names, for a
+// file and for the files of a directory, so that LocateAll needs no second read.
+func TestLoadKeepsTexts(t *testing.T) {
+	dir := t.TempDir()
+	texts := map[string]string{"a.json": `[{"name": "a"}]`, "sub/b.jsonl": "{\"name\": \"b\"}\n{\"name\": \"c\"}\n"}
+	for name, text := range texts {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, path := range []string{dir, filepath.Join(dir, "a.json")} {
+		set, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tl := range set.Tools {
+			file := OriginOf(tl.Source).File
+			rel, _ := filepath.Rel(dir, file)
+			if got := string(set.Texts[file]); got != texts[filepath.ToSlash(rel)] {
+				t.Errorf("Load(%s): the text of %s (%s) is %q, want %q", path, file, tl.Name, got, texts[filepath.ToSlash(rel)])
+			}
 		}
 	}
 }

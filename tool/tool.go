@@ -76,6 +76,10 @@ type Set struct {
 	Renamed []string // notes on tools renamed because another tool had their name
 	// Warnings are the tools' patterns not every regex dialect reads alike (Tool.PatternWarnings).
 	Warnings []string
+	// Texts are the bytes of each tool file Load read, by the file its tools' Source names
+	// (OriginOf): where a place in a tool's schema is written is found in them (LocateAll) rather
+	// than in a second read, which a pipe cannot give and a file edited since would answer wrongly.
+	Texts map[string][]byte
 
 	names map[string]int
 	next  map[string]int // the next suffix to try for a name (renaming n tools of one name is linear)
@@ -144,6 +148,17 @@ func (s *Set) Merge(o Set) {
 	}
 	s.Skipped = append(s.Skipped, o.Skipped...)
 	s.Renamed = append(s.Renamed, o.Renamed...)
+	for name, data := range o.Texts {
+		s.keepText(name, data)
+	}
+}
+
+// keepText records data as the bytes of the tool file name.
+func (s *Set) keepText(name string, data []byte) {
+	if s.Texts == nil {
+		s.Texts = map[string][]byte{}
+	}
+	s.Texts[name] = data
 }
 
 // Load reads the tools at path: a file (one tool, an array, an MCP tools/list result, or JSON
@@ -162,7 +177,11 @@ func Load(path string) (Set, error) {
 		if err != nil {
 			return Set{}, fmt.Errorf("%s: %v", path, err)
 		}
-		return Parse(data, path)
+		set, err := Parse(data, path)
+		if err == nil {
+			set.keepText(path, data)
+		}
+		return set, err
 	}
 	return LoadFS(os.DirFS(path), ".", path)
 }
@@ -210,6 +229,7 @@ func LoadFS(fsys fs.FS, dir, prefix string) (Set, error) {
 			set.Skipped = append(set.Skipped, Skipped{Source: name, Reason: "the file is skipped: " + err.Error()})
 			continue
 		}
+		s.keepText(name, data)
 		set.Merge(s)
 	}
 	return set, nil

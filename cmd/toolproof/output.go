@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/tool"
@@ -170,7 +171,14 @@ func replayCommand(f *runFlags, specs map[string]string, jsonFile string) func(*
 // file, with each finding at the place in the file of the part of the schema it is about
 // (report.Locate); or, for a tool a validator lists (node:, mcp:), the validator's spec, with the
 // module (or the first file of the server's command) as the file.
-func sources(reports []*report.Report, tools []tool.Tool, served string) {
+func sources(reports []*report.Report, tools []tool.Tool, served string, texts map[string][]byte) {
+	if served == "" {
+		// The bytes the tools were read from (tool.Set.Texts), never a second read: a pipe gives
+		// nothing then (a named one blocks), and a file edited since would put places wrongly.
+		read := func(path string) []byte { return texts[path] }
+		report.Locate(reports, tools, report.Files{Read: read, Name: relPath})
+		return
+	}
 	files := map[string][]byte{}
 	read := func(path string) []byte {
 		if data, ok := files[path]; ok {
@@ -179,10 +187,6 @@ func sources(reports []*report.Report, tools []tool.Tool, served string) {
 		data, _ := os.ReadFile(path)
 		files[path] = data
 		return data
-	}
-	if served == "" {
-		report.Locate(reports, tools, report.Files{Read: read, Name: relPath})
-		return
 	}
 	byName := map[string]tool.Tool{}
 	for _, t := range tools {
@@ -241,7 +245,8 @@ func locateLoose(data []byte, name string) (line, col int) {
 	if best < 0 {
 		return 0, 0
 	}
-	return 1 + bytes.Count(data[:best], []byte("\n")), best - bytes.LastIndexByte(data[:best], '\n')
+	start := bytes.LastIndexByte(data[:best], '\n') + 1
+	return 1 + bytes.Count(data[:best], []byte("\n")), utf8.RuneCount(data[start:best]) + 1 // in characters, as report.Source counts
 }
 
 // relPath is path relative to the working directory when it is inside it, with forward

@@ -42,10 +42,11 @@ func (c *replayCmd) run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
-	tools, _, err := f.toolsOf(vs, stderr)
+	set, err := f.toolsOf(vs, stderr)
 	if err != nil {
 		return err
 	}
+	tools := set.Tools
 	if err := someSavedTool(c.from, cs, tools); err != nil {
 		return err
 	}
@@ -58,7 +59,7 @@ func (c *replayCmd) run(args []string, stdout, stderr io.Writer) error {
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		reports = append(reports, rep)
 	}
-	sources(reports, tools, f.servedBy(vs))
+	sources(reports, tools, f.servedBy(vs), set.Texts)
 	return writeReports(reports, f.outputs(vs, args, 0), f.maxSkipped, stdout, stderr)
 }
 

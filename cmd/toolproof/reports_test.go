@@ -145,7 +145,7 @@ func TestSourcesOfTools(t *testing.T) {
 	}
 	reps := []*report.Report{{Findings: []report.Finding{{}, {}}}}
 	reps[0].Findings[0].Tool, reps[0].Findings[1].Tool = "a", "a__2"
-	sources(reps, set.Tools, "")
+	sources(reps, set.Tools, "", set.Texts)
 	for name, line := range map[string]int{"a": 2, "a__2": 3} {
 		if s := reps[0].Sources[name]; s.Line != line || s.Column != 3 || s.File != relPath(path) {
 			t.Errorf("%s: %+v, want line %d column 3 of %s", name, s, line, path)
@@ -161,18 +161,27 @@ func TestSourcesOfServedTools(t *testing.T) {
 	reps := []*report.Report{{Findings: []report.Finding{{}}}}
 	reps[0].Findings[0].Tool = "read_file"
 	tools := []tool.Tool{{Name: "read_file", Source: "validator node:" + mod + ":tools[0]"}}
-	sources(reps, tools, "node:"+mod)
+	sources(reps, tools, "node:"+mod, nil)
 	if s := reps[0].Sources["read_file"]; s.File != relPath(mod) || s.Line != 3 || s.Column != 11 || s.Served != "node:"+mod {
 		t.Errorf("node: %+v, want %s line 3 column 11", s, mod)
 	}
 	reps[0].Sources = nil
-	sources(reps, tools, "mcp:node "+mod+" --stdio")
+	sources(reps, tools, "mcp:node "+mod+" --stdio", nil)
 	if s := reps[0].Sources["read_file"]; s.File != relPath(mod) || s.Line != 3 || s.Served != "mcp:node "+mod+" --stdio" {
 		t.Errorf("mcp: %+v, want %s line 3", s, mod)
 	}
 	reps[0].Sources = nil
-	sources(reps, tools, "mcp:npx -y some-server")
+	sources(reps, tools, "mcp:npx -y some-server", nil)
 	if s := reps[0].Sources["read_file"]; s.File != "" || s.Served == "" {
 		t.Errorf("mcp without a file: %+v, want only the server", s)
+	}
+}
+
+// A served tool's column counts characters, as a tool file's does: a comment with accents before
+// the name on its line moves it by one per character.
+func TestLocateLooseColumnInCharacters(t *testing.T) {
+	data := []byte("export const tools = [\n  /* é😀 */ { name: \"read_file\" },\n];\n")
+	if line, col := locateLoose(data, "read_file"); line != 2 || col != 20 {
+		t.Errorf("locateLoose: %d:%d, want 2:20 (characters; the byte column is 24)", line, col)
 	}
 }

@@ -23,15 +23,20 @@ import (
 
 // loadTools reads the --tools paths, or the embedded corpus when there are none.
 func loadTools(paths []string, stderr io.Writer) ([]tool.Tool, []tool.Skipped, error) {
+	set, err := loadSet(paths, stderr)
+	return set.Tools, set.Skipped, err
+}
+
+// loadSet is loadTools, with the bytes of the files read (tool.Set.Texts).
+func loadSet(paths []string, stderr io.Writer) (tool.Set, error) {
 	if len(paths) == 0 {
-		set := corpus.Tools()
-		return set.Tools, set.Skipped, nil
+		return corpus.Tools(), nil
 	}
 	var all tool.Set
 	for _, p := range paths {
 		set, err := tool.Load(p)
 		if err != nil {
-			return nil, nil, usagef("--tools %s: %v", p, err)
+			return tool.Set{}, usagef("--tools %s: %v", p, err)
 		}
 		all.Merge(set)
 	}
@@ -39,10 +44,10 @@ func loadTools(paths []string, stderr io.Writer) ([]tool.Tool, []tool.Skipped, e
 		fmt.Fprintf(stderr, "toolproof: note: %d tools share a name with another tool and were renamed NAME__2, NAME__3, ... (first: %s)\n", n, all.Renamed[0])
 	}
 	if len(all.Tools) == 0 {
-		return nil, nil, usagef("--tools: no usable tool in %s%s", strings.Join(paths, ", "), skippedText(all.Skipped))
+		return tool.Set{}, usagef("--tools: no usable tool in %s%s", strings.Join(paths, ", "), skippedText(all.Skipped))
 	}
 	warnPatterns(all.Warnings, stderr)
-	return all.Tools, all.Skipped, nil
+	return all, nil
 }
 
 // loadClosed is loadTools, every tool closed (tool.Close) when closeObjects is set (--close).
@@ -91,7 +96,7 @@ func skippedText(skipped []tool.Skipped) string {
 // toolsFor is loadTools, except that with no --tools a validator that serves tools of its own
 // (validator.ToolSource: an MCP server, a module of native tools) supplies them: the first such
 // validator given.
-func toolsFor(paths []string, vs []validator.Validator, stderr io.Writer) ([]tool.Tool, []tool.Skipped, error) {
+func toolsFor(paths []string, vs []validator.Validator, stderr io.Writer) (tool.Set, error) {
 	if len(paths) == 0 {
 		for _, v := range vs {
 			src, ok := v.(validator.ToolSource)
@@ -100,20 +105,20 @@ func toolsFor(paths []string, vs []validator.Validator, stderr io.Writer) ([]too
 			}
 			tools, err := src.Tools()
 			if err != nil {
-				return nil, nil, fmt.Errorf("validator %s: listing its tools: %w", v.Name(), err)
+				return tool.Set{}, fmt.Errorf("validator %s: listing its tools: %w", v.Name(), err)
 			}
 			if len(tools) == 0 {
-				return nil, nil, usagef("validator %s serves no tools; give tool files with --tools", v.Name())
+				return tool.Set{}, usagef("validator %s serves no tools; give tool files with --tools", v.Name())
 			}
 			var set tool.Set
 			for _, t := range tools {
 				set.Add(t)
 			}
 			warnPatterns(set.Warnings, stderr)
-			return set.Tools, set.Skipped, nil
+			return set, nil
 		}
 	}
-	return loadTools(paths, stderr)
+	return loadSet(paths, stderr)
 }
 
 func randomSeed() uint64 {
@@ -187,10 +192,11 @@ func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 	defer closeAll()
 	stop, release := stopOn(f.maxTime, closeAll, stderr)
 	defer release()
-	tools, skipped, err := f.toolsOf(vs, stderr)
+	set, err := f.toolsOf(vs, stderr)
 	if err != nil {
 		return err
 	}
+	tools, skipped := set.Tools, set.Skipped
 	base, err := f.loadBaseline()
 	if err != nil {
 		return err
@@ -213,7 +219,7 @@ func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sources(reports, tools, f.servedBy(vs))
+	sources(reports, tools, f.servedBy(vs), set.Texts)
 	err = stoppedAny(vs, writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr))
 	if why := interrupted(reports); why != "" {
 		fmt.Fprintf(stderr, "toolproof: %s; the report covers what was checked\n", why)

@@ -211,13 +211,13 @@ func (f *runFlags) openAll(stderr io.Writer) ([]validator.Validator, func(), err
 }
 
 // toolsOf is the tools to check: toolsFor the validators, then --tool and --skip-tool.
-func (f *runFlags) toolsOf(vs []validator.Validator, stderr io.Writer) ([]tool.Tool, []tool.Skipped, error) {
-	tools, skipped, err := toolsFor(f.tools, vs, stderr)
+func (f *runFlags) toolsOf(vs []validator.Validator, stderr io.Writer) (tool.Set, error) {
+	set, err := toolsFor(f.tools, vs, stderr)
 	if err != nil {
-		return nil, nil, err
+		return tool.Set{}, err
 	}
-	tools, err = filterTools(tools, f.mcp.only, f.mcp.skip)
-	return tools, skipped, err
+	set.Tools, err = filterTools(set.Tools, f.mcp.only, f.mcp.skip)
+	return set, err
 }
 
 // loadBaseline reads --baseline (nil when it is not given).

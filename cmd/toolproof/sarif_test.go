@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -138,6 +139,45 @@ func TestSARIFLocatesSchemaPlaces(t *testing.T) {
 		if loc.Region.StartLine != line || loc.Region.StartColumn != col || res.Properties["schema"] != nil {
 			t.Errorf("%s at %d:%d (schema %v), want the tool's name at %d:%d", res.Message.Text, loc.Region.StartLine, loc.Region.StartColumn,
 				res.Properties["schema"], line, col)
+		}
+	}
+}
+
+// A tool file read from a pipe (--tools <(...), /dev/stdin) can be read only once: its findings
+// are located in the bytes the run read, not in a second read after the run, which finds the
+// pipe empty.
+func TestSARIFLocatesToolsFromAPipe(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "tools.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		// Open for writing blocks until toolproof opens the pipe to read it, once.
+		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			f.WriteString(nestedDeploy)
+			f.Close()
+		}
+	}()
+	line, col := positionOf(t, nestedDeploy, `"replicas"`, `"type"`)
+	for _, res := range sarifResults(t, "--validator", execSpec(t), "--tools", fifo, "--mutators", "stringified_type", "--checks", "30", "--seed", "1") {
+		loc := res.Locations[0].PhysicalLocation
+		if loc.Region.StartLine != line || loc.Region.StartColumn != col {
+			t.Errorf("%s at %s:%d:%d, want line %d column %d, the \"type\" of replicas", res.Message.Text,
+				loc.ArtifactLocation.URI, loc.Region.StartLine, loc.Region.StartColumn, line, col)
+		}
+	}
+}
+
+// A tool file whose name has characters a URI must escape (a space, a percent sign, a
+// non-ASCII letter) gets a SARIF artifact URI that is a valid URI reference, percent-encoded.
+func TestSARIFEscapesFileURIs(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "my tools 100% é.json", nestedDeploy)
+	for _, res := range sarifResults(t, "--validator", execSpec(t), "--tools", path, "--mutators", "stringified_type", "--checks", "30", "--seed", "1") {
+		uri := res.Locations[0].PhysicalLocation.ArtifactLocation.URI
+		if !strings.HasSuffix(uri, "/my%20tools%20100%25%20%C3%A9.json") {
+			t.Errorf("%s: uri %q, want the name percent-encoded", res.Message.Text, uri)
 		}
 	}
 }
