@@ -15,10 +15,10 @@ import (
 
 // checkTool replays the saved cases of p, draws new ones for the scorecard (rapid's number of
 // checks), then shrinks the findings.
-func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
+func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *toolSilence) *toolResult {
 	tr := &toolResult{tool: p.tool.Name}
 	r := newRunner(opts, run.deaths)
-	r.silence = run.silence
+	r.silence = silent
 	defer r.close()
 	// 1. The regression corpus first; 2. the scorecard; 3. one minimal case per finding.
 	known, replayStats := replaySaved(p, run.saved, r, opts, tr)
@@ -76,6 +76,7 @@ func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *t
 		return known, stats
 	}
 	verdicts, mutated := r.check(p.gate, replay)
+	r.silence.observe(verdicts)
 	bases := savedBases(p, r, replay, originals, opts)
 	for i := range replay {
 		fs := judgeAll(&replay[i], bases[i], verdicts[i], mutated[i], opts)
