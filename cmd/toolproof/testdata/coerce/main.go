@@ -11,7 +11,8 @@
 // lenient gates do. -die-on makes the process exit, without answering or flushing, on any call
 // whose argument text contains TEXT (a crash only some calls cause); -die-rate on one call in N,
 // chosen by a hash of the argument text. -hang-on never answers a call whose argument text
-// contains TEXT, nor any call after it (a validator stuck on some input). -strict coerces nothing: a
+// contains TEXT, nor any call after it, and exits when its stdin ends (a validator stuck on
+// some input). -strict coerces nothing: a
 // correct gate (with -die-on, one that only crashes). It reads requests one line at a time and
 // answers each in order.
 package main
@@ -126,8 +127,11 @@ func main() {
 			case "validate":
 				time.Sleep(*slow)
 				if *hangOn != "" && strings.Contains(argText(m), *hangOn) {
-					out.Flush() // the answers before it are given: only this call and the ones after it hang
-					time.Sleep(24 * time.Hour)
+					// The answers before it are given: only this call and the ones after it
+					// hang, until stdin closes.
+					out.Flush()
+					io.Copy(io.Discard, in)
+					return
 				}
 				if (*dieOn != "" && strings.Contains(argText(m), *dieOn)) || (*dieRate > 0 && hash(argText(m))%uint32(*dieRate) == 0) {
 					fmt.Fprintln(os.Stderr, "coerce: dying on purpose")
