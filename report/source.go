@@ -185,7 +185,7 @@ func (l *locator) find(file string, files Files) {
 		spots[i] = w.spot
 	}
 	located := map[*Finding]bool{}
-	starts := lineStarts(data)
+	starts := jsonvalue.LineStarts(data)
 	for i, p := range tool.LocateAll(data, spots) {
 		w := ws[i]
 		if w.def && p.Line == 0 {
@@ -203,17 +203,6 @@ func (l *locator) find(file string, files Files) {
 			w.f.Location = Source{File: name, Line: p.Line, Column: p.Column, Schema: w.spot.Schema}
 		}
 	}
-}
-
-// lineStarts is the offset of each line of data.
-func lineStarts(data []byte) []int {
-	starts := []int{0}
-	for i, c := range data {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
 }
 
 // charColumn is the 1-based column, in characters (Unicode code points), of the 1-based byte

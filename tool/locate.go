@@ -87,7 +87,7 @@ type Spot struct {
 // its documents (each line of a JSON Lines file) that holds a spot.
 func LocateAll(data []byte, spots []Spot) []Position {
 	out := make([]Position, len(spots))
-	lines := lineStarts(data)
+	lines := jsonvalue.LineStarts(data)
 	byLine := map[int][]int{}
 	var order []int
 	for i, s := range spots {
@@ -158,17 +158,6 @@ func locateIn(doc []byte, spots []Spot, which []int) []int {
 		}
 	}
 	return out
-}
-
-// lineStarts is the offset of each line of data.
-func lineStarts(data []byte) []int {
-	starts := []int{0}
-	for i, c := range data {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
 }
 
 // positionAt is the line and column of offset off, given the offsets of the lines.

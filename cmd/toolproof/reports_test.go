@@ -50,16 +50,7 @@ func TestReportFiles(t *testing.T) {
 
 	var sarif struct {
 		Runs []struct {
-			Results []struct {
-				Message   struct{ Text string }
-				Locations []struct {
-					PhysicalLocation struct {
-						ArtifactLocation struct{ URI string }
-						Region           struct{ StartLine, StartColumn int }
-					}
-				}
-				Properties map[string]any
-			}
+			Results []sarifResult
 		}
 	}
 	if err := json.Unmarshal([]byte(read("sarif")), &sarif); err != nil {

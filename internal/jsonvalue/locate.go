@@ -100,3 +100,16 @@ func (l *locator) walk(at string, depth int) bool {
 		}
 	}
 }
+
+// LineStarts returns the byte offset at which each line of data begins, the first at 0: a
+// line ends at '\n', so line n (1-based) of an offset found by Offsets is the last start at or
+// before it.
+func LineStarts(data []byte) []int {
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
