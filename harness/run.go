@@ -53,14 +53,23 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 			opts.Progress(done, len(tools))
 		}
 	})
-	// A validator that stopped answering: the tools after the first one it stopped answering
-	// on are left out, checked or not (silence.go).
-	cut, silent := shared.silence.cutoff()
+	addTools(rep, tools, results, skips, finished, shared.silence, opts)
+	rep.Seed = cfg.seed
+	rep.Notes = append(rep.Notes, shared.notes()...)
+	rep.Finish()
+	return rep, saveFindings(opts.CorpusDir, rep)
+}
+
+// addTools adds the results and skips of the tools that finished to rep, in the tools' order,
+// and says why the run stopped early, if it did. A validator that stopped answering: the tools
+// after the first one it stopped answering on are left out, checked or not (silence.go).
+func addTools(rep *report.Report, tools []tool.Tool, results []*toolResult, skips []*tool.Skipped, finished []bool, s *silence, opts Options) {
+	cut, silent := s.cutoff()
 	kept := len(tools)
 	if cut >= 0 {
 		kept = cut + 1
 	}
-	done = 0
+	done := 0
 	for i := 0; i < kept; i++ {
 		if !finished[i] {
 			continue
@@ -71,8 +80,8 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 			addShrinks(rep.Shard, i, tr.firsts)
 			rep.Tools++
 		}
-		if s := skips[i]; s != nil {
-			rep.Skipped = append(rep.Skipped, *s)
+		if skip := skips[i]; skip != nil {
+			rep.Skipped = append(rep.Skipped, *skip)
 			addSkipped(rep.Shard, i)
 		}
 	}
@@ -82,10 +91,6 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 	case silent != nil:
 		rep.Interrupted = fmt.Sprintf("%v, on tool %s: %d of %d tools checked or skipped, %d not checked", silent, tools[cut].Name, done, len(tools), len(tools)-done)
 	}
-	rep.Seed = cfg.seed
-	rep.Notes = append(rep.Notes, shared.notes()...)
-	rep.Finish()
-	return rep, saveFindings(opts.CorpusDir, rep)
 }
 
 // saveFindings saves the case of every blocking finding in dir ("": none).
