@@ -15,10 +15,10 @@ import (
 
 // checkTool replays the saved cases of p, draws new ones for the scorecard (rapid's number of
 // checks), then shrinks the findings.
-func checkTool(p *prepared, idx int, run *runShared, opts Options) *toolResult {
+func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *toolSilence) *toolResult {
 	tr := &toolResult{tool: p.tool.Name}
 	r := newRunner(opts, run.deaths)
-	r.silence = run.silence
+	r.silence = silent
 	defer r.close()
 	// 1. The regression corpus first; 2. the scorecard; 3. one minimal case per finding.
 	known, replayStats := replaySaved(p, run.saved, r, opts, tr)
@@ -76,6 +76,7 @@ func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *t
 		return known, stats
 	}
 	verdicts, mutated := r.check(p.gate, replay)
+	r.silence.observe(verdicts)
 	bases := savedBases(p, r, replay, originals, opts)
 	for i := range replay {
 		fs := judgeAll(&replay[i], bases[i], verdicts[i], mutated[i], opts)
@@ -101,7 +102,14 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 	stats := map[string]*report.ClassStats{}
 	first := map[string]report.Finding{}
 	var order []string
+	// The classes each draw had no distortion for, counted when the draw is judged: a draw
+	// left unjudged by a stop counts nothing, wherever the stop fell.
+	var pendingNA [][]cases.Class
 	judge := func(cs []cases.Case, originals []any, verdicts []validator.Verdict, mutated []bool) {
+		for _, c := range pendingNA[0] {
+			report.StatsFor(stats, c).NotApplicable++
+		}
+		pendingNA[0], pendingNA = nil, pendingNA[1:]
 		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
 			fs := judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts)
@@ -133,12 +141,10 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 		if !ok {
 			t.Skip("the generator found no valid value in this draw")
 		}
-		for _, c := range na {
-			report.StatsFor(stats, c).NotApplicable++
-		}
 		if opts.observe != nil {
 			opts.observe(p.tool.Name, cs)
 		}
+		pendingNA = append(pendingNA, na)
 		fl.add(cs, originals)
 	}
 	err := runHaltable(p.tool.Name+"/scorecard", prop, stop)

@@ -105,7 +105,6 @@ func (r *runner) lead(g validator.Gate, c cases.Case) (validator.Verdict, bool) 
 		return vs[0], ms[0]
 	}
 	v := iso.CheckAlone(context.Background(), c.Args)
-	r.silence.observe([]validator.Verdict{v})
 	if v.Fault == validator.Crash {
 		v = provenAlone(v)
 	}

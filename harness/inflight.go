@@ -32,9 +32,11 @@ type inflight struct {
 	// maxWindow) each time the oldest check is not answered when it is due, so that it grows
 	// to cover the gate's latency.
 	window int
-	// stop ends the wait for answers when the run is stopped (Options.Stop: --max-time, a
-	// silent validator): the checks still in flight are then left unjudged, as a stopped run
-	// leaves the checks it did not draw.
+	// stop ends the wait for answers when the run is stopped (Options.Stop: a signal,
+	// --max-time, a tool before this one on which the validator stopped answering): the checks
+	// still in flight are then left unjudged, as a stopped run leaves the checks it did not
+	// draw. A validator that stops answering on this tool stops it in judged, at a check the
+	// seed decides.
 	stop    <-chan struct{}
 	stopped bool
 }
@@ -65,8 +67,11 @@ func (f *inflight) add(cs []cases.Case, originals []any) {
 	}
 	if !f.async || f.r.crash.proven {
 		f.drain()
+		if f.stopped {
+			return
+		}
 		verdicts, mutated := f.r.checkDraw(f.gate, cs)
-		f.judge(cs, originals, verdicts, mutated)
+		f.judged(cs, originals, verdicts, mutated)
 		return
 	}
 	fl := &flight{cs: cs, originals: originals, done: make(chan struct{})}
@@ -115,7 +120,17 @@ func (f *inflight) next(grow bool) {
 	} else {
 		f.r.recordCrashes(fl.cs, fl.verdicts)
 	}
-	f.judge(fl.cs, fl.originals, fl.verdicts, fl.mutated)
+	f.judged(fl.cs, fl.originals, fl.verdicts, fl.mutated)
+}
+
+// judged judges one check and counts its verdicts towards the tool's silence, in the order
+// drawn: when the validator stopped answering there, nothing after this check is judged, in
+// flight or not, wherever the timeouts of the checks in flight fell.
+func (f *inflight) judged(cs []cases.Case, originals []any, verdicts []validator.Verdict, mutated []bool) {
+	f.judge(cs, originals, verdicts, mutated)
+	if f.r.silence.observe(verdicts) {
+		f.stopped, f.queue = true, nil
+	}
 }
 
 // drain judges every check still in flight, in order.

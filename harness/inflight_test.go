@@ -26,6 +26,7 @@ type outOfOrder struct {
 	batches   int
 	delayUnit time.Duration
 	crashOn   string // a case holding it crashes the "process", alone too
+	hangOn    string // a case holding it gets no verdict: a timeout, as from a process that hangs on it
 }
 
 func (o *outOfOrder) Compile(t tool.Tool) (validator.Gate, error) {
@@ -68,6 +69,9 @@ func (g *outOfOrderGate) CheckBatch(ctx context.Context, args [][]byte) []valida
 func (g *outOfOrderGate) CheckAlone(ctx context.Context, args []byte) validator.Verdict {
 	if g.o.crashOn != "" && strings.Contains(string(args), g.o.crashOn) {
 		return validator.Failed(validator.Crash, "the validator process ended (exit status 2)")
+	}
+	if g.o.hangOn != "" && strings.Contains(string(args), g.o.hangOn) {
+		return validator.Failed(validator.Timeout, "no answer within 5s; the validator was restarted")
 	}
 	return g.Check(ctx, args)
 }

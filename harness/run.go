@@ -40,38 +40,57 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 		rep.Notes = append(rep.Notes, w.note())
 	}
 	rep.Shard = newShardInfo(opts, all)
+	results := make([]*toolResult, len(tools))
 	skips := make([]*tool.Skipped, len(tools))
+	finished := make([]bool, len(tools))
 	shared := newRunShared(saved)
-	var stopSilent func()
-	opts, shared.silence, stopSilent = watchSilence(opts)
-	defer stopSilent()
-	done, checked := 0, 0
+	shared.silence = newSilence()
+	done := 0
 	pipeline(tools, v, opts, shared, func(i int, tr *toolResult, skip *tool.Skipped) {
-		skips[i] = skip
-		if tr != nil {
-			addResult(rep, tr)
-			addShrinks(rep.Shard, i, tr.firsts)
-			checked++
-		}
+		results[i], skips[i], finished[i] = tr, skip, true
 		done++
 		if opts.Progress != nil {
 			opts.Progress(done, len(tools))
 		}
 	})
-	rep.Tools = checked
-	if opts.stopped() {
-		rep.Interrupted = fmt.Sprintf("%v: %d of %d tools checked or skipped, %d not begun", context.Cause(opts.Stop), done, len(tools), len(tools)-done)
-	}
+	addTools(rep, tools, results, skips, finished, shared.silence, opts)
 	rep.Seed = cfg.seed
 	rep.Notes = append(rep.Notes, shared.notes()...)
-	for i, s := range skips {
-		if s != nil {
-			rep.Skipped = append(rep.Skipped, *s)
+	rep.Finish()
+	return rep, saveFindings(opts.CorpusDir, rep)
+}
+
+// addTools adds the results and skips of the tools that finished to rep, in the tools' order,
+// and says why the run stopped early, if it did. A validator that stopped answering: the tools
+// after the first one it stopped answering on are left out, checked or not (silence.go).
+func addTools(rep *report.Report, tools []tool.Tool, results []*toolResult, skips []*tool.Skipped, finished []bool, s *silence, opts Options) {
+	cut, silent := s.cutoff()
+	kept := len(tools)
+	if cut >= 0 {
+		kept = cut + 1
+	}
+	done := 0
+	for i := 0; i < kept; i++ {
+		if !finished[i] {
+			continue
+		}
+		done++
+		if tr := results[i]; tr != nil {
+			addResult(rep, tr)
+			addShrinks(rep.Shard, i, tr.firsts)
+			rep.Tools++
+		}
+		if skip := skips[i]; skip != nil {
+			rep.Skipped = append(rep.Skipped, *skip)
 			addSkipped(rep.Shard, i)
 		}
 	}
-	rep.Finish()
-	return rep, saveFindings(opts.CorpusDir, rep)
+	switch {
+	case opts.stopped():
+		rep.Interrupted = fmt.Sprintf("%v: %d of %d tools checked or skipped, %d not begun", context.Cause(opts.Stop), done, len(tools), len(tools)-done)
+	case silent != nil:
+		rep.Interrupted = fmt.Sprintf("%v, on tool %s: %d of %d tools checked or skipped, %d not checked", silent, tools[cut].Name, done, len(tools), len(tools)-done)
+	}
 }
 
 // saveFindings saves the case of every blocking finding in dir ("": none).
@@ -120,7 +139,9 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 			wg.Add(1)
 			go worker()
 		}()
-		tr, skip := prepareAndCheck(tools[i], i, v, opts, sib, shared)
+		topts, silent, release := shared.silence.forTool(i, opts)
+		defer release()
+		tr, skip := prepareAndCheck(tools[i], i, v, topts, sib, shared, silent)
 		finished = true
 		mu.Lock()
 		defer mu.Unlock()
@@ -141,6 +162,9 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 		case next <- i:
 			continue
 		case <-opts.stopDone():
+		case <-shared.silence.trippedDone():
+			// The validator stopped answering on a tool begun already: the tools after
+			// it are left out (silence.go).
 		}
 		// Stopped: the tools not begun are marked scored, so that no tool under way waits
 		// for them to decide what it shrinks.
@@ -155,11 +179,11 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 
 // prepareAndCheck prepares tool i and checks it; a tool that cannot be prepared, or that has no
 // valid value checked, is skipped with its reason.
-func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, sib *mutators.Siblings, shared *runShared) (*toolResult, *tool.Skipped) {
+func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, sib *mutators.Siblings, shared *runShared, silent *toolSilence) (*toolResult, *tool.Skipped) {
 	p, skip := prepareOne(t, v, opts, sib)
 	var tr *toolResult
 	if p != nil {
-		tr = checkTool(p, i, shared, opts)
+		tr = checkTool(p, i, shared, opts, silent)
 	} else {
 		shared.shrink.scored(i, nil)
 	}

@@ -22,9 +22,9 @@ type runner struct {
 	onlyReject bool      // send only must-reject cases (Options.OnlyReject)
 	deaths     *deathLog // the process deaths seen, and whether some call reproduced each
 	work       chan *batch
-	hung       int      // timeouts so far
-	silence    *silence // the run's count of timeouts in a row (nil: not counted)
-	crash      crashes  // the validator's proven crashes on this tool (crashy.go)
+	hung       int          // timeouts so far
+	silence    *toolSilence // the tool's count of timeouts in a row, in the order drawn (nil: not counted)
+	crash      crashes      // the validator's proven crashes on this tool (crashy.go)
 }
 
 type batch struct {
@@ -75,7 +75,6 @@ func (r *runner) check(g validator.Gate, cs []cases.Case) (out []validator.Verdi
 // checkCases is check; with lead, cs is one draw, its valid value first and that value's
 // distortions after it, and blame judges it on its valid case alone when that case crashes.
 func (r *runner) checkCases(g validator.Gate, cs []cases.Case, lead bool) (out []validator.Verdict, mutated []bool) {
-	defer func() { r.silence.observe(out) }()
 	if !r.onlyReject {
 		return r.checkAll(g, cs, lead)
 	}

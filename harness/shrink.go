@@ -27,6 +27,7 @@ func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Find
 		steps.next(opts.stopped())
 		cs, originals, _ := drawOrSkip(t, r, p, only)
 		verdicts, mutated := r.check(p.gate, cs)
+		r.silence.observe(verdicts) // a stop ends the shrink at the next draw
 		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
 			for _, h := range judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts) {

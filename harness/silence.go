@@ -8,50 +8,144 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// MaxSilentCalls is how many calls in a row may end in a timeout before the run is stopped:
-// the validator has stopped answering (an external one is restarted after each timeout, so it
-// stayed silent through restarts too), and going on would cost every remaining case its own
-// timeout. The run ends as an interrupted one, with the report of what was checked.
+// MaxSilentCalls is how many calls of one tool in a row, in the order they were drawn, may end
+// in a timeout before the run is stopped: the validator has stopped answering (an external one
+// is restarted after each timeout, so it stayed silent through restarts too), and going on
+// would cost every remaining case its own timeout. The run ends as an interrupted one, with the
+// report of what was checked.
 const MaxSilentCalls = 4
 
-// silence counts the calls of a run that ended in a timeout with no verdict in between.
+// A validator that stops answering ends the run at a point the seed decides, not the clock, so
+// that one that hangs on the same calls every time gives the same report whatever the timing
+// and --jobs:
+//   - the calls of a tool are counted in the order they were drawn (the order its checks are
+//     judged in), not the order their timeouts fire; a tool stops right after the check whose
+//     call makes MaxSilentCalls in a row: the checks after it, in flight or not, are not judged;
+//   - the run keeps the tools up to the first one, in the given order, that stopped so: a tool
+//     after it is stopped and left out of the report even when it was checked meanwhile (with
+//     several jobs), and a tool before it is checked to its end (or to its own stop, which then
+//     moves the cut earlier).
+// A validator that hangs at random (a call that gets a verdict one time and not another) gives
+// no such guarantee: where its silences fall depends on the timing.
+
+// silence is the run's cut-off for a validator that stops answering: the first tool, in the
+// given order, on which it did, and the tools under way, which a stop before them ends.
 type silence struct {
 	mu      sync.Mutex
+	cut     int   // index of the first tool that stopped on silence; -1: none yet
+	why     error // what its stop said
+	running map[int]context.CancelCauseFunc
+	tripped chan struct{} // closed at the first stop: no more tools are begun
+}
+
+func newSilence() *silence {
+	return &silence{cut: -1, running: map[int]context.CancelCauseFunc{}, tripped: make(chan struct{})}
+}
+
+// toolSilence counts the calls of one tool that ended in a timeout with no verdict in between.
+type toolSilence struct {
+	run     *silence
+	idx     int
 	inARow  int
-	timeout string // the last timeout's detail
+	last    string // the last timeout's detail
+	stopped bool   // the tool stopped on silence
 	stop    context.CancelCauseFunc
 }
 
-// watchSilence gives opts a Stop that also ends when the validator stays silent, and the
-// silence that counts; release frees the context.
-func watchSilence(opts Options) (Options, *silence, func()) {
+// forTool gives tool i's Options a Stop of its own, which ends with the run's Stop, when tool i
+// stops on silence, or when a tool before it does; release frees it. On a nil silence (Check),
+// opts and a nil count that counts nothing.
+func (s *silence) forTool(i int, opts Options) (Options, *toolSilence, func()) {
+	if s == nil {
+		return opts, nil, func() {}
+	}
 	parent := opts.Stop
 	if parent == nil {
 		parent = context.Background()
 	}
 	ctx, cancel := context.WithCancelCause(parent)
 	opts.Stop = ctx
-	return opts, &silence{stop: cancel}, func() { cancel(nil) }
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cut >= 0 && s.cut < i {
+		cancel(s.why)
+	}
+	s.running[i] = cancel
+	release := func() {
+		s.mu.Lock()
+		delete(s.running, i)
+		s.mu.Unlock()
+		cancel(nil)
+	}
+	return opts, &toolSilence{run: s, idx: i, stop: cancel}, release
 }
 
-// observe counts the verdicts of one batch of calls.
-func (s *silence) observe(vs []validator.Verdict) {
+// trippedDone is closed once some tool stopped on silence (nil silence: never).
+func (s *silence) trippedDone() <-chan struct{} {
 	if s == nil {
-		return
+		return nil
+	}
+	return s.tripped
+}
+
+// cutoff is the index of the first tool that stopped on silence and what its stop said; -1 and
+// nil when none did.
+func (s *silence) cutoff() (int, error) {
+	if s == nil {
+		return -1, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.cut, s.why
+}
+
+// trip records that tool i stopped on silence with why, and stops the tools after the cut.
+func (s *silence) trip(i int, why error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cut < 0 {
+		close(s.tripped)
+	}
+	if s.cut >= 0 && s.cut < i {
+		return
+	}
+	s.cut, s.why = i, why
+	for j, cancel := range s.running {
+		if j > i {
+			cancel(why)
+		}
+	}
+}
+
+// observe counts the verdicts of one batch of calls, in the order drawn, and reports whether
+// the tool stops here: the MaxSilentCalls-th timeout in a row is among them. Nothing counts once
+// the tool stopped, nor on a nil count.
+func (t *toolSilence) observe(vs []validator.Verdict) bool {
+	if t == nil || t.stopped {
+		return false
+	}
 	for _, v := range vs {
 		switch {
 		case v.NotSent:
 		case v.Fault == validator.Timeout:
-			s.inARow++
-			s.timeout = v.Detail
+			t.inARow++
+			t.last = v.Detail
 		default:
-			s.inARow = 0
+			t.inARow = 0
+		}
+		if t.inARow >= MaxSilentCalls {
+			break
 		}
 	}
-	if s.inARow >= MaxSilentCalls {
-		s.stop(fmt.Errorf("the validator stopped answering: %d calls in a row got no verdict (the last: %s)", s.inARow, s.timeout))
+	if t.inARow < MaxSilentCalls {
+		return false
 	}
+	t.stopped = true
+	why := fmt.Errorf("the validator stopped answering: %d calls in a row got no verdict (the last: %s)", MaxSilentCalls, t.last)
+	t.stop(why)
+	t.run.trip(t.idx, why)
+	return true
 }
+
+// isStopped reports whether the tool stopped on silence (false on a nil count).
+func (t *toolSilence) isStopped() bool { return t != nil && t.stopped }

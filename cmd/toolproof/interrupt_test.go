@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // toolproofBinary builds this command once, for the tests that run it as a process of its own.
@@ -184,5 +186,31 @@ func TestSilentValidatorEndsTheRun(t *testing.T) {
 		"--seed", "1", "--format", "json")
 	if rep := interruptedReport(t, r); !strings.Contains(rep.Interrupted, "the validator stopped answering") {
 		t.Errorf("interrupted %q", rep.Interrupted)
+	}
+}
+
+// TestStoppedAnsweringSameReport: a validator that never answers a call holding "~" (nor the
+// calls after it on that process) stops the run at the same place every time: three runs of
+// one seed, with one job, two, and two processes, give byte-identical JSON reports, the
+// tool it stopped on, the checks judged and the tools left out included.
+func TestStoppedAnsweringSameReport(t *testing.T) {
+	spec := execSpec(t, "-strict", "-hang-on", "~")
+	var first string
+	for i, extra := range [][]string{{"--jobs", "1"}, {"--jobs", "2"}, {"--jobs", "2", "--processes", "2"}} {
+		// Four classes: a draw is five calls, and one whose valid value holds "~" ends the run.
+		args := append([]string{"run", "--validator", spec, "--tool", "calendar_create_event", "--tool", "create_chart",
+			"--tool", "create_org_chart", "--mutators", "missing_required,null_value,wrong_type,hallucinated_key",
+			"--timeout", "1s", "--checks", "5", "--seed", "1", "--format", "json"}, extra...)
+		r := cli(t, args...)
+		if rep := interruptedReport(t, r); !strings.Contains(rep.Interrupted, "the validator stopped answering") {
+			t.Fatalf("%s: interrupted %q", strings.Join(extra, " "), rep.Interrupted)
+		}
+		if i == 0 {
+			first = r.stdout
+			continue
+		}
+		if r.stdout != first {
+			t.Errorf("%s: the report differs from the one with --jobs 1 (-want +got):\n%s", strings.Join(extra, " "), cmp.Diff(first, r.stdout))
+		}
 	}
 }

@@ -3,14 +3,16 @@
 // numeric string (" 20", "1.0") into the number it spells makes them valid, it accepts them,
 // the way gates with type coercion do.
 //
-//	coerce [-value] [-fence] [-name NAME] [-refuse TOOL,...] [-die-on TEXT] [-die-rate N] [-strict] [-log-starts FILE] [-sleep D] [-spawn FILE]
+//	coerce [-value] [-fence] [-name NAME] [-refuse TOOL,...] [-die-on TEXT] [-hang-on TEXT] [-die-rate N] [-strict] [-log-starts FILE] [-sleep D] [-spawn FILE]
 //
 // -value passes on the coerced value (an exact repair of a stringified number); without it the
 // call is accepted with nothing said about the value passed on. -refuse answers ok:false for the
 // tools named. -fence also accepts JSON inside a markdown code fence (```json ... ```), as
 // lenient gates do. -die-on makes the process exit, without answering or flushing, on any call
 // whose argument text contains TEXT (a crash only some calls cause); -die-rate on one call in N,
-// chosen by a hash of the argument text. -strict coerces nothing: a
+// chosen by a hash of the argument text. -hang-on never answers a call whose argument text
+// contains TEXT, nor any call after it, and exits when its stdin ends (a validator stuck on
+// some input). -strict coerces nothing: a
 // correct gate (with -die-on, one that only crashes). It reads requests one line at a time and
 // answers each in order.
 package main
@@ -56,6 +58,7 @@ func main() {
 	refuse := flag.String("refuse", "", "comma-separated tools to refuse")
 	fence := flag.Bool("fence", false, "accept JSON inside a markdown code fence")
 	dieOn := flag.String("die-on", "", "exit on any call whose arguments contain this text")
+	hangOn := flag.String("hang-on", "", "never answer a call whose arguments contain this text (the next calls wait behind it)")
 	dieRate := flag.Int("die-rate", 0, "exit on one call in N, chosen by a hash of its arguments (the same calls every run)")
 	strict := flag.Bool("strict", false, "coerce nothing")
 	startLog := flag.String("log-starts", "", "append a line to this file at each start (to count restarts)")
@@ -123,6 +126,13 @@ func main() {
 				send(map[string]any{"op": "tool", "name": t.Name, "ok": true})
 			case "validate":
 				time.Sleep(*slow)
+				if *hangOn != "" && strings.Contains(argText(m), *hangOn) {
+					// The answers before it are given: only this call and the ones after it
+					// hang, until stdin closes.
+					out.Flush()
+					io.Copy(io.Discard, in)
+					return
+				}
 				if (*dieOn != "" && strings.Contains(argText(m), *dieOn)) || (*dieRate > 0 && hash(argText(m))%uint32(*dieRate) == 0) {
 					fmt.Fprintln(os.Stderr, "coerce: dying on purpose")
 					os.Exit(3)
