@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
@@ -53,6 +54,8 @@ type child struct {
 	readerDone chan struct{}       // closed when stdout reached its end
 	stderrDone chan struct{}       // closed when stderr reached its end
 	stdinOnce  sync.Once
+	wrote      atomic.Int64 // c.clock when lines were last flushed to it
+	heard      atomic.Int64 // c.clock when it last wrote a line
 	tail       tail
 	intern     interner // used by the reader only
 }
@@ -177,6 +180,7 @@ func (ch *child) send() {
 		more := len(ch.queue) > 0
 		c.mu.Unlock()
 		if !more {
+			ch.wrote.Store(int64(c.clock())) // before the answers can come
 			if err := ch.w.Flush(); err != nil {
 				ch.kill()
 				return
@@ -207,6 +211,7 @@ func (ch *child) read() {
 			line = nil
 		}
 		if len(line) > 0 {
+			ch.heard.Store(int64(c.clock()))
 			got = ch.handleLine(line, got)
 		}
 		// The lines in got stay valid while the reader does not refill its buffer, that is while

@@ -304,31 +304,7 @@ func (c *Client) Close() error {
 	c.ready.Broadcast()
 	c.mu.Unlock()
 
-	var errs []error
-	t := time.NewTimer(c.closeGrace)
-	late := false
-	for _, ch := range children {
-		if !late {
-			select {
-			case <-ch.exited:
-			case <-t.C:
-				late = true
-			}
-		}
-		if late {
-			select {
-			case <-ch.exited:
-			default:
-				ch.kill()
-				errs = append(errs, fmt.Errorf("validator %s still running %v after its stdin was closed; killed", c.command, c.closeGrace))
-				continue
-			}
-		}
-		if ch.exitErr != nil {
-			errs = append(errs, fmt.Errorf("validator %s exited with %v", c.command, ch.exitErr))
-		}
-	}
-	t.Stop()
+	errs := c.awaitExits(children)
 	c.wg.Wait()
 	if err := c.iso.close(); err != nil {
 		errs = append(errs, err)
@@ -337,6 +313,51 @@ func (c *Client) Close() error {
 		c.forks.close()
 	}
 	return errors.Join(errs...)
+}
+
+// awaitExits waits for children, whose stdin is being closed, to exit: each is killed when the
+// close grace is over, or sooner once it has written nothing for the per-request timeout since
+// it was last written to (a process that stopped answering would only make Close wait). The
+// errors say which were killed, and which exited with a status other than 0.
+func (c *Client) awaitExits(children []*child) []error {
+	var errs []error
+	grace := time.Now().Add(c.closeGrace)
+	tick := time.NewTicker(min(max(c.opts.Timeout/4, 5*time.Millisecond), 100*time.Millisecond))
+	defer tick.Stop()
+	for _, ch := range children {
+		why := ""
+		for why == "" {
+			select {
+			case <-ch.exited:
+				why = "exited"
+			case <-tick.C:
+				switch {
+				case c.silentFor(ch) >= c.opts.Timeout:
+					why = fmt.Sprintf("validator %s had answered nothing for %v (its timeout) when closed; killed", c.command, c.opts.Timeout)
+				case time.Now().After(grace):
+					why = fmt.Sprintf("validator %s still running %v after its stdin was closed; killed", c.command, c.closeGrace)
+				}
+			}
+		}
+		switch {
+		case why != "exited":
+			ch.kill()
+			errs = append(errs, errors.New(why))
+		case ch.exitErr != nil:
+			errs = append(errs, fmt.Errorf("validator %s exited with %v", c.command, ch.exitErr))
+		}
+	}
+	return errs
+}
+
+// silentFor is how long ch has written nothing since it was last written to; 0 when it has
+// answered since.
+func (c *Client) silentFor(ch *child) time.Duration {
+	wrote, heard := ch.wrote.Load(), ch.heard.Load()
+	if wrote <= heard {
+		return 0
+	}
+	return c.clock() - time.Duration(wrote)
 }
 
 // Stats returns the counts so far.

@@ -185,6 +185,9 @@ func runFake(behaviour string, n int) int {
 				f.out.Flush()
 				os.Stdout.Close()
 				time.Sleep(time.Hour)
+			case behaviour == "stuck" && string(text) == hangText:
+				f.out.Flush()
+				time.Sleep(time.Hour) // reads nothing more: a closed stdin does not end it
 			case behaviour == "hang" && string(text) == hangText:
 				f.out.Flush()
 				go func() {

@@ -664,6 +664,28 @@ func TestCloseKillsStubbornChild(t *testing.T) {
 	}
 }
 
+// TestCloseKillsASilentChild: a child that has answered nothing for its timeout since it was
+// last written to is killed by Close at once, not after the close grace.
+func TestCloseKillsASilentChild(t *testing.T) {
+	c, _ := startFake(t, "stuck", 0, Options{Timeout: 300 * time.Millisecond})
+	c.closeGrace = time.Hour
+	g := compile(t, c, readTool)
+	go g.Check(context.Background(), []byte(hangText))
+	for c.Stats().Requests == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Close() }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "had answered nothing for 300ms") {
+			t.Errorf("Close = %v, want the silent child killed", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close still waits 30s later: it waits the grace out for a child that stopped answering")
+	}
+}
+
 func TestParseCommand(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
