@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/toolproof/toolproof/cases"
@@ -106,7 +107,7 @@ func savedBases(p *prepared, r *runner, cs []cases.Case, originals []any, opts O
 	if len(send) == 0 {
 		return out
 	}
-	verdicts, _ := r.checkAll(p.gate, send, false)
+	verdicts, _ := r.checkAll(context.Background(), p.gate, send, false)
 	for i, c := range cs {
 		j, ok := at[string(c.Original)]
 		if !ok || c.Expect != cases.Reject {

@@ -124,7 +124,7 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 	}
 	// The checks of a gate in another process stay in flight while the next are drawn; they
 	// are judged in the order drawn.
-	fl := newInflight(r, p.gate, judge, opts.stopDone())
+	fl := newInflight(r, p.gate, judge, opts.Stop)
 	stop := &halt{}
 	prop := func(t *rapid.T) {
 		if opts.stopped() {

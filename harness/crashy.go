@@ -46,7 +46,7 @@ type crashes struct {
 // checkDraw is runner.check for the cases of one draw (the valid case first).
 func (r *runner) checkDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
 	if !r.crash.proven {
-		out, mutated := r.sendDraw(g, cs)
+		out, mutated := r.sendDraw(context.Background(), g, cs)
 		r.recordCrashes(cs, out)
 		return out, mutated
 	}
@@ -76,11 +76,11 @@ func (r *runner) checkDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdi
 
 // sendDraw sends the cases of a draw of a tool with no proven crash, the valid case first: all
 // together, or, for an isolator once the run has a proven crash, the valid case alone first.
-// It reads nothing of r.crash (a draw in flight calls it).
-func (r *runner) sendDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
+// It reads nothing of r.crash (a draw in flight calls it); ctx ends its wait (checkCases).
+func (r *runner) sendDraw(ctx context.Context, g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
 	_, iso := g.(validator.Isolator)
 	if !iso || !r.deaths.anyCrash() || r.onlyReject || len(cs) < 2 || cs[0].Class != cases.Valid {
-		return r.checkCases(g, cs, true)
+		return r.checkCases(ctx, g, cs, true)
 	}
 	out := make([]validator.Verdict, len(cs))
 	mutated := make([]bool, len(cs))
@@ -89,7 +89,7 @@ func (r *runner) sendDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdic
 		notSentAfterLead(out, nil)
 		return out, mutated
 	}
-	vs, ms := r.check(g, cs[1:])
+	vs, ms := r.checkCases(ctx, g, cs[1:], false)
 	copy(out[1:], vs)
 	copy(mutated[1:], ms)
 	return out, mutated

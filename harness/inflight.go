@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/toolproof/toolproof/cases"
@@ -39,6 +40,10 @@ type inflight struct {
 	// seed decides.
 	stop    <-chan struct{}
 	stopped bool
+	// ctx is the tool's Stop: a check in flight when the tool stops is cancelled, so that the
+	// gate drops its calls instead of spending a timeout on each while the tools before it,
+	// which the run waits for, share its processes.
+	ctx context.Context
 }
 
 // flight is one check on its way: its cases, and its verdicts once done is closed.
@@ -55,9 +60,12 @@ const (
 	maxWindow   = 64 // checks in flight at most
 )
 
-func newInflight(r *runner, g validator.Gate, judge judgeFunc, stop <-chan struct{}) *inflight {
+func newInflight(r *runner, g validator.Gate, judge judgeFunc, stop context.Context) *inflight {
 	_, batch := g.(validator.BatchGate)
-	return &inflight{r: r, gate: g, judge: judge, async: batch, window: startWindow, stop: stop}
+	if stop == nil {
+		stop = context.Background()
+	}
+	return &inflight{r: r, gate: g, judge: judge, async: batch, window: startWindow, stop: stop.Done(), ctx: stop}
 }
 
 // add sends the cases of one check to the gate and judges the checks that are due.
@@ -83,7 +91,7 @@ func (f *inflight) add(cs []cases.Case, originals []any) {
 				fl.verdicts, fl.mutated = crashed(len(fl.cs), recover()), make([]bool, len(fl.cs))
 			}
 		}()
-		fl.verdicts, fl.mutated = f.r.sendDraw(f.gate, fl.cs)
+		fl.verdicts, fl.mutated = f.r.sendDraw(f.ctx, f.gate, fl.cs)
 	}()
 	f.queue = append(f.queue, fl)
 	for len(f.queue) > f.window && !f.stopped {
@@ -105,9 +113,13 @@ func (f *inflight) next(grow bool) {
 		select {
 		case <-fl.done:
 		case <-f.stop:
-			f.stopped, f.queue = true, nil
-			return
 		}
+	}
+	if f.ctx.Err() != nil {
+		// Stopped: this check may have been cancelled (its verdicts "cancelled"); it is left
+		// unjudged with the rest.
+		f.stopped, f.queue = true, nil
+		return
 	}
 	if f.r.crash.proven {
 		// A check judged before this one proved a crash: this one is sent as it then would be,

@@ -69,14 +69,16 @@ func trimStack(s []byte) string {
 // check runs every case through the gate and returns one verdict per case, plus, per case,
 // whether the gate changed the bytes it was given.
 func (r *runner) check(g validator.Gate, cs []cases.Case) (out []validator.Verdict, mutated []bool) {
-	return r.checkCases(g, cs, false)
+	return r.checkCases(context.Background(), g, cs, false)
 }
 
 // checkCases is check; with lead, cs is one draw, its valid value first and that value's
 // distortions after it, and blame judges it on its valid case alone when that case crashes.
-func (r *runner) checkCases(g validator.Gate, cs []cases.Case, lead bool) (out []validator.Verdict, mutated []bool) {
+// ctx ends the wait of a gate in another process (a check in flight whose tool stopped): what
+// it has not answered then is a Timeout "cancelled", which no one judges.
+func (r *runner) checkCases(ctx context.Context, g validator.Gate, cs []cases.Case, lead bool) (out []validator.Verdict, mutated []bool) {
 	if !r.onlyReject {
-		return r.checkAll(g, cs, lead)
+		return r.checkAll(ctx, g, cs, lead)
 	}
 	// Only the must-reject cases go to the gate; the others are not sent.
 	out = make([]validator.Verdict, len(cs))
@@ -92,7 +94,7 @@ func (r *runner) checkCases(g validator.Gate, cs []cases.Case, lead bool) (out [
 		}
 	}
 	if len(send) > 0 {
-		vs, ms := r.checkAll(g, send, false) // the valid case is not sent
+		vs, ms := r.checkAll(ctx, g, send, false) // the valid case is not sent
 		for j, i := range at {
 			out[i], mutated[i] = vs[j], ms[j]
 		}
@@ -100,7 +102,7 @@ func (r *runner) checkCases(g validator.Gate, cs []cases.Case, lead bool) (out [
 	return out, mutated
 }
 
-func (r *runner) checkAll(g validator.Gate, cs []cases.Case, lead bool) ([]validator.Verdict, []bool) {
+func (r *runner) checkAll(ctx context.Context, g validator.Gate, cs []cases.Case, lead bool) ([]validator.Verdict, []bool) {
 	mutated := make([]bool, len(cs))
 	lead = lead && len(cs) > 1 && cs[0].Class == cases.Valid
 	if bg, ok := g.(validator.BatchGate); ok {
@@ -108,7 +110,7 @@ func (r *runner) checkAll(g validator.Gate, cs []cases.Case, lead bool) ([]valid
 		for i := range cs {
 			args[i] = cs[i].Args
 		}
-		return r.blame(g, args, bg.CheckBatch(context.Background(), args), lead), mutated
+		return r.blame(g, args, bg.CheckBatch(ctx, args), lead), mutated
 	}
 	out := make([]validator.Verdict, len(cs))
 	if _, ok := g.(validator.Bounded); ok {

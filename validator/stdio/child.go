@@ -159,6 +159,12 @@ func (ch *child) send() {
 				if r.finished {
 					continue // answered already (a nonsense result with a guessed id)
 				}
+				if r.batch.abandoned {
+					// Its caller gave up (cancelled): not written, so that it costs the
+					// validator no work and no timeout.
+					c.finish(r, cancelled())
+					continue
+				}
 				r.sent = true
 				r.seq = ch.seq
 				ch.seq++
