@@ -147,5 +147,3 @@ func (t *toolSilence) observe(vs []validator.Verdict) bool {
 	return true
 }
 
-// isStopped reports whether the tool stopped on silence (false on a nil count).
-func (t *toolSilence) isStopped() bool { return t != nil && t.stopped }
