@@ -146,4 +146,3 @@ func (t *toolSilence) observe(vs []validator.Verdict) bool {
 	t.run.trip(t.idx, why)
 	return true
 }
-
