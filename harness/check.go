@@ -149,6 +149,14 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 	}
 	err := runHaltable(p.tool.Name+"/scorecard", prop, stop)
 	fl.drain()
+	scorecardNotes(tr, r, err)
+	tr.classes = stats
+	return first, order
+}
+
+// scorecardNotes adds to tr what ended the scorecard early (rapid's own error, a gate that
+// hangs) and the notes of the crashes it met.
+func scorecardNotes(tr *toolResult, r *runner, err error) {
 	if err != nil && err != errHalted && r.hung < maxHangs {
 		tr.notes = append(tr.notes, "rapid: "+err.Error())
 	}
@@ -156,8 +164,6 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 		tr.notes = append(tr.notes, fmt.Sprintf("stopped after the gate hung %d times", r.hung))
 	}
 	tr.notes = append(tr.notes, r.crash.notes()...)
-	tr.classes = stats
-	return first, order
 }
 
 // reconfirm checks that the oracle still agrees with a saved case's expectation (the schema

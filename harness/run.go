@@ -157,7 +157,16 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 		wg.Add(1)
 		go worker()
 	}
-	for i := range tools {
+	feed(next, len(tools), opts, shared)
+	close(next)
+	wg.Wait()
+}
+
+// feed hands the indexes of n tools to the workers through next, in order, until the run
+// stops; the tools not begun then are marked scored, so that no tool under way waits for them
+// to decide what it shrinks.
+func feed(next chan<- int, n int, opts Options, shared *runShared) {
+	for i := range n {
 		select {
 		case next <- i:
 			continue
@@ -166,15 +175,11 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 			// The validator stopped answering on a tool begun already: the tools after
 			// it are left out (silence.go).
 		}
-		// Stopped: the tools not begun are marked scored, so that no tool under way waits
-		// for them to decide what it shrinks.
-		for j := i; j < len(tools); j++ {
+		for j := i; j < n; j++ {
 			shared.shrink.scored(j, nil)
 		}
-		break
+		return
 	}
-	close(next)
-	wg.Wait()
 }
 
 // prepareAndCheck prepares tool i and checks it; a tool that cannot be prepared, or that has no
