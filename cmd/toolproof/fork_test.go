@@ -12,7 +12,7 @@ import (
 
 // TestPythonCrashesForked: the python-jsonschema adapter dying on every call that holds "~".
 // It offers a fork server, so it is started anew twice (its first process and the server) and
-// every process after them is forked; the report is byte-identical (timings aside) to the one
+// every process after them is forked; the report is byte-identical to the one
 // of the same run with each process started anew, and every crash is blamed on a call with "~".
 func TestPythonCrashesForked(t *testing.T) {
 	needs.Met(t, "TOOLPROOF_REQUIRE_PYTHON", "the Python adapter", needs.Python())
@@ -26,7 +26,7 @@ func TestPythonCrashesForked(t *testing.T) {
 			t.Setenv(name, value)
 		}
 		r := cli(t, args...).want(t, 1, args...)
-		return timings.ReplaceAllString(r.stdout, ""), countStarts(starts)
+		return r.stdout, countStarts(starts)
 	}
 	forked, n := report()
 	if n != 2 {
