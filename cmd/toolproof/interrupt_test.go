@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -183,7 +182,6 @@ func TestMaxTimeStopsTheRun(t *testing.T) {
 // after harness.MaxSilentCalls timeouts in a row (each followed by a restart), with the report
 // so far and exit status 3, instead of costing every case its timeout.
 func TestSilentValidatorEndsTheRun(t *testing.T) {
-	t.Parallel() // it waits on timeouts, not on a core
 	r := cli(t, "run", "--validator", execSpec(t, "-strict", "-sleep", "1h"), "--timeout", "200ms", "--checks", "50",
 		"--seed", "1", "--format", "json")
 	if rep := interruptedReport(t, r); !strings.Contains(rep.Interrupted, "the validator stopped answering") {
@@ -196,30 +194,23 @@ func TestSilentValidatorEndsTheRun(t *testing.T) {
 // one seed, with one job, two, and two processes, give byte-identical JSON reports, the
 // tool it stopped on, the checks judged and the tools left out included.
 func TestStoppedAnsweringSameReport(t *testing.T) {
-	t.Parallel() // the runs wait on timeouts, not on a core: they run side by side
 	spec := execSpec(t, "-strict", "-hang-on", "~")
-	runs := [][]string{{"--jobs", "1"}, {"--jobs", "2"}, {"--jobs", "2", "--processes", "2"}}
-	reports := make([]string, len(runs))
-	var wg sync.WaitGroup
-	for i, extra := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// Four classes: a draw is five calls, and one whose valid value holds "~" ends the run.
-			args := append([]string{"run", "--validator", spec, "--tool", "calendar_create_event", "--tool", "create_chart",
-				"--tool", "create_org_chart", "--mutators", "missing_required,null_value,wrong_type,hallucinated_key",
-				"--timeout", "1s", "--checks", "5", "--seed", "1", "--format", "json"}, extra...)
-			r := cli(t, args...)
-			if rep := interruptedReport(t, r); !strings.Contains(rep.Interrupted, "the validator stopped answering") {
-				t.Errorf("%s: interrupted %q", strings.Join(extra, " "), rep.Interrupted)
-			}
-			reports[i] = r.stdout
-		}()
-	}
-	wg.Wait()
-	for i, extra := range runs[1:] {
-		if reports[i+1] != reports[0] {
-			t.Errorf("%s: the report differs from the one with --jobs 1 (-want +got):\n%s", strings.Join(extra, " "), cmp.Diff(reports[0], reports[i+1]))
+	var first string
+	for i, extra := range [][]string{{"--jobs", "1"}, {"--jobs", "2"}, {"--jobs", "2", "--processes", "2"}} {
+		// Four classes: a draw is five calls, and one whose valid value holds "~" ends the run.
+		args := append([]string{"run", "--validator", spec, "--tool", "calendar_create_event", "--tool", "create_chart",
+			"--tool", "create_org_chart", "--mutators", "missing_required,null_value,wrong_type,hallucinated_key",
+			"--timeout", "1s", "--checks", "5", "--seed", "1", "--format", "json"}, extra...)
+		r := cli(t, args...)
+		if rep := interruptedReport(t, r); !strings.Contains(rep.Interrupted, "the validator stopped answering") {
+			t.Fatalf("%s: interrupted %q", strings.Join(extra, " "), rep.Interrupted)
+		}
+		if i == 0 {
+			first = r.stdout
+			continue
+		}
+		if r.stdout != first {
+			t.Errorf("%s: the report differs from the one with --jobs 1 (-want +got):\n%s", strings.Join(extra, " "), cmp.Diff(first, r.stdout))
 		}
 	}
 }
