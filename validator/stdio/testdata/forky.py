@@ -53,25 +53,26 @@ def serve():
                 sys.stdout.flush()
 
 
-def refuse(fd):
+def requests(fd):
+    """The fork requests on the socket fd, each (socket, id, descriptors), until it ends."""
     import socket
     sock = socket.socket(fileno=fd)
     while True:
         msg, fds, _, _ = socket.recv_fds(sock, 4096, 3)
         if not msg:
             return
+        yield sock, json.loads(msg)["id"], fds
+
+
+def refuse(fd):
+    for sock, rid, fds in requests(fd):
         for f in fds:
             os.close(f)
-        sock.send(json.dumps({"op": "forked", "id": json.loads(msg)["id"], "error": "refused"}).encode())
+        sock.send(json.dumps({"op": "forked", "id": rid, "error": "refused"}).encode())
 
 
 def mute(fd):
-    import socket
-    sock = socket.socket(fileno=fd)
-    while True:
-        msg, fds, _, _ = socket.recv_fds(sock, 4096, 3)
-        if not msg:
-            return
+    for sock, rid, fds in requests(fd):
         pid = os.fork()
         if pid == 0:
             os.setpgid(0, 0)
@@ -82,7 +83,7 @@ def mute(fd):
             os._exit(0)
         for f in fds:
             os.close(f)
-        sock.send(json.dumps({"op": "forked", "id": json.loads(msg)["id"], "pid": pid}).encode())
+        sock.send(json.dumps({"op": "forked", "id": rid, "pid": pid}).encode())
 
 
 def fail_after_first_fork():
