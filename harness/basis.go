@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -60,11 +60,11 @@ func passedOn(v validator.Verdict, input any) (any, bool) {
 
 // drawBases is the basis of each case of one draw: cs[0] is the valid value the others distort
 // (draw), so what the gate passed on for it is what a repair of each distortion must give.
-func drawBases(p *prepared, cs []cases.Case, originals []any, verdicts []validator.Verdict) []basis {
+func drawBases(p *prepared, cs []corpus.Case, originals []any, verdicts []validator.Verdict) []basis {
 	out := make([]basis, len(cs))
 	var passed any
 	has := false
-	if len(cs) > 0 && cs[0].Class == cases.Valid && cs[0].Expect == cases.Accept {
+	if len(cs) > 0 && cs[0].Class == corpus.Valid && cs[0].Expect == corpus.Accept {
 		passed, has = passedOn(verdicts[0], originals[0])
 	}
 	for i := range cs {
@@ -79,7 +79,7 @@ func drawBases(p *prepared, cs []cases.Case, originals []any, verdicts []validat
 // savedBases is the basis of each saved case: in the repair profile, the originals the
 // must-reject cases were made from go to the gate too (once each), so that a repair is judged
 // against what the gate passes on for its original.
-func savedBases(p *prepared, r *runner, cs []cases.Case, originals []any, opts Options) []basis {
+func savedBases(p *prepared, r *runner, cs []corpus.Case, originals []any, opts Options) []basis {
 	out := make([]basis, len(cs))
 	for i := range cs {
 		out[i] = basis{original: originals[i], defaults: p.defaults}
@@ -88,10 +88,10 @@ func savedBases(p *prepared, r *runner, cs []cases.Case, originals []any, opts O
 		return out
 	}
 	at := map[string]int{} // original text -> index in send
-	var send []cases.Case
+	var send []corpus.Case
 	var sentOriginals []any
 	for _, c := range cs {
-		if c.Expect != cases.Reject || len(c.Original) == 0 {
+		if c.Expect != corpus.Reject || len(c.Original) == 0 {
 			continue
 		}
 		if _, seen := at[string(c.Original)]; !seen {
@@ -100,7 +100,7 @@ func savedBases(p *prepared, r *runner, cs []cases.Case, originals []any, opts O
 				continue
 			}
 			at[string(c.Original)] = len(send)
-			send = append(send, cases.Case{Tool: c.Tool, Args: c.Original, Expect: cases.Accept, Class: cases.Valid})
+			send = append(send, corpus.Case{Tool: c.Tool, Args: c.Original, Expect: corpus.Accept, Class: corpus.Valid})
 			sentOriginals = append(sentOriginals, orig)
 		}
 	}
@@ -110,7 +110,7 @@ func savedBases(p *prepared, r *runner, cs []cases.Case, originals []any, opts O
 	verdicts, _ := r.checkAll(context.Background(), p.gate, send, false)
 	for i, c := range cs {
 		j, ok := at[string(c.Original)]
-		if !ok || c.Expect != cases.Reject {
+		if !ok || c.Expect != corpus.Reject {
 			continue
 		}
 		out[i].passed, out[i].hasPassed = passedOn(verdicts[j], sentOriginals[j])

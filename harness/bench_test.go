@@ -9,12 +9,13 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/cputime"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // BenchmarkCase measures one case end to end with the reference gate: a valid value drawn and
@@ -23,18 +24,18 @@ import (
 // without the gate (generating each case's value plus its one oracle validation), giving
 // case/draw; and gen+oracle, one Generator.Draw of a valid value, giving case/(gen+oracle).
 func BenchmarkCase(b *testing.B) {
-	set := corpus.Tools()
+	set := sample.Tools()
 	sib := mutators.SiblingsOf(set.Tools)
 	for _, name := range []string{"execute_code", "edit_files"} {
 		tl, _ := set.Lookup(name)
-		p, skip := prepareOne(tl, validator.Reference{}, Options{}, sib)
+		p, skip := prepareOne(tl, oracle.Reference{}, Options{}, sib)
 		if skip != nil {
 			b.Fatal(skip)
 		}
 		ms := mutators.All()
 		r := newRunner(Options{}, nil)
 		// drawCases draws a valid value and its distortions, each confirmed by the oracle.
-		drawCases := func(t *rapid.T) ([]cases.Case, []any) {
+		drawCases := func(t *rapid.T) ([]corpus.Case, []any) {
 			cs, originals, _, ok := draw(t, p, ms)
 			if !ok {
 				t.Fatal("no value")
@@ -114,11 +115,11 @@ func runCheckOnce(prop func(t *rapid.T)) {
 // parallel speedup (the issue asks for at least 1.7x on 2 cores).
 func BenchmarkJobs(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	tools := corpus.Tools().Tools
+	tools := sample.Tools().Tools
 	for _, jobs := range []int{1, 2} {
 		b.Run(map[int]string{1: "jobs=1", 2: "jobs=2"}[jobs], func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				rep, err := Run(tools, validator.Reference{}, Options{Jobs: jobs})
+				rep, err := Run(tools, oracle.Reference{}, Options{Jobs: jobs})
 				if err != nil || !rep.Passed {
 					b.Fatalf("%v %v", err, rep.Findings)
 				}
@@ -141,20 +142,20 @@ func BenchmarkJobs(b *testing.B) {
 func BenchmarkRunFloor(b *testing.B) {
 	// The collector as the command sets it, for the run and the floor alike.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	tools := corpus.Tools().Tools
+	tools := sample.Tools().Tools
 	byTool := map[string][][]byte{}
 	valid := map[string]int{}
 	opts := Options{Jobs: 1, Checks: 100, Seed: 1}
-	opts.observe = func(tool string, cs []cases.Case) {
+	opts.observe = func(tool string, cs []corpus.Case) {
 		for _, c := range cs {
 			byTool[tool] = append(byTool[tool], c.Args)
-			if c.Class == cases.Valid {
+			if c.Class == corpus.Valid {
 				valid[tool]++
 			}
 		}
 	}
 	// One run to collect the cases; the benchmark runs do not collect.
-	if _, err := Run(tools, validator.Reference{}, opts); err != nil {
+	if _, err := Run(tools, oracle.Reference{}, opts); err != nil {
 		b.Fatal(err)
 	}
 	opts.observe = nil
@@ -163,18 +164,18 @@ func BenchmarkRunFloor(b *testing.B) {
 		total += len(a)
 	}
 	run := func() {
-		if _, err := Run(tools, validator.Reference{}, opts); err != nil {
+		if _, err := Run(tools, oracle.Reference{}, opts); err != nil {
 			b.Fatal(err)
 		}
 	}
 	type prep struct {
-		gk   *validator.Gatekeeper
+		gk   *oracle.Gatekeeper
 		gate validator.Gate
 		p    *prepared
 	}
 	ps := map[string]prep{}
 	for _, t := range tools {
-		p, skip := prepareOne(t, validator.Reference{}, opts, nil)
+		p, skip := prepareOne(t, oracle.Reference{}, opts, nil)
 		if skip != nil {
 			continue
 		}
@@ -234,7 +235,7 @@ func BenchmarkRunFloor(b *testing.B) {
 	c0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		for _, t := range tools {
-			validator.Compile(t)
+			oracle.Compile(t)
 		}
 	}
 	compile := cpuTime() - c0

@@ -9,13 +9,14 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // doublesGate is a correct gate that reads every number as a double, as JSON.parse, Python's
@@ -32,17 +33,17 @@ func doublesGate(float bool) validator.Validator {
 		if err != nil {
 			return nil, err
 		}
-		var opts []validator.CompileOption
+		var opts []oracle.CompileOption
 		if float {
 			doc, err := jsonvalue.Parse(schema)
 			if err != nil {
 				return nil, err
 			}
-			validator.MarkFloatDivisions(doc, nil)
+			oracle.MarkFloatDivisions(doc, nil)
 			schema = jsonvalue.MustMarshal(doc)
-			opts = append(opts, validator.FloatDivision(false))
+			opts = append(opts, oracle.FloatDivision(false))
 		}
-		gk, err := validator.Compile(tool.Tool{Name: t.Name, Parameters: schema}, opts...)
+		gk, err := oracle.Compile(tool.Tool{Name: t.Name, Parameters: schema}, opts...)
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +146,7 @@ func TestDoublesGateHasNoFinding(t *testing.T) {
 	if testing.Short() {
 		checks = 8
 	}
-	rep := runWithoutFinding(t, doublesGate(false), checks, corpus.Tools().Tools, "testdata/numbers.json")
+	rep := runWithoutFinding(t, doublesGate(false), checks, sample.Tools().Tools, "testdata/numbers.json")
 	either, accepted := 0, 0
 	for class, st := range rep.Classes {
 		either += st.Either

@@ -6,11 +6,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // flakyDeaths is a correct validator whose process "dies" under the first few batches of
@@ -26,7 +27,7 @@ type flakyDeaths struct {
 func (f *flakyDeaths) Name() string { return "flaky" }
 
 func (f *flakyDeaths) Compile(t tool.Tool) (validator.Gate, error) {
-	g, err := validator.Reference{}.Compile(t)
+	g, err := oracle.Reference{}.Compile(t)
 	return flakyGate{g, f}, err
 }
 
@@ -60,7 +61,7 @@ func (g flakyGate) CheckAlone(ctx context.Context, args []byte) validator.Verdic
 }
 
 func TestDeathsNoCallReproducesAreCountedOnce(t *testing.T) {
-	set := corpus.Tools()
+	set := sample.Tools()
 	read, _ := set.Lookup("read")
 	v := &flakyDeaths{limit: 3}
 	rep, err := harness.Run([]tool.Tool{read}, v, harness.Options{Checks: 25, Seed: 1}) // rapid runs a fifth with -short
@@ -90,7 +91,7 @@ type poisoned struct{}
 func (poisoned) Name() string { return "poisoned" }
 
 func (poisoned) Compile(t tool.Tool) (validator.Gate, error) {
-	g, err := validator.Reference{}.Compile(t)
+	g, err := oracle.Reference{}.Compile(t)
 	return poisonedGate{g}, err
 }
 
@@ -125,7 +126,7 @@ func (g poisonedGate) CheckBatch(ctx context.Context, args [][]byte) []validator
 // Saved cases are not one draw: a valid case first that crashes the validator does not keep
 // the cases after it from being judged.
 func TestReplayedCasesAfterACrashAreJudged(t *testing.T) {
-	cs := []cases.Case{
+	cs := []corpus.Case{
 		{Tool: "list", Expect: "accept", Class: "valid", Args: []byte(`{"n":13}`)},
 		{Tool: "list", Expect: "accept", Class: "valid", Args: []byte(`{"n":7}`)},
 	}

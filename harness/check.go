@@ -6,10 +6,10 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -24,7 +24,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *toolS
 	known, replayStats := replaySaved(p, run.saved, r, opts, tr)
 	first, order := scorecard(p, r, opts, known, tr)
 	for c, st := range replayStats {
-		report.StatsFor(tr.classes, cases.Class(c)).Merge(st)
+		report.StatsFor(tr.classes, corpus.Class(c)).Merge(st)
 	}
 	groups := map[string]bool{}
 	for _, g := range order {
@@ -57,9 +57,9 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *toolS
 
 // replaySaved sends the saved cases of p's tool that the oracle still confirms to the gate and
 // keeps the first blocking finding of each class and kind (known); stale cases are noted in tr.
-func replaySaved(p *prepared, saved []cases.Case, r *runner, opts Options, tr *toolResult) (known map[string]bool, stats map[string]*report.ClassStats) {
+func replaySaved(p *prepared, saved []corpus.Case, r *runner, opts Options, tr *toolResult) (known map[string]bool, stats map[string]*report.ClassStats) {
 	known, stats = map[string]bool{}, map[string]*report.ClassStats{}
-	var replay []cases.Case
+	var replay []corpus.Case
 	var originals []any
 	for _, c := range saved {
 		if c.Tool != p.tool.Name {
@@ -104,8 +104,8 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 	var order []string
 	// The classes each draw had no distortion for, counted when the draw is judged: a draw
 	// left unjudged by a stop counts nothing, wherever the stop fell.
-	var pendingNA [][]cases.Class
-	judge := func(cs []cases.Case, originals []any, verdicts []validator.Verdict, mutated []bool) {
+	var pendingNA [][]corpus.Class
+	judge := func(cs []corpus.Case, originals []any, verdicts []validator.Verdict, mutated []bool) {
 		for _, c := range pendingNA[0] {
 			report.StatsFor(stats, c).NotApplicable++
 		}
@@ -168,12 +168,12 @@ func scorecardNotes(tr *toolResult, r *runner, err error) {
 
 // reconfirm checks that the oracle still agrees with a saved case's expectation (the schema
 // may have changed since it was saved).
-func reconfirm(p *prepared, c cases.Case) (bool, string) {
+func reconfirm(p *prepared, c corpus.Case) (bool, string) {
 	_, err := p.oracle.Parse(c.Args)
 	switch {
-	case c.Expect == cases.Accept && err != nil:
+	case c.Expect == corpus.Accept && err != nil:
 		return false, "saved as valid, but the schema now rejects it"
-	case c.Expect == cases.Reject && err == nil:
+	case c.Expect == corpus.Reject && err == nil:
 		return false, "saved as invalid, but the schema now accepts it"
 	}
 	return true, ""
@@ -181,11 +181,11 @@ func reconfirm(p *prepared, c cases.Case) (bool, string) {
 
 // savedOriginal is the valid value a saved case started from: its Original, or its own
 // arguments when it is a valid case (nil when neither parses).
-func savedOriginal(c cases.Case) any {
+func savedOriginal(c corpus.Case) any {
 	var orig any
 	if len(c.Original) > 0 {
 		orig, _ = jsonvalue.Parse(c.Original)
-	} else if c.Expect == cases.Accept {
+	} else if c.Expect == corpus.Accept {
 		orig, _ = jsonvalue.Parse(c.Args)
 	}
 	return orig
@@ -193,7 +193,7 @@ func savedOriginal(c cases.Case) any {
 
 // drawOrSkip draws a valid value and its distortions by ms; the draw is skipped when the gate
 // hangs or the generator finds no valid value.
-func drawOrSkip(t *rapid.T, r *runner, p *prepared, ms []mutators.Mutator) ([]cases.Case, []any, []cases.Class) {
+func drawOrSkip(t *rapid.T, r *runner, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any, []corpus.Class) {
 	if r.hung >= maxHangs {
 		t.Skip("the gate hangs")
 	}
@@ -205,7 +205,7 @@ func drawOrSkip(t *rapid.T, r *runner, p *prepared, ms []mutators.Mutator) ([]ca
 }
 
 // classOnly returns the mutators of class c (none for "valid").
-func classOnly(ms []mutators.Mutator, c cases.Class) []mutators.Mutator {
+func classOnly(ms []mutators.Mutator, c corpus.Class) []mutators.Mutator {
 	for _, m := range ms {
 		if m.Class() == c {
 			return []mutators.Mutator{m}
@@ -216,34 +216,34 @@ func classOnly(ms []mutators.Mutator, c cases.Class) []mutators.Mutator {
 
 // draw draws one valid value and its distortions, as cases. Their ids (a hash) are computed
 // only for the cases that end up in a finding or an output.
-func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]cases.Case, []any, []cases.Class, bool) {
+func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any, []corpus.Class, bool) {
 	v, ok := p.gen.Draw(t)
 	if !ok {
 		return nil, nil, nil, false
 	}
 	// The binary64 rule: a value that is valid exactly but not when its numbers are read as
 	// doubles owes no verdict. Draw again (twice at most) for one that holds either way.
-	expect := cases.Accept
+	expect := corpus.Accept
 	tg := p.mctx.Target(v)
 	for try := 0; tg.DoublesDiffer(); try++ {
 		if try == 2 {
-			expect = cases.Either
+			expect = corpus.Either
 			break
 		}
 		w, ok := p.gen.Draw(t)
 		if !ok {
-			expect = cases.Either
+			expect = corpus.Either
 			break
 		}
 		v, tg = w, p.mctx.Target(w)
 	}
 	hash := p.hash
-	cs := make([]cases.Case, 0, len(ms)+1)
+	cs := make([]corpus.Case, 0, len(ms)+1)
 	originals := make([]any, 0, len(ms)+1)
-	cs = append(cs, cases.Case{Tool: p.tool.Name, SchemaHash: hash, Args: tg.Text, Expect: expect,
-		Class: cases.Valid, Provenance: "generated"})
+	cs = append(cs, corpus.Case{Tool: p.tool.Name, SchemaHash: hash, Args: tg.Text, Expect: expect,
+		Class: corpus.Valid, Provenance: "generated"})
 	originals = append(originals, v)
-	var na []cases.Class
+	var na []corpus.Class
 	for _, m := range ms {
 		mu, ok := m.Mutate(t, tg)
 		if !ok {

@@ -10,13 +10,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 func sortedKeys(m map[string]string) []string {
@@ -39,7 +39,7 @@ func mustJSON(t *testing.T, s string) any {
 
 // How a Go team uses toolproof: every tool it exposes, against the gate it runs, in go test.
 func TestCheckTheReferenceGate(t *testing.T) {
-	set := corpus.Tools()
+	set := sample.Tools()
 	var some []tool.Tool
 	for _, name := range []string{"read", "execute_code", "edit_files", "json_filter", "http_request"} {
 		tl, ok := set.Lookup(name)
@@ -48,7 +48,7 @@ func TestCheckTheReferenceGate(t *testing.T) {
 		}
 		some = append(some, tl)
 	}
-	harness.Check(t, some, validator.Reference{}, harness.Options{CorpusDir: "-", Siblings: set.Tools})
+	harness.Check(t, some, oracle.Reference{}, harness.Options{CorpusDir: "-", Siblings: set.Tools})
 }
 
 var readTool = tool.Tool{Name: "read", Parameters: json.RawMessage(`{
@@ -91,7 +91,7 @@ func TestCheckShrinksSavesAndReplays(t *testing.T) {
 	// The coercing gate has two bugs: it accepts "1" for an integer, and it turns a valid path
 	// "0" into the number 0 and then rejects it. Both are found, shrunk to the smallest case
 	// and saved.
-	cs, err := cases.Load(dir)
+	cs, err := corpus.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestCheckShrinksSavesAndReplays(t *testing.T) {
 		t.Errorf("stringified case not shrunk to the minimum: %s", s)
 	}
 	// Any one-character path the gate coerces ("0", "1", "t", "f", ...) is minimal.
-	gk, _ := validator.Compile(readTool)
+	gk, _ := oracle.Compile(readTool)
 	if s := got["valid/accept"]; len(s) != len(`{"path":"0"}`) || !gk.Valid(mustJSON(t, s)) {
 		t.Errorf("false reject not shrunk to a one-character valid path: %s", s)
 	}
@@ -117,5 +117,5 @@ func TestCheckShrinksSavesAndReplays(t *testing.T) {
 
 // CheckFile reads the tools from a file: here the corpus's read tool, against the reference.
 func TestCheckFile(t *testing.T) {
-	harness.CheckFile(t, "../corpus/tools/read.json", validator.Reference{}, harness.Options{CorpusDir: "-"})
+	harness.CheckFile(t, "../validator/tool/sample/tools/read.json", oracle.Reference{}, harness.Options{CorpusDir: "-"})
 }

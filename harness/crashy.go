@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -38,13 +38,13 @@ const (
 
 // crashes is what a tool's runner knows of the validator's crashes.
 type crashes struct {
-	proven  bool                // a crash of this tool was proven
-	byClass map[cases.Class]int // proven crashes of each class
-	notSent map[string]int      // cases not sent, by reason
+	proven  bool                 // a crash of this tool was proven
+	byClass map[corpus.Class]int // proven crashes of each class
+	notSent map[string]int       // cases not sent, by reason
 }
 
 // checkDraw is runner.check for the cases of one draw (the valid case first).
-func (r *runner) checkDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
+func (r *runner) checkDraw(g validator.Gate, cs []corpus.Case) ([]validator.Verdict, []bool) {
 	if !r.crash.proven {
 		out, mutated := r.sendDraw(context.Background(), g, cs)
 		r.recordCrashes(cs, out)
@@ -60,7 +60,7 @@ func (r *runner) checkDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdi
 		}
 		send = append(send, i)
 	}
-	if len(send) > 0 && cs[send[0]].Class == cases.Valid {
+	if len(send) > 0 && cs[send[0]].Class == corpus.Valid {
 		out[send[0]], mutated[send[0]] = r.lead(g, cs[send[0]])
 		if out[send[0]].Fault == validator.Crash {
 			r.dropRest(cs, out)
@@ -77,9 +77,9 @@ func (r *runner) checkDraw(g validator.Gate, cs []cases.Case) ([]validator.Verdi
 // sendDraw sends the cases of a draw of a tool with no proven crash, the valid case first: all
 // together, or, for an isolator once the run has a proven crash, the valid case alone first.
 // It reads nothing of r.crash (a draw in flight calls it); ctx ends its wait (checkCases).
-func (r *runner) sendDraw(ctx context.Context, g validator.Gate, cs []cases.Case) ([]validator.Verdict, []bool) {
+func (r *runner) sendDraw(ctx context.Context, g validator.Gate, cs []corpus.Case) ([]validator.Verdict, []bool) {
 	_, iso := g.(validator.Isolator)
-	if !iso || !r.deaths.anyCrash() || r.onlyReject || len(cs) < 2 || cs[0].Class != cases.Valid {
+	if !iso || !r.deaths.anyCrash() || r.onlyReject || len(cs) < 2 || cs[0].Class != corpus.Valid {
 		return r.checkCases(ctx, g, cs, true)
 	}
 	out := make([]validator.Verdict, len(cs))
@@ -98,10 +98,10 @@ func (r *runner) sendDraw(ctx context.Context, g validator.Gate, cs []cases.Case
 // lead checks the valid case c of a draw once the tool has a proven crash. It runs alone (on a
 // process of its own, validator.Isolator), so that a crash is proven by the one death it
 // causes, as blame would prove it.
-func (r *runner) lead(g validator.Gate, c cases.Case) (validator.Verdict, bool) {
+func (r *runner) lead(g validator.Gate, c corpus.Case) (validator.Verdict, bool) {
 	iso, ok := g.(validator.Isolator)
 	if !ok || r.onlyReject {
-		vs, ms := r.check(g, []cases.Case{c})
+		vs, ms := r.check(g, []corpus.Case{c})
 		return vs[0], ms[0]
 	}
 	v := iso.CheckAlone(context.Background(), c.Args)
@@ -121,8 +121,8 @@ func provenAlone(v validator.Verdict) validator.Verdict {
 // afterLead is what checkDraw gives, once a crash is proven, for a draw whose valid case vs[0]
 // crashed alone already: the valid case's crash, the rest not sent. ok is false when vs[0]
 // is no such crash.
-func (r *runner) afterLead(cs []cases.Case, vs []validator.Verdict) (out []validator.Verdict, ok bool) {
-	if r.onlyReject || len(cs) == 0 || cs[0].Class != cases.Valid || vs[0].Fault != validator.Crash || vs[0].Death != 0 {
+func (r *runner) afterLead(cs []corpus.Case, vs []validator.Verdict) (out []validator.Verdict, ok bool) {
+	if r.onlyReject || len(cs) == 0 || cs[0].Class != corpus.Valid || vs[0].Fault != validator.Crash || vs[0].Death != 0 {
 		return nil, false
 	}
 	out = make([]validator.Verdict, len(cs))
@@ -146,7 +146,7 @@ func notSentAfterLead(out []validator.Verdict, mutated []bool) {
 
 // dropRest is notSentAfterLead for the draw cs once a crash is proven: a distortion of a class
 // with maxClassCrashes proven crashes is not sent for its class's sake instead.
-func (r *runner) dropRest(cs []cases.Case, out []validator.Verdict) {
+func (r *runner) dropRest(cs []corpus.Case, out []validator.Verdict) {
 	notSentAfterLead(out, nil)
 	for i := 1; i < len(cs); i++ {
 		if r.classSpent(cs[i]) {
@@ -157,16 +157,16 @@ func (r *runner) dropRest(cs []cases.Case, out []validator.Verdict) {
 
 // classSpent says whether c is a distortion of a class that has maxClassCrashes proven crashes
 // on this tool, so is sent no more.
-func (r *runner) classSpent(c cases.Case) bool {
-	return c.Class != cases.Valid && r.crash.byClass[c.Class] >= maxClassCrashes
+func (r *runner) classSpent(c corpus.Case) bool {
+	return c.Class != corpus.Valid && r.crash.byClass[c.Class] >= maxClassCrashes
 }
 
 // run sends the cases at indexes at.
-func (r *runner) run(g validator.Gate, cs []cases.Case, at []int, out []validator.Verdict, mutated []bool) {
+func (r *runner) run(g validator.Gate, cs []corpus.Case, at []int, out []validator.Verdict, mutated []bool) {
 	if len(at) == 0 {
 		return
 	}
-	sub := make([]cases.Case, len(at))
+	sub := make([]corpus.Case, len(at))
 	for j, i := range at {
 		sub[j] = cs[i]
 	}
@@ -178,12 +178,12 @@ func (r *runner) run(g validator.Gate, cs []cases.Case, at []int, out []validato
 
 // recordCrashes records the proven crashes among the verdicts vs of cs, and the cases not
 // sent because of crashes.
-func (r *runner) recordCrashes(cs []cases.Case, vs []validator.Verdict) {
+func (r *runner) recordCrashes(cs []corpus.Case, vs []validator.Verdict) {
 	for i, v := range vs {
 		switch {
 		case v.Fault == validator.Crash:
 			if r.crash.byClass == nil {
-				r.crash.byClass = map[cases.Class]int{}
+				r.crash.byClass = map[corpus.Class]int{}
 			}
 			r.crash.proven = true
 			r.crash.byClass[cs[i].Class]++

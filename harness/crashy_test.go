@@ -5,11 +5,12 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // A gate that dies on every call holding "~": each crash reported holds it (the blame is
@@ -18,7 +19,7 @@ import (
 func TestCrashingGateCostsLittle(t *testing.T) {
 	var crashes atomic.Int64
 	gate := validator.Func("dies-on-tilde", func(tl tool.Tool) (func([]byte) (any, error), error) {
-		gk, err := validator.Compile(tl)
+		gk, err := oracle.Compile(tl)
 		if err != nil {
 			return nil, err
 		}
@@ -31,7 +32,7 @@ func TestCrashingGateCostsLittle(t *testing.T) {
 			return nil, err
 		}, nil
 	})
-	rep, err := harness.Run(corpus.Tools().Tools, gate, harness.Options{Checks: unshort(10), Seed: 1, Jobs: 1})
+	rep, err := harness.Run(sample.Tools().Tools, gate, harness.Options{Checks: unshort(10), Seed: 1, Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

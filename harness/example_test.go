@@ -7,22 +7,23 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // read is the embedded corpus's read tool: a path (a non-empty string, required), an offset
 // (an integer, at least 0) and a limit (an integer from 1 to 2000), and nothing else.
-var read, _ = corpus.Tools().Lookup("read")
+var read, _ = sample.Tools().Lookup("read")
 
 // coercing "helps" the model by turning "20" into 20 before validating with the reference, as
 // Ajv's coerceTypes does, and passes the coerced value on.
 var coercing = validator.Func("coercing", func(t tool.Tool) (func([]byte) (any, error), error) {
-	gk, err := validator.Compile(t)
+	gk, err := oracle.Compile(t)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +69,7 @@ func ExampleOptions_close() {
 	open := tool.Tool{Name: "search", Parameters: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`)}
 	only, _ := mutators.Select("hallucinated_key")
 	for _, closed := range []bool{false, true} {
-		rep, err := harness.Run([]tool.Tool{open}, validator.Reference{}, harness.Options{Mutators: only, Close: closed})
+		rep, err := harness.Run([]tool.Tool{open}, oracle.Reference{}, harness.Options{Mutators: only, Close: closed})
 		if err != nil {
 			panic(err)
 		}
@@ -85,7 +86,7 @@ func ExampleOptions_close() {
 func Example_comparison() {
 	only, _ := mutators.Select("stringified_type")
 	var reports []*report.Report
-	for _, v := range []validator.Validator{validator.Reference{}, coercing} {
+	for _, v := range []validator.Validator{oracle.Reference{}, coercing} {
 		rep, err := harness.Run([]tool.Tool{read}, v, harness.Options{Mutators: only})
 		if err != nil {
 			panic(err)

@@ -10,8 +10,9 @@ import (
 
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // Deliberately broken validators, each with a bug real gates have. The harness must catch
@@ -30,7 +31,7 @@ func wrapRef(name string, schema func(map[string]any), pre func(v any) any) vali
 			walkSchema(s, 0, schema)
 			t.Parameters, _ = json.Marshal(s)
 		}
-		gk, err := validator.Compile(t)
+		gk, err := oracle.Compile(t)
 		if err != nil {
 			return nil, err
 		}
@@ -133,7 +134,7 @@ func brokenValidators() []broken {
 		{"checks keys with `in` on a plain object (inherited names pass)", wrapRef("key-in-object", nil, func(v any) any {
 			return dropKeys(v, "constructor", "toString", "hasOwnProperty", "valueOf", "__proto__")
 		}), "missed/hallucinated_key", harness.Options{Checks: 3}, false},
-		{"drops unknown keys", onReference("drop-unknown", func(t tool.Tool, gk *validator.Gatekeeper, args []byte) (any, error) {
+		{"drops unknown keys", onReference("drop-unknown", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
 			v, err := jsonvalue.Parse(args)
 			if err != nil {
 				return nil, err
@@ -176,7 +177,7 @@ func brokenValidators() []broken {
 				return e
 			})
 		}), "missed/flattened_array", harness.Options{}, false},
-		{"rejects non-ASCII text", onReference("ascii-only", func(t tool.Tool, gk *validator.Gatekeeper, args []byte) (any, error) {
+		{"rejects non-ASCII text", onReference("ascii-only", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
 			for _, r := range string(args) {
 				if r > 127 || r == utf8.RuneError {
 					return nil, fmt.Errorf("non-ASCII input")
@@ -187,7 +188,7 @@ func brokenValidators() []broken {
 			}
 			return nil, nil
 		}), "false_reject/valid", harness.Options{}, false},
-		{"leaks values into messages", onReference("leaky", func(t tool.Tool, gk *validator.Gatekeeper, args []byte) (any, error) {
+		{"leaks values into messages", onReference("leaky", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
 			if _, err := gk.Parse(args); err != nil {
 				verr := err.(*validator.Error)
 				for i := range verr.Issues {
@@ -197,7 +198,7 @@ func brokenValidators() []broken {
 			}
 			return nil, nil
 		}), "leak", harness.Options{}, false},
-		{"mutates its input", onReference("mutating", func(t tool.Tool, gk *validator.Gatekeeper, args []byte) (any, error) {
+		{"mutates its input", onReference("mutating", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
 			_, err := gk.Parse(args)
 			for i := range args {
 				if args[i] == ' ' {
@@ -209,7 +210,7 @@ func brokenValidators() []broken {
 			}
 			return nil, err
 		}), "mutated_input", harness.Options{}, true},
-		{"panics", onReference("panicky", func(t tool.Tool, gk *validator.Gatekeeper, args []byte) (any, error) {
+		{"panics", onReference("panicky", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
 			v, err := jsonvalue.Parse(args)
 			if err != nil {
 				return nil, err
@@ -220,7 +221,7 @@ func brokenValidators() []broken {
 			}
 			return nil, gk.Validate(v)
 		}), "crash/root_not_object", harness.Options{}, true},
-		{"hangs", onReference("hangs", func(t tool.Tool, gk *validator.Gatekeeper, args []byte) (any, error) {
+		{"hangs", onReference("hangs", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
 			if len(args) > 0 && args[0] == '[' {
 				time.Sleep(time.Hour)
 			}
@@ -239,13 +240,13 @@ func brokenValidators() []broken {
 				return e
 			})
 		}), "missed/null_value", harness.Options{}, false},
-		{"reports every issue at the root", onReference("root-only", func(t tool.Tool, gk *validator.Gatekeeper, args []byte) (any, error) {
+		{"reports every issue at the root", onReference("root-only", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
 			if _, err := gk.Parse(args); err != nil {
 				return nil, &validator.Error{Tool: t.Name, Issues: []validator.Issue{{Path: "/", Message: "invalid"}}}
 			}
 			return nil, nil
 		}), "imprecise_location/out_of_range_enum", harness.Options{RequireLocation: true}, false},
-		{"answers every rejection with one issue at the root", onReference("root-pointer", func(t tool.Tool, gk *validator.Gatekeeper, args []byte) (any, error) {
+		{"answers every rejection with one issue at the root", onReference("root-pointer", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
 			if _, err := gk.Parse(args); err != nil {
 				return nil, &validator.Error{Tool: t.Name, Issues: []validator.Issue{{Path: "", Message: "invalid arguments"}}}
 			}
@@ -256,9 +257,9 @@ func brokenValidators() []broken {
 
 // onReference is the validator name whose gate for a tool t runs check with t's reference
 // gatekeeper gk on each call's arguments.
-func onReference(name string, check func(t tool.Tool, gk *validator.Gatekeeper, args []byte) (any, error)) validator.Validator {
+func onReference(name string, check func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error)) validator.Validator {
 	return validator.Func(name, func(t tool.Tool) (func([]byte) (any, error), error) {
-		gk, err := validator.Compile(t)
+		gk, err := oracle.Compile(t)
 		if err != nil {
 			return nil, err
 		}

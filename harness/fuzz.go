@@ -14,11 +14,11 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // Fuzz returns the property of Check for one tool as a go test -fuzz target: the fuzzer's bytes
@@ -74,12 +74,12 @@ func differential(p *prepared, r *runner, opts Options) func(args []byte) error 
 	return func(args []byte) error {
 		_, oerr := p.oracle.Parse(args)
 		want := oerr == nil
-		c := cases.Case{Tool: p.tool.Name, Args: args, Class: "fuzz", Expect: cases.Reject}
+		c := corpus.Case{Tool: p.tool.Name, Args: args, Class: "fuzz", Expect: corpus.Reject}
 		if want {
-			c.Expect = cases.Accept
+			c.Expect = corpus.Accept
 		}
 		c = c.Seal()
-		verdicts, mutated := r.check(p.gate, []cases.Case{c})
+		verdicts, mutated := r.check(p.gate, []corpus.Case{c})
 		var original any
 		if want {
 			original, _ = jsonvalue.Parse(args)
@@ -151,7 +151,7 @@ func FuzzSeeds(t tool.Tool, n int, dir string, opts Options) ([][]byte, error) {
 	for _, c := range cs {
 		out = append(out, c.Args)
 	}
-	saved, err := cases.Load(dir)
+	saved, err := corpus.Load(dir)
 	if err != nil {
 		return out, err
 	}
@@ -172,7 +172,7 @@ func WriteFuzzCorpus(dir, name string, args [][]byte) error {
 		return err
 	}
 	for _, a := range args {
-		id := cases.ComputeID(name, "fuzz", "", a)
+		id := corpus.ComputeID(name, "fuzz", "", a)
 		data := fmt.Sprintf("go test fuzz v1\n[]byte(%s)\n", strconv.Quote(string(a)))
 		tmp := filepath.Join(out, "."+id+".tmp")
 		if err := os.WriteFile(tmp, []byte(data), 0o644); err != nil {

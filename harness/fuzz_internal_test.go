@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // The differential check blames a gate that accepts what the oracle rejects, and one that
@@ -32,9 +33,9 @@ func TestDifferential(t *testing.T) {
 		args string
 		want string // "" for agreement, else a finding kind
 	}{
-		{validator.Reference{}, `{"limit":"1"}`, ""},
-		{validator.Reference{}, `{"limit":1}`, ""},
-		{validator.Reference{}, `nonsense`, ""},
+		{oracle.Reference{}, `{"limit":"1"}`, ""},
+		{oracle.Reference{}, `{"limit":1}`, ""},
+		{oracle.Reference{}, `nonsense`, ""},
 		{acceptAll, `{"limit":"1"}`, "missed"},
 		{acceptAll, `{"limit":1}`, ""},
 		{rejectDigits, `{"limit":1}`, "false_reject"},

@@ -3,17 +3,17 @@ package harness_test
 import (
 	"testing"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // FuzzReadProperty is the harness property for the corpus tool "read" against the reference
 // gatekeeper as a fuzz target: plain go test runs the seeds, go test -fuzz=FuzzReadProperty
 // lets the fuzzer drive rapid's choices.
 func FuzzReadProperty(f *testing.F) {
-	read, _ := corpus.Tools().Lookup("read")
-	target, err := harness.Fuzz(read, validator.Reference{}, harness.Options{})
+	read, _ := sample.Tools().Lookup("read")
+	target, err := harness.Fuzz(read, oracle.Reference{}, harness.Options{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -30,8 +30,8 @@ func FuzzReadProperty(f *testing.F) {
 // is the reference itself, so they must always agree. Seeded from generated cases (and from
 // testdata/fuzz/FuzzReadDifferential, which toolproof gen --format go-fuzz writes).
 func FuzzReadDifferential(f *testing.F) {
-	read, _ := corpus.Tools().Lookup("read")
-	target, err := harness.Differential(read, validator.Reference{}, harness.Options{})
+	read, _ := sample.Tools().Lookup("read")
+	target, err := harness.Differential(read, oracle.Reference{}, harness.Options{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -61,8 +61,8 @@ func pseudoRandom(seed uint64, n int) []byte {
 // The property's seeds are long enough for whole draws: none of them is skipped for running
 // out of bytes, so plain go test really runs the property on them.
 func TestFuzzSeedsAreNotSkipped(t *testing.T) {
-	read, _ := corpus.Tools().Lookup("read")
-	target, err := harness.Fuzz(read, validator.Reference{}, harness.Options{})
+	read, _ := sample.Tools().Lookup("read")
+	target, err := harness.Fuzz(read, oracle.Reference{}, harness.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

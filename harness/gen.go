@@ -5,9 +5,9 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // GenOptions say which cases Generate makes.
@@ -23,9 +23,9 @@ type GenOptions struct {
 // Generate makes cases for every tool without a validator under test: valid values and their
 // distortions, each confirmed by the oracle. Value i of a tool is drawn from seed Seed*N+i, so
 // output is deterministic. It holds every case; GenerateEach streams them.
-func Generate(tools []tool.Tool, opts GenOptions) ([]cases.Case, []tool.Skipped) {
-	var out []cases.Case
-	skipped, _ := GenerateEach(tools, opts, func(c cases.Case) error {
+func Generate(tools []tool.Tool, opts GenOptions) ([]corpus.Case, []tool.Skipped) {
+	var out []corpus.Case
+	skipped, _ := GenerateEach(tools, opts, func(c corpus.Case) error {
 		out = append(out, c)
 		return nil
 	})
@@ -34,7 +34,7 @@ func Generate(tools []tool.Tool, opts GenOptions) ([]cases.Case, []tool.Skipped)
 
 // GenerateEach is Generate that hands each case to emit as it is made, one tool at a time, so
 // memory does not grow with the number of tools; an error from emit stops it.
-func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(cases.Case) error) ([]tool.Skipped, error) {
+func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(corpus.Case) error) ([]tool.Skipped, error) {
 	var skipped []tool.Skipped
 	ms := opts.Mutators
 	if ms == nil {
@@ -50,7 +50,7 @@ func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(cases.Case) erro
 			skipped = append(skipped, *skip)
 			continue
 		}
-		bundle := rapid.Custom(func(t *rapid.T) []cases.Case {
+		bundle := rapid.Custom(func(t *rapid.T) []corpus.Case {
 			cs, _, _, ok := draw(t, p, ms)
 			if !ok {
 				return nil
@@ -64,7 +64,7 @@ func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(cases.Case) erro
 				reached++
 			}
 			for _, c := range cs {
-				if c.Class == cases.Valid && !opts.Valid {
+				if c.Class == corpus.Valid && !opts.Valid {
 					continue
 				}
 				c.Provenance = ""

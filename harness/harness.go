@@ -4,10 +4,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // Options configure a run. The zero value is a strict run of every mutator, 100 values per
@@ -30,7 +30,7 @@ type Options struct {
 	// Weights, when set, draws each value's distortions by class in these proportions (the
 	// counts toolproof classify finds in a log, say) instead of one of every class: as many
 	// distortions a value as there are classes, each class at least WeightsFloor of them.
-	Weights      map[cases.Class]float64
+	Weights      map[corpus.Class]float64
 	WeightsFloor float64 // the least share of the distortions a class gets (0: a quarter of an even share)
 	Progress     func(done, total int)
 	// DeclaredDefaultsBlock makes declared_default (a default the model-facing schema declares,
@@ -41,8 +41,8 @@ type Options struct {
 	// why (context.Cause) in Report.Interrupted. nil: the run goes to the end.
 	Stop context.Context
 
-	observe func(tool string, cs []cases.Case) // tests: sees the cases of every scorecard draw
-	blind   bool                               // the validator is validator.ValueBlind (set by Run and Replay)
+	observe func(tool string, cs []corpus.Case) // tests: sees the cases of every scorecard draw
+	blind   bool                                // the validator is validator.ValueBlind (set by Run and Replay)
 }
 
 func (o Options) profile() report.Profile {

@@ -6,17 +6,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 func TestReferencePassesOnTheCorpus(t *testing.T) {
 	start := time.Now()
-	rep, err := harness.Run(corpus.Tools().Tools, validator.Reference{}, harness.Options{RequireLocation: true})
+	rep, err := harness.Run(sample.Tools().Tools, oracle.Reference{}, harness.Options{RequireLocation: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ var fewTools = []string{"read", "todo_write", "deploy_service", "issues_create",
 
 func toolsNamed(t *testing.T, names []string) []tool.Tool {
 	t.Helper()
-	out, err := corpus.Tools().Pick(names...)
+	out, err := sample.Tools().Pick(names...)
 	if err != nil {
 		t.Fatalf("the corpus: %v", err)
 	}
@@ -50,7 +51,7 @@ func toolsNamed(t *testing.T, names []string) []tool.Tool {
 }
 
 func TestBrokenValidatorsAreCaught(t *testing.T) {
-	all := corpus.Tools().Tools
+	all := sample.Tools().Tools
 	few := toolsNamed(t, fewTools)
 	// A bug every tool shows needs one small tool: the full corpus would only cost time (a hang
 	// costs the timeout on each tool, a mutated input a shrink of every class).
@@ -103,7 +104,7 @@ func TestKeysLocatedAtTheirObject(t *testing.T) {
 		}
 		return is
 	})
-	tools := corpus.Tools().Tools
+	tools := sample.Tools().Tools
 	rep, err := harness.Run(tools, objectLevel, harness.Options{RequireLocation: true, Checks: 10, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -115,12 +116,12 @@ func TestKeysLocatedAtTheirObject(t *testing.T) {
 
 // A Go gate that ends its goroutine (t.Fatal from a gate does) stops its tool, not the run.
 func TestGoexitInAGateStopsOnlyItsTool(t *testing.T) {
-	tools := corpus.Tools().Tools[:6]
+	tools := sample.Tools().Tools[:6]
 	stops := validator.Func("goexit", func(tl tool.Tool) (func([]byte) (any, error), error) {
 		if tl.Name == tools[1].Name {
 			runtime.Goexit()
 		}
-		gk, err := validator.Compile(tl)
+		gk, err := oracle.Compile(tl)
 		if err != nil {
 			return nil, err
 		}

@@ -14,10 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // chromium finds Debian's chromium (scripts/test installs it). Without it the test is skipped,
@@ -59,7 +60,7 @@ func headless(t *testing.T, browser, file string, args ...string) []byte {
 // renderedRun runs gates with findings on part of the corpus and returns the reports.
 func renderedRun(t *testing.T, gates ...validator.Validator) []*report.Report {
 	t.Helper()
-	tools := corpus.Tools().Tools[:10]
+	tools := sample.Tools().Tools[:10]
 	var out []*report.Report
 	for _, g := range gates {
 		rep, err := harness.Run(tools, g, harness.Options{Checks: 5, Seed: 1, CorpusDir: "-"})
@@ -91,7 +92,7 @@ var network = regexp.MustCompile(`(?i)(src|href|action|srcset|poster|data)\s*=\s
 // filters work, and the screenshot is a real picture.
 func TestHTMLInChromium(t *testing.T) {
 	browser := chromium(t)
-	reports := renderedRun(t, brokenGate(t, "coerces numeric and boolean strings"), brokenGate(t, "drops unknown keys"), validator.Reference{})
+	reports := renderedRun(t, brokenGate(t, "coerces numeric and boolean strings"), brokenGate(t, "drops unknown keys"), oracle.Reference{})
 	for _, c := range []struct {
 		name    string
 		reports []*report.Report

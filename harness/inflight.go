@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/validator"
 )
 
 // judgeFunc judges the cases of one check with their verdicts.
-type judgeFunc func(cs []cases.Case, originals []any, verdicts []validator.Verdict, mutated []bool)
+type judgeFunc func(cs []corpus.Case, originals []any, verdicts []validator.Verdict, mutated []bool)
 
 // inflight keeps the checks of a gate in another process (a validator.BatchGate) in flight while
 // the next ones are drawn: each check's cases go to the gate as soon as they are drawn, and the
@@ -48,7 +48,7 @@ type inflight struct {
 
 // flight is one check on its way: its cases, and its verdicts once done is closed.
 type flight struct {
-	cs        []cases.Case
+	cs        []corpus.Case
 	originals []any
 	verdicts  []validator.Verdict
 	mutated   []bool
@@ -69,7 +69,7 @@ func newInflight(r *runner, g validator.Gate, judge judgeFunc, stop context.Cont
 }
 
 // add sends the cases of one check to the gate and judges the checks that are due.
-func (f *inflight) add(cs []cases.Case, originals []any) {
+func (f *inflight) add(cs []corpus.Case, originals []any) {
 	if f.stopped {
 		return
 	}
@@ -138,7 +138,7 @@ func (f *inflight) next(grow bool) {
 // judged judges one check and counts its verdicts towards the tool's silence, in the order
 // drawn: when the validator stopped answering there, nothing after this check is judged, in
 // flight or not, wherever the timeouts of the checks in flight fell.
-func (f *inflight) judged(cs []cases.Case, originals []any, verdicts []validator.Verdict, mutated []bool) {
+func (f *inflight) judged(cs []corpus.Case, originals []any, verdicts []validator.Verdict, mutated []bool) {
 	f.judge(cs, originals, verdicts, mutated)
 	if f.r.silence.observe(verdicts) {
 		f.stopped, f.queue = true, nil

@@ -10,10 +10,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // outOfOrder serves v's gates as validator.BatchGates (as a gate in another process is) that
@@ -80,7 +81,7 @@ func (g *outOfOrderGate) CheckAlone(ctx context.Context, args []byte) validator.
 // report, its cases not sent after proven crashes included, whether its batches are answered in
 // order at once or out of order after delays, with one job and two.
 func TestInFlightCrashesSameReport(t *testing.T) {
-	tools := corpus.Tools().Tools[:12]
+	tools := sample.Tools().Tools[:12]
 	opts := harness.Options{Checks: 30, Seed: 3}
 	var want string
 	for i, run := range []struct {
@@ -88,7 +89,7 @@ func TestInFlightCrashesSameReport(t *testing.T) {
 		delay time.Duration
 	}{{1, 0}, {1, 200 * time.Microsecond}, {2, 200 * time.Microsecond}} {
 		opts.Jobs = run.jobs
-		ooo := &outOfOrder{Validator: validator.Reference{}, delayUnit: run.delay, crashOn: "~"}
+		ooo := &outOfOrder{Validator: oracle.Reference{}, delayUnit: run.delay, crashOn: "~"}
 		got := reportJSON(t, tools, ooo, opts)
 		if !strings.Contains(got, "not sent (not run: the validator crashes on") {
 			t.Fatalf("jobs=%d delay=%v: no case held back after a proven crash: the test shows nothing", run.jobs, run.delay)
@@ -108,7 +109,7 @@ func TestInFlightCrashesSameReport(t *testing.T) {
 // drawn (the same gate without CheckBatch), findings, minimal cases and counts included, for
 // one job and for two.
 func TestInFlightSameReport(t *testing.T) {
-	set := corpus.Tools()
+	set := sample.Tools()
 	tools, err := set.Pick("read", "edit_files", "execute_code")
 	if err != nil {
 		t.Fatal(err)

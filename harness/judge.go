@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/validator"
 )
 
 // judge turns one verdict into findings under the verdict rules, against the case's basis.
-func judge(c *cases.Case, b basis, v validator.Verdict, r rules) []report.Finding {
+func judge(c *corpus.Case, b basis, v validator.Verdict, r rules) []report.Finding {
 	original := b.original
 	var out []report.Finding
 	add := func(k report.Kind, got, detail string, blocking bool) {
@@ -41,7 +41,7 @@ func judge(c *cases.Case, b basis, v validator.Verdict, r rules) []report.Findin
 		return out // counted apart, never a finding (but a leak is still a leak)
 	}
 	switch c.Expect {
-	case cases.Accept:
+	case corpus.Accept:
 		if !v.Valid {
 			add(report.FalseReject, got, "", true)
 		} else if v.HasValue && !sameValue(original, v.Value) {
@@ -52,7 +52,7 @@ func judge(c *cases.Case, b basis, v validator.Verdict, r rules) []report.Findin
 				add(report.SilentChange, got, diff, true)
 			}
 		}
-	case cases.Reject:
+	case corpus.Reject:
 		switch {
 		case v.Valid && r.profile == report.Repair && !r.blind:
 			if why := wrongRepair(b, v); why != "" {
@@ -89,7 +89,7 @@ func wrongRepair(b basis, v validator.Verdict) string {
 }
 
 // leaked finds a planted canary repeated by a message of the gate, and says where.
-func leaked(c *cases.Case, v validator.Verdict) (string, bool) {
+func leaked(c *corpus.Case, v validator.Verdict) (string, bool) {
 	if c.Canary == "" {
 		return "", false
 	}
@@ -113,8 +113,8 @@ func sameValue(original, passed any) bool {
 	return okA && okB && jsonvalue.Equal(a, b)
 }
 
-// locates reports whether some issue points at the distorted place (cases.Case.Locates).
-func locates(issues []validator.Issue, c *cases.Case) bool {
+// locates reports whether some issue points at the distorted place (corpus.Case.Locates).
+func locates(issues []validator.Issue, c *corpus.Case) bool {
 	for _, is := range issues {
 		if c.Locates(is.Path) {
 			return true
@@ -124,7 +124,7 @@ func locates(issues []validator.Issue, c *cases.Case) bool {
 }
 
 // alsoText names the other places where an issue would have located a case.
-func alsoText(also []cases.Place) string {
+func alsoText(also []corpus.Place) string {
 	s := ""
 	for _, p := range also {
 		s += fmt.Sprintf(", or at %q up to %q", p.Path, p.Scope)
@@ -133,7 +133,7 @@ func alsoText(also []cases.Place) string {
 }
 
 // judgeAll is judge plus the mutated-input check.
-func judgeAll(c *cases.Case, b basis, v validator.Verdict, mutated bool, opts Options) []report.Finding {
+func judgeAll(c *corpus.Case, b basis, v validator.Verdict, mutated bool, opts Options) []report.Finding {
 	fs := judge(c, b, v, opts.rules())
 	if mutated {
 		if c.ID == "" {

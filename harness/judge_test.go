@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/cases"
-	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -42,8 +42,8 @@ const judgeCanary = "tpc-5eed"
 
 var judgeOriginal = map[string]any{"path": "a", "limit": json.Number("20")}
 
-func (r judgeRow) inputs() (cases.Case, validator.Verdict) {
-	c := cases.Case{Tool: "read", Class: "stringified_type", Expect: cases.Expect(r.expect), Path: "/limit", Keyword: "type",
+func (r judgeRow) inputs() (corpus.Case, validator.Verdict) {
+	c := corpus.Case{Tool: "read", Class: "stringified_type", Expect: corpus.Expect(r.expect), Path: "/limit", Keyword: "type",
 		Args: []byte(`{"path":"a","limit":"20"}`), Reason: "the number at /limit written as a string"}
 	if r.canary != "" {
 		c.Canary = judgeCanary
@@ -139,7 +139,7 @@ func allJudgeRows() []judgeRow {
 	return rows
 }
 
-func runJudge(r judgeRow) ([]report.Finding, cases.Case) {
+func runJudge(r judgeRow) ([]report.Finding, corpus.Case) {
 	c, v := r.inputs()
 	sealed := c.Seal()
 	return judge(&c, basis{original: judgeOriginal}, v, rules{profile: r.profile, requireLocation: r.reqLoc}), sealed
@@ -218,11 +218,11 @@ func TestJudgeRulesLiteral(t *testing.T) {
 // when the scope reaches it. Beside it only at a place the oracle also finds invalid (Also), or
 // above that no higher than its scope, never inside it.
 func TestLocates(t *testing.T) {
-	replicas := []cases.Place{{Path: "/replicas", Scope: "/replicas"}}
-	ticket := []cases.Place{{Path: "/ticket", Scope: ""}}
+	replicas := []corpus.Place{{Path: "/replicas", Scope: "/replicas"}}
+	ticket := []corpus.Place{{Path: "/ticket", Scope: ""}}
 	for _, c := range []struct {
 		issue, path, scope string
-		also               []cases.Place
+		also               []corpus.Place
 		want               bool
 	}{
 		{"/limit", "/limit", "/limit", nil, true},
@@ -245,12 +245,12 @@ func TestLocates(t *testing.T) {
 		{"", "/environment", "/environment", ticket, true},
 		{"/other", "/environment", "/environment", ticket, false},
 	} {
-		cs := cases.Case{Path: c.path, Scope: c.scope, Also: c.also}
+		cs := corpus.Case{Path: c.path, Scope: c.scope, Also: c.also}
 		if got := locates([]validator.Issue{{Path: c.issue}}, &cs); got != c.want {
 			t.Errorf("issue at %q, distortion at %q up to %q, also %v: locates %v, want %v", c.issue, c.path, c.scope, c.also, got, c.want)
 		}
 	}
-	if locates(nil, &cases.Case{Path: "/limit"}) {
+	if locates(nil, &corpus.Case{Path: "/limit"}) {
 		t.Error("no issue locates a distortion")
 	}
 }
@@ -258,7 +258,7 @@ func TestLocates(t *testing.T) {
 // A gate that parses numbers into doubles and passes on what it parsed changes nothing that
 // RFC 8259 promises: 10000000000000000001 passed on as 1e19 is the same value.
 func TestSameValueAsDoubles(t *testing.T) {
-	c := cases.Case{Tool: "t", Class: cases.Valid, Expect: cases.Accept, Args: []byte(`{"x":10000000000000000001}`)}
+	c := corpus.Case{Tool: "t", Class: corpus.Valid, Expect: corpus.Accept, Args: []byte(`{"x":10000000000000000001}`)}
 	original := map[string]any{"x": json.Number("10000000000000000001")}
 	v := validator.AcceptValue(map[string]any{"x": json.Number("10000000000000000000")})
 	if fs := judge(&c, basis{original: original}, v, rules{profile: report.Strict}); len(fs) != 0 {

@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // deployTool is deploy_service's if/else in small: without "environment": "prod", replicas are
@@ -25,7 +26,7 @@ var deployTool = tool.Tool{Name: "deploy", Parameters: []byte(`{"type":"object",
 // reference rejects, and says so in its own places.
 func reportsAs(name string, rewrite func(args []byte, issues []validator.Issue) []validator.Issue) validator.Validator {
 	return validator.Func(name, func(t tool.Tool) (func([]byte) (any, error), error) {
-		gk, err := validator.Compile(t)
+		gk, err := oracle.Compile(t)
 		if err != nil {
 			return nil, err
 		}

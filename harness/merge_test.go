@@ -9,11 +9,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // render writes every format of a document's one report.
@@ -50,7 +50,7 @@ func TestMergeShardsOfAnAcceptAllGate(t *testing.T) {
 	acceptAll := validator.Func("accept-all", func(tool.Tool) (func([]byte) (any, error), error) {
 		return func([]byte) (any, error) { return nil, nil }, nil
 	})
-	tools := corpus.Tools().Tools[:7]
+	tools := sample.Tools().Tools[:7]
 	opts := harness.Options{Checks: 10, Seed: 4, Jobs: 2}
 	whole, err := harness.Run(tools, acceptAll, opts)
 	if err != nil {

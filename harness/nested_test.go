@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // nestingGate runs a whole toolproof run, with other rapid settings, inside its first call.
@@ -23,7 +24,7 @@ type nestingGate struct {
 
 func (g nestingGate) Check(ctx context.Context, args []byte) validator.Verdict {
 	if g.started.CompareAndSwap(false, true) {
-		rep, err := harness.Run([]tool.Tool{g.read}, validator.Reference{}, harness.Options{Checks: 10, Seed: 9})
+		rep, err := harness.Run([]tool.Tool{g.read}, oracle.Reference{}, harness.Options{Checks: 10, Seed: 9})
 		if err != nil {
 			rep = nil
 		}
@@ -36,7 +37,7 @@ type nestingValidator struct{ g nestingGate }
 
 func (nestingValidator) Name() string { return "nesting" }
 func (v nestingValidator) Compile(t tool.Tool) (validator.Gate, error) {
-	g, err := validator.Reference{}.Compile(t)
+	g, err := oracle.Reference{}.Compile(t)
 	v.g.Gate = g
 	return v.g, err
 }
@@ -47,7 +48,7 @@ func (v nestingValidator) Compile(t tool.Tool) (validator.Gate, error) {
 // finding, as for any gate that hangs) and ends, and then the inner run goes on with its own
 // settings.
 func TestNestedRunWithOtherSettings(t *testing.T) {
-	read, _ := corpus.Tools().Lookup("read")
+	read, _ := sample.Tools().Lookup("read")
 	v := nestingValidator{nestingGate{started: &atomic.Bool{}, inner: make(chan *report.Report, 1), read: read}}
 	outer, err := harness.Run([]tool.Tool{read}, v, harness.Options{Checks: 5, Seed: 1, Timeout: 300 * time.Millisecond, ShrinkSteps: 20})
 	if err != nil {

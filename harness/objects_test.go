@@ -6,15 +6,15 @@ import (
 	"testing"
 
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // Tool arguments are objects: the reference, a correct gate, gets no finding on tools whose
 // parameters are {}, true, a description alone, or admit other values too; a tool that
 // admits no object, or no value (a loop of $ref), is skipped and says why.
 func TestReferenceHoldsOnAnyParameters(t *testing.T) {
-	rep := runWithoutFinding(t, validator.Reference{}, 20, nil, "../testdata/hostile/params.json")
+	rep := runWithoutFinding(t, oracle.Reference{}, 20, nil, "../testdata/hostile/params.json")
 	want := map[string]string{
 		"array_root":  "admits no JSON object",
 		"scalar_root": "admits no JSON object",

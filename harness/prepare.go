@@ -3,17 +3,18 @@ package harness
 import (
 	"fmt"
 
-	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/harness/generate"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // prepared is one tool ready to be checked.
 type prepared struct {
 	tool   tool.Tool
 	hash   string // tool.SchemaHash, computed once
-	oracle *validator.Gatekeeper
+	oracle *oracle.Gatekeeper
 	gen    *generate.Generator
 	mctx   *mutators.Context
 	gate   validator.Gate
@@ -37,7 +38,7 @@ func prepareOne(t tool.Tool, v validator.Validator, opts Options, sib *mutators.
 		return nil, skip
 	}
 	// The reference gate is the oracle compiled again: take the oracle.
-	if _, ok := v.(validator.Reference); ok {
+	if _, ok := v.(oracle.Reference); ok {
 		p.gate = p.oracle
 		return p, nil
 	}
@@ -57,7 +58,7 @@ func prepareOracle(t tool.Tool, close bool, sib *mutators.Siblings) (*prepared, 
 	if close {
 		t = tool.Close(t)
 	}
-	gk, err := validator.Compile(t)
+	gk, err := oracle.Compile(t)
 	if err != nil {
 		return nil, &tool.Skipped{Tool: t.Name, Source: t.Source, Reason: unwrapConfig(err)}
 	}

@@ -4,16 +4,16 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolproof/toolproof/cases"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // Replay checks saved cases against v: every case the oracle still confirms is sent to the gate
 // of its tool and judged; nothing new is generated. tools must hold the tools the cases name.
-func Replay(cs []cases.Case, tools []tool.Tool, v validator.Validator, opts Options) (*report.Report, error) {
-	byTool := map[string][]cases.Case{}
+func Replay(cs []corpus.Case, tools []tool.Tool, v validator.Validator, opts Options) (*report.Report, error) {
+	byTool := map[string][]corpus.Case{}
 	var names []string
 	for _, c := range cs {
 		if _, ok := byTool[c.Tool]; !ok {
@@ -60,9 +60,9 @@ func Replay(cs []cases.Case, tools []tool.Tool, v validator.Validator, opts Opti
 
 // replayTool sends the saved cases of one tool that the oracle still confirms to its gate and
 // judges them.
-func replayTool(p *prepared, saved []cases.Case, opts Options) *toolResult {
+func replayTool(p *prepared, saved []corpus.Case, opts Options) *toolResult {
 	tr := &toolResult{tool: p.tool.Name, classes: map[string]*report.ClassStats{}}
-	var run []cases.Case
+	var run []corpus.Case
 	var originals []any
 	for _, c := range saved {
 		if c.SchemaHash != "" && c.SchemaHash != p.tool.SchemaHash() {

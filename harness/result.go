@@ -3,9 +3,9 @@ package harness
 import (
 	"fmt"
 
-	"github.com/toolproof/toolproof/cases"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/report"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // toolResult is what checking one tool found.
@@ -25,7 +25,7 @@ type toolResult struct {
 // checked. Valid cases kept back (Options.OnlyReject, a gate that could not be given them) count
 // as reached.
 func (tr *toolResult) noValue() bool {
-	st := tr.classes[string(cases.Valid)]
+	st := tr.classes[string(corpus.Valid)]
 	return st == nil || st.Cases+st.NotApplicable == 0
 }
 
@@ -42,7 +42,7 @@ func newReport(name string, opts Options) *report.Report {
 // addResult adds what checking one tool found to the report of the run.
 func addResult(r *report.Report, tr *toolResult) {
 	for c, st := range tr.classes {
-		report.StatsFor(r.Classes, cases.Class(c)).Merge(st)
+		report.StatsFor(r.Classes, corpus.Class(c)).Merge(st)
 		if st.Cases > 0 {
 			if r.Checked == nil {
 				r.Checked = map[string][]string{}

@@ -6,11 +6,11 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // Run checks every tool against v and returns the report. It needs no *testing.T and writes no
@@ -27,7 +27,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 	if err != nil {
 		return nil, err
 	}
-	saved, err := cases.Load(opts.CorpusDir)
+	saved, err := corpus.Load(opts.CorpusDir)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func saveFindings(dir string, rep *report.Report) error {
 	}
 	for _, f := range rep.Findings {
 		if f.Blocking && f.Case.ID != "" {
-			if _, err := cases.Save(dir, f.Case); err != nil {
+			if _, err := corpus.Save(dir, f.Case); err != nil {
 				return err
 			}
 		}
@@ -205,13 +205,13 @@ func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, si
 // runShared is what the tools of one run share: the saved cases, who shrinks what, and the
 // process deaths of an external validator.
 type runShared struct {
-	saved   []cases.Case
+	saved   []corpus.Case
 	shrink  *shrinkSet
 	deaths  *deathLog
 	silence *silence
 }
 
-func newRunShared(saved []cases.Case) *runShared {
+func newRunShared(saved []corpus.Case) *runShared {
 	return &runShared{saved: saved, shrink: newShrinkSet(), deaths: &deathLog{}}
 }
 

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/validator"
 )
 
@@ -68,7 +68,7 @@ func trimStack(s []byte) string {
 
 // check runs every case through the gate and returns one verdict per case, plus, per case,
 // whether the gate changed the bytes it was given.
-func (r *runner) check(g validator.Gate, cs []cases.Case) (out []validator.Verdict, mutated []bool) {
+func (r *runner) check(g validator.Gate, cs []corpus.Case) (out []validator.Verdict, mutated []bool) {
 	return r.checkCases(context.Background(), g, cs, false)
 }
 
@@ -76,17 +76,17 @@ func (r *runner) check(g validator.Gate, cs []cases.Case) (out []validator.Verdi
 // distortions after it, and blame judges it on its valid case alone when that case crashes.
 // ctx ends the wait of a gate in another process (a check in flight whose tool stopped): what
 // it has not answered then is a Timeout "cancelled", which no one judges.
-func (r *runner) checkCases(ctx context.Context, g validator.Gate, cs []cases.Case, lead bool) (out []validator.Verdict, mutated []bool) {
+func (r *runner) checkCases(ctx context.Context, g validator.Gate, cs []corpus.Case, lead bool) (out []validator.Verdict, mutated []bool) {
 	if !r.onlyReject {
 		return r.checkAll(ctx, g, cs, lead)
 	}
 	// Only the must-reject cases go to the gate; the others are not sent.
 	out = make([]validator.Verdict, len(cs))
 	mutated = make([]bool, len(cs))
-	var send []cases.Case
+	var send []corpus.Case
 	var at []int
 	for i := range cs {
-		if cs[i].Expect == cases.Reject {
+		if cs[i].Expect == corpus.Reject {
 			send = append(send, cs[i])
 			at = append(at, i)
 		} else {
@@ -102,9 +102,9 @@ func (r *runner) checkCases(ctx context.Context, g validator.Gate, cs []cases.Ca
 	return out, mutated
 }
 
-func (r *runner) checkAll(ctx context.Context, g validator.Gate, cs []cases.Case, lead bool) ([]validator.Verdict, []bool) {
+func (r *runner) checkAll(ctx context.Context, g validator.Gate, cs []corpus.Case, lead bool) ([]validator.Verdict, []bool) {
 	mutated := make([]bool, len(cs))
-	lead = lead && len(cs) > 1 && cs[0].Class == cases.Valid
+	lead = lead && len(cs) > 1 && cs[0].Class == corpus.Valid
 	if bg, ok := g.(validator.BatchGate); ok {
 		args := make([][]byte, len(cs))
 		for i := range cs {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/harness/report"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // newShardInfo is the ShardInfo of a shard of all (nil when the run is not sharded).

@@ -5,8 +5,8 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
-	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/report"
 )
 
 // shrinkable reports whether f is worth a minimal case. A hang is not shrunk: every try would
@@ -69,7 +69,7 @@ func newShrinkSet() *shrinkSet {
 	return s
 }
 
-func shrinkKey(class cases.Class, kind report.Kind) string {
+func shrinkKey(class corpus.Class, kind report.Kind) string {
 	return string(class) + "\x00" + string(kind)
 }
 
@@ -92,7 +92,7 @@ func (s *shrinkSet) scored(i int, groups map[string]bool) {
 
 // claim reports whether tool i shrinks class and kind: no tool before it found them. It waits
 // until every tool before i has been scored.
-func (s *shrinkSet) claim(i int, class cases.Class, kind report.Kind) bool {
+func (s *shrinkSet) claim(i int, class corpus.Class, kind report.Kind) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for s.frontier < i {

@@ -7,9 +7,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // TestStoppedAnsweringSameReport: a gate that never answers a case holding "~" (every such
@@ -19,7 +19,7 @@ import (
 // and tools it reports, and what it says are decided by the seed, not by when the timeouts
 // come.
 func TestStoppedAnsweringSameReport(t *testing.T) {
-	tools := corpus.Tools().Tools[:12]
+	tools := sample.Tools().Tools[:12]
 	opts := harness.Options{Checks: 30, Seed: 3}
 	var want string
 	for i, run := range []struct {
@@ -27,7 +27,7 @@ func TestStoppedAnsweringSameReport(t *testing.T) {
 		delay time.Duration
 	}{{1, 0}, {1, 300 * time.Microsecond}, {2, 0}, {2, 300 * time.Microsecond}, {2, 300 * time.Microsecond}, {3, 100 * time.Microsecond}} {
 		opts.Jobs = run.jobs
-		ooo := &outOfOrder{Validator: validator.Reference{}, delayUnit: run.delay, hangOn: "~"}
+		ooo := &outOfOrder{Validator: oracle.Reference{}, delayUnit: run.delay, hangOn: "~"}
 		got := reportJSON(t, tools, ooo, opts)
 		if !strings.Contains(got, "the validator stopped answering: 4 calls in a row got no verdict") {
 			t.Fatalf("jobs=%d delay=%v: the run did not stop on the silent gate: the test shows nothing\n%s", run.jobs, run.delay, got)

@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // A run whose Stop is done part way ends early: the tools under way are reported, those not
 // begun are not, and the report says why and how far it got, and does not pass.
 func TestStoppedRunReportsWhatWasChecked(t *testing.T) {
-	tools := corpus.Tools().Tools
+	tools := sample.Tools().Tools
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	opts := harness.Options{Checks: 20, Seed: 1, Jobs: 1, Stop: ctx, Progress: func(done, total int) {
@@ -22,7 +22,7 @@ func TestStoppedRunReportsWhatWasChecked(t *testing.T) {
 			cancel(errors.New("enough"))
 		}
 	}}
-	rep, err := harness.Run(tools, validator.Reference{}, opts)
+	rep, err := harness.Run(tools, oracle.Reference{}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,10 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // silentBatches is a gate in another process that answers no batch: each CheckBatch waits
@@ -72,9 +73,9 @@ func (s *silentBatches) waiting() int {
 func TestStoppedToolCancelsItsChecksInFlight(t *testing.T) {
 	ctx, stop := context.WithCancelCause(context.Background())
 	defer stop(nil)
-	s := &silentBatches{Validator: validator.Reference{}, stop: stop, release: make(chan struct{})}
+	s := &silentBatches{Validator: oracle.Reference{}, stop: stop, release: make(chan struct{})}
 	defer close(s.release)
-	rep, err := harness.Run(corpus.Tools().Tools[:1], s, harness.Options{Checks: 30, Seed: 1, Jobs: 1, Stop: ctx})
+	rep, err := harness.Run(sample.Tools().Tools[:1], s, harness.Options{Checks: 30, Seed: 1, Jobs: 1, Stop: ctx})
 	if err != nil {
 		t.Fatal(err)
 	}

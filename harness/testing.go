@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/cases"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // DefaultCorpusDir is where Check keeps failing cases when Options.CorpusDir is empty, relative
@@ -26,7 +26,7 @@ func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options)
 	} else if opts.CorpusDir == "-" {
 		opts.CorpusDir = ""
 	}
-	saved, err := cases.Load(opts.CorpusDir)
+	saved, err := corpus.Load(opts.CorpusDir)
 	if err != nil {
 		t.Fatalf("toolproof: regression corpus: %v", err)
 	}
@@ -92,7 +92,7 @@ func reportTool(t *testing.T, tr *toolResult, opts Options) {
 			continue
 		}
 		if opts.CorpusDir != "" && f.Case.ID != "" {
-			if path, err := cases.Save(opts.CorpusDir, f.Case); err != nil {
+			if path, err := corpus.Save(opts.CorpusDir, f.Case); err != nil {
 				t.Logf("toolproof: could not save the case: %v", err)
 			} else {
 				msg += "\n  saved: " + path

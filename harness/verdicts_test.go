@@ -11,12 +11,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // stateTool declares a default the model is told of.
@@ -143,7 +144,7 @@ type throwing struct{}
 
 func (throwing) Name() string { return "throws" }
 func (throwing) Compile(t tool.Tool) (validator.Gate, error) {
-	g, err := validator.Reference{}.Compile(t)
+	g, err := oracle.Reference{}.Compile(t)
 	return throwingGate{g}, err
 }
 
@@ -194,7 +195,7 @@ func TestDiffNumbersEqualAsJSON(t *testing.T) {
 		}, nil
 	})
 	c := []byte(`{"n":1.0,"state":"open"}`)
-	rep, err := harness.Replay([]cases.Case{{Tool: "list", Expect: "accept", Class: "valid", Args: c}}, []tool.Tool{stateTool}, gate, harness.Options{})
+	rep, err := harness.Replay([]corpus.Case{{Tool: "list", Expect: "accept", Class: "valid", Args: c}}, []tool.Tool{stateTool}, gate, harness.Options{})
 	if err != nil || len(rep.Findings) != 1 {
 		t.Fatalf("findings %v, %v", rep.Findings, err)
 	}
@@ -207,9 +208,9 @@ func TestDiffNumbersEqualAsJSON(t *testing.T) {
 // Replayed cases are judged the same way: the original a saved distortion was made from goes to
 // the gate too, and the repair is compared with what the gate passes on for it.
 func TestReplayRepairJudgedAgainstWhatTheOriginalPassesOn(t *testing.T) {
-	c := cases.Case{Tool: "list", Expect: "reject", Class: "stringified_type", Path: "/n",
+	c := corpus.Case{Tool: "list", Expect: "reject", Class: "stringified_type", Path: "/n",
 		Args: []byte(`{"n":"5"}`), Original: []byte(`{"n":5}`)}
-	rep, err := harness.Replay([]cases.Case{c}, []tool.Tool{stateTool}, filling("open"), harness.Options{Profile: report.Repair})
+	rep, err := harness.Replay([]corpus.Case{c}, []tool.Tool{stateTool}, filling("open"), harness.Options{Profile: report.Repair})
 	if err != nil || rep.Cases != 1 {
 		t.Fatalf("replay: %d cases, %v", rep.Cases, err)
 	}
@@ -217,7 +218,7 @@ func TestReplayRepairJudgedAgainstWhatTheOriginalPassesOn(t *testing.T) {
 		t.Errorf("an exact repair beside a default filled in both: findings %v", rep.Findings)
 	}
 	c.Args = []byte(`{"n":"6"}`)
-	if rep, _ := harness.Replay([]cases.Case{c}, []tool.Tool{stateTool}, filling("open"), harness.Options{Profile: report.Repair}); len(rep.Findings) != 1 || rep.Findings[0].Kind != report.WrongRepair {
+	if rep, _ := harness.Replay([]corpus.Case{c}, []tool.Tool{stateTool}, filling("open"), harness.Options{Profile: report.Repair}); len(rep.Findings) != 1 || rep.Findings[0].Kind != report.WrongRepair {
 		t.Errorf(`"6" for an original 5: findings %v, want wrong_repair`, rep.Findings)
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	bits "github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/mutators"
 )
@@ -25,7 +25,7 @@ const chanceBits = 20
 
 // newWeighted returns the draw of Options.Weights over ms, nil when there are no weights (every
 // class once a draw). floor is the least share a class gets (0: a quarter of an even share).
-func newWeighted(ms []mutators.Mutator, weights map[cases.Class]float64, floor float64) *weighted {
+func newWeighted(ms []mutators.Mutator, weights map[corpus.Class]float64, floor float64) *weighted {
 	if len(weights) == 0 || len(ms) < 2 {
 		return nil
 	}

@@ -8,15 +8,15 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // observedWeights are proportions such as classify finds in a log: a few classes most of the
 // time, most classes never.
-var observedWeights = map[cases.Class]float64{
+var observedWeights = map[corpus.Class]float64{
 	mutators.StringifiedType: 46, mutators.OutOfRangeEnum: 30, mutators.MissingRequired: 9,
 	mutators.FlattenedArray: 14, mutators.WrappedScalar: 1,
 }
@@ -51,7 +51,7 @@ func TestWeightedDrawsInProportion(t *testing.T) {
 	ms := mutators.All()
 	w := newWeighted(ms, observedWeights, 0)
 	gen := rapid.Custom(func(t *rapid.T) []mutators.Mutator { return w.draw(t) })
-	counts := map[cases.Class]int{}
+	counts := map[corpus.Class]int{}
 	total := 0
 	for seed := 0; seed < 2000; seed++ {
 		for _, m := range gen.Example(seed) {
@@ -76,17 +76,17 @@ func TestWeightedDrawsInProportion(t *testing.T) {
 // TestRunDrawsByWeights: a run with weights draws the heavy class most, says the weights in its
 // report, and gives the same report for the same seed.
 func TestRunDrawsByWeights(t *testing.T) {
-	tools := corpus.Tools().Tools[:8]
-	run := func() (map[cases.Class]int, []byte, []string) {
-		counts := map[cases.Class]int{}
+	tools := sample.Tools().Tools[:8]
+	run := func() (map[corpus.Class]int, []byte, []string) {
+		counts := map[corpus.Class]int{}
 		opts := Options{Checks: unshort(30), Seed: 5, Jobs: 1,
-			Weights: map[cases.Class]float64{mutators.StringifiedType: 1, mutators.NullValue: 9}}
-		opts.observe = func(_ string, cs []cases.Case) {
+			Weights: map[corpus.Class]float64{mutators.StringifiedType: 1, mutators.NullValue: 9}}
+		opts.observe = func(_ string, cs []corpus.Case) {
 			for _, c := range cs {
 				counts[c.Class]++
 			}
 		}
-		rep, err := Run(tools, validator.Reference{}, opts)
+		rep, err := Run(tools, oracle.Reference{}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +104,7 @@ func TestRunDrawsByWeights(t *testing.T) {
 	// null_value applies nearly everywhere: 9 in 10 weight, less the floor of each other class.
 	nulls, all := counts[mutators.NullValue], 0
 	for c, n := range counts {
-		if c != cases.Valid {
+		if c != corpus.Valid {
 			all += n
 		}
 	}

@@ -7,7 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/validator"
@@ -26,9 +26,9 @@ type candidate struct {
 	text     func() []byte
 	path     string        // place touched
 	keywords []string      // keywords that make it invalid as meant
-	variant  string        // the form of the class (cases.Case.Variant)
+	variant  string        // the form of the class (corpus.Case.Variant)
 	reason   func() string // one line
-	canary   string        // planted string no message may repeat (cases.Case.Canary)
+	canary   string        // planted string no message may repeat (corpus.Case.Canary)
 	below    bool          // issues under the touched place count too (structural changes)
 }
 
@@ -38,11 +38,11 @@ func because(format string, args ...any) func() string {
 }
 
 // confirm asks the oracle about c and returns the mutation when it is rejected as meant.
-func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
+func (tg *Target) confirm(class corpus.Class, c candidate) (corpus.Case, bool) {
 	value := c.build()
 	issues, where := tg.ctx.readings.LocateWhere(value)
 	if len(issues) == 0 {
-		return cases.Case{}, false
+		return corpus.Case{}, false
 	}
 	parent := jsonvalue.Parent(c.path)
 	// Keywords in the order the candidate lists them, so the choice does not depend on the
@@ -57,20 +57,20 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 		if is.Path == c.path || (c.path != "" && is.Path == parent) || (c.below && jsonvalue.IsPrefix(c.path, is.Path)) {
 			scope := scopeOf(c.path, is.Path, is.Keyword, issues)
 			// Read the other places from this validation before the oracle runs again.
-			also := alsoInvalid(&cases.Case{Path: c.path, Scope: scope}, issues, where)
+			also := alsoInvalid(&corpus.Case{Path: c.path, Scope: scope}, issues, where)
 			// Draft 2020-12 makes format an annotation by default and lets validators assert
 			// it: a distortion is kept only if it is invalid either way. Only a format issue
 			// can vanish when format is an annotation.
 			if hasKeyword(issues, "format") && tg.ctx.laxValid(value) {
 				tg.ctx.formatOnly.Add(1)
-				return cases.Case{}, false // invalid only where format is asserted
+				return corpus.Case{}, false // invalid only where format is asserted
 			}
-			m := cases.Case{Args: tg.text(c, value), Class: class, Variant: c.variant, Path: c.path,
-				Scope: scope, Also: also, Keyword: is.Keyword, Reason: c.reason(), Expect: cases.Reject,
+			m := corpus.Case{Args: tg.text(c, value), Class: class, Variant: c.variant, Path: c.path,
+				Scope: scope, Also: also, Keyword: is.Keyword, Reason: c.reason(), Expect: corpus.Reject,
 				Canary: c.canary}
 			if tg.ctx.readings.DoublesDiffer(value, m.Args, issues) {
 				tg.ctx.binary64Only.Add(1)
-				m.Expect = cases.Either
+				m.Expect = corpus.Either
 				m.Reason += " (as doubles the verdict differs: implementation-defined)"
 			}
 			return m, true
@@ -81,7 +81,7 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 		tg.ctx.offSample = append(tg.ctx.offSample, fmt.Sprintf("%s %s at %s (%v): %v", class, c.variant, c.path, c.keywords, issues))
 		tg.ctx.offMu.Unlock()
 	}
-	return cases.Case{}, false
+	return corpus.Case{}, false
 }
 
 // alsoInvalid returns the places besides m's own where the oracle finds value invalid, with
@@ -90,7 +90,7 @@ func (tg *Target) confirm(class cases.Class, c candidate) (cases.Case, bool) {
 // else fail elsewhere). Places inside the branches of a failing anyOf, oneOf or not are not
 // errors of the value, only of a branch; located holds every place (branches too), so the
 // second validation runs only when some place lies outside m's.
-func alsoInvalid(m *cases.Case, located []validator.Issue, where func() []validator.Issue) []cases.Place {
+func alsoInvalid(m *corpus.Case, located []validator.Issue, where func() []validator.Issue) []corpus.Place {
 	outside := false
 	for _, is := range located {
 		outside = outside || !m.Locates(is.Path)
@@ -99,12 +99,12 @@ func alsoInvalid(m *cases.Case, located []validator.Issue, where func() []valida
 		return nil
 	}
 	issues := where()
-	var out []cases.Place
+	var out []corpus.Place
 	for _, is := range issues {
 		if m.Locates(is.Path) {
 			continue
 		}
-		p := cases.Place{Path: is.Path, Scope: scopeOf(is.Path, is.Path, is.Keyword, issues)}
+		p := corpus.Place{Path: is.Path, Scope: scopeOf(is.Path, is.Path, is.Keyword, issues)}
 		if !slices.Contains(out, p) {
 			out = append(out, p)
 		}
@@ -152,13 +152,13 @@ func scopeOf(path, at, keyword string, issues []validator.Issue) string {
 // firstConfirmed tries the candidates made by propose for the places in order, starting at a
 // drawn place, and returns the first the oracle confirms: the place is uniform over the places
 // where the class applies.
-func firstConfirmed(t *rapid.T, tg *Target, class cases.Class, places []*site, propose func(t *rapid.T, s *site) []candidate) (cases.Case, bool) {
+func firstConfirmed(t *rapid.T, tg *Target, class corpus.Class, places []*site, propose func(t *rapid.T, s *site) []candidate) (corpus.Case, bool) {
 	if len(places) == 0 {
-		return cases.Case{}, false
+		return corpus.Case{}, false
 	}
 	start := draw.Int(t, 0, len(places)-1, "place")
 	tries := 0
-	var fallback cases.Case
+	var fallback corpus.Case
 	found := false
 	for i := 0; i < len(places) && tries < 24; i++ {
 		s := places[(start+i)%len(places)]
@@ -170,7 +170,7 @@ func firstConfirmed(t *rapid.T, tg *Target, class cases.Class, places []*site, p
 		for j := 0; j < len(cands) && tries < 24; j++ {
 			tries++
 			if m, ok := tg.confirm(class, cands[(first+j)%len(cands)]); ok {
-				if m.Expect != cases.Either {
+				if m.Expect != corpus.Either {
 					return m, true
 				}
 				// Invalid only where numbers are exact: look on for one that holds as doubles

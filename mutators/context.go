@@ -4,15 +4,15 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
 )
 
 // Context is what mutators know about one tool: its oracle and what its sibling tools (the
 // other tools of the same file) declare, for borrowed keys and enum values.
 type Context struct {
-	readings    *validator.Oracle // the oracle's readings: exact, formats as annotations, the binary64 rule
-	siblingKeys []string          // property names tools of the file declare
-	siblingEnum []string          // string enum values they declare
+	readings    *oracle.Oracle // the oracle's readings: exact, formats as annotations, the binary64 rule
+	siblingKeys []string       // property names tools of the file declare
+	siblingEnum []string       // string enum values they declare
 
 	offTarget    atomic.Int64 // candidates the oracle rejected for another reason than the one meant
 	formatOnly   atomic.Int64 // candidates invalid only where format is asserted
@@ -23,7 +23,7 @@ type Context struct {
 
 // NewContext prepares the context of the tool compiled in gk; sib (nil for none) is what the
 // tools of its file declare.
-func NewContext(gk *validator.Gatekeeper, sib *Siblings) *Context {
+func NewContext(gk *oracle.Gatekeeper, sib *Siblings) *Context {
 	c := &Context{readings: gk.Oracle()}
 	if sib != nil {
 		c.siblingKeys, c.siblingEnum = sib.keys, sib.enums
@@ -50,7 +50,7 @@ func (c *Context) Binary64Only() int64 { return c.binary64Only.Load() }
 func (c *Context) OffTarget() int64 { return c.offTarget.Load() }
 
 // Oracle is the gatekeeper that judges candidates.
-func (c *Context) Oracle() *validator.Gatekeeper { return c.readings.Gatekeeper() }
+func (c *Context) Oracle() *oracle.Gatekeeper { return c.readings.Gatekeeper() }
 
 // laxValid reports whether v is valid with format as an annotation.
 func (c *Context) laxValid(v any) bool {

@@ -3,7 +3,7 @@
 // mutator draws (through rapid, so failing cases shrink with their mutation) a change of a valid
 // value and says what it did: the new argument text, the class, the JSON Pointer it touched, the
 // schema keyword it breaks, a one-line reason and the verdict a gate owes it. A change is kept as
-// must-reject only when the oracle (validator.Oracle, with its readings of numbers and formats)
+// must-reject only when the oracle (oracle.Oracle, with its readings of numbers and formats)
 // rejects it for that keyword at that place.
 //
 // Beside the classes: mutation.go (the Mutator, the class list), context.go (one tool's

@@ -5,7 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
@@ -13,13 +13,13 @@ import (
 
 type flattened struct{}
 
-func (flattened) Class() cases.Class { return FlattenedArray }
+func (flattened) Class() corpus.Class { return FlattenedArray }
 
 var structuralKeywords = []string{"type", "required", "additionalProperties", "unevaluatedProperties",
 	"propertyNames", "enum", "const", "pattern", "minProperties", "maxProperties", "minLength", "maxLength",
 	"format", "false", "dependentRequired", "minItems", "items", "prefixItems"}
 
-func (flattened) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
+func (flattened) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool {
 		switch v := s.value.(type) {
 		case []any:

@@ -8,7 +8,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/internal/uniq"
@@ -18,7 +18,7 @@ import (
 
 type hallucinated struct{}
 
-func (hallucinated) Class() cases.Class { return HallucinatedKey }
+func (hallucinated) Class() corpus.Class { return HallucinatedKey }
 
 var inventedKeys = []string{"verbose", "force", "timeout", "recursive", "format", "dry_run", "confirm",
 	"options", "debug", "max_retries", "reason", "metadata", "user_id", "encoding", "callback_url", "limit"}
@@ -75,7 +75,7 @@ func toCamel(s string) string {
 	return strings.Join(parts, "")
 }
 
-func (hallucinated) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
+func (hallucinated) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	// Objects that restrict their keys; an open object lets any key through, so it is no place
 	// for this class (the oracle would say the same, at the price of a validation per try).
 	var places []*site

@@ -3,7 +3,7 @@ package mutators
 import (
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
@@ -11,9 +11,9 @@ import (
 
 type jsonInString struct{}
 
-func (jsonInString) Class() cases.Class { return JSONInString }
+func (jsonInString) Class() corpus.Class { return JSONInString }
 
-func (jsonInString) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
+func (jsonInString) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool {
 		switch s.value.(type) {
 		case []any, map[string]any:

@@ -3,7 +3,7 @@ package mutators
 import (
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
@@ -11,9 +11,9 @@ import (
 
 type missing struct{}
 
-func (missing) Class() cases.Class { return MissingRequired }
+func (missing) Class() corpus.Class { return MissingRequired }
 
-func (missing) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
+func (missing) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	var places []*site
 	for _, s := range tg.sites {
 		if obj, ok := s.value.(map[string]any); ok {

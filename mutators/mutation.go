@@ -6,34 +6,34 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 )
 
 // The distortion classes. The four classic names are fixed.
 const (
-	StringifiedType   cases.Class = "stringified_type"
-	FlattenedArray    cases.Class = "flattened_array"
-	HallucinatedKey   cases.Class = "hallucinated_key"
-	OutOfRangeEnum    cases.Class = "out_of_range_enum"
-	MissingRequired   cases.Class = "missing_required"
-	NullValue         cases.Class = "null_value"
-	WrongType         cases.Class = "wrong_type"
-	JSONInString      cases.Class = "json_in_string"
-	WrappedScalar     cases.Class = "wrapped_scalar"
-	WrapperNesting    cases.Class = "wrapper_nesting"
-	RootNotObject     cases.Class = "root_not_object"
-	MalformedJSON     cases.Class = "malformed_json"
-	ImplementationDef cases.Class = "implementation_defined"
+	StringifiedType   corpus.Class = "stringified_type"
+	FlattenedArray    corpus.Class = "flattened_array"
+	HallucinatedKey   corpus.Class = "hallucinated_key"
+	OutOfRangeEnum    corpus.Class = "out_of_range_enum"
+	MissingRequired   corpus.Class = "missing_required"
+	NullValue         corpus.Class = "null_value"
+	WrongType         corpus.Class = "wrong_type"
+	JSONInString      corpus.Class = "json_in_string"
+	WrappedScalar     corpus.Class = "wrapped_scalar"
+	WrapperNesting    corpus.Class = "wrapper_nesting"
+	RootNotObject     corpus.Class = "root_not_object"
+	MalformedJSON     corpus.Class = "malformed_json"
+	ImplementationDef corpus.Class = "implementation_defined"
 )
 
 // A Mutator draws one distortion of a target.
 type Mutator interface {
-	Class() cases.Class
+	Class() corpus.Class
 	// Mutate draws a distortion of tg: a case with the argument text, class, variant, place,
 	// scope, keyword, reason, canary and the verdict owed (the caller names the tool). ok is
 	// false when the class applies nowhere in this value (no place to distort, or the oracle
 	// accepts every candidate: the schema lets it through).
-	Mutate(t *rapid.T, tg *Target) (m cases.Case, ok bool)
+	Mutate(t *rapid.T, tg *Target) (m corpus.Case, ok bool)
 }
 
 // All returns every mutator, classic classes first.
@@ -44,8 +44,8 @@ func All() []Mutator {
 }
 
 // Classes lists the class names of All, in order.
-func Classes() []cases.Class {
-	var out []cases.Class
+func Classes() []corpus.Class {
+	var out []corpus.Class
 	for _, m := range All() {
 		out = append(out, m.Class())
 	}

@@ -9,30 +9,30 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
-	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/generate"
 	"github.com/toolproof/toolproof/internal/gentest"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 type fixture struct {
-	gk  *validator.Gatekeeper
+	gk  *oracle.Gatekeeper
 	gen *generate.Generator
 	ctx *mutators.Context
 }
 
-func corpus(t *testing.T) []fixture {
+func fixtures(t *testing.T) []fixture {
 	t.Helper()
-	set, err := tool.Load("../corpus/tools")
+	set, err := tool.Load("../validator/tool/sample/tools")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var gks []*validator.Gatekeeper
+	var gks []*oracle.Gatekeeper
 	for _, tl := range set.Tools {
-		gk, err := validator.Compile(tl)
+		gk, err := oracle.Compile(tl)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +80,7 @@ func (c *collector) report(t *testing.T) {
 }
 
 // checkMutation asserts the contract of one mutation.
-func checkMutation(t failer, f fixture, m cases.Case, class cases.Class) {
+func checkMutation(t failer, f fixture, m corpus.Case, class corpus.Class) {
 	if m.Class != class {
 		t.Fatalf("mutator %s produced class %s", class, m.Class)
 	}
@@ -100,7 +100,7 @@ func checkMutation(t failer, f fixture, m cases.Case, class cases.Class) {
 		}
 	}
 	switch m.Expect {
-	case cases.Reject:
+	case corpus.Reject:
 		if m.Keyword == "" {
 			t.Fatalf("%s: a must-reject case without keyword", class)
 		}
@@ -125,7 +125,7 @@ func checkMutation(t failer, f fixture, m cases.Case, class cases.Class) {
 				t.Fatalf("%s: oracle issues %v do not include %s at %s", class, issues, m.Keyword, m.Path)
 			}
 		}
-	case cases.Either:
+	case corpus.Either:
 		// Implementation-defined input, or a value whose verdict changes when its numbers are
 		// read as doubles (the binary64 rule).
 		if class != mutators.ImplementationDef && (m.Raw || !f.ctx.DoublesDiffer(mustParse(t, m.Args), false)) {
@@ -148,8 +148,8 @@ func mustParse(t failer, b []byte) any {
 // must-reject case is rejected by the oracle for its keyword at its place, and every
 // implementation-defined case is recorded as either.
 func TestEveryClassOnTheCorpus(t *testing.T) {
-	produced := map[cases.Class]int{}
-	for _, f := range corpus(t) {
+	produced := map[corpus.Class]int{}
+	for _, f := range fixtures(t) {
 		t.Run(f.gk.Tool().Name, func(t *testing.T) {
 			rapid.Check(t, func(rt *rapid.T) {
 				v, ok := f.gen.Draw(rt)
@@ -176,7 +176,7 @@ func TestEveryClassOnTheCorpus(t *testing.T) {
 }
 
 // applies reports how many of n draws the class applied to.
-func applies(t *testing.T, f fixture, class cases.Class, n int) int {
+func applies(t *testing.T, f fixture, class corpus.Class, n int) int {
 	t.Helper()
 	ms, err := mutators.Select(string(class))
 	if err != nil {
@@ -205,7 +205,7 @@ func applies(t *testing.T, f fixture, class cases.Class, n int) int {
 
 func TestAppliesWhereItShouldAndNowhereElse(t *testing.T) {
 	tests := []struct {
-		class  cases.Class
+		class  corpus.Class
 		schema string
 		always bool // true: every draw; false: never
 	}{
@@ -250,8 +250,8 @@ func TestAppliesWhereItShouldAndNowhereElse(t *testing.T) {
 func TestBorrowedAndNearMissKeys(t *testing.T) {
 	a := `{"type":"object","properties":{"timeoutSeconds":{"type":"integer"}},"required":["timeoutSeconds"],"additionalProperties":false}`
 	b := `{"type":"object","properties":{"max_results":{"type":"integer"}},"additionalProperties":false}`
-	ga, _ := validator.Compile(tool.Tool{Name: "a", Parameters: json.RawMessage(a)})
-	gb, _ := validator.Compile(tool.Tool{Name: "b", Parameters: json.RawMessage(b)})
+	ga, _ := oracle.Compile(tool.Tool{Name: "a", Parameters: json.RawMessage(a)})
+	gb, _ := oracle.Compile(tool.Tool{Name: "b", Parameters: json.RawMessage(b)})
 	ctx := mutators.NewContext(ga, mutators.SiblingsOf([]tool.Tool{ga.Tool(), gb.Tool()}))
 	g, _ := generate.New(ga)
 	seen := map[string]string{}
@@ -278,7 +278,7 @@ func TestBorrowedAndNearMissKeys(t *testing.T) {
 }
 
 func TestSameSeedSameMutation(t *testing.T) {
-	f := corpus(t)[0]
+	f := fixtures(t)[0]
 	draw := func(seed int) string {
 		return rapid.Custom(func(rt *rapid.T) string {
 			v, _ := f.gen.Draw(rt)
@@ -301,7 +301,7 @@ func TestSameSeedSameMutation(t *testing.T) {
 // annotation.
 func TestNoCaseDependsOnFormatAssertion(t *testing.T) {
 	f := fixtureFor(t, `{"type":"object","properties":{"source":{"anyOf":[{"type":"string","format":"ipv4"},{"const":"any"}]}},"required":["source"],"additionalProperties":false}`)
-	lax, err := validator.Compile(f.gk.Tool(), validator.FormatsAsAnnotations())
+	lax, err := oracle.Compile(f.gk.Tool(), oracle.FormatsAsAnnotations())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func TestNoCaseDependsOnFormatAssertion(t *testing.T) {
 		tg := f.ctx.Target(v)
 		for _, m := range mutators.All() {
 			mu, ok := m.Mutate(rt, tg)
-			if !ok || mu.Expect != cases.Reject || mu.Raw {
+			if !ok || mu.Expect != corpus.Reject || mu.Raw {
 				continue
 			}
 			if _, err := lax.Parse(mu.Args); err == nil {
@@ -338,7 +338,7 @@ func TestScopeOfKeys(t *testing.T) {
 		found := false
 		for seed := 0; seed < 30 && !found; seed++ {
 			c, ok := drawMutation(f, m, seed)
-			if !ok || c.Expect != cases.Reject || !strings.HasPrefix(c.Path, "/o/") {
+			if !ok || c.Expect != corpus.Reject || !strings.HasPrefix(c.Path, "/o/") {
 				continue
 			}
 			found = true
@@ -372,7 +372,7 @@ func TestAlsoInvalid(t *testing.T) {
 	for _, m := range ms {
 		for seed := 0; seed < 60; seed++ {
 			c, ok := drawMutation(f, m, seed)
-			if !ok || c.Expect != cases.Reject {
+			if !ok || c.Expect != corpus.Reject {
 				continue
 			}
 			var v map[string]any
@@ -380,9 +380,9 @@ func TestAlsoInvalid(t *testing.T) {
 				t.Fatal(err)
 			}
 			flipped := v["env"] != "prod" // env missing or of another type: else caps replicas (always > 10)
-			want := []cases.Place(nil)
+			want := []corpus.Place(nil)
 			if flipped && c.Path != "/replicas" {
-				want = []cases.Place{{Path: "/replicas", Scope: "/replicas"}}
+				want = []corpus.Place{{Path: "/replicas", Scope: "/replicas"}}
 			}
 			if fmt.Sprint(c.Also) != fmt.Sprint(want) {
 				t.Errorf("%s at %s, args %s: also %v, want %v", c.Class, c.Path, c.Args, c.Also, want)
@@ -398,9 +398,9 @@ func TestAlsoInvalid(t *testing.T) {
 }
 
 // drawMutation draws one valid value of f and one distortion of it by m, from seed.
-func drawMutation(f fixture, m mutators.Mutator, seed int) (cases.Case, bool) {
+func drawMutation(f fixture, m mutators.Mutator, seed int) (corpus.Case, bool) {
 	type out struct {
-		c  cases.Case
+		c  corpus.Case
 		ok bool
 	}
 	r := rapid.Custom(func(rt *rapid.T) out {

@@ -9,7 +9,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/internal/uniq"
@@ -21,7 +21,7 @@ import (
 
 type outOfRange struct{}
 
-func (outOfRange) Class() cases.Class { return OutOfRangeEnum }
+func (outOfRange) Class() corpus.Class { return OutOfRangeEnum }
 
 // synonyms are values models swap for each other.
 var synonyms = [][]string{
@@ -69,7 +69,7 @@ func inEnum(enum []any, v any) bool {
 	return false
 }
 
-func (outOfRange) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
+func (outOfRange) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	var places []*site
 	for _, s := range tg.sites {
 		if rangeApplies(s) {

@@ -8,7 +8,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
@@ -88,12 +88,12 @@ type rawCandidate struct {
 func fixed[T any](x T) func() T { return func() T { return x } }
 
 // pickRaw draws one of the candidates, uniformly.
-func pickRaw(t *rapid.T, class cases.Class, keyword string, expect cases.Expect, cands []rawCandidate) (cases.Case, bool) {
+func pickRaw(t *rapid.T, class corpus.Class, keyword string, expect corpus.Expect, cands []rawCandidate) (corpus.Case, bool) {
 	if len(cands) == 0 {
-		return cases.Case{}, false
+		return corpus.Case{}, false
 	}
 	c := cands[draw.Int(t, 0, len(cands)-1, "variant")]
-	return cases.Case{Args: c.text(), Class: class, Variant: c.variant, Path: "", Keyword: keyword,
+	return corpus.Case{Args: c.text(), Class: class, Variant: c.variant, Path: "", Keyword: keyword,
 		Reason: c.reason(), Expect: expect, Raw: true}, true
 }
 
@@ -101,9 +101,9 @@ func pickRaw(t *rapid.T, class cases.Class, keyword string, expect cases.Expect,
 
 type rootNotObject struct{}
 
-func (rootNotObject) Class() cases.Class { return RootNotObject }
+func (rootNotObject) Class() corpus.Class { return RootNotObject }
 
-func (rootNotObject) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
+func (rootNotObject) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	text := tg.Text
 	cands := []rawCandidate{
 		{func() []byte { return append(append([]byte("["), text...), ']') }, "array", fixed("the arguments wrapped in an array")},
@@ -113,11 +113,11 @@ func (rootNotObject) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 		{fixed([]byte("[]")), "empty-array", fixed("an empty array instead of an arguments object")},
 		{fixed([]byte("true")), "boolean", fixed("true instead of an arguments object")},
 	}
-	m, ok := pickRaw(t, RootNotObject, "type", cases.Reject, cands)
+	m, ok := pickRaw(t, RootNotObject, "type", corpus.Reject, cands)
 	// Never: each candidate is grammatical. (encoding/json's scanner, which allocates nothing,
 	// agrees with the strict parser on valid UTF-8 this shallow.)
 	if ok && !json.Valid(m.Args) {
-		return cases.Case{}, false
+		return corpus.Case{}, false
 	}
 	return m, ok
 }
@@ -126,9 +126,9 @@ func (rootNotObject) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 
 type malformed struct{}
 
-func (malformed) Class() cases.Class { return MalformedJSON }
+func (malformed) Class() corpus.Class { return MalformedJSON }
 
-func (malformed) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
+func (malformed) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	b := tg.Text
 	toks := tokens(b)
 	var cands []rawCandidate
@@ -173,12 +173,12 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 	for _, w := range textAround {
 		add(func() []byte { return append(append(append([]byte{}, w.before...), b...), w.after...) }, w.variant, fixed(w.reason))
 	}
-	m, ok := pickRaw(t, MalformedJSON, "json", cases.Reject, cands)
+	m, ok := pickRaw(t, MalformedJSON, "json", corpus.Reject, cands)
 	// The oracle for text: RFC 8259 must reject it. What encoding/json's scanner rejects (it
 	// allocates nothing), the strict parser rejects too; what it accepts may still be invalid
 	// UTF-8, which only the strict parser catches.
 	if ok && json.Valid(m.Args) && jsonvalue.Valid(m.Args) {
-		return cases.Case{}, false
+		return corpus.Case{}, false
 	}
 	return m, ok
 }
@@ -206,9 +206,9 @@ func ofKind(toks []token, kind byte) []token {
 
 type implementationDefined struct{}
 
-func (implementationDefined) Class() cases.Class { return ImplementationDef }
+func (implementationDefined) Class() corpus.Class { return ImplementationDef }
 
-func (implementationDefined) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
+func (implementationDefined) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	b := tg.Text
 	// The variants that apply, each built only if drawn.
 	type variant struct {
@@ -249,8 +249,8 @@ func (implementationDefined) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 		return splice(b, len(b)-1, len(b)-1, sep+`"\ud800":1`)
 	}})
 	v := vs[draw.Int(t, 0, len(vs)-1, "variant")]
-	return cases.Case{Args: v.build(), Class: ImplementationDef, Variant: v.name, Path: "", Reason: v.reason,
-		Expect: cases.Either, Raw: true}, true
+	return corpus.Case{Args: v.build(), Class: ImplementationDef, Variant: v.name, Path: "", Reason: v.reason,
+		Expect: corpus.Either, Raw: true}, true
 }
 
 // memberEnd returns the index just past the first member of a compact object text.

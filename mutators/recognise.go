@@ -3,7 +3,7 @@ package mutators
 import (
 	"slices"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -28,8 +28,8 @@ const (
 
 // Distortion is one distortion found in a call: its class and variant at a JSON Pointer.
 type Distortion struct {
-	Class   cases.Class `json:"class"`
-	Variant string      `json:"variant"`
+	Class   corpus.Class `json:"class"`
+	Variant string       `json:"variant"`
 	// Alike lists the other variants of the class that write the same text here (the string
 	// "20.0" is "exact" for the number 20.0 and "decimal" for 20).
 	Alike   []string `json:"alike,omitempty"`
@@ -40,7 +40,7 @@ type Distortion struct {
 // Is reports whether d is of class c and variant v, or writes the same text as it (an Alike
 // "variant", or "class:variant" of another class; "class:variant@pointer" names the same text
 // read at another place).
-func (d Distortion) Is(c cases.Class, v string) bool {
+func (d Distortion) Is(c corpus.Class, v string) bool {
 	if d.Class == c && (d.Variant == v || slices.Contains(d.Alike, v)) {
 		return true
 	}
@@ -58,9 +58,9 @@ type Classification struct {
 // Names reports whether c reads the mutation m back: the verdict m owes (Invalid for a
 // must-reject case, Either for an either one) and m's class and variant at m's place (or, read
 // as another class that writes the same text, at a member inside it).
-func (c Classification) Names(m cases.Case) bool {
+func (c Classification) Names(m corpus.Case) bool {
 	want := Invalid
-	if m.Expect == cases.Either {
+	if m.Expect == corpus.Either {
 		want = Either
 	}
 	if c.Verdict != want {

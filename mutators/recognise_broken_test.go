@@ -5,16 +5,16 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
-	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/generate"
 	"github.com/toolproof/toolproof/internal/gentest"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // misnaming wraps a recogniser's findings of class c with a wrong variant: a recogniser broken
 // on purpose.
-func misnamed(ds []Distortion, c cases.Class) []Distortion {
+func misnamed(ds []Distortion, c corpus.Class) []Distortion {
 	out := make([]Distortion, len(ds))
 	for i, d := range ds {
 		if d.Class == c {
@@ -27,7 +27,7 @@ func misnamed(ds []Distortion, c cases.Class) []Distortion {
 
 type brokenUndoer struct {
 	undoer
-	class cases.Class
+	class corpus.Class
 }
 
 func (b brokenUndoer) undo(r *reading, s *site) []undo {
@@ -40,7 +40,7 @@ func (b brokenUndoer) undo(r *reading, s *site) []undo {
 
 type brokenExplainer struct {
 	explainer
-	class cases.Class
+	class corpus.Class
 }
 
 func (b brokenExplainer) explain(r *reading, is validator.Issue, s *site) ([]Distortion, bool) {
@@ -49,7 +49,7 @@ func (b brokenExplainer) explain(r *reading, is validator.Issue, s *site) ([]Dis
 }
 
 // broken is the default recognisers with class c's misnaming every variant.
-func broken(c cases.Class) recognisers {
+func broken(c corpus.Class) recognisers {
 	rs := defaultRecognisers()
 	text, root := rs.text, rs.root
 	rs.text = func(b []byte) (any, bool, []Distortion, string) {
@@ -78,7 +78,7 @@ func broken(c cases.Class) recognisers {
 // no longer classify back (those another class also reads aside), while the intact recognisers
 // read the same cases back.
 func TestTheRoundTripCatchesABrokenRecogniser(t *testing.T) {
-	set, err := tool.Load("../corpus/tools")
+	set, err := tool.Load("../validator/tool/sample/tools")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -24,7 +24,7 @@ type reading struct {
 
 // undo is one proposed undoing of a distortion: the value with it undone.
 type undo struct {
-	class   cases.Class
+	class   corpus.Class
 	variant string
 	alike   []string // other variants the same undoing also is
 	path    string

@@ -9,7 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/mutators"
 )
 
@@ -26,7 +26,7 @@ func newRoundTrip() *roundTrip {
 }
 
 // check classifies one case of its mutator and records whether it came back as made.
-func (rt *roundTrip) check(ctx *mutators.Context, tool string, m cases.Case) {
+func (rt *roundTrip) check(ctx *mutators.Context, tool string, m corpus.Case) {
 	key := string(m.Class) + "/" + m.Variant
 	rt.made[key]++
 	got := ctx.Classify(m.Args)
@@ -89,7 +89,7 @@ var (
 // so the test reads the same cases every run.
 func TestEveryMutationClassifiesBack(t *testing.T) {
 	rtp := newRoundTrip()
-	for _, f := range corpus(t) {
+	for _, f := range fixtures(t) {
 		draws := rapid.Custom(func(rt *rapid.T) int {
 			v, ok := f.gen.Draw(rt)
 			if !ok {

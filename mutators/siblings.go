@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // Siblings is what the tools of one file declare, for distortions that borrow from a sibling:

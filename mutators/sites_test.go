@@ -6,9 +6,9 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/gentest"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // TestSitesKnowTheirText: a Target's text is jsonvalue.Marshal's, and every site's span in it
@@ -16,7 +16,7 @@ import (
 // does) instead of written again. Every corpus tool, drawn values; and each case a
 // replacement made is the text of the value it was built from.
 func TestSitesKnowTheirText(t *testing.T) {
-	for _, tl := range corpus.Tools().Tools {
+	for _, tl := range sample.Tools().Tools {
 		gk, gen := gentest.New(t, tl)
 		ctx := NewContext(gk, nil)
 		rapid.Check(t, func(rt *rapid.T) {

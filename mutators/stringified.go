@@ -6,7 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
@@ -14,7 +14,7 @@ import (
 
 type stringified struct{}
 
-func (stringified) Class() cases.Class { return StringifiedType }
+func (stringified) Class() corpus.Class { return StringifiedType }
 
 var numberWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
 	"eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"}
@@ -44,7 +44,7 @@ func stringForms(v any) [][2]string {
 	return nil
 }
 
-func (stringified) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
+func (stringified) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool { return stringForms(s.value) != nil && !s.mayBe("string") })
 	return firstConfirmed(t, tg, StringifiedType, places, func(t *rapid.T, s *site) []candidate {
 		var out []candidate

@@ -3,7 +3,7 @@ package mutators
 import (
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
@@ -12,9 +12,9 @@ import (
 
 type wrappedScalar struct{}
 
-func (wrappedScalar) Class() cases.Class { return WrappedScalar }
+func (wrappedScalar) Class() corpus.Class { return WrappedScalar }
 
-func (wrappedScalar) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
+func (wrappedScalar) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool {
 		switch s.value.(type) {
 		case []any, map[string]any:
@@ -30,11 +30,11 @@ func (wrappedScalar) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
 
 type wrapperNesting struct{}
 
-func (wrapperNesting) Class() cases.Class { return WrapperNesting }
+func (wrapperNesting) Class() corpus.Class { return WrapperNesting }
 
 var wrapperKeys = []string{"arguments", "parameters", "input", "args", "params", "kwargs"}
 
-func (wrapperNesting) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
+func (wrapperNesting) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	root := tg.sites[:1]
 	return firstConfirmed(t, tg, WrapperNesting, root, func(t *rapid.T, s *site) []candidate {
 		var out []candidate

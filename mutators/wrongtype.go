@@ -3,7 +3,7 @@ package mutators
 import (
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
@@ -14,9 +14,9 @@ var typeKeywords = []string{"type", "enum", "const", "anyOf", "oneOf", "not", "f
 
 type wrongType struct{}
 
-func (wrongType) Class() cases.Class { return WrongType }
+func (wrongType) Class() corpus.Class { return WrongType }
 
-func (wrongType) Mutate(t *rapid.T, tg *Target) (cases.Case, bool) {
+func (wrongType) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	places := nonRoot(tg, func(s *site) bool { return s.types().known() || s.enum() != nil })
 	return firstConfirmed(t, tg, WrongType, places, func(t *rapid.T, s *site) []candidate {
 		c := canary(t)

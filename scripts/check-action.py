@@ -3,7 +3,7 @@
 
 - action.yml parses, is a composite action, and every input it declares is used by a step and
   documented in docs/ci.md (and the table there lists no input the action lacks);
-- every TP_* variable a step sets is read by action/toolproof.sh, and the other way round;
+- every TP_* variable a step sets is read by scripts/action.sh, and the other way round;
 - the repository's workflow (.github/workflows/toolproof.yml) uses the action with its inputs only;
 - the steps run against a local build: the `run:` steps with bash, the `uses:` steps emulated
   (setup-go: nothing; upload/download-artifact: copies; upload-sarif: the file is checked against
@@ -62,14 +62,14 @@ def check_structure(action):
             fail(f"docs/ci.md: input {name} is not in the inputs table")
     for name in table - set(inputs):
         fail(f"docs/ci.md: the inputs table lists {name}, which action.yml does not declare")
-    with open(os.path.join(ROOT, "action/toolproof.sh")) as f:
+    with open(os.path.join(ROOT, "scripts/action.sh")) as f:
         script = f.read()
     set_vars = set(re.findall(r"\b(TP_[A-Z_]+):", text))
     read_vars = set(re.findall(r"\b(TP_[A-Z_]+)\b", script)) - {"TP_OUT", "TP_BIN"}
     for v in set_vars - read_vars:
-        fail(f"action.yml sets {v}, which action/toolproof.sh does not read")
+        fail(f"action.yml sets {v}, which scripts/action.sh does not read")
     for v in read_vars - set_vars:
-        fail(f"action/toolproof.sh reads {v}, which no step of action.yml sets")
+        fail(f"scripts/action.sh reads {v}, which no step of action.yml sets")
     for step in steps:
         if "run" in step and "toolproof.sh" in step["run"]:
             sub = step["run"].split("toolproof.sh\"")[-1].strip().strip("'")
@@ -172,7 +172,7 @@ class Job:
         if name.startswith("github/codeql-action/upload-sarif"):
             with open(args["sarif_file"]) as f:
                 sarif = json.load(f)
-            with open(os.path.join(ROOT, "report/testdata/sarif/sarif-schema-2.1.0.json")) as f:
+            with open(os.path.join(ROOT, "harness/report/testdata/sarif/sarif-schema-2.1.0.json")) as f:
                 schema = json.load(f)
             jsonschema.Draft4Validator(schema).validate(sarif)
             self.sarif = sarif

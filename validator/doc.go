@@ -1,5 +1,6 @@
-// Package validator holds what toolproof tests: the Validator contract, the verdict a gate gives
-// on one call, the built-in reference gatekeeper (santhosh-tekuri/jsonschema, strict, no
-// coercion), the Oracle (that gatekeeper's readings of one tool: exact, formats as annotations,
-// numbers read as doubles, each compiled once), and Func for wrapping a Go gate in a few lines.
+// Package validator is the contract toolproof tests: a Validator compiles a Gate for each tool, a
+// Gate gives a Verdict on one call, and Func wraps a Go gate in a few lines. The optional
+// capabilities a validator may declare (its own tools, batches, isolation, Close, Err, Notes) are
+// interfaces here too. The reference gatekeeper and its oracle live in validator/oracle; each
+// transport (stdio, mcp, node, python) in a package of its own.
 package validator

@@ -6,14 +6,15 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // read is the embedded corpus's read tool: a path (a non-empty string, required), an offset
 // (an integer, at least 0) and a limit (an integer from 1 to 2000), and nothing else.
-var read, _ = corpus.Tools().Lookup("read")
+var read, _ = sample.Tools().Lookup("read")
 
 // Func turns a Go gate into a Validator: compile once per tool, then check each call's
 // argument text, returning the value passed on (nil: the input unchanged) or an error. This
@@ -49,7 +50,7 @@ func ExampleFunc() {
 // with a JSON Pointer, and never repeats an argument value in its messages; Correction is text
 // an agent can send back to the model.
 func ExampleCompile() {
-	gk, err := validator.Compile(read)
+	gk, err := oracle.Compile(read)
 	if err != nil {
 		panic(err)
 	}

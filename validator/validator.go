@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // A Validator turns tool definitions into gates. It is the thing under test.

@@ -14,10 +14,10 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/toolproof/toolproof/classify"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/mutators/classify"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // bfclTool is one definition of a BFCL tools file, with the questions it came from.
@@ -225,7 +225,7 @@ func (m *matcher) pairs(calls []labelled) []pair {
 	}
 	sib := mutators.SiblingsOf(all)
 	for i := range m.defs {
-		if gk, err := validator.Compile(m.defs[i].Tool); err == nil {
+		if gk, err := oracle.Compile(m.defs[i].Tool); err == nil {
 			ctxs[i] = mutators.NewContext(gk, sib)
 		}
 	}

@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator/registry"
 	"github.com/toolproof/toolproof/validator/stdio"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // correctValidators are the validators the differential runs by default: libraries that claim

@@ -25,12 +25,12 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
-	"github.com/toolproof/toolproof/generate"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/generate"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 func main() {
@@ -193,7 +193,7 @@ func (t *suiteTally) group(id string, grp suiteGroup, n int, d *dumper) {
 		return
 	}
 	t.eligible++
-	gk, err := validator.Compile(tool.Tool{Name: "suite", Parameters: grp.Schema})
+	gk, err := oracle.Compile(tool.Tool{Name: "suite", Parameters: grp.Schema})
 	if err != nil {
 		t.unreached = append(t.unreached, fmt.Sprintf("%s: does not compile: %v", id, err))
 		return
@@ -243,7 +243,7 @@ func bfcl(files []string, n int, dumpPath string) error {
 		var compiled, generated, values, invalid, failedDraws int
 		var problems []string
 		for _, tl := range set.Tools {
-			gk, err := validator.Compile(tl)
+			gk, err := oracle.Compile(tl)
 			if err != nil {
 				problems = append(problems, err.Error())
 				continue
@@ -285,8 +285,8 @@ type classCount struct {
 
 type mutResult struct {
 	ok   bool
-	muts []cases.Case
-	na   []cases.Class
+	muts []corpus.Case
+	na   []corpus.Class
 }
 
 func mutators_(files []string, n int) error {
@@ -296,9 +296,9 @@ func mutators_(files []string, n int) error {
 		if err != nil {
 			return err
 		}
-		var gks []*validator.Gatekeeper
+		var gks []*oracle.Gatekeeper
 		for _, tl := range set.Tools {
-			gk, err := validator.Compile(tl)
+			gk, err := oracle.Compile(tl)
 			if err != nil {
 				continue
 			}
@@ -306,7 +306,7 @@ func mutators_(files []string, n int) error {
 		}
 		sib := mutators.SiblingsOf(set.Tools)
 		all := mutators.All()
-		counts := map[cases.Class]*classCount{}
+		counts := map[corpus.Class]*classCount{}
 		for _, m := range all {
 			counts[m.Class()] = &classCount{}
 		}
@@ -328,7 +328,7 @@ func mutators_(files []string, n int) error {
 // targetGen is a generator of each's result on gk's valid values, each made a mutation target
 // (none when the generator drew no value), and the mutation context; ok is false when gk's
 // schema has no generator.
-func targetGen[R any](gk *validator.Gatekeeper, sib *mutators.Siblings, none R, each func(*rapid.T, *mutators.Context, *mutators.Target) R) (gen *rapid.Generator[R], ctx *mutators.Context, ok bool) {
+func targetGen[R any](gk *oracle.Gatekeeper, sib *mutators.Siblings, none R, each func(*rapid.T, *mutators.Context, *mutators.Target) R) (gen *rapid.Generator[R], ctx *mutators.Context, ok bool) {
 	g, err := generate.New(gk)
 	if err != nil {
 		return nil, nil, false
@@ -346,7 +346,7 @@ func targetGen[R any](gk *validator.Gatekeeper, sib *mutators.Siblings, none R, 
 // countMutations draws n values of each tool and every mutator's distortion of each, counting
 // the cases, the implementation-defined ones, where a class applies nowhere, and the cases the
 // tool's own parse accepts; it returns the candidates rejected off target.
-func countMutations(gks []*validator.Gatekeeper, sib *mutators.Siblings, all []mutators.Mutator, counts map[cases.Class]*classCount, n int) int64 {
+func countMutations(gks []*oracle.Gatekeeper, sib *mutators.Siblings, all []mutators.Mutator, counts map[corpus.Class]*classCount, n int) int64 {
 	var offTarget int64
 	for _, gk := range gks {
 		gen, ctx, ok := targetGen(gk, sib, mutResult{}, func(t *rapid.T, _ *mutators.Context, tg *mutators.Target) mutResult {
@@ -370,7 +370,7 @@ func countMutations(gks []*validator.Gatekeeper, sib *mutators.Siblings, all []m
 			}
 			for _, mu := range r.muts {
 				c := counts[mu.Class]
-				if mu.Expect == cases.Either {
+				if mu.Expect == corpus.Either {
 					c.either++
 				} else {
 					c.cs++

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // memory runs the reference gate over a tool file, as `toolproof run` does (GOGC=400), and
@@ -47,7 +47,7 @@ func memory(args []string, out io.Writer) error {
 			}
 		}
 	}()
-	rep, err := harness.Run(set.Tools, validator.Reference{}, harness.Options{Checks: *checks, Seed: 1})
+	rep, err := harness.Run(set.Tools, oracle.Reference{}, harness.Options{Checks: *checks, Seed: 1})
 	runtime.GC() // the last reading: what the run still holds at its end
 	close(stop)
 	<-stopped

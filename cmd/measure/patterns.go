@@ -11,9 +11,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/toolproof/toolproof/generate"
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/harness/generate"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // ownPatterns are patterns written to probe where ECMA-262 (with the u flag, as Ajv and
@@ -115,7 +115,7 @@ func patternStrings(p, pj, where string, n int) ([]string, bool) {
 	if where == "key" {
 		schema = `{"type":"object","patternProperties":{` + pj + `:{}},"additionalProperties":false,"minProperties":1,"maxProperties":1}`
 	}
-	gk, err := validator.Compile(tool.Tool{Name: "pattern", Parameters: json.RawMessage(schema)})
+	gk, err := oracle.Compile(tool.Tool{Name: "pattern", Parameters: json.RawMessage(schema)})
 	if err != nil {
 		return nil, false
 	}

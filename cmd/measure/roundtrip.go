@@ -8,10 +8,10 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // tripResult is one draw: whether the valid value read back as valid, and the mutations that
@@ -36,7 +36,7 @@ func roundTrip(files []string, n int, w io.Writer) error {
 		values, validWrong := 0, 0
 		var samples []string
 		for _, tl := range set.Tools {
-			gk, err := validator.Compile(tl)
+			gk, err := oracle.Compile(tl)
 			if err != nil {
 				continue
 			}
@@ -104,7 +104,7 @@ func writeTrip(w io.Writer, file string, tools, n, values, validWrong int, made,
 	sort.Strings(keys)
 	fmt.Fprintf(w, "%s: %d tools, %d draws each: %d valid values, %d read back otherwise; %d mutations in %d classes and variants, %d read back otherwise; %v\n",
 		file, tools, n, values, validWrong, total, len(keys), bad, took.Round(time.Millisecond))
-	classes := map[cases.Class]bool{}
+	classes := map[corpus.Class]bool{}
 	for _, k := range keys {
 		for _, c := range mutators.Classes() {
 			if len(k) > len(c) && k[:len(c)] == string(c) && k[len(c)] == '/' {

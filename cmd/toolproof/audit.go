@@ -10,10 +10,10 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/toolproof/toolproof/audit"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/mutators/audit"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // auditCmd is toolproof audit: its flags, check and run.
@@ -89,7 +89,7 @@ func auditAll(ts []tool.Tool, skipped []tool.Skipped) ([]toolAudit, []tool.Skipp
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < len(ts); i = int(next.Add(1)) - 1 {
 				t := ts[i]
-				gk, err := validator.Compile(t)
+				gk, err := oracle.Compile(t)
 				if err != nil {
 					fails[i] = &tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()}
 					continue

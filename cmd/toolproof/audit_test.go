@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // audit names a pattern that not every regex dialect reads alike, with its place, in text and

@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/toolproof/toolproof/baseline"
-	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/harness/baseline"
+	"github.com/toolproof/toolproof/harness/report"
 )
 
 // baselineCmd is toolproof baseline, which prints the baseline a JSON report needs: its known

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolproof/toolproof/baseline"
-	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/harness/baseline"
+	"github.com/toolproof/toolproof/harness/report"
 )
 
 // baselineOf runs the coercing test adapter on a few tools and returns the tool flags, the

@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/toolproof/toolproof/classify"
+	"github.com/toolproof/toolproof/mutators/classify"
 )
 
 // classifyCmd is toolproof classify, which reads a log of tool calls and names each call's

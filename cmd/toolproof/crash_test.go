@@ -14,9 +14,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/cputime"
 	"github.com/toolproof/toolproof/validator/stdio"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // crashReport is the part of run --format json the crash test reads.
@@ -306,7 +306,7 @@ func countStarts(file string) int {
 // one call of it (a restarted process registers the tool its calls need).
 func startInputs(b *testing.B) []string {
 	var inputs []string
-	for _, t := range corpus.Tools().Tools {
+	for _, t := range sample.Tools().Tools {
 		toolMsg, err := json.Marshal(map[string]any{"op": "tool", "tool": t})
 		if err != nil {
 			b.Fatal(err)

@@ -10,8 +10,9 @@ import (
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // The main job, `toolproof run` with no --validator, checks the reference gate, which is
@@ -31,7 +32,7 @@ const demoMaxTools = 12
 // "42", null to "" or 0), and passes on the converted value if it then validates.
 func coercingGate() validator.Validator {
 	return validator.Func("demo-coerce", func(t tool.Tool) (func([]byte) (any, error), error) {
-		gk, err := validator.Compile(t)
+		gk, err := oracle.Compile(t)
 		if err != nil {
 			return nil, err
 		}

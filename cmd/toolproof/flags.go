@@ -4,7 +4,7 @@ import (
 	"flag"
 	"strings"
 
-	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/harness/report"
 )
 
 // The flags more than one subcommand takes, declared here once; each subcommand's struct holds

@@ -12,12 +12,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // genCmd is toolproof gen: its flags, check and run.
@@ -115,7 +115,7 @@ func genJSONL(stdout, stderr io.Writer, ts []tool.Tool, gopts harness.GenOptions
 	defer w.Flush()
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	skipped, err := harness.GenerateEach(ts, gopts, func(c cases.Case) error { return enc.Encode(c) })
+	skipped, err := harness.GenerateEach(ts, gopts, func(c corpus.Case) error { return enc.Encode(c) })
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (c *genCmd) load(stderr io.Writer) ([]tool.Tool, error) {
 // alone there: text that is not JSON, implementation-defined input, values only the gate
 // contract rejects (a root that is not an object, where the schema itself allows it), and values
 // whose verdict changes when format is an annotation are left out, and counted on stderr.
-func writeTestSuite(w io.Writer, ts []tool.Tool, cs []cases.Case, closeObjects bool, stderr io.Writer) error {
+func writeTestSuite(w io.Writer, ts []tool.Tool, cs []corpus.Case, closeObjects bool, stderr io.Writer) error {
 	st := newSuite(ts, closeObjects)
 	left := 0
 	for _, c := range cs {
@@ -216,23 +216,23 @@ type suiteGroupOut struct {
 // copy (format as an annotation, the suite's default).
 type suite struct {
 	byTool  map[string]*suiteGroupOut
-	oracles map[string]*validator.Gatekeeper
-	lax     map[string]*validator.Gatekeeper
+	oracles map[string]*oracle.Gatekeeper
+	lax     map[string]*oracle.Gatekeeper
 	order   []string
 }
 
 func newSuite(ts []tool.Tool, closeObjects bool) *suite {
-	st := &suite{byTool: map[string]*suiteGroupOut{}, oracles: map[string]*validator.Gatekeeper{}, lax: map[string]*validator.Gatekeeper{}}
+	st := &suite{byTool: map[string]*suiteGroupOut{}, oracles: map[string]*oracle.Gatekeeper{}, lax: map[string]*oracle.Gatekeeper{}}
 	for _, t := range ts {
 		if closeObjects {
 			t = tool.Close(t)
 		}
-		gk, err := validator.Compile(t)
+		gk, err := oracle.Compile(t)
 		if err != nil {
 			continue
 		}
 		st.oracles[t.Name] = gk
-		if lk, err := validator.Compile(t, validator.FormatsAsAnnotations()); err == nil {
+		if lk, err := oracle.Compile(t, oracle.FormatsAsAnnotations()); err == nil {
 			st.lax[t.Name] = lk
 		}
 		st.byTool[t.Name] = &suiteGroupOut{Description: "toolproof cases for tool " + t.Name, Schema: t.Parameters}
@@ -243,19 +243,19 @@ func newSuite(ts []tool.Tool, closeObjects bool) *suite {
 
 // add adds a case to its tool's group; false when it is left out (a case of a tool with no
 // group is neither added nor left out: true).
-func (st *suite) add(c cases.Case) bool {
+func (st *suite) add(c corpus.Case) bool {
 	g := st.byTool[c.Tool]
 	if g == nil {
 		return true
 	}
 	v, err := jsonvalue.Parse(c.Args)
-	if err != nil || c.Expect == cases.Either {
+	if err != nil || c.Expect == corpus.Either {
 		return false
 	}
 	// Keep a case only if its verdict holds whether format is asserted or not: suite runners
 	// treat format as an annotation unless told otherwise.
 	schemaValid := st.oracles[c.Tool].Valid(v)
-	if schemaValid != (c.Expect == cases.Accept) || st.lax[c.Tool] == nil || st.lax[c.Tool].Valid(v) != schemaValid {
+	if schemaValid != (c.Expect == corpus.Accept) || st.lax[c.Tool] == nil || st.lax[c.Tool].Valid(v) != schemaValid {
 		return false
 	}
 	desc := string(c.Class)

@@ -12,11 +12,11 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 type genOut struct {
@@ -96,13 +96,13 @@ func TestGenDeterministicAndComplete(t *testing.T) {
 	if a == other {
 		t.Fatal("gen with seeds 9 and 10 gave the same output")
 	}
-	oracles := map[string]*validator.Gatekeeper{}
+	oracles := map[string]*oracle.Gatekeeper{}
 	for _, n := range names {
 		set, err := tool.Load(corpusTool(n))
 		if err != nil {
 			t.Fatal(err)
 		}
-		gk, err := validator.Compile(set.Tools[0])
+		gk, err := oracle.Compile(set.Tools[0])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +119,7 @@ func TestGenDeterministicAndComplete(t *testing.T) {
 		raw := l.raw(t)
 		tl, class, expect, id := *l.Tool, *l.Class, *l.Expect, *l.ID
 		classes[class] = true
-		if want := cases.ComputeID(tl, cases.Class(class), cases.Expect(expect), raw); id != want {
+		if want := corpus.ComputeID(tl, corpus.Class(class), corpus.Expect(expect), raw); id != want {
 			t.Errorf("line %d: id %s, want the content hash %s", i+1, id, want)
 		}
 		content := tl + "\x00" + class + "\x00" + expect + "\x00" + string(raw)
@@ -245,7 +245,7 @@ func TestGenTestSuiteMatchesTheReference(t *testing.T) {
 					seen[strings.TrimPrefix(g.Description, "toolproof cases for tool ")] = true
 				}
 				var missing []string
-				for _, tl := range corpus.Tools().Tools {
+				for _, tl := range sample.Tools().Tools {
 					if !seen[tl.Name] {
 						missing = append(missing, tl.Name)
 					}
@@ -257,7 +257,7 @@ func TestGenTestSuiteMatchesTheReference(t *testing.T) {
 				if g.Description == "" || len(g.Tests) == 0 {
 					t.Errorf("group %q: empty description or no tests", g.Description)
 				}
-				gk, err := validator.Compile(tool.Tool{Name: "suite", Parameters: g.Schema})
+				gk, err := oracle.Compile(tool.Tool{Name: "suite", Parameters: g.Schema})
 				if err != nil {
 					t.Errorf("group %q: the schema does not compile: %v", g.Description, err)
 					continue

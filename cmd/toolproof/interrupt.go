@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/harness/report"
 )
 
 // exitInterrupted is the exit status of a run stopped by a signal or --max-time, after the

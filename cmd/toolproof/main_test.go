@@ -12,8 +12,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // Command-line tests: run (main's body) is called in process and judged by its exit status and
@@ -23,12 +23,12 @@ import (
 // `go build` once per test binary (it validates with the reference, but reads a numeric string
 // as the number it spells).
 
-const corpusDir = "../../corpus/tools"
+const corpusDir = "../../validator/tool/sample/tools"
 
 func corpusTool(name string) string { return filepath.Join(corpusDir, name+".json") }
 
 // corpusSize is the number of tools in the embedded corpus (39 when these tests were written).
-var corpusSize = len(corpus.Tools().Tools)
+var corpusSize = len(sample.Tools().Tools)
 
 // binDir holds what the tests build; removed when the tests end.
 var binDir string

@@ -8,8 +8,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/toolproof/toolproof/baseline"
-	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/harness/baseline"
+	"github.com/toolproof/toolproof/harness/report"
 )
 
 // mergeExtras puts together what the shards carry beside their findings: where each tool is

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolproof/toolproof/report"
+	"github.com/toolproof/toolproof/harness/report"
 )
 
 func init() {

@@ -5,10 +5,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/harness/report"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // replayCmd is toolproof replay: saved cases (a directory of --save, or the findings of a JSON
@@ -64,7 +64,7 @@ func (c *replayCmd) run(args []string, stdout, stderr io.Writer) error {
 }
 
 // someSavedTool refuses saved cases none of which names a tool given.
-func someSavedTool(dir string, cs []cases.Case, tools []tool.Tool) error {
+func someSavedTool(dir string, cs []corpus.Case, tools []tool.Tool) error {
 	known := map[string]bool{}
 	for _, t := range tools {
 		known[t.Name] = true

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 )
 
 func TestExecAdapterFindingsSaveReplay(t *testing.T) {
@@ -101,9 +101,9 @@ func TestExecAdapterFindingsSaveReplay(t *testing.T) {
 // pass: a mistyped --tools in CI would hide every saved regression.
 func TestReplayOfNoCaseIsAnError(t *testing.T) {
 	dir := t.TempDir()
-	c := cases.Case{Tool: "read", Args: []byte(`{"path":"a","limit":"20"}`), Expect: "reject", Class: "stringified_type",
+	c := corpus.Case{Tool: "read", Args: []byte(`{"path":"a","limit":"20"}`), Expect: "reject", Class: "stringified_type",
 		Path: "/limit", Keyword: "type", Original: []byte(`{"path":"a","limit":20}`)}.Seal()
-	if _, err := cases.Save(dir, c); err != nil {
+	if _, err := corpus.Save(dir, c); err != nil {
 		t.Fatal(err)
 	}
 	must(t, 0, "replay", dir) // the embedded corpus defines read

@@ -4,20 +4,20 @@ import (
 	"os"
 	"strings"
 
-	"github.com/toolproof/toolproof/baseline"
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/baseline"
 )
 
 // casesToReplay reads the cases replay runs: the saved cases of a directory (--save DIR), or the
 // findings of a JSON report (and of its baseline), one case each; with ids, only those.
-func casesToReplay(path string, ids []string) ([]cases.Case, error) {
+func casesToReplay(path string, ids []string) ([]corpus.Case, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, usagef("replay %s: not a directory of saved cases nor a JSON report: %v", path, err)
 	}
-	var cs []cases.Case
+	var cs []corpus.Case
 	if info.IsDir() {
-		if cs, err = cases.Load(path); err != nil {
+		if cs, err = corpus.Load(path); err != nil {
 			return nil, usageError{err.Error()}
 		}
 	} else {
@@ -32,7 +32,7 @@ func casesToReplay(path string, ids []string) ([]cases.Case, error) {
 		for _, id := range ids {
 			want[id] = true
 		}
-		var keep []cases.Case
+		var keep []corpus.Case
 		for _, c := range cs {
 			if want[c.ID] {
 				keep = append(keep, c)

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/harness/report"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // --report writes more reports of the same run; the SARIF one locates each finding at the keyword

@@ -12,13 +12,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolproof/toolproof/baseline"
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/harness/baseline"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // loadTools reads the --tools paths, or the embedded corpus when there are none.
@@ -30,7 +30,7 @@ func loadTools(paths []string, stderr io.Writer) ([]tool.Tool, []tool.Skipped, e
 // loadSet is loadTools, with the bytes of the files read (tool.Set.Texts).
 func loadSet(paths []string, stderr io.Writer) (tool.Set, error) {
 	if len(paths) == 0 {
-		return corpus.Tools(), nil
+		return sample.Tools(), nil
 	}
 	var all tool.Set
 	for _, p := range paths {

@@ -15,11 +15,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 func TestRunEmbeddedCorpusText(t *testing.T) {
@@ -28,7 +28,7 @@ func TestRunEmbeddedCorpusText(t *testing.T) {
 	if !strings.HasPrefix(r.stdout, fmt.Sprintf("PASS  validator reference, profile strict, seed 7: %d tools,", corpusSize)) {
 		t.Errorf("first line: got %q", strings.SplitN(r.stdout, "\n", 2)[0])
 	}
-	for _, c := range append([]cases.Class{"valid"}, mutators.Classes()...) {
+	for _, c := range append([]corpus.Class{"valid"}, mutators.Classes()...) {
 		if !regexp.MustCompile(`(?m)^\s*` + string(c) + `\s+\d+`).MatchString(r.stdout) {
 			t.Errorf("no row for class %s in the text report:\n%s", c, r.stdout)
 		}
@@ -54,7 +54,7 @@ func TestRunEmbeddedCorpusText(t *testing.T) {
 
 // The demonstration's gate coerces at the place the reference names, as Ajv's coerceTypes does.
 func TestCoercingGate(t *testing.T) {
-	read, ok := corpus.Tools().Lookup("read")
+	read, ok := sample.Tools().Lookup("read")
 	if !ok {
 		t.Fatal("no read tool")
 	}
@@ -114,7 +114,7 @@ func TestRunJSONShapeAndDeterminism(t *testing.T) {
 	if err := json.Unmarshal(raw["classes"], &classes); err != nil {
 		t.Fatalf("classes: %v", err)
 	}
-	for _, c := range append([]cases.Class{"valid"}, mutators.Classes()...) {
+	for _, c := range append([]corpus.Class{"valid"}, mutators.Classes()...) {
 		st, ok := classes[string(c)]
 		if !ok {
 			t.Errorf("classes has no %s", c)

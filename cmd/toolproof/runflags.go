@@ -8,16 +8,16 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/toolproof/toolproof/baseline"
-	"github.com/toolproof/toolproof/classify"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/baseline"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/mutators/classify"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/registry"
 	"github.com/toolproof/toolproof/validator/stdio"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 type runFlags struct {

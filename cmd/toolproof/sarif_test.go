@@ -48,7 +48,7 @@ func sarifResults(t *testing.T, args ...string) []sarifResult {
 // sarifSchema compiles the OASIS SARIF 2.1.0 schema the report package keeps.
 func sarifSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	s, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "report", "testdata", "sarif", "sarif-schema-2.1.0.json"))
+	s, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "harness", "report", "testdata", "sarif", "sarif-schema-2.1.0.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // filterTools keeps the tools --tool names (all when none) less those --skip-tool names, for

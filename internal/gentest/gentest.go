@@ -6,22 +6,22 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/toolproof/toolproof/generate"
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/harness/generate"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // New returns tl's reference gatekeeper and generate.New's generator for it; t fails when
 // either cannot be built.
-func New(t testing.TB, tl tool.Tool) (*validator.Gatekeeper, *generate.Generator) {
+func New(t testing.TB, tl tool.Tool) (*oracle.Gatekeeper, *generate.Generator) {
 	t.Helper()
 	return Build(t, tl, generate.New)
 }
 
 // Build is New with the generator that build makes (a test's own constructor, say).
-func Build(t testing.TB, tl tool.Tool, build func(*validator.Gatekeeper) (*generate.Generator, error)) (*validator.Gatekeeper, *generate.Generator) {
+func Build(t testing.TB, tl tool.Tool, build func(*oracle.Gatekeeper) (*generate.Generator, error)) (*oracle.Gatekeeper, *generate.Generator) {
 	t.Helper()
-	gk, err := validator.Compile(tl)
+	gk, err := oracle.Compile(tl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func Build(t testing.TB, tl tool.Tool, build func(*validator.Gatekeeper) (*gener
 }
 
 // Schema is New for a tool named "t" whose parameters are the JSON Schema text schema.
-func Schema(t testing.TB, schema string) (*validator.Gatekeeper, *generate.Generator) {
+func Schema(t testing.TB, schema string) (*oracle.Gatekeeper, *generate.Generator) {
 	t.Helper()
 	return New(t, tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
 }

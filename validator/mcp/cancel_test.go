@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/mcp/internal/fakeserver"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // TestCancelMidBatch: a batch over stdio whose context ends while calls wait for answers that

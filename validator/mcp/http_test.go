@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/mcp/internal/fakeserver"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 const secret = "tpk-live-7f3a9c2e1b"

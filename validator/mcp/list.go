@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // The bounds of a tools/list answer, so a server that pages forever or lists huge schemas

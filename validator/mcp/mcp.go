@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // ProtocolVersions are the MCP revisions the client speaks, newest first. 2026-07-28 is

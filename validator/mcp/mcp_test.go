@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/harness"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/mcp/internal/fakeserver"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 func TestStartFailsClearly(t *testing.T) {

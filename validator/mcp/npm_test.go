@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/announce"
 	"github.com/toolproof/toolproof/internal/needs"
-	"github.com/toolproof/toolproof/report"
 	"github.com/toolproof/toolproof/validator/mcp"
 )
 

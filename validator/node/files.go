@@ -2,7 +2,7 @@ package node
 
 import "embed"
 
-// Files holds adapters/, package.json and package-lock.json, at their paths in this folder.
+// Files holds adapters/, seeds/ (the seed gates), package.json and package-lock.json, at their paths in this folder.
 //
-//go:embed adapters package.json package-lock.json
+//go:embed adapters seeds package.json package-lock.json
 var Files embed.FS

@@ -128,8 +128,8 @@ func TestCarriedZooErrors(t *testing.T) {
 	t.Setenv("GOPROXY", "off")
 	t.Setenv("GOFLAGS", "-mod=mod")
 	for version, says := range map[string][]string{
-		"(devel)": {"built from a checkout", "TOOLPROOF_ROOT", "go install github.com/toolproof/toolproof/zoo/cmd/toolproof-zoo@VERSION"},
-		"v0.0.0-20261202003937-fa846b9a1b2c": {"`go install github.com/toolproof/toolproof/zoo/cmd/toolproof-zoo@fa846b9a1b2c` failed",
+		"(devel)": {"built from a checkout", "TOOLPROOF_ROOT", "go install github.com/toolproof/toolproof/validator/zoo/cmd/toolproof-zoo@VERSION"},
+		"v0.0.0-20261202003937-fa846b9a1b2c": {"`go install github.com/toolproof/toolproof/validator/zoo/cmd/toolproof-zoo@fa846b9a1b2c` failed",
 			"GOPROXY=off", "reachable through GOPROXY", "TOOLPROOF_ROOT"},
 	} {
 		o := carried(t.TempDir())

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/needs"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 // The standing differential, small: correct validators get no blocking finding on the
@@ -24,7 +24,7 @@ import (
 // differential` runs the large version over BFCL.
 func TestDifferentialNoFalseAlarm(t *testing.T) {
 	var all tool.Set
-	all.Merge(corpus.Tools())
+	all.Merge(sample.Tools())
 	for _, file := range []string{"testdata/interop.json", "testdata/division.json"} {
 		set, err := tool.Load(file)
 		if err != nil {

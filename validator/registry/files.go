@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolproof/toolproof/examples"
 	"github.com/toolproof/toolproof/internal/bundle"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/node"
@@ -35,7 +34,6 @@ func (o *Opener) bundle() (*bundle.Cache, error) {
 	return &bundle.Cache{Root: root, Progress: o.Progress, Parts: []bundle.Part{
 		{Dir: "validator/node", Files: node.Files},
 		{Dir: "validator/python", Files: python.Files},
-		{Dir: "examples", Files: examples.Files},
 	}}, nil
 }
 

@@ -14,12 +14,12 @@ import (
 	"testing"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/needs"
 	"github.com/toolproof/toolproof/internal/syncbuf"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/registry"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // frameworksNode is the Node.js of examples/frameworks' lockfile (22, which ai@7 and

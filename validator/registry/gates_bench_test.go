@@ -15,9 +15,10 @@ import (
 
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/internal/cputime"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
 	"github.com/toolproof/toolproof/validator/registry"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // BenchmarkGates runs the same tools (examples/native's read_file, set_labels and search, 400
@@ -90,7 +91,7 @@ func benchGate(b *testing.B, v validator.Validator, tools []tool.Tool, opts harn
 	if _, err := harness.Run(tools, rec, opts); err != nil {
 		b.Fatal(err)
 	}
-	_, inProcess := v.(validator.Reference)
+	_, inProcess := v.(oracle.Reference)
 	var gate, ref runCost
 	var replayWall, replayChild time.Duration
 	b.ResetTimer()
@@ -101,9 +102,9 @@ func benchGate(b *testing.B, v validator.Validator, tools []tool.Tool, opts harn
 		}
 		if i%2 == 0 {
 			gate.run(b, tools, v, opts)
-			ref.run(b, tools, validator.Reference{}, opts)
+			ref.run(b, tools, oracle.Reference{}, opts)
 		} else {
-			ref.run(b, tools, validator.Reference{}, opts)
+			ref.run(b, tools, oracle.Reference{}, opts)
 			gate.run(b, tools, v, opts)
 		}
 		d0 := descendants()

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolproof/toolproof/cases"
+	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/needs"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 func requireExamples(t *testing.T) {
@@ -136,7 +136,7 @@ func TestNativeAISDKModule(t *testing.T) {
 		t.Errorf("list_events (.strict()): a hallucinated key got through")
 	}
 	// Stripping an invented key gives the original back; stripping a misspelt one loses its value.
-	cs := []cases.Case{
+	cs := []corpus.Case{
 		reject("get_weather", "hallucinated_key", "/verbose", `{"city":"Oslo","verbose":true}`, `{"city":"Oslo"}`),
 		reject("get_weather", "out_of_range_enum", "/Unit", `{"Unit":"celsius","city":"Oslo"}`, `{"city":"Oslo","unit":"celsius"}`),
 	}
@@ -155,12 +155,12 @@ func TestNativeAISDKModule(t *testing.T) {
 }
 
 // reject is a must-reject case of class at path, distorted from original.
-func reject(toolName, class, path, args, original string) cases.Case {
-	return cases.Case{Tool: toolName, Expect: "reject", Class: cases.Class(class), Path: path, Args: []byte(args), Original: []byte(original)}
+func reject(toolName, class, path, args, original string) corpus.Case {
+	return corpus.Case{Tool: toolName, Expect: "reject", Class: corpus.Class(class), Path: path, Args: []byte(args), Original: []byte(original)}
 }
 
 // replayKinds replays cases (one per class) and returns the finding kind of each class.
-func replayKinds(t *testing.T, v validator.Validator, ts []tool.Tool, profile report.Profile, cs ...cases.Case) map[string]report.Kind {
+func replayKinds(t *testing.T, v validator.Validator, ts []tool.Tool, profile report.Profile, cs ...corpus.Case) map[string]report.Kind {
 	t.Helper()
 	rep, err := harness.Replay(cs, ts, v, harness.Options{Profile: profile})
 	if err != nil {
@@ -181,7 +181,7 @@ func TestSeedZodRepair(t *testing.T) {
 	requireExamples(t)
 	v, ts := served(t, "seed-zod")
 	original := `{"code":"print(1)","language":"python","timeoutSeconds":20}`
-	cs := []cases.Case{
+	cs := []corpus.Case{
 		reject("execute_code", "stringified_type", "/timeoutSeconds", `{"code":"print(1)","language":"python","timeoutSeconds":"20"}`, original),
 		reject("execute_code", "wrong_type", "/timeoutSeconds", `{"code":"print(1)","language":"python","timeoutSeconds":true}`, original),
 	}
@@ -205,7 +205,7 @@ func TestSeedGates(t *testing.T) {
 	leak := reject("execute_code", "wrong_type", "/environmentVariables",
 		`{"code":"x","environmentVariables":"tpc-00000042","language":"shell"}`, `{"code":"x","language":"shell"}`)
 	leak.Canary = "tpc-00000042"
-	valid := cases.Case{Tool: "execute_code", Expect: "accept", Class: "valid", Args: []byte(`{"code":"x","language":"shell"}`)}
+	valid := corpus.Case{Tool: "execute_code", Expect: "accept", Class: "valid", Args: []byte(`{"code":"x","language":"shell"}`)}
 	if got := replayKinds(t, v, ts, report.Strict, leak, valid); got["wrong_type"] != report.Leak || got["valid"] != report.DeclaredDefault {
 		t.Errorf("seed-zod: findings %v, want a leak (the correction prompt repeats the value) and a declared_default (timeoutSeconds: 10 filled in, as its schema declares)", got)
 	}
@@ -222,7 +222,7 @@ func TestSeedGates(t *testing.T) {
 		t.Error("seed-typebox: no stringified_type case was sent")
 	}
 	// The seed's own example: "20" for limit rejected at /limit, a missing path at /path.
-	cs := []cases.Case{
+	cs := []corpus.Case{
 		reject("read", "stringified_type", "/limit", `{"limit":"20","options":{"labels":[]},"path":"README.md"}`, `{"limit":20,"options":{"labels":[]},"path":"README.md"}`),
 		reject("read", "missing_required", "/path", `{"limit":20,"options":{"labels":[]}}`, `{"limit":20,"options":{"labels":[]},"path":"README.md"}`),
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
+	"github.com/toolproof/toolproof/validator/oracle"
 	"github.com/toolproof/toolproof/validator/stdio"
 )
 
@@ -36,8 +37,8 @@ func Entries() []Entry {
 		{"json-struct", "go zoo: encoding/json into a struct built from the schema", "go-zoo"},
 		{"json-struct-strict", "go zoo: the same with DisallowUnknownFields", "go-zoo"},
 		{"python-jsonschema", "python: python-jsonschema (the draft $schema names, formats asserted), json.loads numbers, strict parse gate", "python"},
-		{"seed-typebox", "seed gate: TypeBox parseToolArguments, tool read (examples/seed-typebox; serves its tools)", "seed"},
-		{"seed-zod", "seed gate: zod ToolValidationGatekeeper, tool execute_code (examples/seed-zod; serves its tools)", "seed"},
+		{"seed-typebox", "seed gate: TypeBox parseToolArguments, tool read (validator/node/seeds/seed-typebox; serves its tools)", "seed"},
+		{"seed-zod", "seed gate: zod ToolValidationGatekeeper, tool execute_code (validator/node/seeds/seed-zod; serves its tools)", "seed"},
 	}
 }
 
@@ -111,7 +112,7 @@ func (o *Opener) Open(spec string) (validator.Validator, error) {
 		}
 		switch e.Kind {
 		case "builtin":
-			return validator.Reference{}, nil
+			return oracle.Reference{}, nil
 		case "node":
 			return o.node(name)
 		case "go-zoo":
@@ -153,14 +154,14 @@ func (o *Opener) nativeModule(path string) (validator.Validator, error) {
 	return o.start([]string{node, filepath.Join(dir, "adapters", "native.mjs"), abs, path})
 }
 
-// seed runs one of the seed gates: examples/NAME/toolproof.mjs (which imports the adapters'
-// protocol from validator/node/adapters).
+// seed runs one of the seed gates: validator/node/seeds/NAME/toolproof.mjs (which imports the
+// adapters' protocol from validator/node/adapters).
 func (o *Opener) seed(name string) (validator.Validator, error) {
-	node, dir, err := o.nodeIn(name, "examples")
+	node, dir, err := o.nodeIn(name, "validator/node")
 	if err != nil {
 		return nil, err
 	}
-	return o.start([]string{node, filepath.Join(dir, name, "toolproof.mjs")})
+	return o.start([]string{node, filepath.Join(dir, "seeds", name, "toolproof.mjs")})
 }
 
 // start runs argv as a toolproof/1 child; its name comes from its hello (name and version).

@@ -1,7 +1,7 @@
 package registry_test
 
 // Integration tests of the named validators: the node adapters (validator/node, after `npm ci`)
-// and the Go zoo (the nested module zoo/, built by the registry with `go build`), run through the
+// and the Go zoo (the nested module validator/zoo/, built by the registry with `go build`), run through the
 // harness on part of the embedded corpus with a few checks per tool.
 //
 // Node-backed tests skip when node or validator/node/node_modules is missing, and fail instead
@@ -22,17 +22,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolproof/toolproof/cases"
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/needs"
 	"github.com/toolproof/toolproof/internal/testflags"
 	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/report"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/registry"
 	"github.com/toolproof/toolproof/validator/stdio"
+	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/validator/tool/sample"
 )
 
 func TestMain(m *testing.M) {
@@ -58,7 +58,7 @@ func root(t *testing.T) string {
 // tools returns the named corpus tools, in the order given.
 func tools(t *testing.T, names ...string) []tool.Tool {
 	t.Helper()
-	out, err := corpus.Tools().Pick(names...)
+	out, err := sample.Tools().Pick(names...)
 	if err != nil {
 		t.Fatalf("the corpus: %v", err)
 	}
@@ -181,7 +181,7 @@ func logReport(t *testing.T, rep *report.Report, took time.Duration) {
 		}
 	}
 	var missed []string
-	for _, c := range append([]cases.Class{"valid"}, mutators.Classes()...) {
+	for _, c := range append([]corpus.Class{"valid"}, mutators.Classes()...) {
 		st := rep.Classes[string(c)]
 		if st == nil || st.Failed == 0 {
 			continue
@@ -267,7 +267,7 @@ func TestNodeAdapters(t *testing.T) {
 	for _, name := range []string{"typebox", "zod"} {
 		t.Run(name, func(t *testing.T) {
 			rep := run(t, open(t, o, name), ts, harness.Options{})
-			for _, c := range append([]cases.Class{"valid"}, mutators.Classes()...) {
+			for _, c := range append([]corpus.Class{"valid"}, mutators.Classes()...) {
 				if st := rep.Classes[string(c)]; st != nil && st.Failed > 0 {
 					t.Logf("%s lets through / fails %d of %d %s cases: %v", name, st.Failed, st.Cases, c, st.ByKind)
 				}
@@ -281,7 +281,7 @@ func TestNodeAdapters(t *testing.T) {
 	}
 }
 
-func mustMutator(t *testing.T, c cases.Class) mutators.Mutator {
+func mustMutator(t *testing.T, c corpus.Class) mutators.Mutator {
 	t.Helper()
 	ms, err := mutators.Select(string(c))
 	if err != nil || len(ms) != 1 {
@@ -375,7 +375,7 @@ func TestZoo(t *testing.T) {
 		if rep == nil {
 			t.Skip("json-struct did not run")
 		}
-		for _, c := range []cases.Class{mutators.HallucinatedKey, mutators.OutOfRangeEnum} {
+		for _, c := range []corpus.Class{mutators.HallucinatedKey, mutators.OutOfRangeEnum} {
 			if len(findings(rep, string(c), report.Missed)) == 0 {
 				t.Errorf("json-struct: no missed %s finding; %s: %+v", c, c, rep.Classes[string(c)])
 			}

@@ -13,9 +13,9 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// zooCommand is the zoo's command, in its own module (zoo/go.mod) so that its validators'
+// zooCommand is the zoo's command, in its own module (validator/zoo/go.mod) so that its validators'
 // dependencies stay out of toolproof's.
-const zooCommand = "github.com/toolproof/toolproof/zoo/cmd/toolproof-zoo"
+const zooCommand = "github.com/toolproof/toolproof/validator/zoo/cmd/toolproof-zoo"
 
 // zoo builds the Go validator zoo once and starts its command on name. A failed build fails
 // every zoo validator, each error naming the validator it was asked for.
@@ -47,7 +47,7 @@ func (o *Opener) buildZoo(name string) (string, error) {
 	if o.Root != "" {
 		bin := filepath.Join(cache, exe)
 		cmd := exec.Command(goCmd, "build", "-o", bin, "./cmd/toolproof-zoo")
-		cmd.Dir = filepath.Join(o.Root, "zoo")
+		cmd.Dir = filepath.Join(o.Root, "validator", "zoo")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("building the zoo in %s (go build): %v\n%s", cmd.Dir, err, out)
 		}
@@ -126,7 +126,7 @@ var pseudo = regexp.MustCompile(`^v\d+\.\d+\.\d+-(?:[0-9A-Za-z.-]+\.)?\d{14}-([0
 var release = regexp.MustCompile(`^v\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$`)
 
 // zooQuery is the version to `go install` the zoo at, for toolproof at version: the same tag
-// for a release (the zoo is tagged zoo/vX.Y.Z with it), the same commit for a pseudo-version
+// for a release (the zoo is tagged validator/zoo/vX.Y.Z with it), the same commit for a pseudo-version
 // (its zoo module at that commit), and an error when the binary was built from a checkout.
 func zooQuery(version string) (string, error) {
 	switch {

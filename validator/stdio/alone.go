@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // isolation is a second client of the same command, with a window of one on each of its

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // TestCheckAlone: a call checked alone runs on a process of its own, so its crash is its own;

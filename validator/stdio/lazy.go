@@ -1,8 +1,8 @@
 package stdio
 
 import (
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // Lazy registration: a child other than a slot's first one (a restarted child, a spare, a

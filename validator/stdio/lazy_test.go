@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // TestLaterProcessRefusesATool: the first process accepts tool maybe_read, the processes

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // proc is one process slot of the pool: the children that replace one another after crashes

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // pidOf is the process id a "pid" or "crashone" fake adapter put in an accepting verdict.

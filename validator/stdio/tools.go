@@ -11,8 +11,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // ToolServer is a Client whose child serves tools of its own: a validator.ToolSource.

@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // lineChunk is the size of the buffers validate messages are built in: small messages share

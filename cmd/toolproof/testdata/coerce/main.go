@@ -31,8 +31,9 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
-	"github.com/toolproof/toolproof/tool"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 type request struct {
@@ -82,7 +83,7 @@ func main() {
 			refused[n] = true
 		}
 	}
-	gates := map[string]*validator.Gatekeeper{}
+	gates := map[string]*oracle.Gatekeeper{}
 	in := bufio.NewReader(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
 	send := func(m any) {
@@ -117,7 +118,7 @@ func main() {
 					send(map[string]any{"op": "tool", "name": t.Name, "ok": false, "error": "refused on purpose"})
 					continue
 				}
-				gk, err := validator.Compile(t)
+				gk, err := oracle.Compile(t)
 				if err != nil {
 					send(map[string]any{"op": "tool", "name": t.Name, "ok": false, "error": err.Error()})
 					continue
@@ -158,7 +159,7 @@ func main() {
 	}
 }
 
-func check(m request, gates map[string]*validator.Gatekeeper, withValue, fence bool) result {
+func check(m request, gates map[string]*oracle.Gatekeeper, withValue, fence bool) result {
 	r, gk := lookup(m, gates)
 	if gk == nil {
 		return r
@@ -275,7 +276,7 @@ func argText(m request) string {
 }
 
 // strictCheck is the reference gatekeeper's verdict, unchanged.
-func strictCheck(m request, gates map[string]*validator.Gatekeeper) result {
+func strictCheck(m request, gates map[string]*oracle.Gatekeeper) result {
 	r, gk := lookup(m, gates)
 	if gk == nil {
 		return r
@@ -300,7 +301,7 @@ func hash(s string) uint32 {
 
 // lookup starts the result of a validate request and finds its tool's gate (nil: the result
 // says the tool is unknown).
-func lookup(m request, gates map[string]*validator.Gatekeeper) (result, *validator.Gatekeeper) {
+func lookup(m request, gates map[string]*oracle.Gatekeeper) (result, *oracle.Gatekeeper) {
 	r := result{Op: "result", ID: m.ID}
 	var name string
 	_ = json.Unmarshal(m.Tool, &name)

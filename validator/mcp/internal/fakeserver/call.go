@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
 )
 
 // call answers tools/call: the tool's gate checks the arguments (loosened first in the lenient
@@ -65,7 +66,7 @@ func rejection(name string, v validator.Verdict) string {
 
 // loosen is the planted leniency: a top-level integer given as a string of digits becomes the
 // integer, and keys the schema does not declare are dropped.
-func loosen(args []byte, g *validator.Gatekeeper) []byte {
+func loosen(args []byte, g *oracle.Gatekeeper) []byte {
 	var schema struct {
 		Properties map[string]struct {
 			Type string `json:"type"`

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolproof/toolproof/tool"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // list answers tools/list: Tools, or what the mode lists instead or beside them.

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // Modes lists the modes Serve knows.
@@ -45,10 +45,10 @@ var Tools = []tool.Tool{
 var ErrCrash = errors.New("fakeserver: crash requested")
 
 // compileTools compiles Tools into the gates the server checks calls with.
-func compileTools() map[string]*validator.Gatekeeper {
-	gates := map[string]*validator.Gatekeeper{}
+func compileTools() map[string]*oracle.Gatekeeper {
+	gates := map[string]*oracle.Gatekeeper{}
 	for _, t := range Tools {
-		g, err := validator.Compile(t)
+		g, err := oracle.Compile(t)
 		if err != nil {
 			panic(err)
 		}

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolproof/toolproof/tool"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
+	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // ParamTool has an x-mcp-header annotation.
@@ -33,7 +33,7 @@ func (s *HTTPServer) paramTool(w http.ResponseWriter, r *http.Request, req reque
 		return true
 	}
 	s.ParamMatched.Add(1)
-	g, _ := validator.Compile(ParamTool)
+	g, _ := oracle.Compile(ParamTool)
 	result := textResult("done", false)
 	if !g.Check(r.Context(), req.Params.Arguments).Valid {
 		result = textResult("Input validation error: Invalid arguments for tool run_query", true)

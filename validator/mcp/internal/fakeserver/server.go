@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"sync/atomic"
 
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/oracle"
 )
 
 // server is the fake server's state in one mode, shared by its stdio and HTTP forms.
 type server struct {
 	mode  string
-	gates map[string]*validator.Gatekeeper
+	gates map[string]*oracle.Gatekeeper
 	// slowDone: the modern-slow mode has made its one slow answer.
 	slowDone atomic.Bool
 }

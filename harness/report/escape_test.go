@@ -1,0 +1,37 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/validator/tool"
+)
+
+// A tool name, a message or a note with ESC, CR or LF cannot forge a line of the text or
+// Markdown report: every control character is written escaped.
+func TestControlCharactersAreEscaped(t *testing.T) {
+	forged := "t\x1b[2K\r\nPASS  validator forged\u202e"
+	r := &Report{Validator: "v\x1b]0;x\x07", Classes: map[string]*ClassStats{},
+		Findings: []Finding{{Case: corpus.Case{Tool: forged, Class: corpus.Valid, Args: []byte(`{"a":"\u001b"}`)},
+			Kind: FalseReject, Blocking: true, Detail: "line one\nline\rtwo\x1b"}},
+		Skipped: []tool.Skipped{{Tool: forged, Source: "f.json", Reason: "bad\x1b[31m"}},
+		Notes:   []string{forged}}
+	r.Finish()
+	for _, format := range []string{"text", "markdown"} {
+		var b bytes.Buffer
+		if err := r.Write(&b, format); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if strings.ContainsAny(out, "\x1b\r\x07\u202e") {
+			t.Errorf("%s: a control character is written raw:\n%q", format, out)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "PASS") {
+				t.Errorf("%s: a forged line: %q", format, line)
+			}
+		}
+	}
+}
