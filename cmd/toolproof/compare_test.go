@@ -63,15 +63,6 @@ func TestComparisonJUnitIsOneDocument(t *testing.T) {
 	checkWellFormedXML(t, r.stdout)
 }
 
-func keys[V any](m map[string]V) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Each report of a comparison keeps its own skipped tools: the tools skipped while loading are
 // shared, the ones a validator refused are its own.
 func TestComparisonKeepsEachValidatorsSkippedTools(t *testing.T) {

@@ -124,8 +124,6 @@ func (g *Generator) Stats() Stats {
 		Unreachable: g.stats.unreachable.Load(), Bugs: g.stats.bugs.Load(), LastBug: last}
 }
 
-func (g *Generator) String() string { return fmt.Sprintf("generate.Valid(%q)", g.name) }
-
 // maxWork bounds the nodes visited for one value, so pathological schemas fail fast.
 const maxWork = 20000
 

@@ -313,9 +313,6 @@ func matchesAny(res []jsonschema.Regexp, k string) bool {
 	return false
 }
 
-// anyQuotient reports whether some number in v divides differently by some of ms.
-func anyQuotient(v any, ms []*big.Rat) bool { return someNumber(v, ms, quotientDiffers) }
-
 // someNumber reports whether fn holds for some number in v and ms.
 func someNumber(v any, ms []*big.Rat, fn func(json.Number, []*big.Rat) bool) bool {
 	switch x := v.(type) {

@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"encoding/json"
+	"math/big"
 	"testing"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
@@ -229,3 +230,6 @@ func TestSerdeReading(t *testing.T) {
 		}
 	}
 }
+
+// anyQuotient reports whether some number in v divides differently by some of ms.
+func anyQuotient(v any, ms []*big.Rat) bool { return someNumber(v, ms, quotientDiffers) }

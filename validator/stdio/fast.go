@@ -8,15 +8,6 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// fastResult reads the common result shapes without building a generic JSON value:
-// {"op":"result","id":N,"valid":BOOL,"issues":[{"path":S,"message":S,"keyword":S},...]} with
-// keys in any order and strings free of escapes. Anything else (value, error, escapes, other
-// keys, repeated keys, odd numbers) reports false and goes through the full parser, which is
-// the reference: whenever fastResult reports true, the full path gives the same id and verdict.
-func fastResult(line []byte) (uint64, validator.Verdict, bool) {
-	return fastResultIn(line, nil)
-}
-
 // fastResultIn is fastResult taking the strings and slices of issues from in, when not nil.
 func fastResultIn(line []byte, in *interner) (uint64, validator.Verdict, bool) {
 	if id, v, ok := canonicalResult(line, in); ok {

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/validator"
 )
 
 // fullResult is the reference reading of a result line.
@@ -165,4 +166,22 @@ func TestAppendArguments(t *testing.T) {
 			"é", "\u2028", "\u2029", "😀", "\xff", "\xc3", "\xe2\x80", "{", "}"}), 0, 20).Draw(t, "pieces")
 		check(t, []byte(strings.Join(pieces, "")))
 	})
+}
+
+// fastResult reads the common result shapes without building a generic JSON value:
+// {"op":"result","id":N,"valid":BOOL,"issues":[{"path":S,"message":S,"keyword":S},...]} with
+// keys in any order and strings free of escapes. Anything else (value, error, escapes, other
+// keys, repeated keys, odd numbers) reports false and goes through the full parser, which is
+// the reference: whenever fastResult reports true, the full path gives the same id and verdict.
+func fastResult(line []byte) (uint64, validator.Verdict, bool) {
+	return fastResultIn(line, nil)
+}
+
+// appendArguments appends args as a JSON string, as jsonvalue.AppendString does; ok is false
+// when args is not valid UTF-8 (and what was appended is to be dropped).
+func appendArguments(dst, args []byte) (_ []byte, ok bool) {
+	if extra, ascii := measureArguments(args); ascii {
+		return appendASCII(dst, args, extra), true
+	}
+	return jsonvalue.AppendStringBytes(dst, args)
 }

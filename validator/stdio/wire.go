@@ -75,15 +75,6 @@ func measureArguments(args []byte) (extra int, ascii bool) {
 	return extra, high < utf8.RuneSelf
 }
 
-// appendArguments appends args as a JSON string, as jsonvalue.AppendString does; ok is false
-// when args is not valid UTF-8 (and what was appended is to be dropped).
-func appendArguments(dst, args []byte) (_ []byte, ok bool) {
-	if extra, ascii := measureArguments(args); ascii {
-		return appendASCII(dst, args, extra), true
-	}
-	return jsonvalue.AppendStringBytes(dst, args)
-}
-
 // appendASCII appends ASCII args, whose escapes add extra bytes, as a JSON string: written in
 // place, the common case.
 func appendASCII(dst, args []byte, extra int) []byte {
