@@ -48,7 +48,7 @@ func TestCheckTheReferenceGate(t *testing.T) {
 		}
 		some = append(some, tl)
 	}
-	harness.Check(t, some, oracle.Reference{}, harness.Options{CorpusDir: "-", Siblings: set.Tools})
+	harness.Check(t, some, oracle.Reference{}, harness.Options{Siblings: set.Tools})
 }
 
 var readTool = tool.Tool{Name: "read", Parameters: json.RawMessage(`{
@@ -117,5 +117,5 @@ func TestCheckShrinksSavesAndReplays(t *testing.T) {
 
 // CheckFile reads the tools from a file: here the corpus's read tool, against the reference.
 func TestCheckFile(t *testing.T) {
-	harness.CheckFile(t, "../validator/tool/sample/tools/read.json", oracle.Reference{}, harness.Options{CorpusDir: "-"})
+	harness.CheckFile(t, "../validator/tool/sample/tools/read.json", oracle.Reference{}, harness.Options{})
 }

@@ -63,7 +63,7 @@ func renderedRun(t *testing.T, gates ...validator.Validator) []*report.Report {
 	tools := sample.Tools().Tools[:10]
 	var out []*report.Report
 	for _, g := range gates {
-		rep, err := harness.Run(tools, g, harness.Options{Checks: 5, Seed: 1, CorpusDir: "-"})
+		rep, err := harness.Run(tools, g, harness.Options{Checks: 5, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

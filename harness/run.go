@@ -16,9 +16,6 @@ import (
 // Run checks every tool against v and returns the report. It needs no *testing.T and writes no
 // file unless Options.CorpusDir names a directory.
 func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report, error) {
-	if opts.CorpusDir == "-" {
-		opts.CorpusDir = ""
-	}
 	cfg := seam.resolve(opts, true)
 	release := seam.acquire(cfg)
 	defer release()

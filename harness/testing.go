@@ -11,21 +11,16 @@ import (
 	"github.com/toolproof/toolproof/validator/tool"
 )
 
-// DefaultCorpusDir is where Check keeps failing cases when Options.CorpusDir is empty, relative
-// to the package under test (like rapid's testdata/rapid). Set CorpusDir to "-" for none.
+// DefaultCorpusDir is the conventional regression corpus of a package's tests, relative to the
+// package under test (like rapid's testdata/rapid): set Options.CorpusDir to it to keep failures.
 const DefaultCorpusDir = "testdata/toolproof"
 
 // Check proves every tool against v, each tool a subtest: valid values must be accepted and
-// every distortion the oracle confirms rejected. Saved failing cases are replayed first; each new
-// failure is shrunk by rapid, printed with a -want +got diff where values differ, and saved. The
-// tools are checked by Options.Jobs workers side by side, as Run checks them.
+// every distortion the oracle confirms rejected. The cases of Options.CorpusDir are replayed first;
+// each new failure is shrunk by rapid, printed with a -want +got diff where values differ, and
+// saved there. The tools are checked by Options.Jobs workers side by side, as Run checks them.
 func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options) {
 	t.Helper()
-	if opts.CorpusDir == "" {
-		opts.CorpusDir = DefaultCorpusDir
-	} else if opts.CorpusDir == "-" {
-		opts.CorpusDir = ""
-	}
 	saved, err := corpus.Load(opts.CorpusDir)
 	if err != nil {
 		t.Fatalf("toolproof: regression corpus: %v", err)

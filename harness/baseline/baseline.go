@@ -117,7 +117,7 @@ func (b *Baseline) Replay(tools []tool.Tool, v validator.Validator, validators i
 		cs[i] = e.Case
 	}
 	ropts := opts
-	ropts.Shards, ropts.Shard, ropts.CorpusDir, ropts.Progress = 0, 0, "-", nil
+	ropts.Shards, ropts.Shard, ropts.CorpusDir, ropts.Progress = 0, 0, "", nil
 	rep, err := harness.Replay(cs, tools, v, ropts)
 	if err != nil {
 		return nil, fmt.Errorf("baseline %s: replaying its known findings against %s: %w", b.File, v.Name(), err)
