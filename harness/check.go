@@ -7,6 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/internal/rapidseam"
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
@@ -125,10 +126,10 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 	// The checks of a gate in another process stay in flight while the next are drawn; they
 	// are judged in the order drawn.
 	fl := newInflight(r, p.gate, judge, opts.Stop)
-	stop := &halt{}
+	stop := &rapidseam.Halt{}
 	prop := func(t *rapid.T) {
 		if opts.stopped() {
-			stop.end()
+			stop.End()
 		}
 		if r.hung >= maxHangs {
 			t.Skip("the gate hangs")
@@ -147,7 +148,7 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 		pendingNA = append(pendingNA, na)
 		fl.add(cs, originals)
 	}
-	err := runHaltable(p.tool.Name+"/scorecard", prop, stop)
+	err := rapidseam.CheckHaltable(p.tool.Name+"/scorecard", prop, stop)
 	fl.drain()
 	scorecardNotes(tr, r, err)
 	tr.classes = stats
@@ -157,7 +158,7 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 // scorecardNotes adds to tr what ended the scorecard early (rapid's own error, a gate that
 // hangs) and the notes of the crashes it met.
 func scorecardNotes(tr *toolResult, r *runner, err error) {
-	if err != nil && err != errHalted && r.hung < maxHangs {
+	if err != nil && err != rapidseam.ErrHalted && r.hung < maxHangs {
 		tr.notes = append(tr.notes, "rapid: "+err.Error())
 	}
 	if r.hung >= maxHangs {

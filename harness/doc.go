@@ -7,7 +7,7 @@
 // One concept a file: run.go (Run and the pipeline of tools), check.go (one tool: its saved
 // cases, its scorecard, its draws), judge.go (the verdict rules), shrink.go (minimal cases, and
 // which tool shrinks what), runner.go (an in-process gate run safely: panics, hangs, mutated
-// input), rapid.go (every setting shared with rapid), prepare.go (a tool made ready for the
+// input), internal/rapidseam (every setting shared with rapid, and a check that ends itself), prepare.go (a tool made ready for the
 // oracle, the generator and the gate), result.go (a tool's result into the report), shard.go
 // (a shard of the tools), testing.go (Check), fuzz.go (fuzz targets), replay.go and gen.go.
 package harness

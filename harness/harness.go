@@ -65,3 +65,14 @@ func (o Options) mutators() []mutators.Mutator {
 	}
 	return o.Mutators
 }
+
+// stopped reports whether the run was stopped (Options.Stop).
+func (o Options) stopped() bool { return o.Stop != nil && o.Stop.Err() != nil }
+
+// stopDone is Options.Stop's Done channel, nil (never ready) without one.
+func (o Options) stopDone() <-chan struct{} {
+	if o.Stop == nil {
+		return nil
+	}
+	return o.Stop.Done()
+}

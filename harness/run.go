@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/internal/rapidseam"
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/validator"
@@ -19,8 +20,8 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 	if opts.CorpusDir == "-" {
 		opts.CorpusDir = ""
 	}
-	cfg := seam.resolve(opts, true)
-	release := seam.acquire(cfg)
+	cfg := rapidseam.Resolve(opts.Checks, opts.Seed, true)
+	release := rapidseam.Acquire(cfg)
 	defer release()
 	all := tools // the whole list, when this is a shard of it
 	tools, err := shardOf(tools, &opts)
@@ -54,7 +55,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 		}
 	})
 	addTools(rep, tools, results, skips, finished, shared.silence, opts)
-	rep.Seed = cfg.seed
+	rep.Seed = cfg.Seed
 	rep.Notes = append(rep.Notes, shared.notes()...)
 	rep.Finish()
 	return rep, saveFindings(opts.CorpusDir, rep)
