@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/internal/execute"
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/validator/tool"
@@ -65,6 +66,13 @@ func (o Options) mutators() []mutators.Mutator {
 	}
 	return o.Mutators
 }
+
+// MaxSilentCalls is how many calls of one tool in a row, in the order they were drawn, may end
+// in a timeout before the run is stopped: the validator has stopped answering (an external one
+// is restarted after each timeout, so it stayed silent through restarts too), and going on
+// would cost every remaining case its own timeout. The run ends as an interrupted one, with the
+// report of what was checked.
+const MaxSilentCalls = execute.MaxSilentCalls
 
 // stopped reports whether the run was stopped (Options.Stop).
 func (o Options) stopped() bool { return o.Stop != nil && o.Stop.Err() != nil }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/internal/execute"
 	"github.com/toolproof/toolproof/harness/internal/rapidseam"
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
@@ -45,7 +46,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 	skips := make([]*tool.Skipped, len(tools))
 	finished := make([]bool, len(tools))
 	shared := newRunShared(saved)
-	shared.silence = newSilence()
+	shared.silence = execute.NewSilence()
 	done := 0
 	pipeline(tools, v, opts, shared, func(i int, tr *toolResult, skip *tool.Skipped) {
 		results[i], skips[i], finished[i] = tr, skip, true
@@ -63,9 +64,9 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 
 // addTools adds the results and skips of the tools that finished to rep, in the tools' order,
 // and says why the run stopped early, if it did. A validator that stopped answering: the tools
-// after the first one it stopped answering on are left out, checked or not (silence.go).
-func addTools(rep *report.Report, tools []tool.Tool, results []*toolResult, skips []*tool.Skipped, finished []bool, s *silence, opts Options) {
-	cut, silent := s.cutoff()
+// after the first one it stopped answering on are left out, checked or not (execute.Silence).
+func addTools(rep *report.Report, tools []tool.Tool, results []*toolResult, skips []*tool.Skipped, finished []bool, s *execute.Silence, opts Options) {
+	cut, silent := s.Cutoff()
 	kept := len(tools)
 	if cut >= 0 {
 		kept = cut + 1
@@ -140,8 +141,10 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 			wg.Add(1)
 			go worker()
 		}()
-		topts, silent, release := shared.silence.forTool(i, opts)
+		topts := opts
+		stop, silent, release := shared.silence.ForTool(i, opts.Stop)
 		defer release()
+		topts.Stop = stop
 		tr, skip := prepareAndCheck(tools[i], i, v, topts, sib, shared, silent)
 		finished = true
 		mu.Lock()
@@ -172,9 +175,9 @@ func feed(next chan<- int, n int, opts Options, shared *runShared) {
 		case next <- i:
 			continue
 		case <-opts.stopDone():
-		case <-shared.silence.trippedDone():
+		case <-shared.silence.TrippedDone():
 			// The validator stopped answering on a tool begun already: the tools after
-			// it are left out (silence.go).
+			// it are left out (execute.Silence).
 		}
 		for j := i; j < n; j++ {
 			shared.shrink.scored(j, nil)
@@ -185,7 +188,7 @@ func feed(next chan<- int, n int, opts Options, shared *runShared) {
 
 // prepareAndCheck prepares tool i and checks it; a tool that cannot be prepared, or that has no
 // valid value checked, is skipped with its reason.
-func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, sib *mutators.Siblings, shared *runShared, silent *toolSilence) (*toolResult, *tool.Skipped) {
+func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, sib *mutators.Siblings, shared *runShared, silent *execute.ToolSilence) (*toolResult, *tool.Skipped) {
 	p, skip := prepareOne(t, v, opts, sib)
 	var tr *toolResult
 	if p != nil {
@@ -208,17 +211,17 @@ func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, si
 type runShared struct {
 	saved   []corpus.Case
 	shrink  *shrinkSet
-	deaths  *deathLog
-	silence *silence
+	deaths  *execute.Deaths
+	silence *execute.Silence
 }
 
 func newRunShared(saved []corpus.Case) *runShared {
-	return &runShared{saved: saved, shrink: newShrinkSet(), deaths: &deathLog{}}
+	return &runShared{saved: saved, shrink: newShrinkSet(), deaths: &execute.Deaths{}}
 }
 
 // notes are the run-level notes: process deaths that no call reproduced.
 func (s *runShared) notes() []string {
-	n, sample := s.deaths.unreproduced()
+	n, sample := s.deaths.Unreproduced()
 	if n == 0 {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/internal/execute"
 	"github.com/toolproof/toolproof/harness/internal/rapidseam"
 	"github.com/toolproof/toolproof/harness/report"
 )
@@ -73,7 +74,7 @@ func shrinkable(f report.Finding) bool {
 
 // minimal draws again, only f's class, until a case of the same class and kind fails, and lets
 // rapid minimise it; f itself when no draw fails again.
-func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Finding {
+func minimal(p *prepared, r *execute.Executor, opts Options, f report.Finding) report.Finding {
 	g := f.Group()
 	var last *report.Finding
 	only := classOnly(opts.mutators(), f.Class)
@@ -81,8 +82,8 @@ func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Find
 	prop := func(t *rapid.T) {
 		steps.next(opts.stopped())
 		cs, originals, _ := drawOrSkip(t, r, p, only)
-		verdicts, mutated := r.check(p.gate, cs)
-		r.silence.observe(verdicts) // a stop ends the shrink at the next draw
+		verdicts, mutated := r.Check(p.gate, cs)
+		r.Observe(verdicts) // a stop ends the shrink at the next draw
 		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
 			for _, h := range judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts) {

@@ -1,4 +1,4 @@
-package harness
+package execute
 
 import (
 	"context"
@@ -28,9 +28,9 @@ const MaxSilentCalls = 4
 // A validator that hangs at random (a call that gets a verdict one time and not another) gives
 // no such guarantee: where its silences fall depends on the timing.
 
-// silence is the run's cut-off for a validator that stops answering: the first tool, in the
+// Silence is the run's cut-off for a validator that stops answering: the first tool, in the
 // given order, on which it did, and the tools under way, which a stop before them ends.
-type silence struct {
+type Silence struct {
 	mu      sync.Mutex
 	cut     int   // index of the first tool that stopped on silence; -1: none yet
 	why     error // what its stop said
@@ -38,13 +38,14 @@ type silence struct {
 	tripped chan struct{} // closed at the first stop: no more tools are begun
 }
 
-func newSilence() *silence {
-	return &silence{cut: -1, running: map[int]context.CancelCauseFunc{}, tripped: make(chan struct{})}
+// NewSilence is the cut-off of a run that has not begun.
+func NewSilence() *Silence {
+	return &Silence{cut: -1, running: map[int]context.CancelCauseFunc{}, tripped: make(chan struct{})}
 }
 
-// toolSilence counts the calls of one tool that ended in a timeout with no verdict in between.
-type toolSilence struct {
-	run     *silence
+// A ToolSilence counts the calls of one tool that ended in a timeout with no verdict in between.
+type ToolSilence struct {
+	run     *Silence
 	idx     int
 	inARow  int
 	last    string // the last timeout's detail
@@ -52,19 +53,18 @@ type toolSilence struct {
 	stop    context.CancelCauseFunc
 }
 
-// forTool gives tool i's Options a Stop of its own, which ends with the run's Stop, when tool i
-// stops on silence, or when a tool before it does; release frees it. On a nil silence (Check),
-// opts and a nil count that counts nothing.
-func (s *silence) forTool(i int, opts Options) (Options, *toolSilence, func()) {
+// ForTool gives tool i a Stop of its own, which ends with stop (the run's), when tool i stops on
+// silence, or when a tool before it does; release frees it. On a nil Silence (Check), stop
+// itself and a nil count that counts nothing.
+func (s *Silence) ForTool(i int, stop context.Context) (context.Context, *ToolSilence, func()) {
 	if s == nil {
-		return opts, nil, func() {}
+		return stop, nil, func() {}
 	}
-	parent := opts.Stop
+	parent := stop
 	if parent == nil {
 		parent = context.Background()
 	}
 	ctx, cancel := context.WithCancelCause(parent)
-	opts.Stop = ctx
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cut >= 0 && s.cut < i {
@@ -77,20 +77,20 @@ func (s *silence) forTool(i int, opts Options) (Options, *toolSilence, func()) {
 		s.mu.Unlock()
 		cancel(nil)
 	}
-	return opts, &toolSilence{run: s, idx: i, stop: cancel}, release
+	return ctx, &ToolSilence{run: s, idx: i, stop: cancel}, release
 }
 
-// trippedDone is closed once some tool stopped on silence (nil silence: never).
-func (s *silence) trippedDone() <-chan struct{} {
+// TrippedDone is closed once some tool stopped on silence (nil Silence: never).
+func (s *Silence) TrippedDone() <-chan struct{} {
 	if s == nil {
 		return nil
 	}
 	return s.tripped
 }
 
-// cutoff is the index of the first tool that stopped on silence and what its stop said; -1 and
+// Cutoff is the index of the first tool that stopped on silence and what its stop said; -1 and
 // nil when none did.
-func (s *silence) cutoff() (int, error) {
+func (s *Silence) Cutoff() (int, error) {
 	if s == nil {
 		return -1, nil
 	}
@@ -100,7 +100,7 @@ func (s *silence) cutoff() (int, error) {
 }
 
 // trip records that tool i stopped on silence with why, and stops the tools after the cut.
-func (s *silence) trip(i int, why error) {
+func (s *Silence) trip(i int, why error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cut < 0 {
@@ -120,7 +120,7 @@ func (s *silence) trip(i int, why error) {
 // observe counts the verdicts of one batch of calls, in the order drawn, and reports whether
 // the tool stops here: the MaxSilentCalls-th timeout in a row is among them. Nothing counts once
 // the tool stopped, nor on a nil count.
-func (t *toolSilence) observe(vs []validator.Verdict) bool {
+func (t *ToolSilence) observe(vs []validator.Verdict) bool {
 	if t == nil || t.stopped {
 		return false
 	}
