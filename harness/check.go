@@ -150,14 +150,14 @@ func scorecard(p *prepared, r *execute.Executor, opts Options, known map[string]
 	}
 	err := rapidseam.CheckHaltable(p.tool.Name+"/scorecard", prop, stop)
 	fl.Drain()
-	scorecardNotes(tr, r, err)
+	noteCutShort(tr, r, err)
 	tr.classes = stats
 	return first, order
 }
 
-// scorecardNotes adds to tr what ended the scorecard early (rapid's own error, a gate that
-// hangs) and the notes of the crashes it met.
-func scorecardNotes(tr *toolResult, r *execute.Executor, err error) {
+// noteCutShort notes in tr what cut the scorecard short: rapid's own error, a gate that hangs,
+// the cases not sent for the validator's crashes.
+func noteCutShort(tr *toolResult, r *execute.Executor, err error) {
 	if err != nil && err != rapidseam.ErrHalted && r.Hangs() < maxHangs {
 		tr.notes = append(tr.notes, "rapid: "+err.Error())
 	}

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/harness/internal/execute"
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/validator/tool"
@@ -72,7 +71,7 @@ func (o Options) mutators() []mutators.Mutator {
 // is restarted after each timeout, so it stayed silent through restarts too), and going on
 // would cost every remaining case its own timeout. The run ends as an interrupted one, with the
 // report of what was checked.
-const MaxSilentCalls = execute.MaxSilentCalls
+const MaxSilentCalls = 4
 
 // stopped reports whether the run was stopped (Options.Stop).
 func (o Options) stopped() bool { return o.Stop != nil && o.Stop.Err() != nil }

@@ -46,7 +46,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 	skips := make([]*tool.Skipped, len(tools))
 	finished := make([]bool, len(tools))
 	shared := newRunShared(saved)
-	shared.silence = execute.NewSilence()
+	shared.silence = execute.NewSilence(MaxSilentCalls)
 	done := 0
 	pipeline(tools, v, opts, shared, func(i int, tr *toolResult, skip *tool.Skipped) {
 		results[i], skips[i], finished[i] = tr, skip, true
@@ -55,17 +55,17 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 			opts.Progress(done, len(tools))
 		}
 	})
-	addTools(rep, tools, results, skips, finished, shared.silence, opts)
+	reportFinished(rep, tools, results, skips, finished, shared.silence, opts)
 	rep.Seed = cfg.Seed
 	rep.Notes = append(rep.Notes, shared.notes()...)
 	rep.Finish()
 	return rep, saveFindings(opts.CorpusDir, rep)
 }
 
-// addTools adds the results and skips of the tools that finished to rep, in the tools' order,
-// and says why the run stopped early, if it did. A validator that stopped answering: the tools
+// reportFinished puts in rep the results and skips of the tools that finished, in the tools'
+// order, and says why the run stopped early, if it did. A validator that stopped answering: the tools
 // after the first one it stopped answering on are left out, checked or not (execute.Silence).
-func addTools(rep *report.Report, tools []tool.Tool, results []*toolResult, skips []*tool.Skipped, finished []bool, s *execute.Silence, opts Options) {
+func reportFinished(rep *report.Report, tools []tool.Tool, results []*toolResult, skips []*tool.Skipped, finished []bool, s *execute.Silence, opts Options) {
 	cut, silent := s.Cutoff()
 	kept := len(tools)
 	if cut >= 0 {
@@ -161,15 +161,15 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 		wg.Add(1)
 		go worker()
 	}
-	feed(next, len(tools), opts, shared)
+	handOut(next, len(tools), opts, shared)
 	close(next)
 	wg.Wait()
 }
 
-// feed hands the indexes of n tools to the workers through next, in order, until the run
+// handOut hands the indexes of n tools to the workers through next, in order, until the run
 // stops; the tools not begun then are marked scored, so that no tool under way waits for them
 // to decide what it shrinks.
-func feed(next chan<- int, n int, opts Options, shared *runShared) {
+func handOut(next chan<- int, n int, opts Options, shared *runShared) {
 	for i := range n {
 		select {
 		case next <- i:

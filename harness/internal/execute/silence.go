@@ -8,19 +8,13 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// MaxSilentCalls is how many calls of one tool in a row, in the order they were drawn, may end
-// in a timeout before the run is stopped: the validator has stopped answering (an external one
-// is restarted after each timeout, so it stayed silent through restarts too), and going on
-// would cost every remaining case its own timeout. The run ends as an interrupted one, with the
-// report of what was checked.
-const MaxSilentCalls = 4
-
 // A validator that stops answering ends the run at a point the seed decides, not the clock, so
 // that one that hangs on the same calls every time gives the same report whatever the timing
 // and --jobs:
 //   - the calls of a tool are counted in the order they were drawn (the order its checks are
 //     judged in), not the order their timeouts fire; a tool stops right after the check whose
-//     call makes MaxSilentCalls in a row: the checks after it, in flight or not, are not judged;
+//     call is the limit-th timeout in a row (NewSilence): the checks after it, in flight or
+//     not, are not judged;
 //   - the run keeps the tools up to the first one, in the given order, that stopped so: a tool
 //     after it is stopped and left out of the report even when it was checked meanwhile (with
 //     several jobs), and a tool before it is checked to its end (or to its own stop, which then
@@ -31,6 +25,7 @@ const MaxSilentCalls = 4
 // Silence is the run's cut-off for a validator that stops answering: the first tool, in the
 // given order, on which it did, and the tools under way, which a stop before them ends.
 type Silence struct {
+	limit   int // timeouts in a row that stop a tool
 	mu      sync.Mutex
 	cut     int   // index of the first tool that stopped on silence; -1: none yet
 	why     error // what its stop said
@@ -38,9 +33,10 @@ type Silence struct {
 	tripped chan struct{} // closed at the first stop: no more tools are begun
 }
 
-// NewSilence is the cut-off of a run that has not begun.
-func NewSilence() *Silence {
-	return &Silence{cut: -1, running: map[int]context.CancelCauseFunc{}, tripped: make(chan struct{})}
+// NewSilence is the cut-off of a run that has not begun, where limit calls of one tool in a
+// row, in the order drawn, that end in a timeout stop it.
+func NewSilence(limit int) *Silence {
+	return &Silence{limit: limit, cut: -1, running: map[int]context.CancelCauseFunc{}, tripped: make(chan struct{})}
 }
 
 // A ToolSilence counts the calls of one tool that ended in a timeout with no verdict in between.
@@ -118,7 +114,7 @@ func (s *Silence) trip(i int, why error) {
 }
 
 // observe counts the verdicts of one batch of calls, in the order drawn, and reports whether
-// the tool stops here: the MaxSilentCalls-th timeout in a row is among them. Nothing counts once
+// the tool stops here: the limit-th timeout in a row is among them. Nothing counts once
 // the tool stopped, nor on a nil count.
 func (t *ToolSilence) observe(vs []validator.Verdict) bool {
 	if t == nil || t.stopped {
@@ -133,15 +129,15 @@ func (t *ToolSilence) observe(vs []validator.Verdict) bool {
 		default:
 			t.inARow = 0
 		}
-		if t.inARow >= MaxSilentCalls {
+		if t.inARow >= t.run.limit {
 			break
 		}
 	}
-	if t.inARow < MaxSilentCalls {
+	if t.inARow < t.run.limit {
 		return false
 	}
 	t.stopped = true
-	why := fmt.Errorf("the validator stopped answering: %d calls in a row got no verdict (the last: %s)", MaxSilentCalls, t.last)
+	why := fmt.Errorf("the validator stopped answering: %d calls in a row got no verdict (the last: %s)", t.run.limit, t.last)
 	t.stop(why)
 	t.run.trip(t.idx, why)
 	return true
