@@ -43,8 +43,9 @@ type crashes struct {
 	notSent map[string]int       // cases not sent, by reason
 }
 
-// CheckDraw is Check for the cases of one draw (the valid case first).
-func (e *Executor) CheckDraw(g validator.Gate, cs []corpus.Case) ([]validator.Verdict, []bool) {
+// checkDraw is Check for the cases of one draw (the valid case first), sent as the crashes
+// proven so far have it.
+func (e *Executor) checkDraw(g validator.Gate, cs []corpus.Case) ([]validator.Verdict, []bool) {
 	if !e.crash.proven {
 		out, mutated := e.sendDraw(context.Background(), g, cs)
 		e.recordCrashes(cs, out)
@@ -69,7 +70,7 @@ func (e *Executor) CheckDraw(g validator.Gate, cs []corpus.Case) ([]validator.Ve
 			send = send[1:]
 		}
 	}
-	e.run(g, cs, send, out, mutated)
+	e.sendAt(g, cs, send, out, mutated)
 	e.recordCrashes(cs, out)
 	return out, mutated
 }
@@ -118,7 +119,7 @@ func provenAlone(v validator.Verdict) validator.Verdict {
 	return v
 }
 
-// afterLead is what CheckDraw gives, once a crash is proven, for a draw whose valid case vs[0]
+// afterLead is what checkDraw gives, once a crash is proven, for a draw whose valid case vs[0]
 // crashed alone already: the valid case's crash, the rest not sent. ok is false when vs[0]
 // is no such crash.
 func (e *Executor) afterLead(cs []corpus.Case, vs []validator.Verdict) (out []validator.Verdict, ok bool) {
@@ -161,8 +162,8 @@ func (e *Executor) classSpent(c corpus.Case) bool {
 	return c.Class != corpus.Valid && e.crash.byClass[c.Class] >= maxClassCrashes
 }
 
-// run sends the cases at indexes at.
-func (e *Executor) run(g validator.Gate, cs []corpus.Case, at []int, out []validator.Verdict, mutated []bool) {
+// sendAt sends the cases of cs at the indexes at, each verdict into out and mutated.
+func (e *Executor) sendAt(g validator.Gate, cs []corpus.Case, at []int, out []validator.Verdict, mutated []bool) {
 	if len(at) == 0 {
 		return
 	}

@@ -20,10 +20,10 @@ type Judge func(cs []corpus.Case, originals []any, verdicts []validator.Verdict,
 // at once, as drawn.
 //
 // What a draw sends depends on the crashes proven before it (crashy.go): so a check goes ahead
-// only while none is proven on its tool, and sends its cases as CheckDraw then does (sendDraw).
-// Its crashes are recorded when it is judged, in the order drawn; a check sent ahead of a crash
-// proven before it is judged is checked again with CheckDraw, as it would have been. Once a crash is proven,
-// the checks of the tool go one at a time.
+// only while none is proven on its tool, and sends its cases as checkDraw then does
+// (sendDraw). Its crashes are recorded when it is judged, in the order drawn; a check sent
+// ahead of a crash proven before it is judged is checked again with checkDraw, as it would have
+// been. Once a crash is proven, the checks of the tool go one at a time.
 type Stream struct {
 	ex    *Executor
 	gate  validator.Gate
@@ -80,7 +80,7 @@ func (f *Stream) Add(cs []corpus.Case, originals []any) {
 		if f.stopped {
 			return
 		}
-		verdicts, mutated := f.ex.CheckDraw(f.gate, cs)
+		verdicts, mutated := f.ex.checkDraw(f.gate, cs)
 		f.judged(cs, originals, verdicts, mutated)
 		return
 	}
@@ -129,7 +129,7 @@ func (f *Stream) next(grow bool) {
 		if vs, ok := f.ex.afterLead(fl.cs, fl.verdicts); ok {
 			fl.verdicts, fl.mutated = vs, make([]bool, len(fl.cs))
 		} else {
-			fl.verdicts, fl.mutated = f.ex.CheckDraw(f.gate, fl.cs)
+			fl.verdicts, fl.mutated = f.ex.checkDraw(f.gate, fl.cs)
 		}
 	} else {
 		f.ex.recordCrashes(fl.cs, fl.verdicts)
