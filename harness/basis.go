@@ -1,10 +1,10 @@
 package harness
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/internal/execute"
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/validator"
@@ -79,7 +79,7 @@ func drawBases(p *prepared, cs []corpus.Case, originals []any, verdicts []valida
 // savedBases is the basis of each saved case: in the repair profile, the originals the
 // must-reject cases were made from go to the gate too (once each), so that a repair is judged
 // against what the gate passes on for its original.
-func savedBases(p *prepared, r *runner, cs []corpus.Case, originals []any, opts Options) []basis {
+func savedBases(p *prepared, r *execute.Executor, cs []corpus.Case, originals []any, opts Options) []basis {
 	out := make([]basis, len(cs))
 	for i := range cs {
 		out[i] = basis{original: originals[i], defaults: p.defaults}
@@ -107,7 +107,7 @@ func savedBases(p *prepared, r *runner, cs []corpus.Case, originals []any, opts 
 	if len(send) == 0 {
 		return out
 	}
-	verdicts, _ := r.checkAll(context.Background(), p.gate, send, false)
+	verdicts, _ := r.CheckAll(p.gate, send)
 	for i, c := range cs {
 		j, ok := at[string(c.Original)]
 		if !ok || c.Expect != corpus.Reject {

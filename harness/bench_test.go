@@ -33,7 +33,7 @@ func BenchmarkCase(b *testing.B) {
 			b.Fatal(skip)
 		}
 		ms := mutators.All()
-		r := newRunner(Options{}, nil)
+		r := newExecutor(Options{}, nil, nil)
 		// drawCases draws a valid value and its distortions, each confirmed by the oracle.
 		drawCases := func(t *rapid.T) ([]corpus.Case, []any) {
 			cs, originals, _, ok := draw(t, p, ms)
@@ -65,7 +65,7 @@ func BenchmarkCase(b *testing.B) {
 		b.Run(name+"/case", func(b *testing.B) {
 			cs := loop(b, 20, func(t *rapid.T) int {
 				cs, originals := drawCases(t)
-				verdicts, mutated := r.check(p.gate, cs)
+				verdicts, mutated := r.Check(p.gate, cs)
 				for i := range cs {
 					judgeAll(&cs[i], basis{original: originals[i]}, verdicts[i], mutated[i], Options{})
 				}

@@ -7,6 +7,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/internal/execute"
+	"github.com/toolproof/toolproof/harness/internal/rapidseam"
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
@@ -15,11 +17,10 @@ import (
 
 // checkTool replays the saved cases of p, draws new ones for the scorecard (rapid's number of
 // checks), then shrinks the findings.
-func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *toolSilence) *toolResult {
+func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *execute.ToolSilence) *toolResult {
 	tr := &toolResult{tool: p.tool.Name}
-	r := newRunner(opts, run.deaths)
-	r.silence = silent
-	defer r.close()
+	r := newExecutor(opts, run.deaths, silent)
+	defer r.Close()
 	// 1. The regression corpus first; 2. the scorecard; 3. one minimal case per finding.
 	known, replayStats := replaySaved(p, run.saved, r, opts, tr)
 	first, order := scorecard(p, r, opts, known, tr)
@@ -57,7 +58,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *toolS
 
 // replaySaved sends the saved cases of p's tool that the oracle still confirms to the gate and
 // keeps the first blocking finding of each class and kind (known); stale cases are noted in tr.
-func replaySaved(p *prepared, saved []corpus.Case, r *runner, opts Options, tr *toolResult) (known map[string]bool, stats map[string]*report.ClassStats) {
+func replaySaved(p *prepared, saved []corpus.Case, r *execute.Executor, opts Options, tr *toolResult) (known map[string]bool, stats map[string]*report.ClassStats) {
 	known, stats = map[string]bool{}, map[string]*report.ClassStats{}
 	var replay []corpus.Case
 	var originals []any
@@ -75,8 +76,8 @@ func replaySaved(p *prepared, saved []corpus.Case, r *runner, opts Options, tr *
 	if len(replay) == 0 {
 		return known, stats
 	}
-	verdicts, mutated := r.check(p.gate, replay)
-	r.silence.observe(verdicts)
+	verdicts, mutated := r.Check(p.gate, replay)
+	r.Observe(verdicts)
 	bases := savedBases(p, r, replay, originals, opts)
 	for i := range replay {
 		fs := judgeAll(&replay[i], bases[i], verdicts[i], mutated[i], opts)
@@ -96,7 +97,7 @@ func replaySaved(p *prepared, saved []corpus.Case, r *runner, opts Options, tr *
 // class drawn by Options.Weights), judges
 // every case (nothing stops early) and counts them in tr.classes. It returns the first finding of
 // each class and kind not already known, and the order they came in.
-func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *toolResult) (map[string]report.Finding, []string) {
+func scorecard(p *prepared, r *execute.Executor, opts Options, known map[string]bool, tr *toolResult) (map[string]report.Finding, []string) {
 	ms := opts.mutators()
 	weights := newWeighted(ms, opts.Weights, opts.WeightsFloor)
 	stats := map[string]*report.ClassStats{}
@@ -124,13 +125,13 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 	}
 	// The checks of a gate in another process stay in flight while the next are drawn; they
 	// are judged in the order drawn.
-	fl := newInflight(r, p.gate, judge, opts.Stop)
-	stop := &halt{}
+	fl := r.Stream(p.gate, judge, opts.Stop)
+	stop := &rapidseam.Halt{}
 	prop := func(t *rapid.T) {
 		if opts.stopped() {
-			stop.end()
+			stop.End()
 		}
-		if r.hung >= maxHangs {
+		if r.Hangs() >= maxHangs {
 			t.Skip("the gate hangs")
 		}
 		drawn := ms
@@ -145,25 +146,25 @@ func scorecard(p *prepared, r *runner, opts Options, known map[string]bool, tr *
 			opts.observe(p.tool.Name, cs)
 		}
 		pendingNA = append(pendingNA, na)
-		fl.add(cs, originals)
+		fl.Add(cs, originals)
 	}
-	err := runHaltable(p.tool.Name+"/scorecard", prop, stop)
-	fl.drain()
-	scorecardNotes(tr, r, err)
+	err := rapidseam.CheckHaltable(p.tool.Name+"/scorecard", prop, stop)
+	fl.Drain()
+	noteCutShort(tr, r, err)
 	tr.classes = stats
 	return first, order
 }
 
-// scorecardNotes adds to tr what ended the scorecard early (rapid's own error, a gate that
-// hangs) and the notes of the crashes it met.
-func scorecardNotes(tr *toolResult, r *runner, err error) {
-	if err != nil && err != errHalted && r.hung < maxHangs {
+// noteCutShort notes in tr what cut the scorecard short: rapid's own error, a gate that hangs,
+// the cases not sent for the validator's crashes.
+func noteCutShort(tr *toolResult, r *execute.Executor, err error) {
+	if err != nil && err != rapidseam.ErrHalted && r.Hangs() < maxHangs {
 		tr.notes = append(tr.notes, "rapid: "+err.Error())
 	}
-	if r.hung >= maxHangs {
-		tr.notes = append(tr.notes, fmt.Sprintf("stopped after the gate hung %d times", r.hung))
+	if r.Hangs() >= maxHangs {
+		tr.notes = append(tr.notes, fmt.Sprintf("stopped after the gate hung %d times", r.Hangs()))
 	}
-	tr.notes = append(tr.notes, r.crash.notes()...)
+	tr.notes = append(tr.notes, r.CrashNotes()...)
 }
 
 // reconfirm checks that the oracle still agrees with a saved case's expectation (the schema
@@ -193,8 +194,8 @@ func savedOriginal(c corpus.Case) any {
 
 // drawOrSkip draws a valid value and its distortions by ms; the draw is skipped when the gate
 // hangs or the generator finds no valid value.
-func drawOrSkip(t *rapid.T, r *runner, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any, []corpus.Class) {
-	if r.hung >= maxHangs {
+func drawOrSkip(t *rapid.T, r *execute.Executor, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any, []corpus.Class) {
+	if r.Hangs() >= maxHangs {
 		t.Skip("the gate hangs")
 	}
 	cs, originals, na, ok := draw(t, p, ms)
@@ -261,3 +262,9 @@ func draw(t *rapid.T, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any,
 // maxHangs is how many timeouts end the checks of one tool: each costs the whole timeout, and
 // a goroutine that stays stuck in the gate.
 const maxHangs = 2
+
+// newExecutor is the Executor of one tool under opts; deaths and silent are the run's (nil: not
+// recorded, not counted).
+func newExecutor(opts Options, deaths *execute.Deaths, silent *execute.ToolSilence) *execute.Executor {
+	return execute.New(execute.Config{Timeout: opts.timeout(), OnlyReject: opts.OnlyReject, Deaths: deaths, Silence: silent})
+}

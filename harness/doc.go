@@ -4,10 +4,19 @@
 // fuzz targets) or on its own (Run, Replay), keeps failing cases in a regression corpus that is
 // replayed first, and returns a report.Report (package report renders and merges it).
 //
-// One concept a file: run.go (Run and the pipeline of tools), check.go (one tool: its saved
-// cases, its scorecard, its draws), judge.go (the verdict rules), shrink.go (minimal cases, and
-// which tool shrinks what), runner.go (an in-process gate run safely: panics, hangs, mutated
-// input), rapid.go (every setting shared with rapid), prepare.go (a tool made ready for the
-// oracle, the generator and the gate), result.go (a tool's result into the report), shard.go
-// (a shard of the tools), testing.go (Check), fuzz.go (fuzz targets), replay.go and gen.go.
+// The core, one concept a file: check.go (one tool: its saved cases, its scorecard, its
+// draws), judge.go (the verdict rules), basis.go (what each case is judged against), shrink.go
+// (minimal cases, the steps that bound them, and which tool shrinks what). Around it:
+// harness.go (Options), run.go
+// (Run and the pipeline of tools), prepare.go (a tool made ready for the oracle, the generator
+// and the gate), result.go (a tool's result into the report), weights.go (draws by class
+// weights), defaults.go (declared defaults), shard.go (a shard of the tools), testing.go
+// (Check), fuzz.go (fuzz targets), replay.go and gen.go.
+//
+// Two seams keep the machinery out of the core:
+//   - internal/execute sends the cases to the gate and gives the verdicts back in the order
+//     drawn: an in-process gate run safely (panics, hangs, mutated input), a gate in another
+//     process kept in flight, crashes blamed on the call that causes them, a validator that
+//     stops answering cut off where the seed decides;
+//   - internal/rapidseam is every setting shared with rapid, and a check that ends itself.
 package harness

@@ -15,6 +15,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/internal/execute"
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/validator"
@@ -29,14 +30,14 @@ func Fuzz(t tool.Tool, v validator.Validator, opts Options) (func(*testing.T, []
 	if skip != nil {
 		return nil, errors.New(skip.String())
 	}
-	r := newRunner(opts, nil)
+	r := newExecutor(opts, nil, nil)
 	ms := opts.mutators()
 	return rapid.MakeFuzz(func(rt *rapid.T) {
 		cs, originals, _, ok := draw(rt, p, ms)
 		if !ok {
 			rt.Skip("no valid value in this draw")
 		}
-		verdicts, mutated := r.check(p.gate, cs)
+		verdicts, mutated := r.Check(p.gate, cs)
 		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
 			for _, f := range judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts) {
@@ -58,7 +59,7 @@ func Differential(t tool.Tool, v validator.Validator, opts Options) (func(*testi
 	if skip != nil {
 		return nil, errors.New(skip.String())
 	}
-	check := differential(p, newRunner(opts, nil), opts)
+	check := differential(p, newExecutor(opts, nil, nil), opts)
 	return func(tt *testing.T, args []byte) {
 		if implementationDefined(args) {
 			tt.Skip("implementation-defined input")
@@ -70,7 +71,7 @@ func Differential(t tool.Tool, v validator.Validator, opts Options) (func(*testi
 }
 
 // differential judges the gate's verdict on args against the oracle's.
-func differential(p *prepared, r *runner, opts Options) func(args []byte) error {
+func differential(p *prepared, r *execute.Executor, opts Options) func(args []byte) error {
 	return func(args []byte) error {
 		_, oerr := p.oracle.Parse(args)
 		want := oerr == nil
@@ -79,7 +80,7 @@ func differential(p *prepared, r *runner, opts Options) func(args []byte) error 
 			c.Expect = corpus.Accept
 		}
 		c = c.Seal()
-		verdicts, mutated := r.check(p.gate, []corpus.Case{c})
+		verdicts, mutated := r.Check(p.gate, []corpus.Case{c})
 		var original any
 		if want {
 			original, _ = jsonvalue.Parse(args)

@@ -44,7 +44,7 @@ func TestDifferential(t *testing.T) {
 		if skip != nil {
 			t.Fatal(skip)
 		}
-		err := differential(p, newRunner(Options{}, nil), Options{})([]byte(tc.args))
+		err := differential(p, newExecutor(Options{}, nil, nil), Options{})([]byte(tc.args))
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s on %s: unexpected disagreement: %v", tc.v.Name(), tc.args, err)

@@ -65,3 +65,21 @@ func (o Options) mutators() []mutators.Mutator {
 	}
 	return o.Mutators
 }
+
+// MaxSilentCalls is how many calls of one tool in a row, in the order they were drawn, may end
+// in a timeout before the run is stopped: the validator has stopped answering (an external one
+// is restarted after each timeout, so it stayed silent through restarts too), and going on
+// would cost every remaining case its own timeout. The run ends as an interrupted one, with the
+// report of what was checked.
+const MaxSilentCalls = 4
+
+// stopped reports whether the run was stopped (Options.Stop).
+func (o Options) stopped() bool { return o.Stop != nil && o.Stop.Err() != nil }
+
+// stopDone is Options.Stop's Done channel, nil (never ready) without one.
+func (o Options) stopDone() <-chan struct{} {
+	if o.Stop == nil {
+		return nil
+	}
+	return o.Stop.Done()
+}

@@ -75,10 +75,10 @@ func replayTool(p *prepared, saved []corpus.Case, opts Options) *toolResult {
 		run = append(run, c)
 		originals = append(originals, savedOriginal(c))
 	}
-	r := newRunner(opts, nil)
-	verdicts, mutated := r.check(p.gate, run)
+	r := newExecutor(opts, nil, nil)
+	verdicts, mutated := r.Check(p.gate, run)
 	bases := savedBases(p, r, run, originals, opts)
-	r.close()
+	r.Close()
 	for i := range run {
 		fs := judgeAll(&run[i], bases[i], verdicts[i], mutated[i], opts)
 		report.StatsFor(tr.classes, run[i].Class).Count(&run[i], verdicts[i], fs)

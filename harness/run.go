@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/internal/execute"
+	"github.com/toolproof/toolproof/harness/internal/rapidseam"
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/validator"
@@ -16,8 +18,8 @@ import (
 // Run checks every tool against v and returns the report. It needs no *testing.T and writes no
 // file unless Options.CorpusDir names a directory.
 func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report, error) {
-	cfg := seam.resolve(opts, true)
-	release := seam.acquire(cfg)
+	cfg := rapidseam.Resolve(opts.Checks, opts.Seed, true)
+	release := rapidseam.Acquire(cfg)
 	defer release()
 	all := tools // the whole list, when this is a shard of it
 	tools, err := shardOf(tools, &opts)
@@ -41,7 +43,7 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 	skips := make([]*tool.Skipped, len(tools))
 	finished := make([]bool, len(tools))
 	shared := newRunShared(saved)
-	shared.silence = newSilence()
+	shared.silence = execute.NewSilence(MaxSilentCalls)
 	done := 0
 	pipeline(tools, v, opts, shared, func(i int, tr *toolResult, skip *tool.Skipped) {
 		results[i], skips[i], finished[i] = tr, skip, true
@@ -50,18 +52,18 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 			opts.Progress(done, len(tools))
 		}
 	})
-	addTools(rep, tools, results, skips, finished, shared.silence, opts)
-	rep.Seed = cfg.seed
+	reportFinished(rep, tools, results, skips, finished, shared.silence, opts)
+	rep.Seed = cfg.Seed
 	rep.Notes = append(rep.Notes, shared.notes()...)
 	rep.Finish()
 	return rep, saveFindings(opts.CorpusDir, rep)
 }
 
-// addTools adds the results and skips of the tools that finished to rep, in the tools' order,
-// and says why the run stopped early, if it did. A validator that stopped answering: the tools
-// after the first one it stopped answering on are left out, checked or not (silence.go).
-func addTools(rep *report.Report, tools []tool.Tool, results []*toolResult, skips []*tool.Skipped, finished []bool, s *silence, opts Options) {
-	cut, silent := s.cutoff()
+// reportFinished puts in rep the results and skips of the tools that finished, in the tools'
+// order, and says why the run stopped early, if it did. A validator that stopped answering: the tools
+// after the first one it stopped answering on are left out, checked or not (execute.Silence).
+func reportFinished(rep *report.Report, tools []tool.Tool, results []*toolResult, skips []*tool.Skipped, finished []bool, s *execute.Silence, opts Options) {
+	cut, silent := s.Cutoff()
 	kept := len(tools)
 	if cut >= 0 {
 		kept = cut + 1
@@ -136,8 +138,10 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 			wg.Add(1)
 			go worker()
 		}()
-		topts, silent, release := shared.silence.forTool(i, opts)
+		topts := opts
+		stop, silent, release := shared.silence.ForTool(i, opts.Stop)
 		defer release()
+		topts.Stop = stop
 		tr, skip := prepareAndCheck(tools[i], i, v, topts, sib, shared, silent)
 		finished = true
 		mu.Lock()
@@ -154,23 +158,23 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 		wg.Add(1)
 		go worker()
 	}
-	feed(next, len(tools), opts, shared)
+	handOut(next, len(tools), opts, shared)
 	close(next)
 	wg.Wait()
 }
 
-// feed hands the indexes of n tools to the workers through next, in order, until the run
+// handOut hands the indexes of n tools to the workers through next, in order, until the run
 // stops; the tools not begun then are marked scored, so that no tool under way waits for them
 // to decide what it shrinks.
-func feed(next chan<- int, n int, opts Options, shared *runShared) {
+func handOut(next chan<- int, n int, opts Options, shared *runShared) {
 	for i := range n {
 		select {
 		case next <- i:
 			continue
 		case <-opts.stopDone():
-		case <-shared.silence.trippedDone():
+		case <-shared.silence.TrippedDone():
 			// The validator stopped answering on a tool begun already: the tools after
-			// it are left out (silence.go).
+			// it are left out (execute.Silence).
 		}
 		for j := i; j < n; j++ {
 			shared.shrink.scored(j, nil)
@@ -181,7 +185,7 @@ func feed(next chan<- int, n int, opts Options, shared *runShared) {
 
 // prepareAndCheck prepares tool i and checks it; a tool that cannot be prepared, or that has no
 // valid value checked, is skipped with its reason.
-func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, sib *mutators.Siblings, shared *runShared, silent *toolSilence) (*toolResult, *tool.Skipped) {
+func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, sib *mutators.Siblings, shared *runShared, silent *execute.ToolSilence) (*toolResult, *tool.Skipped) {
 	p, skip := prepareOne(t, v, opts, sib)
 	var tr *toolResult
 	if p != nil {
@@ -204,17 +208,17 @@ func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, si
 type runShared struct {
 	saved   []corpus.Case
 	shrink  *shrinkSet
-	deaths  *deathLog
-	silence *silence
+	deaths  *execute.Deaths
+	silence *execute.Silence
 }
 
 func newRunShared(saved []corpus.Case) *runShared {
-	return &runShared{saved: saved, shrink: newShrinkSet(), deaths: &deathLog{}}
+	return &runShared{saved: saved, shrink: newShrinkSet(), deaths: &execute.Deaths{}}
 }
 
 // notes are the run-level notes: process deaths that no call reproduced.
 func (s *runShared) notes() []string {
-	n, sample := s.deaths.unreproduced()
+	n, sample := s.deaths.Unreproduced()
 	if n == 0 {
 		return nil
 	}

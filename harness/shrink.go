@@ -6,8 +6,64 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/internal/execute"
+	"github.com/toolproof/toolproof/harness/internal/rapidseam"
 	"github.com/toolproof/toolproof/harness/report"
 )
+
+// Shrinking is bounded by steps, never by time: rapid stops minimising after its
+// -rapid.shrinktime, so how small a case gets would depend on how busy the machine is. The
+// harness gives rapid all the time there is (rapidseam.ShrinkTime) and counts the draws it
+// sends to the gate instead; once they are spent, rapid is stopped where it is
+// (rapidseam.Halt) and the last case that failed is the minimal one, so the same seed gives
+// the same minimal case on any machine, under any load.
+
+// DefaultShrinkSteps is how many draws minimising one finding may send to the gate when
+// Options.ShrinkSteps is 0.
+const DefaultShrinkSteps = 1000
+
+func (o Options) shrinkSteps() int {
+	if o.ShrinkSteps > 0 {
+		return o.ShrinkSteps
+	}
+	return DefaultShrinkSteps
+}
+
+// shrinkSteps counts the runs of a property that minimises one finding. The runs before the
+// first failure (rapid looking for it again) are free; after it, each run spends a step,
+// except the one rapid makes to confirm a failure it has just seen (it runs every failing
+// case twice, and a case that failed once and then did not would be flaky to rapid).
+type shrinkSteps struct {
+	rapidseam.Halt
+	left       int
+	started    bool // the property has failed: rapid is minimising
+	confirm    bool // the next run confirms the failure just seen
+	confirming bool // the run under way is such a confirmation
+}
+
+func newShrinkSteps(n int) *shrinkSteps { return &shrinkSteps{left: n} }
+
+// next lets the property run once more, or ends the shrink (Halt.End) when the steps are
+// spent or the run is stopped.
+func (s *shrinkSteps) next(stopped bool) {
+	s.confirming, s.confirm = s.confirm, false
+	switch {
+	case stopped:
+		s.End()
+	case s.confirming || !s.started:
+		return
+	case s.left <= 0:
+		s.End()
+	}
+	s.left--
+}
+
+// failed records that the run under way failed.
+func (s *shrinkSteps) failed() {
+	if !s.confirming {
+		s.started, s.confirm = true, true
+	}
+}
 
 // shrinkable reports whether f is worth a minimal case. A hang is not shrunk: every try would
 // cost the timeout; nor a crash: every try would cost a restart of the validator (the case kept
@@ -18,7 +74,7 @@ func shrinkable(f report.Finding) bool {
 
 // minimal draws again, only f's class, until a case of the same class and kind fails, and lets
 // rapid minimise it; f itself when no draw fails again.
-func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Finding {
+func minimal(p *prepared, r *execute.Executor, opts Options, f report.Finding) report.Finding {
 	g := f.Group()
 	var last *report.Finding
 	only := classOnly(opts.mutators(), f.Class)
@@ -26,8 +82,8 @@ func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Find
 	prop := func(t *rapid.T) {
 		steps.next(opts.stopped())
 		cs, originals, _ := drawOrSkip(t, r, p, only)
-		verdicts, mutated := r.check(p.gate, cs)
-		r.silence.observe(verdicts) // a stop ends the shrink at the next draw
+		verdicts, mutated := r.Check(p.gate, cs)
+		r.Observe(verdicts) // a stop ends the shrink at the next draw
 		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
 			for _, h := range judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts) {
@@ -45,7 +101,7 @@ func minimal(p *prepared, r *runner, opts Options, f report.Finding) report.Find
 	}
 	// Named after the group, so that rapid's fail file (in go test) is replayed only by the
 	// shrink of the same tool, class and kind.
-	if runHaltable(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop, &steps.halt) != nil && last != nil {
+	if rapidseam.CheckHaltable(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop, &steps.Halt) != nil && last != nil {
 		f = *last
 		f.Shrunk = true
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/internal/rapidseam"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/tool"
 )
@@ -25,14 +26,14 @@ func Check(t *testing.T, tools []tool.Tool, v validator.Validator, opts Options)
 	if err != nil {
 		t.Fatalf("toolproof: regression corpus: %v", err)
 	}
-	cfg := seam.resolve(opts, false)
-	release := seam.acquire(cfg)
+	cfg := rapidseam.Resolve(opts.Checks, opts.Seed, false)
+	release := rapidseam.Acquire(cfg)
 	defer release()
 	opts, blind := withBlind(opts, v)
 	if blind != "" {
 		t.Logf("toolproof: %s", blind)
 	}
-	t.Logf("toolproof: %d checks per tool, seed %d (Options.Seed or -rapid.seed repeats them)", cfg.checks, cfg.seed)
+	t.Logf("toolproof: %d checks per tool, seed %d (Options.Seed or -rapid.seed repeats them)", cfg.Checks, cfg.Seed)
 	// The tools are checked by Run's pipeline; each subtest reports one tool, in file order.
 	shared := newRunShared(saved)
 	results := make([]*toolResult, len(tools))

@@ -32,6 +32,24 @@ type ValueBlind interface {
 	ValueBlind()
 }
 
+// A Closer validator holds something that must be let go when the run ends (a process, a
+// connection); Close lets it go and says what went wrong doing so.
+type Closer interface {
+	Close() error
+}
+
+// A Fallible validator can stop serving before the run ends (an MCP server over HTTP that
+// refuses toolproof or goes away); Err says why, nil while it serves.
+type Fallible interface {
+	Err() error
+}
+
+// A Noter validator has lines of its own for the report (an MCP server: the forms it answered
+// in, its restarts).
+type Noter interface {
+	Notes() []string
+}
+
 // A Gate checks the raw argument text of calls to one tool. Check must be safe for concurrent
 // use and must not keep or change args.
 type Gate interface {

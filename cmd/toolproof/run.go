@@ -132,8 +132,8 @@ func randomSeed() uint64 {
 // stoppedBy is why a validator could not finish the run (an MCP server over HTTP that refused
 // toolproof or went away), or nil.
 func stoppedBy(v validator.Validator) error {
-	if e, ok := v.(interface{ Err() error }); ok {
-		return e.Err()
+	if f, ok := v.(validator.Fallible); ok {
+		return f.Err()
 	}
 	return nil
 }
@@ -151,7 +151,7 @@ func stoppedAny(vs []validator.Validator, err error) error {
 
 // notesOf are the notes a validator has for its report (an MCP server: the forms it answered in).
 func notesOf(v validator.Validator) []string {
-	if n, ok := v.(interface{ Notes() []string }); ok {
+	if n, ok := v.(validator.Noter); ok {
 		return n.Notes()
 	}
 	return nil

@@ -78,6 +78,17 @@ type Options struct {
 	SEP1303 bool
 }
 
+// The capabilities a Client and its gates have, checked by the compiler.
+var (
+	_ validator.Validator  = (*Client)(nil)
+	_ validator.ToolSource = (*Client)(nil)
+	_ validator.ValueBlind = (*Client)(nil)
+	_ validator.Closer     = (*Client)(nil)
+	_ validator.Fallible   = (*Client)(nil)
+	_ validator.Noter      = (*Client)(nil)
+	_ validator.BatchGate  = (*gate)(nil)
+)
+
 // Client is a running MCP server under test. It is a validator.Validator and a
 // validator.ToolSource (the server's tools); its gates are validator.BatchGates that pipeline
 // tools/call requests and survive crashes and hangs of the server by starting a new session.

@@ -35,6 +35,9 @@ func (Reference) Compile(t tool.Tool) (validator.Gate, error) {
 	return g, nil
 }
 
+// A Gatekeeper is a gate that needs no hang protection, checked by the compiler.
+var _ validator.Bounded = (*Gatekeeper)(nil)
+
 // Gatekeeper is one tool compiled by the reference validator. It is safe for concurrent use.
 type Gatekeeper struct {
 	tool   tool.Tool

@@ -128,7 +128,7 @@ func (o *Opener) Open(spec string) (validator.Validator, error) {
 
 // Close stops v if it is a process.
 func Close(v validator.Validator) error {
-	if c, ok := v.(interface{ Close() error }); ok {
+	if c, ok := v.(validator.Closer); ok {
 		return c.Close()
 	}
 	return nil

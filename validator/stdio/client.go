@@ -60,6 +60,15 @@ func (e *RefusedError) Error() string {
 	return fmt.Sprintf("the validator refused tool %q: %s", e.Tool, e.Reason)
 }
 
+// The capabilities a Client, a ToolServer and their gates have, checked by the compiler.
+var (
+	_ validator.Validator  = (*Client)(nil)
+	_ validator.Closer     = (*Client)(nil)
+	_ validator.ToolSource = ToolServer{}
+	_ validator.BatchGate  = (*gate)(nil)
+	_ validator.Isolator   = (*gate)(nil)
+)
+
 // Client is a running toolproof/1 child, or several (Options.Processes), restarted as needed,
 // seen as a validator.Validator. It is safe for concurrent use. Close it when done.
 type Client struct {

@@ -1,4 +1,4 @@
-package harness
+package execute
 
 import (
 	"bytes"
@@ -14,17 +14,29 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// runner executes an in-process gate safely: a panic is a crash, a call slower than the
-// timeout is a hang (the goroutine is abandoned), a change to the argument bytes is recorded.
-// The cases of one draw go to a worker goroutine in one hand-off.
-type runner struct {
+// An Executor sends the cases of one tool to its gate and gives back one verdict per case, in
+// the order sent. An in-process gate runs safely: a panic is a crash, a call slower than the
+// timeout is a hang (the goroutine is abandoned), a change to the argument bytes is recorded;
+// the cases of one draw go to a worker goroutine in one hand-off. A gate in another process
+// gets its calls in one batch (validator.BatchGate), and every crash is run again alone to
+// blame the call that causes it (blame). What a draw sends depends on the crashes proven so far
+// (crashy.go). An Executor is for one goroutine; Close it when done.
+type Executor struct {
 	timeout    time.Duration
-	onlyReject bool      // send only must-reject cases (Options.OnlyReject)
-	deaths     *deathLog // the process deaths seen, and whether some call reproduced each
+	onlyReject bool    // send only must-reject cases (Config.OnlyReject)
+	deaths     *Deaths // the process deaths seen, and whether some call reproduced each
 	work       chan *batch
 	hung       int          // timeouts so far
-	silence    *toolSilence // the tool's count of timeouts in a row, in the order drawn (nil: not counted)
+	silence    *ToolSilence // the tool's count of timeouts in a row, in the order drawn (nil: not counted)
 	crash      crashes      // the validator's proven crashes on this tool (crashy.go)
+}
+
+// Config is what an Executor needs to know.
+type Config struct {
+	Timeout    time.Duration // an in-process call with no verdict after this is a hang (> 0)
+	OnlyReject bool          // send only the must-reject cases; the others are not sent
+	Deaths     *Deaths       // the run's process deaths (nil: not recorded)
+	Silence    *ToolSilence  // the tool's count of silent calls (nil: not counted)
 }
 
 type batch struct {
@@ -35,9 +47,20 @@ type batch struct {
 	done     chan struct{}
 }
 
-func newRunner(opts Options, deaths *deathLog) *runner {
-	return &runner{timeout: opts.timeout(), onlyReject: opts.OnlyReject, deaths: deaths}
+// New is an Executor for one tool.
+func New(c Config) *Executor {
+	return &Executor{timeout: c.Timeout, onlyReject: c.OnlyReject, deaths: c.Deaths, silence: c.Silence}
 }
+
+// Hangs is how many calls have had no verdict within the timeout so far.
+func (e *Executor) Hangs() int { return e.hung }
+
+// Observe counts the verdicts of one batch of calls towards the tool's silence, in the order
+// drawn, and reports whether the tool stops here (see ToolSilence).
+func (e *Executor) Observe(vs []validator.Verdict) bool { return e.silence.observe(vs) }
+
+// CrashNotes say which cases were not sent for the validator's crashes, and why.
+func (e *Executor) CrashNotes() []string { return e.crash.notes() }
 
 func worker(work chan *batch) {
 	for b := range work {
@@ -66,19 +89,19 @@ func trimStack(s []byte) string {
 	return strings.Join(lines, "\n")
 }
 
-// check runs every case through the gate and returns one verdict per case, plus, per case,
+// Check runs every case through the gate and returns one verdict per case, plus, per case,
 // whether the gate changed the bytes it was given.
-func (r *runner) check(g validator.Gate, cs []corpus.Case) (out []validator.Verdict, mutated []bool) {
-	return r.checkCases(context.Background(), g, cs, false)
+func (e *Executor) Check(g validator.Gate, cs []corpus.Case) (out []validator.Verdict, mutated []bool) {
+	return e.checkCases(context.Background(), g, cs, false)
 }
 
 // checkCases is check; with lead, cs is one draw, its valid value first and that value's
 // distortions after it, and blame judges it on its valid case alone when that case crashes.
 // ctx ends the wait of a gate in another process (a check in flight whose tool stopped): what
 // it has not answered then is a Timeout "cancelled", which no one judges.
-func (r *runner) checkCases(ctx context.Context, g validator.Gate, cs []corpus.Case, lead bool) (out []validator.Verdict, mutated []bool) {
-	if !r.onlyReject {
-		return r.checkAll(ctx, g, cs, lead)
+func (e *Executor) checkCases(ctx context.Context, g validator.Gate, cs []corpus.Case, lead bool) (out []validator.Verdict, mutated []bool) {
+	if !e.onlyReject {
+		return e.send(ctx, g, cs, lead)
 	}
 	// Only the must-reject cases go to the gate; the others are not sent.
 	out = make([]validator.Verdict, len(cs))
@@ -94,7 +117,7 @@ func (r *runner) checkCases(ctx context.Context, g validator.Gate, cs []corpus.C
 		}
 	}
 	if len(send) > 0 {
-		vs, ms := r.checkAll(ctx, g, send, false) // the valid case is not sent
+		vs, ms := e.send(ctx, g, send, false) // the valid case is not sent
 		for j, i := range at {
 			out[i], mutated[i] = vs[j], ms[j]
 		}
@@ -102,7 +125,14 @@ func (r *runner) checkCases(ctx context.Context, g validator.Gate, cs []corpus.C
 	return out, mutated
 }
 
-func (r *runner) checkAll(ctx context.Context, g validator.Gate, cs []corpus.Case, lead bool) ([]validator.Verdict, []bool) {
+// CheckAll is Check for every case, the must-accept ones too when only must-reject cases are
+// sent otherwise.
+func (e *Executor) CheckAll(g validator.Gate, cs []corpus.Case) ([]validator.Verdict, []bool) {
+	return e.send(context.Background(), g, cs, false)
+}
+
+// send sends cs to the gate; with lead, as checkCases has it.
+func (e *Executor) send(ctx context.Context, g validator.Gate, cs []corpus.Case, lead bool) ([]validator.Verdict, []bool) {
 	mutated := make([]bool, len(cs))
 	lead = lead && len(cs) > 1 && cs[0].Class == corpus.Valid
 	if bg, ok := g.(validator.BatchGate); ok {
@@ -110,7 +140,7 @@ func (r *runner) checkAll(ctx context.Context, g validator.Gate, cs []corpus.Cas
 		for i := range cs {
 			args[i] = cs[i].Args
 		}
-		return r.blame(g, args, bg.CheckBatch(ctx, args), lead), mutated
+		return e.blame(g, args, bg.CheckBatch(ctx, args), lead), mutated
 	}
 	out := make([]validator.Verdict, len(cs))
 	if _, ok := g.(validator.Bounded); ok {
@@ -124,7 +154,7 @@ func (r *runner) checkAll(ctx context.Context, g validator.Gate, cs []corpus.Cas
 		for i := range cs {
 			given[i] = bytes.Clone(cs[i].Args)
 		}
-		r.guarded(g, given, out)
+		e.guarded(g, given, out)
 		for i := range cs {
 			mutated[i] = !bytes.Equal(given[i], cs[i].Args)
 		}
@@ -140,16 +170,16 @@ func (r *runner) checkAll(ctx context.Context, g validator.Gate, cs []corpus.Cas
 // guarded runs the calls on a worker goroutine, each verdict into out. A call with no verdict
 // after the timeout is a hang: recorded, its worker abandoned, and the next calls go on a new
 // one.
-func (r *runner) guarded(g validator.Gate, given [][]byte, out []validator.Verdict) {
+func (e *Executor) guarded(g validator.Gate, given [][]byte, out []validator.Verdict) {
 	for from := 0; from < len(given); {
-		if r.work == nil {
-			r.work = make(chan *batch)
-			go worker(r.work)
+		if e.work == nil {
+			e.work = make(chan *batch)
+			go worker(e.work)
 		}
 		// The batch has its own verdicts: an abandoned worker that wakes up writes only there.
 		b := &batch{gate: g, args: given[from:], out: make([]validator.Verdict, len(given)-from), done: make(chan struct{})}
-		r.work <- b
-		timer := time.NewTimer(r.timeout)
+		e.work <- b
+		timer := time.NewTimer(e.timeout)
 		seen := int64(0)
 	wait:
 		for {
@@ -163,16 +193,16 @@ func (r *runner) guarded(g validator.Gate, given [][]byte, out []validator.Verdi
 				now := b.progress.Load()
 				if now > seen {
 					seen = now
-					timer.Reset(r.timeout)
+					timer.Reset(e.timeout)
 					continue
 				}
 				// The worker is stuck in the gate on case from+now: record it, abandon the
 				// worker, and go on with the next case on a new one.
 				copy(out[from:], b.out[:now])
 				i := from + int(now)
-				out[i] = validator.Failed(validator.Timeout, fmt.Sprintf("no verdict after %v; the call was abandoned", r.timeout))
-				r.hung++
-				r.work = nil
+				out[i] = validator.Failed(validator.Timeout, fmt.Sprintf("no verdict after %v; the call was abandoned", e.timeout))
+				e.hung++
+				e.work = nil
 				from = i + 1
 				break wait
 			}
@@ -183,9 +213,9 @@ func (r *runner) guarded(g validator.Gate, given [][]byte, out []validator.Verdi
 // blame runs every call that got a Crash again, alone (validator.Isolator, else Check on its
 // own): when a process dies, every call in flight gets a Crash, but only the call that kills it
 // crashes alone. The others get the verdicts they get alone; a death that no call reproduces is
-// counted in r.deaths. With lead, args[0] is a valid value the other calls distort: it runs
+// counted in the Deaths. With lead, args[0] is a valid value the other calls distort: it runs
 // alone first, and when it crashes the others are not sent, as crashy.go has it.
-func (r *runner) blame(g validator.Gate, args [][]byte, vs []validator.Verdict, lead bool) []validator.Verdict {
+func (e *Executor) blame(g validator.Gate, args [][]byte, vs []validator.Verdict, lead bool) []validator.Verdict {
 	var crashed []int
 	for i, v := range vs {
 		if v.Fault == validator.Crash {
@@ -200,14 +230,14 @@ func (r *runner) blame(g validator.Gate, args [][]byte, vs []validator.Verdict, 
 		alone = iso.CheckAlone
 	}
 	if lead && crashed[0] == 0 {
-		if r.again(alone, args, vs, 0) {
+		if e.again(alone, args, vs, 0) {
 			// The draw is judged on its valid case alone, as when that case is sent first
 			// (crashy.go): the distortions' verdicts are dropped, and the others cut short are
 			// not run again, so the deaths that cut them short may be theirs: not deaths
 			// that no call reproduced.
 			for _, v := range vs[1:] {
 				if v.Fault == validator.Crash {
-					r.deaths.record(v, true)
+					e.deaths.record(v, true)
 				}
 			}
 			notSentAfterLead(vs, nil)
@@ -219,43 +249,43 @@ func (r *runner) blame(g validator.Gate, args [][]byte, vs []validator.Verdict, 
 	// answered, so the others run before it, and the restart that call causes overlaps the work
 	// that follows instead of holding up the rest.
 	for k := len(crashed) - 1; k >= 0; k-- {
-		r.again(alone, args, vs, crashed[k])
+		e.again(alone, args, vs, crashed[k])
 	}
 	return vs
 }
 
 // again runs call i, cut short by a death, alone, and gives it the verdict it gets there; it
 // reports whether the call crashed the validator again.
-func (r *runner) again(alone func(context.Context, []byte) validator.Verdict, args [][]byte, vs []validator.Verdict, i int) bool {
+func (e *Executor) again(alone func(context.Context, []byte) validator.Verdict, args [][]byte, vs []validator.Verdict, i int) bool {
 	death := vs[i]
 	v := alone(context.Background(), args[i])
 	reproduced := v.Fault == validator.Crash
 	if reproduced {
 		v = provenAlone(v)
 	}
-	r.deaths.record(death, reproduced)
+	e.deaths.record(death, reproduced)
 	vs[i] = v
 	return reproduced
 }
 
-// deathLog records, for each process death, whether some call that was in flight crashed the
+// Deaths records, for each process death, whether some call that was in flight crashed the
 // validator again when run alone, and whether some tool has a proven crash. Shared by the
 // tools of a run.
-type deathLog struct {
+type Deaths struct {
 	mu    sync.Mutex
 	m     map[deathKey]bool
 	crash atomic.Bool // some tool has a proven crash
 }
 
 // crashed notes that a tool has a proven crash.
-func (d *deathLog) crashed() {
+func (d *Deaths) crashed() {
 	if d != nil {
 		d.crash.Store(true)
 	}
 }
 
 // anyCrash says whether some tool has a proven crash.
-func (d *deathLog) anyCrash() bool { return d != nil && d.crash.Load() }
+func (d *Deaths) anyCrash() bool { return d != nil && d.crash.Load() }
 
 // deathKey tells one process death from another: by the number the client gave it
 // (Verdict.Death), else by its detail.
@@ -265,7 +295,7 @@ type deathKey struct {
 }
 
 // record notes that v's death was reproduced, or not, by the call v was given to.
-func (d *deathLog) record(v validator.Verdict, reproduced bool) {
+func (d *Deaths) record(v validator.Verdict, reproduced bool) {
 	if d == nil {
 		return
 	}
@@ -278,8 +308,8 @@ func (d *deathLog) record(v validator.Verdict, reproduced bool) {
 	d.m[k] = d.m[k] || reproduced
 }
 
-// unreproduced says how many deaths no call reproduced, with one of their details.
-func (d *deathLog) unreproduced() (int, string) {
+// Unreproduced says how many deaths no call reproduced, with one of their details.
+func (d *Deaths) Unreproduced() (int, string) {
 	if d == nil {
 		return 0, ""
 	}
@@ -297,9 +327,10 @@ func (d *deathLog) unreproduced() (int, string) {
 	return n, sample
 }
 
-func (r *runner) close() {
-	if r.work != nil {
-		close(r.work)
-		r.work = nil
+// Close lets the worker goroutine of an in-process gate go.
+func (e *Executor) Close() {
+	if e.work != nil {
+		close(e.work)
+		e.work = nil
 	}
 }

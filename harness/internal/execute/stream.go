@@ -1,4 +1,4 @@
-package harness
+package execute
 
 import (
 	"context"
@@ -8,10 +8,11 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// judgeFunc judges the cases of one check with their verdicts.
-type judgeFunc func(cs []corpus.Case, originals []any, verdicts []validator.Verdict, mutated []bool)
+// Judge judges the cases of one check with their verdicts.
+type Judge func(cs []corpus.Case, originals []any, verdicts []validator.Verdict, mutated []bool)
 
-// inflight keeps the checks of a gate in another process (a validator.BatchGate) in flight while
+// A Stream sends the draws of one tool to its gate and judges them in the order drawn. It keeps
+// the checks of a gate in another process (a validator.BatchGate) in flight while
 // the next ones are drawn: each check's cases go to the gate as soon as they are drawn, and the
 // checks are judged in the order they were drawn, whatever order the answers come in, so that
 // the seed gives the same report. The cases drawn never depend on a verdict (nothing stops
@@ -19,21 +20,21 @@ type judgeFunc func(cs []corpus.Case, originals []any, verdicts []validator.Verd
 // at once, as drawn.
 //
 // What a draw sends depends on the crashes proven before it (crashy.go): so a check goes ahead
-// only while none is proven on its tool, and sends its cases as checkDraw then does (sendDraw). Its crashes are
-// recorded when it is judged, in the order drawn; a check sent ahead of a crash proven before
-// it is judged is checked again with checkDraw, as it would have been. Once a crash is proven,
-// the checks of the tool go one at a time.
-type inflight struct {
-	r     *runner
+// only while none is proven on its tool, and sends its cases as checkDraw then does
+// (sendDraw). Its crashes are recorded when it is judged, in the order drawn; a check sent
+// ahead of a crash proven before it is judged is checked again with checkDraw, as it would have
+// been. Once a crash is proven, the checks of the tool go one at a time.
+type Stream struct {
+	ex    *Executor
 	gate  validator.Gate
-	judge judgeFunc
+	judge Judge
 	async bool
 	queue []*flight // oldest first
 	// window is how many checks may be in flight: it starts small and doubles (up to
 	// maxWindow) each time the oldest check is not answered when it is due, so that it grows
 	// to cover the gate's latency.
 	window int
-	// stop ends the wait for answers when the run is stopped (Options.Stop: a signal,
+	// stop ends the wait for answers when the run is stopped (the tool's Stop: a signal,
 	// --max-time, a tool before this one on which the validator stopped answering): the checks
 	// still in flight are then left unjudged, as a stopped run leaves the checks it did not
 	// draw. A validator that stops answering on this tool stops it in judged, at a check the
@@ -60,25 +61,26 @@ const (
 	maxWindow   = 64 // checks in flight at most
 )
 
-func newInflight(r *runner, g validator.Gate, judge judgeFunc, stop context.Context) *inflight {
+// Stream is a Stream of draws to g, each judged by judge; stop is the tool's Stop (nil: none).
+func (e *Executor) Stream(g validator.Gate, judge Judge, stop context.Context) *Stream {
 	_, batch := g.(validator.BatchGate)
 	if stop == nil {
 		stop = context.Background()
 	}
-	return &inflight{r: r, gate: g, judge: judge, async: batch, window: startWindow, stop: stop.Done(), ctx: stop}
+	return &Stream{ex: e, gate: g, judge: judge, async: batch, window: startWindow, stop: stop.Done(), ctx: stop}
 }
 
-// add sends the cases of one check to the gate and judges the checks that are due.
-func (f *inflight) add(cs []corpus.Case, originals []any) {
+// Add sends the cases of one check to the gate and judges the checks that are due.
+func (f *Stream) Add(cs []corpus.Case, originals []any) {
 	if f.stopped {
 		return
 	}
-	if !f.async || f.r.crash.proven {
-		f.drain()
+	if !f.async || f.ex.crash.proven {
+		f.Drain()
 		if f.stopped {
 			return
 		}
-		verdicts, mutated := f.r.checkDraw(f.gate, cs)
+		verdicts, mutated := f.ex.checkDraw(f.gate, cs)
 		f.judged(cs, originals, verdicts, mutated)
 		return
 	}
@@ -91,7 +93,7 @@ func (f *inflight) add(cs []corpus.Case, originals []any) {
 				fl.verdicts, fl.mutated = crashed(len(fl.cs), recover()), make([]bool, len(fl.cs))
 			}
 		}()
-		fl.verdicts, fl.mutated = f.r.sendDraw(f.ctx, f.gate, fl.cs)
+		fl.verdicts, fl.mutated = f.ex.sendDraw(f.ctx, f.gate, fl.cs)
 	}()
 	f.queue = append(f.queue, fl)
 	for len(f.queue) > f.window && !f.stopped {
@@ -100,7 +102,7 @@ func (f *inflight) add(cs []corpus.Case, originals []any) {
 }
 
 // next waits for the oldest check and judges it; with grow, a wait widens the window.
-func (f *inflight) next(grow bool) {
+func (f *Stream) next(grow bool) {
 	fl := f.queue[0]
 	f.queue[0] = nil
 	f.queue = f.queue[1:]
@@ -121,16 +123,16 @@ func (f *inflight) next(grow bool) {
 		f.stopped, f.queue = true, nil
 		return
 	}
-	if f.r.crash.proven {
+	if f.ex.crash.proven {
 		// A check judged before this one proved a crash: this one is sent as it then would be,
 		// unless its valid case crashed alone already, which tells what that sending gives.
-		if vs, ok := f.r.afterLead(fl.cs, fl.verdicts); ok {
+		if vs, ok := f.ex.afterLead(fl.cs, fl.verdicts); ok {
 			fl.verdicts, fl.mutated = vs, make([]bool, len(fl.cs))
 		} else {
-			fl.verdicts, fl.mutated = f.r.checkDraw(f.gate, fl.cs)
+			fl.verdicts, fl.mutated = f.ex.checkDraw(f.gate, fl.cs)
 		}
 	} else {
-		f.r.recordCrashes(fl.cs, fl.verdicts)
+		f.ex.recordCrashes(fl.cs, fl.verdicts)
 	}
 	f.judged(fl.cs, fl.originals, fl.verdicts, fl.mutated)
 }
@@ -138,15 +140,15 @@ func (f *inflight) next(grow bool) {
 // judged judges one check and counts its verdicts towards the tool's silence, in the order
 // drawn: when the validator stopped answering there, nothing after this check is judged, in
 // flight or not, wherever the timeouts of the checks in flight fell.
-func (f *inflight) judged(cs []corpus.Case, originals []any, verdicts []validator.Verdict, mutated []bool) {
+func (f *Stream) judged(cs []corpus.Case, originals []any, verdicts []validator.Verdict, mutated []bool) {
 	f.judge(cs, originals, verdicts, mutated)
-	if f.r.silence.observe(verdicts) {
+	if f.ex.silence.observe(verdicts) {
 		f.stopped, f.queue = true, nil
 	}
 }
 
-// drain judges every check still in flight, in order.
-func (f *inflight) drain() {
+// Drain judges every check still in flight, in order.
+func (f *Stream) Drain() {
 	for len(f.queue) > 0 && !f.stopped {
 		f.next(false)
 	}

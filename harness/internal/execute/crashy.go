@@ -1,4 +1,4 @@
-package harness
+package execute
 
 import (
 	"context"
@@ -36,60 +36,61 @@ const (
 	notSentClass      = "not run: the validator crashes on this class"
 )
 
-// crashes is what a tool's runner knows of the validator's crashes.
+// crashes is what a tool's Executor knows of the validator's crashes.
 type crashes struct {
 	proven  bool                 // a crash of this tool was proven
 	byClass map[corpus.Class]int // proven crashes of each class
 	notSent map[string]int       // cases not sent, by reason
 }
 
-// checkDraw is runner.check for the cases of one draw (the valid case first).
-func (r *runner) checkDraw(g validator.Gate, cs []corpus.Case) ([]validator.Verdict, []bool) {
-	if !r.crash.proven {
-		out, mutated := r.sendDraw(context.Background(), g, cs)
-		r.recordCrashes(cs, out)
+// checkDraw is Check for the cases of one draw (the valid case first), sent as the crashes
+// proven so far have it.
+func (e *Executor) checkDraw(g validator.Gate, cs []corpus.Case) ([]validator.Verdict, []bool) {
+	if !e.crash.proven {
+		out, mutated := e.sendDraw(context.Background(), g, cs)
+		e.recordCrashes(cs, out)
 		return out, mutated
 	}
 	out := make([]validator.Verdict, len(cs))
 	mutated := make([]bool, len(cs))
 	send := make([]int, 0, len(cs))
 	for i := range cs {
-		if r.classSpent(cs[i]) {
+		if e.classSpent(cs[i]) {
 			out[i] = validator.NotSent(notSentClass)
 			continue
 		}
 		send = append(send, i)
 	}
 	if len(send) > 0 && cs[send[0]].Class == corpus.Valid {
-		out[send[0]], mutated[send[0]] = r.lead(g, cs[send[0]])
+		out[send[0]], mutated[send[0]] = e.lead(g, cs[send[0]])
 		if out[send[0]].Fault == validator.Crash {
-			r.dropRest(cs, out)
+			e.dropRest(cs, out)
 			send = nil
 		} else {
 			send = send[1:]
 		}
 	}
-	r.run(g, cs, send, out, mutated)
-	r.recordCrashes(cs, out)
+	e.sendAt(g, cs, send, out, mutated)
+	e.recordCrashes(cs, out)
 	return out, mutated
 }
 
 // sendDraw sends the cases of a draw of a tool with no proven crash, the valid case first: all
 // together, or, for an isolator once the run has a proven crash, the valid case alone first.
-// It reads nothing of r.crash (a draw in flight calls it); ctx ends its wait (checkCases).
-func (r *runner) sendDraw(ctx context.Context, g validator.Gate, cs []corpus.Case) ([]validator.Verdict, []bool) {
+// It reads nothing of e.crash (a draw in flight calls it); ctx ends its wait (checkCases).
+func (e *Executor) sendDraw(ctx context.Context, g validator.Gate, cs []corpus.Case) ([]validator.Verdict, []bool) {
 	_, iso := g.(validator.Isolator)
-	if !iso || !r.deaths.anyCrash() || r.onlyReject || len(cs) < 2 || cs[0].Class != corpus.Valid {
-		return r.checkCases(ctx, g, cs, true)
+	if !iso || !e.deaths.anyCrash() || e.onlyReject || len(cs) < 2 || cs[0].Class != corpus.Valid {
+		return e.checkCases(ctx, g, cs, true)
 	}
 	out := make([]validator.Verdict, len(cs))
 	mutated := make([]bool, len(cs))
-	out[0], mutated[0] = r.lead(g, cs[0])
+	out[0], mutated[0] = e.lead(g, cs[0])
 	if out[0].Fault == validator.Crash {
 		notSentAfterLead(out, nil)
 		return out, mutated
 	}
-	vs, ms := r.checkCases(ctx, g, cs[1:], false)
+	vs, ms := e.checkCases(ctx, g, cs[1:], false)
 	copy(out[1:], vs)
 	copy(mutated[1:], ms)
 	return out, mutated
@@ -98,10 +99,10 @@ func (r *runner) sendDraw(ctx context.Context, g validator.Gate, cs []corpus.Cas
 // lead checks the valid case c of a draw once the tool has a proven crash. It runs alone (on a
 // process of its own, validator.Isolator), so that a crash is proven by the one death it
 // causes, as blame would prove it.
-func (r *runner) lead(g validator.Gate, c corpus.Case) (validator.Verdict, bool) {
+func (e *Executor) lead(g validator.Gate, c corpus.Case) (validator.Verdict, bool) {
 	iso, ok := g.(validator.Isolator)
-	if !ok || r.onlyReject {
-		vs, ms := r.check(g, []corpus.Case{c})
+	if !ok || e.onlyReject {
+		vs, ms := e.Check(g, []corpus.Case{c})
 		return vs[0], ms[0]
 	}
 	v := iso.CheckAlone(context.Background(), c.Args)
@@ -121,20 +122,20 @@ func provenAlone(v validator.Verdict) validator.Verdict {
 // afterLead is what checkDraw gives, once a crash is proven, for a draw whose valid case vs[0]
 // crashed alone already: the valid case's crash, the rest not sent. ok is false when vs[0]
 // is no such crash.
-func (r *runner) afterLead(cs []corpus.Case, vs []validator.Verdict) (out []validator.Verdict, ok bool) {
-	if r.onlyReject || len(cs) == 0 || cs[0].Class != corpus.Valid || vs[0].Fault != validator.Crash || vs[0].Death != 0 {
+func (e *Executor) afterLead(cs []corpus.Case, vs []validator.Verdict) (out []validator.Verdict, ok bool) {
+	if e.onlyReject || len(cs) == 0 || cs[0].Class != corpus.Valid || vs[0].Fault != validator.Crash || vs[0].Death != 0 {
 		return nil, false
 	}
 	out = make([]validator.Verdict, len(cs))
 	out[0] = vs[0]
-	r.dropRest(cs, out)
-	r.recordCrashes(cs, out)
+	e.dropRest(cs, out)
+	e.recordCrashes(cs, out)
 	return out, true
 }
 
 // notSentAfterLead gives every case of a draw after its valid case out[0], which crashed the
 // validator alone, the verdict of a case not sent for that crash, and clears their mutated
-// marks (nil: none). It reads nothing of the runner (a draw in flight calls it).
+// marks (nil: none). It reads nothing of the Executor (a draw in flight calls it).
 func notSentAfterLead(out []validator.Verdict, mutated []bool) {
 	for i := 1; i < len(out); i++ {
 		out[i] = validator.NotSent(notSentAfterCrash)
@@ -146,10 +147,10 @@ func notSentAfterLead(out []validator.Verdict, mutated []bool) {
 
 // dropRest is notSentAfterLead for the draw cs once a crash is proven: a distortion of a class
 // with maxClassCrashes proven crashes is not sent for its class's sake instead.
-func (r *runner) dropRest(cs []corpus.Case, out []validator.Verdict) {
+func (e *Executor) dropRest(cs []corpus.Case, out []validator.Verdict) {
 	notSentAfterLead(out, nil)
 	for i := 1; i < len(cs); i++ {
-		if r.classSpent(cs[i]) {
+		if e.classSpent(cs[i]) {
 			out[i] = validator.NotSent(notSentClass)
 		}
 	}
@@ -157,12 +158,12 @@ func (r *runner) dropRest(cs []corpus.Case, out []validator.Verdict) {
 
 // classSpent says whether c is a distortion of a class that has maxClassCrashes proven crashes
 // on this tool, so is sent no more.
-func (r *runner) classSpent(c corpus.Case) bool {
-	return c.Class != corpus.Valid && r.crash.byClass[c.Class] >= maxClassCrashes
+func (e *Executor) classSpent(c corpus.Case) bool {
+	return c.Class != corpus.Valid && e.crash.byClass[c.Class] >= maxClassCrashes
 }
 
-// run sends the cases at indexes at.
-func (r *runner) run(g validator.Gate, cs []corpus.Case, at []int, out []validator.Verdict, mutated []bool) {
+// sendAt sends the cases of cs at the indexes at, each verdict into out and mutated.
+func (e *Executor) sendAt(g validator.Gate, cs []corpus.Case, at []int, out []validator.Verdict, mutated []bool) {
 	if len(at) == 0 {
 		return
 	}
@@ -170,7 +171,7 @@ func (r *runner) run(g validator.Gate, cs []corpus.Case, at []int, out []validat
 	for j, i := range at {
 		sub[j] = cs[i]
 	}
-	vs, ms := r.check(g, sub)
+	vs, ms := e.Check(g, sub)
 	for j, i := range at {
 		out[i], mutated[i] = vs[j], ms[j]
 	}
@@ -178,21 +179,21 @@ func (r *runner) run(g validator.Gate, cs []corpus.Case, at []int, out []validat
 
 // recordCrashes records the proven crashes among the verdicts vs of cs, and the cases not
 // sent because of crashes.
-func (r *runner) recordCrashes(cs []corpus.Case, vs []validator.Verdict) {
+func (e *Executor) recordCrashes(cs []corpus.Case, vs []validator.Verdict) {
 	for i, v := range vs {
 		switch {
 		case v.Fault == validator.Crash:
-			if r.crash.byClass == nil {
-				r.crash.byClass = map[corpus.Class]int{}
+			if e.crash.byClass == nil {
+				e.crash.byClass = map[corpus.Class]int{}
 			}
-			r.crash.proven = true
-			r.crash.byClass[cs[i].Class]++
-			r.deaths.crashed()
+			e.crash.proven = true
+			e.crash.byClass[cs[i].Class]++
+			e.deaths.crashed()
 		case v.NotSent && (v.Detail == notSentAfterCrash || v.Detail == notSentClass):
-			if r.crash.notSent == nil {
-				r.crash.notSent = map[string]int{}
+			if e.crash.notSent == nil {
+				e.crash.notSent = map[string]int{}
 			}
-			r.crash.notSent[v.Detail]++
+			e.crash.notSent[v.Detail]++
 		}
 	}
 }
