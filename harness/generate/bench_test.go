@@ -4,7 +4,7 @@ package generate_test
 // rapid generator of the same shape of values, the generator a careful person would write for
 // each tool. bench/generate.sh runs these next to json-schema-faker and prints the table.
 //
-//	go test -run '^$' -bench 'BenchmarkGenerate' -benchmem ./generate/
+//	go test -run '^$' -bench 'BenchmarkGenerate' -benchmem ./harness/generate/
 //
 // How values are drawn. A *rapid.T only exists inside rapid.Check, and Generator.Example makes
 // a new T (and a new random stream) for every value, which would be measured too. So each
@@ -32,7 +32,7 @@ import (
 	"github.com/toolproof/toolproof/validator/tool"
 )
 
-// benchTools are the tools benchmarked, from ../corpus/tools.
+// benchTools are the tools benchmarked, from ../../validator/tool/sample/tools.
 var benchTools = []string{"read", "execute_code", "edit_files"}
 
 // benchDrawsPerCase is how many values one rapid test case draws.

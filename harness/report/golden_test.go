@@ -81,7 +81,7 @@ func goldenPassing() *Report {
 	return r
 }
 
-// TestGolden pins every report format byte for byte: go test ./report -run Golden -update
+// TestGolden pins every report format byte for byte: go test ./harness/report -run Golden -update
 // rewrites the files after a deliberate change.
 func TestGolden(t *testing.T) {
 	one := goldenReport()
@@ -122,10 +122,10 @@ func checkGolden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (go test ./report -run Golden -update writes it)", err)
+		t.Fatalf("%v (go test ./harness/report -run Golden -update writes it)", err)
 	}
 	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s changed (-want +got); go test ./report -run Golden -update accepts the change:\n%s", path, d)
+		t.Errorf("%s changed (-want +got); go test ./harness/report -run Golden -update accepts the change:\n%s", path, d)
 	}
 }
 

@@ -1,4 +1,4 @@
-// Package node carries the node adapters (adapters/*.mjs) with the package.json and
-// package-lock.json that pin their libraries, so that an installed toolproof can run them
-// without a checkout. The .mjs files are the adapters; see README.md.
+// Package node carries the node adapters (adapters/*.mjs), the seed gates (seeds/seed-typebox,
+// seeds/seed-zod) and the package.json and package-lock.json that pin their libraries, so that an
+// installed toolproof can run them without a checkout. See README.md.
 package node
