@@ -153,3 +153,9 @@ func fileKind(m fs.FileMode) string {
 	}
 	return "mode " + m.String()
 }
+
+// withoutBOM is data without the UTF-8 byte order mark some editors write at the start of a
+// file: a signature, no part of the JSON text (RFC 8259 §8.1 lets a parser ignore it).
+func withoutBOM(data []byte) []byte {
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+}
