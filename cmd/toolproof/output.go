@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/harness/report"
+	"github.com/toolproof/toolproof/internal/atomicfile"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/tool"
 )
@@ -75,21 +77,28 @@ func write(w io.Writer, reports []*report.Report, format string, opts report.Ren
 
 // writeFiles writes the --report files; a file that cannot be written is an error naming it.
 func writeFiles(reports []*report.Report, out outputs) error {
+	var errs []error
 	for _, f := range out.files {
-		var buf bytes.Buffer
-		if err := write(&buf, reports, f.format, out.render); err != nil {
-			return err
-		}
-		if dir := filepath.Dir(f.path); dir != "." {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return fmt.Errorf("--report %s=%s: %v", f.format, f.path, err)
-			}
-		}
-		if err := os.WriteFile(f.path, buf.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("--report %s=%s: %v", f.format, f.path, err)
+		if err := writeReportFile(reports, out, f); err != nil {
+			errs = append(errs, fmt.Errorf("--report %s=%s: %v", f.format, f.path, err))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
+}
+
+// writeReportFile writes one --report file atomically: a full disk or a signal leaves no truncated
+// report behind.
+func writeReportFile(reports []*report.Report, out outputs, f reportFile) error {
+	var buf bytes.Buffer
+	if err := write(&buf, reports, f.format, out.render); err != nil {
+		return err
+	}
+	if dir := filepath.Dir(f.path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	return atomicfile.WriteFile(f.path, buf.Bytes(), 0o644)
 }
 
 // releaseVersion is toolproof's module version, or "" for a binary built in a checkout.
