@@ -80,7 +80,7 @@ func reportFinished(rep *report.Report, tools []tool.Tool, results []*toolResult
 			rep.Tools++
 		}
 		if skip := skips[i]; skip != nil {
-			rep.Skipped = append(rep.Skipped, *skip)
+			rep.Skipped = append(rep.Skipped, report.Skipped(*skip))
 			addSkipped(rep.Shard, i)
 		}
 	}

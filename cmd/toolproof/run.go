@@ -215,11 +215,12 @@ func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 		defer stop()
 	}
 	opts.Progress = progressTo(stderr)
+	opts.Files = toolFiles(f.servedBy(vs), set.Texts)
 	reports, err := runEach(vs, tools, skipped, base, opts)
 	if err != nil {
 		return err
 	}
-	sources(reports, tools, f.servedBy(vs), set.Texts)
+	sources(reports, tools, f.servedBy(vs))
 	err = stoppedAny(vs, writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr))
 	if why := interrupted(reports); why != "" {
 		fmt.Fprintf(stderr, "toolproof: %s; the report covers what was checked\n", why)
@@ -251,7 +252,7 @@ func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped
 		if err != nil {
 			return nil, err
 		}
-		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
+		rep.Skipped = append(harness.Skips(skipped), rep.Skipped...)
 		if err := stoppedBy(v); mcp.IsAuthError(err) {
 			return nil, usageError{err.Error()}
 		}

@@ -13,14 +13,18 @@
 // HTML and SARIF renderers their options (the command that repeats the run, a finding's replay
 // command, the version).
 //
-// Locate (source.go) says where in its tool file each finding is: the place of the part of the
-// tool's schema it is about (Finding.Location: the keyword the oracle finds broken, place.go,
-// found in the file's text by tool.LocateAll), else its tool's definition (Report.Sources).
-// Every format shows that one place (Report.At); SARIF's region is it.
+// A finding carries where in its tool file the part of the tool's schema it is about is written
+// (Finding.Location), and the report where each tool with a finding is defined (Report.Sources):
+// the harness finds both as it judges. Every format shows that one place (Report.At); SARIF's
+// region is it.
 //
 // A baseline (package baseline) marks the findings it knows (Finding.Known: reported, not
 // failing) and records what it found (Report.Baseline: the known entries that reproduce and the
 // fixed ones, which fail the run).
 //
-// The harness package builds reports; nothing here runs a validator.
+// The harness package builds reports: it judges the cases, counts them (ClassStats), places the
+// findings, gives the order of the classes (Report.ClassOrder) and turns a gate's issues and
+// skipped tools into the report's own (Issue, Skipped). Nothing here runs a validator, compiles
+// a schema or judges a call: the package imports corpus (the case a finding holds) and the
+// standard library only, which TestImportsNoJudge holds it to.
 package report

@@ -30,7 +30,7 @@ func writeText(w io.Writer, r *Report) error {
 				fmt.Fprintf(w, "     path:   %s  keyword: %s\n", escapeLine(f.Path), escapeLine(f.Keyword))
 			}
 			if len(f.Issues) > 0 {
-				fmt.Fprintf(w, "     issues: %s\n", escapeLine(IssuesText(f.Issues)))
+				fmt.Fprintf(w, "     issues: %s\n", escapeLine(issuesText(f.Issues)))
 			}
 			if f.Detail != "" {
 				fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(escapeText(strings.TrimRight(f.Detail, "\n")), "\n", "\n     "))
@@ -86,7 +86,7 @@ func writeComparisonText(w io.Writer, cmp *Comparison) error {
 		}
 		fmt.Fprintf(w, "\nfindings of %s (%d; in full: --format json, or a run of this validator alone):\n", r.Validator, len(r.Findings))
 		for _, f := range r.Findings {
-			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark(f), f.String(), showArgs(truncate(string(f.Args), 160)), f.ID)
+			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark(f), f.String(), showArgs(Truncate(string(f.Args), 160)), f.ID)
 		}
 	}
 	for _, r := range cmp.Reports {
