@@ -7,11 +7,15 @@
 // the kinds seen, the checks, the counts; a comparison's: the summary of each validator), by a
 // small renderer per format, each in a file of its own: text.go, markdown.go, junit.go,
 // json.go, html.go (one self-contained page, its template in html/), sarif.go (SARIF 2.1.0 for
-// code scanning) and badge.go (a shields.io endpoint document). The
-// class tables of the text and Markdown forms are one table (table.go) written two ways. A new
-// format is one more renderer over the same model, listed in format.go; WriteFormat gives the
-// HTML and SARIF renderers their options (the command that repeats the run, a finding's replay
-// command, the version).
+// code scanning) and badge.go (a shields.io endpoint document). The class tables of the text
+// and Markdown forms are one Table (table.go) written two ways. A new format is one more
+// renderer over the same model, listed in format.go; WriteFormat gives the HTML and SARIF
+// renderers their options (the command that repeats the run, a finding's replay command, the
+// version).
+//
+// The text primitives are toolproof's one set: Table (aligned text or Markdown), EscapeLine and
+// EscapeText (control characters and bidirectional overrides escaped, escape.go) and Truncate.
+// The other text outputs write with them too (toolproof classify's summary, toolproof audit).
 //
 // A finding carries where in its tool file the part of the tool's schema it is about is written
 // (Finding.Location), and the report where each tool with a finding is defined (Report.Sources):

@@ -260,16 +260,16 @@ func (s *summary) closedText() string {
 
 // classTable is the table of classes by outcome: cases, ok, failed, not applicable, the count
 // of each kind seen, and the implementation-defined and unclear counts when there are any.
-func (s *summary) classTable() *table {
-	t := &table{right: true, head: []string{"class", "cases", "ok", "failed", "n/a"}}
+func (s *summary) classTable() *Table {
+	t := &Table{Right: true, Head: []string{"class", "cases", "ok", "failed", "n/a"}}
 	for _, k := range s.kinds {
-		t.head = append(t.head, string(k))
+		t.Head = append(t.Head, string(k))
 	}
 	if s.either {
-		t.head = append(t.head, "either")
+		t.Head = append(t.Head, "either")
 	}
 	if s.unclear {
-		t.head = append(t.head, "unclear")
+		t.Head = append(t.Head, "unclear")
 	}
 	for _, c := range s.classes {
 		st := s.Classes[c]
@@ -283,7 +283,7 @@ func (s *summary) classTable() *table {
 		if s.unclear {
 			cells = append(cells, itoa(st.Unclear))
 		}
-		t.rows = append(t.rows, row{cells: cells})
+		t.Rows = append(t.Rows, Row{Cells: cells})
 	}
 	return t
 }
