@@ -53,7 +53,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *execu
 		}
 	}
 	tr.bugs, tr.bugText, tr.unreach = st.Bugs, st.LastBug, st.Unreachable
-	opts.Files.locate(p, tr)
+	run.placer.locate(p, tr)
 	return tr
 }
 

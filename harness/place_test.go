@@ -119,6 +119,7 @@ func TestSchemaPlaceAcrossDocuments(t *testing.T) {
 // does) in the files read gives, and adds each tool's result to a report.
 func locateAll(t testing.TB, tools []tool.Tool, files Files, fs []report.Finding, firsts []report.Finding) *report.Report {
 	r := &report.Report{}
+	pl := newPlacer(files, tools)
 	for _, tl := range tools {
 		p, skip := prepareOracle(tl, true, mutators.SiblingsOf(tools))
 		if skip != nil {
@@ -135,7 +136,7 @@ func locateAll(t testing.TB, tools []tool.Tool, files Files, fs []report.Finding
 				tr.firsts = append(tr.firsts, f)
 			}
 		}
-		files.locate(p, tr)
+		pl.locate(p, tr)
 		addResult(r, tr)
 		if len(tr.firsts) > 0 {
 			r.Shard = &report.ShardInfo{Shrinks: []report.ShardShrink{{First: tr.firsts[0]}}}
@@ -201,7 +202,8 @@ func TestLocate(t *testing.T) {
 }
 
 // BenchmarkLocate locates one finding in each of the 1,000 tools of one tool file (about 130
-// KB): a validation per tool with the oracle it was checked with, a pass over its document.
+// KB): a validation per tool with the oracle it was checked with, one pass over the file to index
+// it, one over each tool's definition.
 func BenchmarkLocate(b *testing.B) {
 	var text strings.Builder
 	text.WriteString("[\n")
@@ -224,10 +226,11 @@ func BenchmarkLocate(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var last *toolResult
+		pl := newPlacer(files, set.Tools)
 		for _, p := range ps {
 			last = &toolResult{tool: p.tool.Name, findings: []report.Finding{{Case: corpus.Case{Tool: p.tool.Name, Class: "stringified_type",
 				Expect: corpus.Reject, Args: []byte(`{"p": "1"}`), Path: "/p", Scope: "/p", Keyword: "type"}}}}
-			files.locate(p, last)
+			pl.locate(p, last)
 		}
 		if last.findings[0].Location.Line != 1001 {
 			b.Fatalf("the last finding at %+v", last.findings[0].Location)

@@ -51,8 +51,9 @@ func Replay(cs []corpus.Case, tools []tool.Tool, v validator.Validator, opts Opt
 		ps = append(ps, p)
 	}
 	rep.Tools = len(ps)
+	pl := newPlacer(opts.Files, need)
 	for _, p := range ps {
-		addResult(rep, replayTool(p, byTool[p.tool.Name], opts))
+		addResult(rep, replayTool(p, byTool[p.tool.Name], pl, opts))
 	}
 	rep.Finish()
 	return rep, nil
@@ -60,7 +61,7 @@ func Replay(cs []corpus.Case, tools []tool.Tool, v validator.Validator, opts Opt
 
 // replayTool sends the saved cases of one tool that the oracle still confirms to its gate and
 // judges them.
-func replayTool(p *prepared, saved []corpus.Case, opts Options) *toolResult {
+func replayTool(p *prepared, saved []corpus.Case, pl *placer, opts Options) *toolResult {
 	tr := &toolResult{tool: p.tool.Name, classes: map[string]*report.ClassStats{}}
 	var run []corpus.Case
 	var originals []any
@@ -88,6 +89,6 @@ func replayTool(p *prepared, saved []corpus.Case, opts Options) *toolResult {
 			tr.findings = append(tr.findings, f)
 		}
 	}
-	opts.Files.locate(p, tr)
+	pl.locate(p, tr)
 	return tr
 }
