@@ -81,7 +81,7 @@ func reportFinished(rep *report.Report, tools []tool.Tool, results []*toolResult
 			rep.Tools++
 		}
 		if skip := skips[i]; skip != nil {
-			rep.Skipped = append(rep.Skipped, *skip)
+			rep.Skipped = append(rep.Skipped, report.Skipped(*skip))
 			addSkipped(rep.Shard, i)
 		}
 	}
@@ -138,6 +138,7 @@ func (e *SaveError) Unwrap() error { return e.Err }
 // one call at a time, in the order the tools finish.
 func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *runShared, done func(i int, tr *toolResult, skip *tool.Skipped)) {
 	sib := siblingsFor(tools, opts)
+	shared.placer = newPlacer(opts.Files, tools)
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -228,10 +229,11 @@ func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, si
 	return tr, skip
 }
 
-// runShared is what the tools of one run share: the saved cases, who shrinks what, and the
-// process deaths of an external validator.
+// runShared is what the tools of one run share: the saved cases, the tool files, who shrinks
+// what, and the process deaths of an external validator.
 type runShared struct {
 	saved   []corpus.Case
+	placer  *placer // the tool files, to place findings in (nil: none)
 	shrink  *shrinkSet
 	deaths  *execute.Deaths
 	silence *execute.Silence

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/atomicfile"
 	"github.com/toolproof/toolproof/validator"
@@ -176,16 +177,23 @@ func replayCommand(f *runFlags, specs map[string]string, jsonFile string) func(*
 	}
 }
 
-// sources says where each tool with a finding is defined: the position of its "name" in its tool
-// file, with each finding at the place in the file of the part of the schema it is about
-// (report.Locate); or, for a tool a validator lists (node:, mcp:), the validator's spec, with the
-// module (or the first file of the server's command) as the file.
-func sources(reports []*report.Report, tools []tool.Tool, served string, texts map[string][]byte) {
+// toolFiles gives the harness the bytes the tools were read from (tool.Set.Texts), to say where in
+// them each finding is, named relative to the working directory; nothing for tools a validator
+// lists (served: node:, mcp:), which sources locates.
+func toolFiles(served string, texts map[string][]byte) harness.Files {
+	if served != "" {
+		return harness.Files{}
+	}
+	// Never a second read: a pipe gives nothing then (a named one blocks), and a file edited
+	// since would put places wrongly.
+	return harness.Files{Read: func(path string) []byte { return texts[path] }, Name: relPath}
+}
+
+// sources says, for a tool a validator lists (served: node:, mcp:), where each tool with a
+// finding is defined: the validator's spec, with the module (or the first file of the server's
+// command) as the file. Tools read from files were located by the harness (toolFiles).
+func sources(reports []*report.Report, tools []tool.Tool, served string) {
 	if served == "" {
-		// The bytes the tools were read from (tool.Set.Texts), never a second read: a pipe gives
-		// nothing then (a named one blocks), and a file edited since would put places wrongly.
-		read := func(path string) []byte { return texts[path] }
-		report.Locate(reports, tools, report.Files{Read: read, Name: relPath})
 		return
 	}
 	files := map[string][]byte{}

@@ -215,11 +215,12 @@ func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 		defer stop()
 	}
 	opts.Progress = progressTo(stderr)
+	opts.Files = toolFiles(f.servedBy(vs), set.Texts)
 	reports, saveErr, err := runEach(vs, tools, skipped, base, opts)
 	if err != nil {
 		return err
 	}
-	sources(reports, tools, f.servedBy(vs), set.Texts)
+	sources(reports, tools, f.servedBy(vs))
 	err = stoppedAny(vs, writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr))
 	why := interrupted(reports)
 	if saveErr != nil {
@@ -264,7 +265,7 @@ func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped
 		if err != nil {
 			return nil, nil, err
 		}
-		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
+		rep.Skipped = append(harness.Skips(skipped), rep.Skipped...)
 		if err := stoppedBy(v); mcp.IsAuthError(err) {
 			return nil, nil, usageError{err.Error()}
 		}

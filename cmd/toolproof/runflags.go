@@ -10,7 +10,6 @@ import (
 
 	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/harness/baseline"
-	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/mutators/classify"
 	"github.com/toolproof/toolproof/validator"
@@ -137,9 +136,9 @@ func (f *runFlags) options() (harness.Options, error) {
 	}
 	switch f.profile {
 	case "strict":
-		opts.Profile = report.Strict
+		opts.Profile = harness.Strict
 	case "repair":
-		opts.Profile = report.Repair
+		opts.Profile = harness.Repair
 	default:
 		return opts, usagef("--profile %q: want strict or repair", f.profile)
 	}

@@ -176,6 +176,7 @@ func (b *Baseline) Replay(tools []tool.Tool, v validator.Validator, validators i
 	}
 	ropts := opts
 	ropts.Shards, ropts.Shard, ropts.CorpusDir, ropts.Progress = 0, 0, "", nil
+	ropts.Files = harness.Files{} // the known entries are listed as they reproduce, not placed in the tool file
 	rep, err := harness.Replay(cs, tools, v, ropts)
 	if err != nil {
 		return nil, fmt.Errorf("baseline %s: replaying its known findings against %s: %w", b.File, v.Name(), err)
@@ -281,7 +282,7 @@ func Trim(doc report.Document) report.Document {
 	out := report.Document{Passed: true, Seed: doc.Seed, Reports: []*report.Report{}}
 	for _, r := range doc.Reports {
 		t := &report.Report{Validator: r.Validator, Profile: r.Profile, Closed: r.Closed, Findings: []report.Finding{},
-			Classes: map[string]*report.ClassStats{}, Skipped: []tool.Skipped{}}
+			Classes: map[string]*report.ClassStats{}, Skipped: []report.Skipped{}}
 		for _, f := range known(r) {
 			// Where the finding is in the tool file moves with every edit of the file: left out.
 			f.Known, f.Count, f.Detail, f.Shrunk, f.Location = false, 0, "", false, report.Source{}
