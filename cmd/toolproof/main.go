@@ -10,7 +10,7 @@
 //	toolproof audit      --tools PATH [--format text|json]
 //	toolproof classify   --calls LOG [--tools PATH]... [--format text|json|jsonl] [--save DIR] [--weights OUT]
 //	toolproof validators
-//	toolproof version
+//	toolproof version    (or --version, -v)
 //
 // Exit status: 0 no finding, 1 findings, 2 bad usage or input (or more skipped tools than
 // --max-skipped allows), 3 the run was stopped (SIGINT, SIGTERM or --max-time) and its report
@@ -56,7 +56,7 @@ Usage:
   toolproof classify   --calls LOG [--tools PATH]... [--format text|json|jsonl] [--save DIR]
                        [--save-valid] [--weights OUT] [--close]
   toolproof validators
-  toolproof version
+  toolproof version    (or --version, -v: the version and the commit it was built from)
 
 With no --tools, run, replay and audit use the embedded tool corpus; with no --validator, the
 built-in reference validator (toolproof's oracle, so run then also shows what a coercing gate
@@ -131,6 +131,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		return 0
+	}
+	if args[0] == "-v" || args[0] == "--version" || args[0] == "-version" {
+		args = append([]string{"version"}, args[1:]...)
 	}
 	var err error
 	if cmd, ok := commands()[args[0]]; ok {

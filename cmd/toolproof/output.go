@@ -94,7 +94,7 @@ func writeFiles(reports []*report.Report, out outputs) error {
 
 // releaseVersion is toolproof's module version, or "" for a binary built in a checkout.
 func releaseVersion() string {
-	if v := moduleVersion(); v != "(devel)" {
+	if v := moduleVersion(); !isDevel(v) {
 		return v
 	}
 	return ""
