@@ -26,9 +26,9 @@ type auditCmd struct {
 }
 
 func (c *auditCmd) flags(fs *flag.FlagSet) {
-	toolsFlag(fs, &c.tools, "tool file or directory (repeatable; default: the embedded corpus)")
+	toolsFlag(fs, &c.tools, "`PATH`: a tool file or directory (repeatable; default: the embedded corpus)")
 	closeFlag(fs, &c.close, "audit the schemas as --close would make them")
-	fs.StringVar(&c.format, "format", "text", "text or json")
+	fs.StringVar(&c.format, "format", "text", "`FORMAT`: text or json")
 	fs.BoolVar(&c.all, "all", false, "text: list the places each class is caught or not determined too, with their witnesses")
 }
 

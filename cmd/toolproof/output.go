@@ -104,7 +104,7 @@ func writeReportFile(reports []*report.Report, out outputs, f reportFile) error 
 
 // releaseVersion is toolproof's module version, or "" for a binary built in a checkout.
 func releaseVersion() string {
-	if v := moduleVersion(); v != "(devel)" {
+	if v := moduleVersion(); !isDevel(v) {
 		return v
 	}
 	return ""
