@@ -1,7 +1,9 @@
 package validator
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -204,8 +206,10 @@ func (e *ConfigError) Error() string {
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // Func makes a Validator from a Go function that compiles a tool into a check. The check returns
-// the value it would pass on (nil when it passes on its input unchanged) or an error; an *Error
-// gives its issues, any other error becomes one issue at the root.
+// the value it would pass on (nil when it passes on its input unchanged) or an error. The value
+// may be any Go value encoding/json marshals (a struct a handler decodes into, a map, a slice);
+// it is judged as its JSON encoding. An *Error gives its issues, a *NotSentError says the case
+// never reaches the gate, and any other error becomes one issue at the root.
 func Func(name string, compile func(t tool.Tool) (func(args []byte) (any, error), error)) Validator {
 	return funcValidator{name, compile}
 }
@@ -229,18 +233,50 @@ type funcGate func(args []byte) (any, error)
 
 func (g funcGate) Check(_ context.Context, args []byte) Verdict {
 	v, err := g(args)
-	if err != nil {
+	var notSent *NotSentError
+	switch {
+	case errors.As(err, &notSent):
+		return NotSent(notSent.Why)
+	case err != nil:
 		return Reject(IssuesOf(err)...)
-	}
-	if v == nil {
+	case v == nil:
 		return Accept()
 	}
-	c, cerr := jsonvalue.Clone(v)
+	c, cerr := passedOn(v)
 	if cerr != nil {
-		return Failed(ProtocolError, fmt.Sprintf("value passed on is not a JSON value: %v", cerr))
+		return Failed(ProtocolError, fmt.Sprintf("the value passed on (%T) has no JSON encoding: %v", v, cerr))
 	}
 	return AcceptValue(c)
 }
+
+// passedOn is the JSON value of what a Func check passes on: a JSON value (map[string]any,
+// []any, json.Number, ...) copied as it is, any other Go value through its JSON encoding, the
+// way a handler's decoded struct reaches the code behind it.
+func passedOn(v any) (any, error) {
+	if c, err := jsonvalue.Clone(v); err == nil {
+		return c, nil
+	}
+	text, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber()
+	var out any
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NotSentError is the error a Func check returns for a case its gate can never be given (text
+// that is not JSON, or a root that is not an object, where the SDK's transport refuses it before
+// the gate): the case is counted as not applicable, neither accepted nor rejected.
+type NotSentError struct {
+	Why string // what keeps the case back, for the report
+}
+
+func (e *NotSentError) Error() string { return "not sent to the gate: " + e.Why }
 
 // IssuesOf returns the issues of an error: those of an *Error (or of an error with an
 // Issues() []Issue method) found with errors.As, else one issue at the root with the error text.
