@@ -51,22 +51,8 @@ type httpLink struct {
 }
 
 func newHTTPLink(client *http.Client, rawURL string, header http.Header, scrub *redactor, stderr io.Writer, retried *atomic.Int64) *httpLink {
-	return &httpLink{client: client, url: rawURL, where: redactURL(rawURL), header: header, scrub: scrub,
+	return &httpLink{client: client, url: rawURL, where: RedactURL(rawURL), header: header, scrub: scrub,
 		stderr: stderr, retried: retried, done: make(chan struct{})}
-}
-
-// redactURL drops the user info and the query of a URL (where tokens hide) for messages.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "the server URL"
-	}
-	u.User = nil
-	if u.RawQuery != "" {
-		u.RawQuery = "..."
-	}
-	u.Fragment = ""
-	return u.String()
 }
 
 // settle records the revision a legacy session agreed on, for the MCP-Protocol-Version header.
@@ -130,9 +116,15 @@ func (h *httpLink) notify(method string, params []byte) error {
 	defer resp.Body.Close()
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("%s answered %s to %s", h.where, resp.Status, method)
+		return fmt.Errorf("%s answered %s to %s", h.where, h.status(resp), method)
 	}
 	return nil
+}
+
+// status is the status line of an HTTP answer with the secrets replaced: a reason phrase may
+// repeat a header value ("401 Unauthorized Bearer ...").
+func (h *httpLink) status(resp *http.Response) string {
+	return h.scrub.text(resp.Status)
 }
 
 // message writes a JSON-RPC request (withID) or notification.
@@ -221,12 +213,15 @@ func (h *httpLink) post(ctx context.Context, r request, body []byte) (*http.Resp
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			if re := (*redirectError)(nil); errors.As(err, &re) {
+				return nil, re // sent again, it would be redirected again
+			}
 			last = fmt.Errorf("%s: %v", h.where, unwrapURLError(err))
 			retry = true
 		case resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusGatewayTimeout:
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 			resp.Body.Close()
-			last = fmt.Errorf("%s answered %s", h.where, resp.Status)
+			last = fmt.Errorf("%s answered %s", h.where, h.status(resp))
 			retry = true
 		}
 		if !retry {
@@ -276,9 +271,12 @@ func (h *httpLink) call(ctx context.Context, r request, timeout time.Duration) (
 	resp, err := h.post(ctx2, r, message(r.id, r.method, r.params, true))
 	if err != nil {
 		var ue *unreachableError
+		var re *redirectError
 		switch {
 		case errors.As(err, &ue):
 			return response{Bad: h.scrub.text(ue.Error())}, unreachable
+		case errors.As(err, &re):
+			return response{Bad: h.scrub.text(re.Error())}, unreachable
 		case ctx.Err() != nil:
 			return response{}, cancelled
 		default:
@@ -288,7 +286,7 @@ func (h *httpLink) call(ctx context.Context, r request, timeout time.Duration) (
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-		return response{Bad: fmt.Sprintf("%s answered %s to %s", h.where, resp.Status, r.method)}, denied
+		return response{Bad: fmt.Sprintf("%s answered %s to %s", h.where, h.status(resp), r.method)}, denied
 	}
 	h.mu.Lock()
 	hadSession := h.sessionID != "" && r.version == ""
@@ -319,8 +317,8 @@ func (h *httpLink) call(ctx context.Context, r request, timeout time.Duration) (
 
 // read reads the answer to r from an HTTP response.
 func (h *httpLink) read(ctx context.Context, resp *http.Response, r request) (response, error) {
-	ct := strings.ToLower(resp.Header.Get("Content-Type"))
-	status := fmt.Sprintf("HTTP %s", resp.Status)
+	ct := h.scrub.text(strings.ToLower(resp.Header.Get("Content-Type")))
+	status := "HTTP " + h.status(resp)
 	if strings.HasPrefix(ct, "text/event-stream") {
 		return h.readSSE(ctx, resp.Body, r, status)
 	}
@@ -328,7 +326,7 @@ func (h *httpLink) read(ctx context.Context, resp *http.Response, r request) (re
 	if err != nil {
 		return response{}, fmt.Errorf("reading the answer to %s from %s: %v", r.method, h.where, err)
 	}
-	body = h.scrub.bytes(body)
+	body = h.scrub.message(body)
 	if m, ok := parseAnswer(body); ok {
 		return m, nil
 	}
@@ -376,7 +374,7 @@ func (h *httpLink) readSSE(ctx context.Context, body io.Reader, r request, statu
 		if len(data) == 0 {
 			return response{}, false
 		}
-		text := h.scrub.bytes([]byte(strings.Join(data, "\n")))
+		text := h.scrub.message([]byte(strings.Join(data, "\n")))
 		data = data[:0]
 		var m struct {
 			ID     json.RawMessage `json:"id"`

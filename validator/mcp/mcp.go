@@ -185,7 +185,7 @@ func Start(opts Options) (*Client, error) {
 func (c *Client) where() string {
 	switch {
 	case c.opts.URL != "":
-		return redactURL(c.opts.URL)
+		return RedactURL(c.opts.URL)
 	case c.opts.Dial != nil:
 		return "the server"
 	}

@@ -63,7 +63,7 @@ func (e *GoneError) Error() string { return "mcp: the server went away: " + e.De
 func (c *Client) setupHTTP() error {
 	u, err := url.Parse(c.opts.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("mcp: %s is not an http:// or https:// URL", redactURL(c.opts.URL))
+		return fmt.Errorf("mcp: %s is not an http:// or https:// URL", RedactURL(c.opts.URL))
 	}
 	c.httpClient = c.opts.HTTPClient
 	if c.httpClient == nil {
@@ -71,6 +71,7 @@ func (c *Client) setupHTTP() error {
 		tr.MaxIdleConnsPerHost = c.opts.Window + 2
 		c.httpClient = &http.Client{Transport: tr}
 	}
+	c.httpClient = sameOrigin(c.httpClient)
 	return nil
 }
 
