@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolproof/toolproof/internal/atomicfile"
 )
 
 // Class names what a case is: Valid, or a kind of distortion (the mutators name them).
@@ -193,23 +195,7 @@ func Save(dir string, c Case) (string, error) {
 	}
 	data = append(data, '\n')
 	path := filepath.Join(dir, c.ID+".json")
-	tmp, err := os.CreateTemp(dir, ".case-*.tmp")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	return path, os.Rename(tmp.Name(), path)
+	return path, atomicfile.WriteFile(path, data, 0o644)
 }
 
 // Load reads every case file (*.json) in dir, in name order. A missing dir is no cases. A file

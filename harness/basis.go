@@ -5,7 +5,6 @@ import (
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness/internal/execute"
-	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/validator"
 )
@@ -23,7 +22,7 @@ type basis struct {
 
 // rules are the verdict rules of a run (from Options).
 type rules struct {
-	profile         report.Profile
+	profile         Profile
 	requireLocation bool
 	blind           bool // the validator never says what it passes on: repairs cannot be judged
 	blockDefaults   bool // declared_default fails the run
@@ -39,7 +38,7 @@ const blindNote = "%s does not say what it passes on to the tool, so no repair c
 // withBlind marks opts for a validator.ValueBlind v in the repair profile and returns the note
 // the report says it with ("" otherwise).
 func withBlind(opts Options, v validator.Validator) (Options, string) {
-	if _, ok := v.(validator.ValueBlind); !ok || opts.profile() != report.Repair {
+	if _, ok := v.(validator.ValueBlind); !ok || opts.profile() != Repair {
 		return opts, ""
 	}
 	opts.blind = true
@@ -84,7 +83,7 @@ func savedBases(p *prepared, r *execute.Executor, cs []corpus.Case, originals []
 	for i := range cs {
 		out[i] = basis{original: originals[i], defaults: p.defaults}
 	}
-	if opts.profile() != report.Repair || opts.blind {
+	if opts.profile() != Repair || opts.blind {
 		return out
 	}
 	at := map[string]int{} // original text -> index in send

@@ -25,7 +25,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *execu
 	known, replayStats := replaySaved(p, run.saved, r, opts, tr)
 	first, order := scorecard(p, r, opts, known, tr)
 	for c, st := range replayStats {
-		report.StatsFor(tr.classes, corpus.Class(c)).Merge(st)
+		report.AddStats(tr.classes, c, st)
 	}
 	groups := map[string]bool{}
 	for _, g := range order {
@@ -53,6 +53,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *execu
 		}
 	}
 	tr.bugs, tr.bugText, tr.unreach = st.Bugs, st.LastBug, st.Unreachable
+	run.placer.locate(p, tr)
 	return tr
 }
 
@@ -81,7 +82,7 @@ func replaySaved(p *prepared, saved []corpus.Case, r *execute.Executor, opts Opt
 	bases := savedBases(p, r, replay, originals, opts)
 	for i := range replay {
 		fs := judgeAll(&replay[i], bases[i], verdicts[i], mutated[i], opts)
-		report.StatsFor(stats, replay[i].Class).Count(&replay[i], verdicts[i], fs)
+		count(statsFor(stats, replay[i].Class), &replay[i], verdicts[i], fs)
 		for _, f := range fs {
 			if f.Blocking && !known[f.Group()] {
 				known[f.Group()] = true
@@ -108,13 +109,13 @@ func scorecard(p *prepared, r *execute.Executor, opts Options, known map[string]
 	var pendingNA [][]corpus.Class
 	judge := func(cs []corpus.Case, originals []any, verdicts []validator.Verdict, mutated []bool) {
 		for _, c := range pendingNA[0] {
-			report.StatsFor(stats, c).NotApplicable++
+			statsFor(stats, c).NotApplicable++
 		}
 		pendingNA[0], pendingNA = nil, pendingNA[1:]
 		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
 			fs := judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts)
-			report.StatsFor(stats, cs[i].Class).Count(&cs[i], verdicts[i], fs)
+			count(statsFor(stats, cs[i].Class), &cs[i], verdicts[i], fs)
 			for _, f := range fs {
 				if _, seen := first[f.Group()]; !seen && !known[f.Group()] {
 					first[f.Group()] = f

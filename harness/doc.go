@@ -6,8 +6,13 @@
 //
 // The core, one concept a file: check.go (one tool: its saved cases, its scorecard, its
 // draws), judge.go (the verdict rules), basis.go (what each case is judged against), shrink.go
-// (minimal cases, the steps that bound them, and which tool shrinks what). Around it:
-// harness.go (Options), run.go
+// (minimal cases, the steps that bound them, and which tool shrinks what), profile.go (the
+// strict and repair verdict rules), stats.go (each case counted in its class), diff.go (the
+// value a gate passed on against the one sent), issues.go (a gate's issues, faults and skipped
+// tools as the report holds them), place.go and locate.go (where in its tool file the part of
+// the schema a finding is about is written, found with the Gatekeeper the tool was checked
+// with, Options.Files). The harness builds the whole model: package report only renders it.
+// Around it: harness.go (Options), run.go
 // (Run and the pipeline of tools), prepare.go (a tool made ready for the oracle, the generator
 // and the gate), result.go (a tool's result into the report), weights.go (draws by class
 // weights), defaults.go (declared defaults), shard.go (a shard of the tools), testing.go

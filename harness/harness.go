@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/validator/tool"
 )
@@ -18,7 +17,7 @@ type Options struct {
 	Seed            uint64             // the same seed gives the same cases and report (0: -rapid.seed, else random)
 	ShrinkSteps     int                // the most draws sent to the gate while minimising one finding (0: DefaultShrinkSteps)
 	Mutators        []mutators.Mutator // nil: every mutator
-	Profile         report.Profile     // "" is Strict
+	Profile         Profile            // "" is Strict
 	Close           bool               // treat objects that do not say otherwise as closed (OpenAI strict)
 	RequireLocation bool               // imprecise_location fails the run
 	OnlyReject      bool               // send only must-reject cases to the gate (a correct gate runs none of them)
@@ -27,6 +26,7 @@ type Options struct {
 	Jobs            int                // Run: tools checked in parallel (0: GOMAXPROCS)
 	Shard, Shards   int                // Run: check only tools whose index % Shards == Shard
 	Siblings        []tool.Tool        // tools to borrow keys and enum values from (default: the tools checked)
+	Files           Files              // the tool files' text, to say where in them each finding is (zero: nowhere)
 	// Weights, when set, draws each value's distortions by class in these proportions (the
 	// counts toolproof classify finds in a log, say) instead of one of every class: as many
 	// distortions a value as there are classes, each class at least WeightsFloor of them.
@@ -45,9 +45,9 @@ type Options struct {
 	blind   bool                                // the validator is validator.ValueBlind (set by Run and Replay)
 }
 
-func (o Options) profile() report.Profile {
+func (o Options) profile() Profile {
 	if o.Profile == "" {
-		return report.Strict
+		return Strict
 	}
 	return o.Profile
 }

@@ -18,13 +18,13 @@ func judge(c *corpus.Case, b basis, v validator.Verdict, r rules) []report.Findi
 		if c.ID == "" {
 			*c = c.Seal()
 		}
-		out = append(out, report.Finding{Case: *c, Kind: k, Got: got, Detail: detail, Issues: v.Issues, Blocking: blocking})
+		out = append(out, report.Finding{Case: *c, Kind: k, Got: got, Detail: detail, Issues: reportIssues(v.Issues), Blocking: blocking})
 	}
 	if v.NotSent {
 		return nil
 	}
 	if v.Fault != "" {
-		add(report.Kind(v.Fault), string(v.Fault), v.Detail, true)
+		add(faultKind(v.Fault), string(v.Fault), v.Detail, true)
 		return out
 	}
 	got := "rejected"
@@ -45,7 +45,7 @@ func judge(c *corpus.Case, b basis, v validator.Verdict, r rules) []report.Findi
 		if !v.Valid {
 			add(report.FalseReject, got, "", true)
 		} else if v.HasValue && !sameValue(original, v.Value) {
-			diff := "value passed on (-sent +passed on):\n" + report.Diff(original, v.Value)
+			diff := "value passed on (-sent +passed on):\n" + valueDiff(original, v.Value)
 			if b.defaults.only(original, v.Value) {
 				add(report.DeclaredDefault, got, diff, r.blockDefaults) // the model was told of it
 			} else {
@@ -54,7 +54,7 @@ func judge(c *corpus.Case, b basis, v validator.Verdict, r rules) []report.Findi
 		}
 	case corpus.Reject:
 		switch {
-		case v.Valid && r.profile == report.Repair && !r.blind:
+		case v.Valid && r.profile == Repair && !r.blind:
 			if why := wrongRepair(b, v); why != "" {
 				add(report.WrongRepair, got, why, true)
 			}
@@ -65,7 +65,7 @@ func judge(c *corpus.Case, b basis, v validator.Verdict, r rules) []report.Findi
 			}
 			add(report.Missed, got, detail, true)
 		case !locates(v.Issues, c):
-			add(report.ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q%s; issues: %s", c.Path, c.Scope, alsoText(c.Also), report.IssuesText(v.Issues)), r.requireLocation)
+			add(report.ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q%s; issues: %s", c.Path, c.Scope, alsoText(c.Also), issuesText(v.Issues)), r.requireLocation)
 		}
 	}
 	return out
@@ -83,7 +83,7 @@ func wrongRepair(b basis, v validator.Verdict) string {
 		return "accepted without saying what it passes on: the distorted value goes through"
 	}
 	if !sameValue(want, v.Value) {
-		return "value passed on (-" + what + " +passed on):\n" + report.Diff(want, v.Value)
+		return "value passed on (-" + what + " +passed on):\n" + valueDiff(want, v.Value)
 	}
 	return ""
 }

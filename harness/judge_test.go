@@ -19,7 +19,7 @@ import (
 type judgeRow struct {
 	expect  string // accept, reject, either
 	answer  string // valid, invalid, crash, timeout, protocol_error, unclear, notsent
-	profile report.Profile
+	profile Profile
 	value   string // "" (no value passed on), "equal", "different"
 	canary  string // "" (none planted), "kept" (planted, not repeated), "leaked"
 	precise bool   // the issues point at the distorted place
@@ -108,9 +108,9 @@ func (r judgeRow) want() []outcome {
 		}
 	case "reject":
 		switch {
-		case valid && r.profile == report.Repair && r.value != "equal":
+		case valid && r.profile == Repair && r.value != "equal":
 			out = append(out, outcome{report.WrongRepair, got, true}) // a repair must give back the original exactly
-		case valid && r.profile == report.Strict:
+		case valid && r.profile == Strict:
 			out = append(out, outcome{report.Missed, got, true})
 		case !valid && !r.precise:
 			out = append(out, outcome{report.ImpreciseLocation, got, r.reqLoc})
@@ -123,7 +123,7 @@ func allJudgeRows() []judgeRow {
 	var rows []judgeRow
 	for _, expect := range []string{"accept", "reject", "either"} {
 		for _, answer := range []string{"valid", "invalid", "crash", "timeout", "protocol_error", "unclear", "notsent"} {
-			for _, profile := range []report.Profile{report.Strict, report.Repair} {
+			for _, profile := range []Profile{Strict, Repair} {
 				for _, value := range []string{"", "equal", "different"} {
 					for _, canary := range []string{"", "kept", "leaked"} {
 						for _, precise := range []bool{true, false} {
@@ -175,28 +175,28 @@ func TestJudgeRulesLiteral(t *testing.T) {
 		kinds  string
 		detail string // a part of the first finding's detail
 	}{
-		{judgeRow{expect: "accept", answer: "valid", profile: report.Strict, precise: true}, "[]", ""},
-		{judgeRow{expect: "accept", answer: "valid", profile: report.Strict, value: "equal", precise: true}, "[]", ""},
+		{judgeRow{expect: "accept", answer: "valid", profile: Strict, precise: true}, "[]", ""},
+		{judgeRow{expect: "accept", answer: "valid", profile: Strict, value: "equal", precise: true}, "[]", ""},
 		// The diff itself: a JSON line diff (diff.go), not Go syntax.
-		{judgeRow{expect: "accept", answer: "valid", profile: report.Strict, value: "different", precise: true}, "[silent_change]",
+		{judgeRow{expect: "accept", answer: "valid", profile: Strict, value: "different", precise: true}, "[silent_change]",
 			"value passed on (-sent +passed on):\n  {\n-   \"limit\": 20,\n+   \"limit\": \"20\",\n    \"path\": \"a\"\n  }\n"},
-		{judgeRow{expect: "accept", answer: "invalid", profile: report.Strict, precise: true}, "[false_reject]", ""},
-		{judgeRow{expect: "reject", answer: "valid", profile: report.Strict}, "[missed]", ""},
-		{judgeRow{expect: "reject", answer: "valid", profile: report.Strict, value: "different"}, "[missed]", `passed on: {"limit":"20","path":"a"}`},
-		{judgeRow{expect: "reject", answer: "valid", profile: report.Repair, value: "equal"}, "[]", ""},
-		{judgeRow{expect: "reject", answer: "valid", profile: report.Repair}, "[wrong_repair]", "accepted without saying what it passes on"},
-		{judgeRow{expect: "reject", answer: "valid", profile: report.Repair, value: "different"}, "[wrong_repair]", "-original +passed on"},
-		{judgeRow{expect: "reject", answer: "invalid", profile: report.Strict, precise: true}, "[]", ""},
-		{judgeRow{expect: "reject", answer: "invalid", profile: report.Strict}, "[imprecise_location]", `no issue at "/limit"`},
-		{judgeRow{expect: "reject", answer: "invalid", profile: report.Strict, canary: "leaked", precise: true}, "[leak]", `repeats the argument value`},
-		{judgeRow{expect: "reject", answer: "invalid", profile: report.Strict, canary: "kept", precise: true}, "[]", ""},
-		{judgeRow{expect: "reject", answer: "unclear", profile: report.Strict, canary: "leaked"}, "[leak]", ""},
-		{judgeRow{expect: "reject", answer: "unclear", profile: report.Strict, value: "different"}, "[]", ""},
-		{judgeRow{expect: "either", answer: "valid", profile: report.Strict}, "[]", ""},
-		{judgeRow{expect: "either", answer: "invalid", profile: report.Strict}, "[]", ""},
-		{judgeRow{expect: "either", answer: "crash", profile: report.Strict}, "[crash]", "it broke"},
-		{judgeRow{expect: "accept", answer: "timeout", profile: report.Strict, canary: "leaked"}, "[timeout]", "it broke"},
-		{judgeRow{expect: "reject", answer: "notsent", profile: report.Strict, canary: "leaked"}, "[]", ""},
+		{judgeRow{expect: "accept", answer: "invalid", profile: Strict, precise: true}, "[false_reject]", ""},
+		{judgeRow{expect: "reject", answer: "valid", profile: Strict}, "[missed]", ""},
+		{judgeRow{expect: "reject", answer: "valid", profile: Strict, value: "different"}, "[missed]", `passed on: {"limit":"20","path":"a"}`},
+		{judgeRow{expect: "reject", answer: "valid", profile: Repair, value: "equal"}, "[]", ""},
+		{judgeRow{expect: "reject", answer: "valid", profile: Repair}, "[wrong_repair]", "accepted without saying what it passes on"},
+		{judgeRow{expect: "reject", answer: "valid", profile: Repair, value: "different"}, "[wrong_repair]", "-original +passed on"},
+		{judgeRow{expect: "reject", answer: "invalid", profile: Strict, precise: true}, "[]", ""},
+		{judgeRow{expect: "reject", answer: "invalid", profile: Strict}, "[imprecise_location]", `no issue at "/limit"`},
+		{judgeRow{expect: "reject", answer: "invalid", profile: Strict, canary: "leaked", precise: true}, "[leak]", `repeats the argument value`},
+		{judgeRow{expect: "reject", answer: "invalid", profile: Strict, canary: "kept", precise: true}, "[]", ""},
+		{judgeRow{expect: "reject", answer: "unclear", profile: Strict, canary: "leaked"}, "[leak]", ""},
+		{judgeRow{expect: "reject", answer: "unclear", profile: Strict, value: "different"}, "[]", ""},
+		{judgeRow{expect: "either", answer: "valid", profile: Strict}, "[]", ""},
+		{judgeRow{expect: "either", answer: "invalid", profile: Strict}, "[]", ""},
+		{judgeRow{expect: "either", answer: "crash", profile: Strict}, "[crash]", "it broke"},
+		{judgeRow{expect: "accept", answer: "timeout", profile: Strict, canary: "leaked"}, "[timeout]", "it broke"},
+		{judgeRow{expect: "reject", answer: "notsent", profile: Strict, canary: "leaked"}, "[]", ""},
 	} {
 		fs, _ := runJudge(c.row)
 		var kinds []report.Kind
@@ -261,11 +261,11 @@ func TestSameValueAsDoubles(t *testing.T) {
 	c := corpus.Case{Tool: "t", Class: corpus.Valid, Expect: corpus.Accept, Args: []byte(`{"x":10000000000000000001}`)}
 	original := map[string]any{"x": json.Number("10000000000000000001")}
 	v := validator.AcceptValue(map[string]any{"x": json.Number("10000000000000000000")})
-	if fs := judge(&c, basis{original: original}, v, rules{profile: report.Strict}); len(fs) != 0 {
+	if fs := judge(&c, basis{original: original}, v, rules{profile: Strict}); len(fs) != 0 {
 		t.Errorf("findings for a value equal as doubles: %v", fs)
 	}
 	v = validator.AcceptValue(map[string]any{"x": json.Number("10000000000000002048")})
-	if fs := judge(&c, basis{original: original}, v, rules{profile: report.Strict}); len(fs) != 1 || fs[0].Kind != report.SilentChange {
+	if fs := judge(&c, basis{original: original}, v, rules{profile: Strict}); len(fs) != 1 || fs[0].Kind != report.SilentChange {
 		t.Errorf("a value that differs as doubles too: %v, want silent_change", fs)
 	}
 }

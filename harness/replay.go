@@ -36,7 +36,7 @@ func Replay(cs []corpus.Case, tools []tool.Tool, v validator.Validator, opts Opt
 	}
 	for _, n := range names {
 		if !known[n] {
-			rep.Skipped = append(rep.Skipped, tool.Skipped{Tool: n, Source: "saved cases",
+			rep.Skipped = append(rep.Skipped, report.Skipped{Tool: n, Source: "saved cases",
 				Reason: fmt.Sprintf("%d saved cases name this tool, but no tool file given defines it", len(byTool[n]))})
 		}
 	}
@@ -45,14 +45,15 @@ func Replay(cs []corpus.Case, tools []tool.Tool, v validator.Validator, opts Opt
 	for _, t := range need {
 		p, skip := prepareOne(t, v, opts, sib)
 		if skip != nil {
-			rep.Skipped = append(rep.Skipped, *skip)
+			rep.Skipped = append(rep.Skipped, report.Skipped(*skip))
 			continue
 		}
 		ps = append(ps, p)
 	}
 	rep.Tools = len(ps)
+	pl := newPlacer(opts.Files, need)
 	for _, p := range ps {
-		addResult(rep, replayTool(p, byTool[p.tool.Name], opts))
+		addResult(rep, replayTool(p, byTool[p.tool.Name], pl, opts))
 	}
 	rep.Finish()
 	return rep, nil
@@ -60,7 +61,7 @@ func Replay(cs []corpus.Case, tools []tool.Tool, v validator.Validator, opts Opt
 
 // replayTool sends the saved cases of one tool that the oracle still confirms to its gate and
 // judges them.
-func replayTool(p *prepared, saved []corpus.Case, opts Options) *toolResult {
+func replayTool(p *prepared, saved []corpus.Case, pl *placer, opts Options) *toolResult {
 	tr := &toolResult{tool: p.tool.Name, classes: map[string]*report.ClassStats{}}
 	var run []corpus.Case
 	var originals []any
@@ -81,12 +82,13 @@ func replayTool(p *prepared, saved []corpus.Case, opts Options) *toolResult {
 	r.Close()
 	for i := range run {
 		fs := judgeAll(&run[i], bases[i], verdicts[i], mutated[i], opts)
-		report.StatsFor(tr.classes, run[i].Class).Count(&run[i], verdicts[i], fs)
+		count(statsFor(tr.classes, run[i].Class), &run[i], verdicts[i], fs)
 		for _, f := range fs {
 			f.Count = 1
 			f.Detail = strings.TrimSpace(f.Detail + "\n(saved case)")
 			tr.findings = append(tr.findings, f)
 		}
 	}
+	pl.locate(p, tr)
 	return tr
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness/report"
-	"github.com/toolproof/toolproof/validator/tool"
+	"github.com/toolproof/toolproof/mutators"
 )
 
 // toolResult is what checking one tool found.
@@ -19,6 +19,7 @@ type toolResult struct {
 	stale    []string // saved cases whose expectation the oracle no longer confirms
 	notes    []string
 	firsts   []report.Finding // the first case of each finding this tool shrank, as it was before
+	source   report.Source    // where the tool is defined in its file, when it has a finding located (Files)
 }
 
 // noValue reports that the generator reached no valid value for the tool, so nothing was
@@ -35,14 +36,24 @@ func (tr *toolResult) noValueReason() string {
 
 // newReport is the empty report of a run of the validator named name.
 func newReport(name string, opts Options) *report.Report {
-	return &report.Report{Validator: name, Profile: opts.profile(), Closed: opts.Close, Classes: map[string]*report.ClassStats{},
-		Findings: []report.Finding{}, Skipped: []tool.Skipped{}, Checked: map[string][]string{}}
+	return &report.Report{Validator: name, Profile: string(opts.profile()), Closed: opts.Close, Classes: map[string]*report.ClassStats{},
+		Findings: []report.Finding{}, Skipped: []report.Skipped{}, Checked: map[string][]string{}, ClassOrder: ClassOrder()}
+}
+
+// ClassOrder is the order reports list the classes in (report.Report.ClassOrder): valid, then the
+// class of every mutator in the mutators' order. A report read back from JSON is given it.
+func ClassOrder() []string {
+	out := []string{string(corpus.Valid)}
+	for _, c := range mutators.Classes() {
+		out = append(out, string(c))
+	}
+	return out
 }
 
 // addResult adds what checking one tool found to the report of the run.
 func addResult(r *report.Report, tr *toolResult) {
 	for c, st := range tr.classes {
-		report.StatsFor(r.Classes, corpus.Class(c)).Merge(st)
+		report.AddStats(r.Classes, c, st)
 		if st.Cases > 0 {
 			if r.Checked == nil {
 				r.Checked = map[string][]string{}
@@ -51,6 +62,12 @@ func addResult(r *report.Report, tr *toolResult) {
 		}
 	}
 	r.Findings = append(r.Findings, tr.findings...)
+	if tr.source.File != "" {
+		if r.Sources == nil {
+			r.Sources = map[string]report.Source{}
+		}
+		r.Sources[tr.tool] = tr.source
+	}
 	r.GeneratorBugs += tr.bugs
 	if tr.bugs > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s: generator bug, the oracle rejected %d generated values; last: %s", tr.tool, tr.bugs, tr.bugText))

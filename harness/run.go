@@ -16,7 +16,8 @@ import (
 )
 
 // Run checks every tool against v and returns the report. It needs no *testing.T and writes no
-// file unless Options.CorpusDir names a directory.
+// file unless Options.CorpusDir names a directory. When only saving the findings' cases there
+// fails, Run returns the whole report with a *SaveError.
 func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report, error) {
 	cfg := rapidseam.Resolve(opts.Checks, opts.Seed, true)
 	release := rapidseam.Acquire(cfg)
@@ -80,7 +81,7 @@ func reportFinished(rep *report.Report, tools []tool.Tool, results []*toolResult
 			rep.Tools++
 		}
 		if skip := skips[i]; skip != nil {
-			rep.Skipped = append(rep.Skipped, *skip)
+			rep.Skipped = append(rep.Skipped, report.Skipped(*skip))
 			addSkipped(rep.Shard, i)
 		}
 	}
@@ -92,20 +93,44 @@ func reportFinished(rep *report.Report, tools []tool.Tool, results []*toolResult
 	}
 }
 
-// saveFindings saves the case of every blocking finding in dir ("": none).
+// saveFindings saves the case of every blocking finding in dir ("": none); one that cannot be
+// saved does not keep the others from being tried.
 func saveFindings(dir string, rep *report.Report) error {
 	if dir == "" {
 		return nil
 	}
+	var failed *SaveError
 	for _, f := range rep.Findings {
-		if f.Blocking && f.Case.ID != "" {
-			if _, err := corpus.Save(dir, f.Case); err != nil {
-				return err
+		if !f.Blocking || f.Case.ID == "" {
+			continue
+		}
+		if _, err := corpus.Save(dir, f.Case); err != nil {
+			if failed == nil {
+				failed = &SaveError{Dir: dir, Err: err}
 			}
+			failed.Unsaved++
 		}
 	}
-	return nil
+	if failed == nil {
+		return nil
+	}
+	return failed
 }
+
+// A SaveError is a failure to save the minimal cases of a run's findings in Options.CorpusDir:
+// the run itself is whole, and Run returns its report beside the error.
+type SaveError struct {
+	Dir     string
+	Unsaved int   // the findings whose case was not saved
+	Err     error // the first failure
+}
+
+func (e *SaveError) Error() string {
+	return fmt.Sprintf("saving the minimal cases in %s: %d not saved: %v (make the directory writable, "+
+		"or choose another)", e.Dir, e.Unsaved, e.Err)
+}
+
+func (e *SaveError) Unwrap() error { return e.Err }
 
 // pipeline is the one way tools are checked, by Run and Check alike: opts.Jobs workers (0:
 // GOMAXPROCS) each prepare a tool, check it and drop it, so a run over thousands of tools holds
@@ -113,6 +138,7 @@ func saveFindings(dir string, rep *report.Report) error {
 // one call at a time, in the order the tools finish.
 func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *runShared, done func(i int, tr *toolResult, skip *tool.Skipped)) {
 	sib := siblingsFor(tools, opts)
+	shared.placer = newPlacer(opts.Files, tools)
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -203,10 +229,11 @@ func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, si
 	return tr, skip
 }
 
-// runShared is what the tools of one run share: the saved cases, who shrinks what, and the
-// process deaths of an external validator.
+// runShared is what the tools of one run share: the saved cases, the tool files, who shrinks
+// what, and the process deaths of an external validator.
 type runShared struct {
 	saved   []corpus.Case
+	placer  *placer // the tool files, to place findings in (nil: none)
 	shrink  *shrinkSet
 	deaths  *execute.Deaths
 	silence *execute.Silence

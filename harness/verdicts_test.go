@@ -76,7 +76,7 @@ func runOn(t *testing.T, v validator.Validator, opts harness.Options) *report.Re
 // "5" -> 5 repaired exactly is no wrong_repair when the gate also fills a default: it fills the
 // same default for the original.
 func TestRepairJudgedAgainstWhatTheOriginalPassesOn(t *testing.T) {
-	rep := runOn(t, filling("open"), harness.Options{Profile: report.Repair})
+	rep := runOn(t, filling("open"), harness.Options{Profile: harness.Repair})
 	if k := kinds(rep); k[report.WrongRepair] {
 		t.Errorf("wrong_repair for an exact repair beside a default filled in both: %v", rep.Findings)
 	}
@@ -89,15 +89,15 @@ func TestRepairJudgedAgainstWhatTheOriginalPassesOn(t *testing.T) {
 // blocking; blocking with DeclaredDefaultsBlock); any other value filled in is a silent_change.
 func TestDeclaredDefaultApart(t *testing.T) {
 	// The repair profile, so that the exact repairs of "5" -> 5 are no finding either.
-	rep := runOn(t, filling("open"), harness.Options{Profile: report.Repair})
+	rep := runOn(t, filling("open"), harness.Options{Profile: harness.Repair})
 	if k := kinds(rep); !k[report.DeclaredDefault] || k[report.SilentChange] || !rep.Passed {
 		t.Errorf("declared default filled in: kinds %v, passed %v; want a non-blocking declared_default only", k, rep.Passed)
 	}
-	rep = runOn(t, filling("open"), harness.Options{Profile: report.Repair, DeclaredDefaultsBlock: true})
+	rep = runOn(t, filling("open"), harness.Options{Profile: harness.Repair, DeclaredDefaultsBlock: true})
 	if rep.Passed {
 		t.Error("DeclaredDefaultsBlock: the run passed")
 	}
-	rep = runOn(t, filling("closed"), harness.Options{Profile: report.Repair})
+	rep = runOn(t, filling("closed"), harness.Options{Profile: harness.Repair})
 	if k := kinds(rep); !k[report.SilentChange] || k[report.DeclaredDefault] {
 		t.Errorf("a value the schema does not declare filled in: kinds %v, want silent_change", k)
 	}
@@ -120,7 +120,7 @@ func (blindMarked) ValueBlind() {}
 // A validator that cannot say what it passes on (validator.ValueBlind, as mcp: is) gets no
 // wrong_repair claim in the repair profile: it is judged on acceptance, and the report says so once.
 func TestRepairProfileOnAValueBlindValidator(t *testing.T) {
-	rep := runOn(t, blindMarked{}, harness.Options{Profile: report.Repair})
+	rep := runOn(t, blindMarked{}, harness.Options{Profile: harness.Repair})
 	k := kinds(rep)
 	if k[report.WrongRepair] || !k[report.Missed] {
 		t.Errorf("value-blind validator, repair: kinds %v, want missed and no wrong_repair", k)
@@ -134,7 +134,7 @@ func TestRepairProfileOnAValueBlindValidator(t *testing.T) {
 	if n != 1 {
 		t.Errorf("notes %q: want the acceptance-only note once", rep.Notes)
 	}
-	if k := kinds(runOn(t, blind{}, harness.Options{Profile: report.Repair})); !k[report.WrongRepair] {
+	if k := kinds(runOn(t, blind{}, harness.Options{Profile: harness.Repair})); !k[report.WrongRepair] {
 		t.Errorf("a validator that may say what it passes on, silent: kinds %v, want wrong_repair", k)
 	}
 }
@@ -210,7 +210,7 @@ func TestDiffNumbersEqualAsJSON(t *testing.T) {
 func TestReplayRepairJudgedAgainstWhatTheOriginalPassesOn(t *testing.T) {
 	c := corpus.Case{Tool: "list", Expect: "reject", Class: "stringified_type", Path: "/n",
 		Args: []byte(`{"n":"5"}`), Original: []byte(`{"n":5}`)}
-	rep, err := harness.Replay([]corpus.Case{c}, []tool.Tool{stateTool}, filling("open"), harness.Options{Profile: report.Repair})
+	rep, err := harness.Replay([]corpus.Case{c}, []tool.Tool{stateTool}, filling("open"), harness.Options{Profile: harness.Repair})
 	if err != nil || rep.Cases != 1 {
 		t.Fatalf("replay: %d cases, %v", rep.Cases, err)
 	}
@@ -218,7 +218,7 @@ func TestReplayRepairJudgedAgainstWhatTheOriginalPassesOn(t *testing.T) {
 		t.Errorf("an exact repair beside a default filled in both: findings %v", rep.Findings)
 	}
 	c.Args = []byte(`{"n":"6"}`)
-	if rep, _ := harness.Replay([]corpus.Case{c}, []tool.Tool{stateTool}, filling("open"), harness.Options{Profile: report.Repair}); len(rep.Findings) != 1 || rep.Findings[0].Kind != report.WrongRepair {
+	if rep, _ := harness.Replay([]corpus.Case{c}, []tool.Tool{stateTool}, filling("open"), harness.Options{Profile: harness.Repair}); len(rep.Findings) != 1 || rep.Findings[0].Kind != report.WrongRepair {
 		t.Errorf(`"6" for an original 5: findings %v, want wrong_repair`, rep.Findings)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/mutators/audit"
 	"github.com/toolproof/toolproof/validator/oracle"
@@ -25,9 +26,9 @@ type auditCmd struct {
 }
 
 func (c *auditCmd) flags(fs *flag.FlagSet) {
-	toolsFlag(fs, &c.tools, "tool file or directory (repeatable; default: the embedded corpus)")
+	toolsFlag(fs, &c.tools, "`PATH`: a tool file or directory (repeatable; default: the embedded corpus)")
 	closeFlag(fs, &c.close, "audit the schemas as --close would make them")
-	fs.StringVar(&c.format, "format", "text", "text or json")
+	fs.StringVar(&c.format, "format", "text", "`FORMAT`: text or json")
 	fs.BoolVar(&c.all, "all", false, "text: list the places each class is caught or not determined too, with their witnesses")
 }
 
@@ -70,7 +71,7 @@ func (c *auditCmd) run(_ []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "cannot be used (%d):\n", len(skipped))
 	}
 	for _, s := range skipped {
-		fmt.Fprintf(stdout, "  %s\n", s)
+		fmt.Fprintf(stdout, "  %s\n", report.EscapeLine(s.String()))
 	}
 	return nil
 }
@@ -119,19 +120,20 @@ func auditAll(ts []tool.Tool, skipped []tool.Skipped) ([]toolAudit, []tool.Skipp
 }
 
 // writeToolAudit writes one tool's audit as text: for each class, where it passes (with the
-// witnesses), and with all also where it is caught or not determined.
+// witnesses), and with all also where it is caught or not determined; text from the tool file
+// (names, reasons that quote the schema, witnesses) escaped as the reports escape it.
 func writeToolAudit(stdout io.Writer, ta toolAudit, all bool) {
-	fmt.Fprintf(stdout, "%s\n", ta.Tool)
+	fmt.Fprintf(stdout, "%s\n", report.EscapeLine(ta.Tool))
 	if ta.Unsatisfiable != "" {
-		fmt.Fprintf(stdout, "  UNSATISFIABLE: %s\n      no arguments can be valid, so every call is rejected; run skips this tool\n", ta.Unsatisfiable)
+		fmt.Fprintf(stdout, "  UNSATISFIABLE: %s\n      no arguments can be valid, so every call is rejected; run skips this tool\n", report.EscapeLine(ta.Unsatisfiable))
 		return
 	}
 	if ta.OverBudget != "" {
-		fmt.Fprintf(stdout, "  SKIPPED: %s\n", ta.OverBudget)
+		fmt.Fprintf(stdout, "  SKIPPED: %s\n", report.EscapeLine(ta.OverBudget))
 		return
 	}
 	for _, w := range ta.Patterns {
-		fmt.Fprintf(stdout, "  warning: %s\n", w)
+		fmt.Fprintf(stdout, "  warning: %s\n", report.EscapeLine(w))
 	}
 	if ta.Drawn == 0 {
 		fmt.Fprintf(stdout, "  no valid value found: nothing could be determined\n")
@@ -151,16 +153,16 @@ func writeToolAudit(stdout io.Writer, ta toolAudit, all bool) {
 		passes, caught, unknown := byVerdict[audit.Passes], byVerdict[audit.Caught], byVerdict[audit.NotDetermined]
 		fmt.Fprintf(stdout, "  %-22s %s\n", c, classStatus(n, len(passes), len(caught), len(unknown)))
 		for _, p := range passes {
-			fmt.Fprintf(stdout, "      passes  %s\n", p.Why)
+			fmt.Fprintf(stdout, "      passes  %s\n", report.EscapeLine(p.Why))
 			printWitness(stdout, p.Witness)
 		}
 		if all {
 			for _, p := range caught {
-				fmt.Fprintf(stdout, "      caught  %s\n", p.Why)
+				fmt.Fprintf(stdout, "      caught  %s\n", report.EscapeLine(p.Why))
 				printWitness(stdout, p.Witness)
 			}
 			for _, p := range unknown {
-				fmt.Fprintf(stdout, "      not determined  %s: %s\n", where(p.Path), p.Why)
+				fmt.Fprintf(stdout, "      not determined  %s: %s\n", report.EscapeLine(where(p.Path)), report.EscapeLine(p.Why))
 			}
 		}
 	}
@@ -203,7 +205,8 @@ func printWitness(w io.Writer, wt *audit.Witness) {
 	if wt.Issue != "" {
 		verdict = "rejected: " + wt.Issue
 	}
-	fmt.Fprintf(w, "              witness at %s: %s\n              %s\n", where(wt.Path), args, verdict)
+	fmt.Fprintf(w, "              witness at %s: %s\n              %s\n", report.EscapeLine(where(wt.Path)), report.EscapeLine(args),
+		report.EscapeLine(verdict))
 }
 
 func where(path string) string {

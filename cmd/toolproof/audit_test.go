@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/toolproof/toolproof/mutators"
+	"github.com/toolproof/toolproof/mutators/audit"
 	"github.com/toolproof/toolproof/validator/tool"
 )
 
@@ -159,5 +161,25 @@ func TestAuditEmbeddedCorpus(t *testing.T) {
 	}
 	if len(js.Tools) != corpusSize || len(js.Skipped) != 0 {
 		t.Errorf("audit of the embedded corpus: %d tools, %d skipped; want %d, 0", len(js.Tools), len(js.Skipped), corpusSize)
+	}
+}
+
+// The text of an audit escapes what the tool file says, as the reports do: a tool name, a reason
+// or a witness with an ESC or a newline cannot rewrite the terminal or forge a line.
+func TestAuditTextEscapes(t *testing.T) {
+	forged := "read\x1b[2K\rPASS\nall"
+	ta := toolAudit{Report: audit.Report{Tool: forged, Drawn: 1, Places: []audit.Place{{Class: mutators.StringifiedType,
+		Path: "/a\nb", Verdict: audit.Passes, Why: "a key \x1b[31m",
+		Witness: &audit.Witness{Args: "{\"a\nb\": \"\x07\"}", Path: "/a\nb"}}}}}
+	var b strings.Builder
+	writeToolAudit(&b, ta, true)
+	out := b.String()
+	if strings.ContainsAny(out, "\x1b\r\x07") {
+		t.Errorf("control characters written raw:\n%q", out)
+	}
+	for _, want := range []string{`read\u001B[2K\rPASS\nall` + "\n", `passes  a key \u001B[31m`, `witness at /a\nb: {"a\nb": "\u0007"}`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
 	}
 }

@@ -23,12 +23,12 @@ type classifyCmd struct {
 }
 
 func (f *classifyCmd) flags(fs *flag.FlagSet) {
-	fs.Var(&f.tools, "tools", "tool file or directory the calls are of (repeatable; default: the embedded corpus)")
-	fs.StringVar(&f.calls, "calls", "", "JSON Lines log of tool calls ({tool, arguments}, Chat Completions tool_calls, Responses function_call, Anthropic tool_use, MCP tools/call); - for stdin")
-	fs.StringVar(&f.format, "format", "text", "text (classes by frequency, per tool, with examples), json (the same as data) or jsonl (one line per call, in input order)")
-	fs.StringVar(&f.save, "save", "", "directory to write the invalid calls to as regression cases (replay them with toolproof replay DIR)")
+	fs.Var(&f.tools, "tools", "`PATH`: a tool file or directory the calls are of (repeatable; default: the embedded corpus)")
+	fs.StringVar(&f.calls, "calls", "", "`LOG`: a JSON Lines log of tool calls ({tool, arguments}, Chat Completions tool_calls, Responses function_call, Anthropic tool_use, MCP tools/call); - for stdin")
+	fs.StringVar(&f.format, "format", "text", "`FORMAT`: text (classes by frequency, per tool, with examples), json (the same as data) or jsonl (one line per call, in input order)")
+	fs.StringVar(&f.save, "save", "", "`DIR` to write the invalid calls to as regression cases (replay them with toolproof replay DIR)")
 	fs.BoolVar(&f.saveValid, "save-valid", false, "with --save, write the valid calls too, as cases a gate must accept")
-	fs.StringVar(&f.weights, "weights", "", "file to write the class and variant frequencies to (for toolproof run --weights)")
+	fs.StringVar(&f.weights, "weights", "", "`FILE` to write the class and variant frequencies to (for toolproof run --weights)")
 	fs.BoolVar(&f.close, "close", false, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 }
 

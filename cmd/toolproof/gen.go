@@ -37,17 +37,17 @@ type genCmd struct {
 }
 
 func (c *genCmd) flags(fs *flag.FlagSet) {
-	toolsFlag(fs, &c.tools, "tool file or directory (repeatable)")
-	fs.StringVar(&c.schemaFile, "schema", "", "a JSON Schema file: one tool named after the file")
+	toolsFlag(fs, &c.tools, "`PATH`: a tool file or directory (repeatable)")
+	fs.StringVar(&c.schemaFile, "schema", "", "a JSON Schema `FILE`: one tool named after the file")
 	fs.BoolVar(&c.valid, "valid", false, "emit valid values (the default when --mutated is not given)")
 	fs.BoolVar(&c.mutated, "mutated", false, "emit distortions, one per class and value")
-	fs.IntVar(&c.n, "n", 10, "valid values per tool")
-	fs.IntVar(&c.seed, "seed", 1, "seed: the same seed gives the same output")
-	mutatorsFlag(fs, &c.muts, "comma-separated distortion classes")
+	fs.IntVar(&c.n, "n", 10, "`N` valid values per tool")
+	fs.IntVar(&c.seed, "seed", 1, "`SEED`: the same seed gives the same output")
+	mutatorsFlag(fs, &c.muts, "`LIST` of distortion classes, comma-separated")
 	closeFlag(fs, &c.close, "treat objects that do not say otherwise as closed")
-	fs.StringVar(&c.format, "format", "jsonl", "jsonl, test-suite (a JSON-Schema-Test-Suite file) or go-fuzz (a Go fuzz corpus, with --out)")
-	fs.StringVar(&c.out, "out", "", "go-fuzz: the package directory to write testdata/fuzz/NAME/ in")
-	fs.StringVar(&c.fuzzName, "fuzz-name", "FuzzDifferential", "go-fuzz: the fuzz target's name (a target taking one []byte, such as harness.Differential)")
+	fs.StringVar(&c.format, "format", "jsonl", "`FORMAT`: jsonl, test-suite (a JSON-Schema-Test-Suite file) or go-fuzz (a Go fuzz corpus, with --out)")
+	fs.StringVar(&c.out, "out", "", "go-fuzz: the package `DIR` to write testdata/fuzz/NAME/ in")
+	fs.StringVar(&c.fuzzName, "fuzz-name", "FuzzDifferential", "go-fuzz: the fuzz target's `NAME` (a target taking one []byte, such as harness.Differential)")
 }
 
 func (c *genCmd) check(pos []string) error {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -61,37 +62,53 @@ func TestHostileCorpus(t *testing.T) {
 		{"validator forks a child and exits", []string{"run", "--tools", hostile("params.json"), "--validator", "exec:sh -c 'sleep " + orphanToken + " & exit 0'"}, 2, "died before answering hello", ""},
 		{"validator writes a 40 MB line", []string{"run", "--tools", hostile("params.json"), "--validator", `exec:sh -c 'head -c 40000000 /dev/zero | tr "\0" x; echo'`}, 2, "stdio.MaxLineSize", ""},
 	}
+	var mu sync.Mutex // guards the worst case, written by the cases side by side
 	var worstTime time.Duration
 	var worstRSS int64
 	var worst [2]string
-	for _, c := range cs {
-		t.Run(c.name, func(t *testing.T) {
-			elapsed, rss, r := runLimited(t, bin, c.args)
-			if r.code != c.code {
-				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, c.code, clip(r.stdout), clip(r.stderr))
-			}
-			out := r.stdout + r.stderr
-			if !strings.Contains(out, c.want) {
-				t.Errorf("no %q in the output:\n%s", c.want, clip(out))
-			}
-			if c.not != "" && strings.Contains(out, c.not) {
-				t.Errorf("%q in the output:\n%s", c.not, clip(out))
-			}
-			if rss > hostileRSS {
-				t.Errorf("peak memory %d MB, more than %d MB", rss>>20, hostileRSS>>20)
-			}
-			t.Logf("%v, %d MB", elapsed.Round(10*time.Millisecond), rss>>20)
-			if elapsed > worstTime {
-				worstTime, worst[0] = elapsed, c.name
-			}
-			if rss > worstRSS {
-				worstRSS, worst[1] = rss, c.name
-			}
-		})
-	}
+	// Each case is a process of its own (nothing of rapid's flags in this one): they run side
+	// by side, and the group ends when the last one does.
+	t.Run("cases", func(t *testing.T) {
+		for _, c := range cs {
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				hostileCaseRun(t, bin, c, func(elapsed time.Duration, rss int64) {
+					mu.Lock()
+					defer mu.Unlock()
+					if elapsed > worstTime {
+						worstTime, worst[0] = elapsed, c.name
+					}
+					if rss > worstRSS {
+						worstRSS, worst[1] = rss, c.name
+					}
+				})
+			})
+		}
+	})
 	out, _ := exec.Command("pgrep", "-f", "sleep "+orphanToken).Output()
 	killOrphans(t, pidList(string(out)))
 	t.Logf("worst time %v (%s), worst peak memory %d MB (%s)", worstTime.Round(10*time.Millisecond), worst[0], worstRSS>>20, worst[1])
+}
+
+// hostileCaseRun runs case c with the built command bin and judges its exit status, output
+// and peak memory; seen is given its time and peak.
+func hostileCaseRun(t *testing.T, bin string, c hostileCase, seen func(time.Duration, int64)) {
+	elapsed, rss, r := runLimited(t, bin, c.args)
+	if r.code != c.code {
+		t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, c.code, clip(r.stdout), clip(r.stderr))
+	}
+	out := r.stdout + r.stderr
+	if !strings.Contains(out, c.want) {
+		t.Errorf("no %q in the output:\n%s", c.want, clip(out))
+	}
+	if c.not != "" && strings.Contains(out, c.not) {
+		t.Errorf("%q in the output:\n%s", c.not, clip(out))
+	}
+	if rss > hostileRSS {
+		t.Errorf("peak memory %d MB, more than %d MB", rss>>20, hostileRSS>>20)
+	}
+	t.Logf("%v, %d MB", elapsed.Round(10*time.Millisecond), rss>>20)
+	seen(elapsed, rss)
 }
 
 // runLimited runs the command with args, killed after hostileTime, and returns how long it

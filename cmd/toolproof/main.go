@@ -10,7 +10,7 @@
 //	toolproof audit      --tools PATH [--format text|json]
 //	toolproof classify   --calls LOG [--tools PATH]... [--format text|json|jsonl] [--save DIR] [--weights OUT]
 //	toolproof validators
-//	toolproof version
+//	toolproof version    (or --version, -v)
 //
 // Exit status: 0 no finding, 1 findings, 2 bad usage or input (or more skipped tools than
 // --max-skipped allows), 3 the run was stopped (SIGINT, SIGTERM or --max-time) and its report
@@ -56,7 +56,7 @@ Usage:
   toolproof classify   --calls LOG [--tools PATH]... [--format text|json|jsonl] [--save DIR]
                        [--save-valid] [--weights OUT] [--close]
   toolproof validators
-  toolproof version
+  toolproof version    (or --version, -v: the version and the commit it was built from)
 
 With no --tools, run, replay and audit use the embedded tool corpus; with no --validator, the
 built-in reference validator (toolproof's oracle, so run then also shows what a coercing gate
@@ -74,7 +74,7 @@ whole run.
 FORMAT: text, json, junit, markdown, html, sarif or badge. --baseline replays the known
 findings of an earlier run first: those that still reproduce do not fail the run, those that no
 longer do (fixed) fail it, and any other finding fails as usual.
-Run 'toolproof COMMAND -h' for the flags of a command.
+Run 'toolproof COMMAND --help' (or 'toolproof help COMMAND') for the flags of a command.
 `
 
 func main() {
@@ -99,13 +99,21 @@ type command interface {
 	run(args []string, stdout, stderr io.Writer) error
 }
 
+// flagged maps the name of each subcommand that takes flags to a fresh one.
+func flagged() map[string]command {
+	return map[string]command{"run": &runCmd{}, "replay": &replayCmd{}, "merge": &mergeCmd{}, "baseline": &baselineCmd{},
+		"gen": &genCmd{}, "audit": &auditCmd{}, "classify": &classifyCmd{}}
+}
+
 // commands maps each subcommand's name to what runs it.
 func commands() map[string]func(args []string, stdout, stderr io.Writer) error {
-	return map[string]func(args []string, stdout, stderr io.Writer) error{
-		"run": runs("run", &runCmd{}), "replay": runs("replay", &replayCmd{}), "merge": runs("merge", &mergeCmd{}),
-		"baseline": runs("baseline", &baselineCmd{}), "gen": runs("gen", &genCmd{}), "audit": runs("audit", &auditCmd{}),
-		"classify": runs("classify", &classifyCmd{}), "validators": cmdValidators, "version": cmdVersion,
+	cmds := map[string]func(args []string, stdout, stderr io.Writer) error{
+		"validators": flagless("validators", cmdValidators), "version": flagless("version", cmdVersion),
 	}
+	for name, c := range flagged() {
+		cmds[name] = runs(name, c)
+	}
+	return cmds
 }
 
 // runs parses c's flags from args, checks them and runs c.
@@ -113,30 +121,39 @@ func runs(name string, c command) func(args []string, stdout, stderr io.Writer) 
 	return func(args []string, stdout, stderr io.Writer) error {
 		fs := flag.NewFlagSet("toolproof "+name, flag.ContinueOnError)
 		c.flags(fs)
-		pos, err := parse(fs, args, stderr)
+		pos, err := parse(fs, args)
+		if errors.Is(err, flag.ErrHelp) {
+			printHelp(stdout, fs.Name(), fs)
+		}
 		if err != nil {
 			return err
 		}
 		if err := c.check(pos); err != nil {
-			return err
+			return withHint(err, fs.Name())
 		}
 		return c.run(args, stdout, stderr)
 	}
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		if len(args) == 0 {
-			return 2
-		}
+		return 2
+	}
+	switch {
+	case args[0] == "help" && len(args) == 2: // help COMMAND: the command's --help
+		args = []string{args[1], "--help"}
+	case isHelp(args[0]) || args[0] == "help":
+		fmt.Fprint(stdout, usage)
 		return 0
+	case args[0] == "-v" || args[0] == "--version" || args[0] == "-version":
+		args = append([]string{"version"}, args[1:]...)
 	}
 	var err error
 	if cmd, ok := commands()[args[0]]; ok {
 		err = cmd(args[1:], stdout, stderr)
 	} else {
-		err = usagef("unknown command %q\n\n%s", args[0], usage)
+		err = usagef("unknown command %q\nrun 'toolproof --help' for the commands", args[0])
 	}
 	var ue usageError
 	switch {
@@ -154,25 +171,5 @@ func run(args []string, stdout, stderr io.Writer) int {
 	default:
 		fmt.Fprintln(stderr, "toolproof:", err)
 		return 2
-	}
-}
-
-// parse parses a subcommand's flags, allowing flags after positional arguments too.
-func parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
-	fs.SetOutput(stderr)
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usageError{err.Error()}
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
 	}
 }

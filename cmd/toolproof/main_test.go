@@ -235,15 +235,16 @@ func TestUsage(t *testing.T) {
 		t.Errorf("no arguments: want the usage on stderr, got %q", r.stderr)
 	}
 	for _, h := range []string{"help", "-h", "--help"} {
-		if r := must(t, 0, h); !strings.Contains(r.stderr, "toolproof run") {
-			t.Errorf("%s: want the usage, got %q", h, r.stderr)
+		if r := must(t, 0, h); !strings.Contains(r.stdout, "toolproof run") || r.stderr != "" {
+			t.Errorf("%s: want the usage on stdout, got %q, stderr %q", h, r.stdout, r.stderr)
 		}
 	}
-	if r := must(t, 2, "frobnicate"); !strings.Contains(r.stderr, `unknown command "frobnicate"`) {
-		t.Errorf("unknown command: got %q", r.stderr)
+	want := "toolproof: unknown command \"frobnicate\"\nrun 'toolproof --help' for the commands\n"
+	if r := must(t, 2, "frobnicate"); r.stderr != want {
+		t.Errorf("unknown command: got %q, want %q", r.stderr, want)
 	}
-	if r := must(t, 0, "run", "-h"); !strings.Contains(r.stderr, "-checks") {
-		t.Errorf("run -h: want the flags of run, got %q", r.stderr)
+	if r := must(t, 0, "run", "-h"); !strings.Contains(r.stdout, "--checks N") {
+		t.Errorf("run -h: want the flags of run, got %q", r.stdout)
 	}
 }
 

@@ -62,7 +62,7 @@ type mergeCmd struct {
 
 func (c *mergeCmd) flags(fs *flag.FlagSet) {
 	reportFormatFlag(fs, &c.format)
-	fs.Var(&c.files, "report", "FORMAT=FILE: write one more report of the merged run to FILE (repeatable)")
+	fs.Var(&c.files, "report", "`FORMAT=FILE`: write one more report of the merged run to FILE (repeatable)")
 	sarifFileFlag(fs, &c.sarifFile)
 	maxSkippedFlag(fs, &c.maxSkipped)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,7 +10,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/harness/report"
+	"github.com/toolproof/toolproof/internal/atomicfile"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/registry"
@@ -77,26 +80,33 @@ func write(w io.Writer, reports []*report.Report, format string, opts report.Ren
 
 // writeFiles writes the --report files; a file that cannot be written is an error naming it.
 func writeFiles(reports []*report.Report, out outputs) error {
+	var errs []error
 	for _, f := range out.files {
-		var buf bytes.Buffer
-		if err := write(&buf, reports, f.format, out.render); err != nil {
-			return err
-		}
-		if dir := filepath.Dir(f.path); dir != "." {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return fmt.Errorf("--report %s=%s: %v", f.format, f.path, err)
-			}
-		}
-		if err := os.WriteFile(f.path, buf.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("--report %s=%s: %v", f.format, f.path, err)
+		if err := writeReportFile(reports, out, f); err != nil {
+			errs = append(errs, fmt.Errorf("--report %s=%s: %v", f.format, f.path, err))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
+}
+
+// writeReportFile writes one --report file atomically: a full disk or a signal leaves no truncated
+// report behind.
+func writeReportFile(reports []*report.Report, out outputs, f reportFile) error {
+	var buf bytes.Buffer
+	if err := write(&buf, reports, f.format, out.render); err != nil {
+		return err
+	}
+	if dir := filepath.Dir(f.path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	return atomicfile.WriteFile(f.path, buf.Bytes(), 0o644)
 }
 
 // releaseVersion is toolproof's module version, or "" for a binary built in a checkout.
 func releaseVersion() string {
-	if v := moduleVersion(); v != "(devel)" {
+	if v := moduleVersion(); !isDevel(v) {
 		return v
 	}
 	return ""
@@ -190,16 +200,23 @@ func replayCommand(f *runFlags, specs map[string]string, jsonFile string) func(*
 	}
 }
 
-// sources says where each tool with a finding is defined: the position of its "name" in its tool
-// file, with each finding at the place in the file of the part of the schema it is about
-// (report.Locate); or, for a tool a validator lists (node:, mcp:), the validator's spec, with the
-// module (or the first file of the server's command) as the file.
-func sources(reports []*report.Report, tools []tool.Tool, served string, texts map[string][]byte) {
+// toolFiles gives the harness the bytes the tools were read from (tool.Set.Texts), to say where in
+// them each finding is, named relative to the working directory; nothing for tools a validator
+// lists (served: node:, mcp:), which sources locates.
+func toolFiles(served string, texts map[string][]byte) harness.Files {
+	if served != "" {
+		return harness.Files{}
+	}
+	// Never a second read: a pipe gives nothing then (a named one blocks), and a file edited
+	// since would put places wrongly.
+	return harness.Files{Read: func(path string) []byte { return texts[path] }, Name: relPath}
+}
+
+// sources says, for a tool a validator lists (served: node:, mcp:), where each tool with a
+// finding is defined: the validator's spec, with the module (or the first file of the server's
+// command) as the file. Tools read from files were located by the harness (toolFiles).
+func sources(reports []*report.Report, tools []tool.Tool, served string) {
 	if served == "" {
-		// The bytes the tools were read from (tool.Set.Texts), never a second read: a pipe gives
-		// nothing then (a named one blocks), and a file edited since would put places wrongly.
-		read := func(path string) []byte { return texts[path] }
-		report.Locate(reports, tools, report.Files{Read: read, Name: relPath})
 		return
 	}
 	files := map[string][]byte{}

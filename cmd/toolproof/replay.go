@@ -50,6 +50,7 @@ func (c *replayCmd) run(args []string, stdout, stderr io.Writer) error {
 	if err := someSavedTool(c.from, cs, tools); err != nil {
 		return err
 	}
+	opts.Files = toolFiles(f.servedBy(vs), set.Texts)
 	var reports []*report.Report
 	for _, v := range vs {
 		rep, err := harness.Replay(cs, tools, v, opts)
@@ -59,7 +60,7 @@ func (c *replayCmd) run(args []string, stdout, stderr io.Writer) error {
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		reports = append(reports, rep)
 	}
-	sources(reports, tools, f.servedBy(vs), set.Texts)
+	sources(reports, tools, f.servedBy(vs))
 	return writeReports(reports, f.outputs(vs, args, 0), f.maxSkipped, stdout, stderr)
 }
 

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolproof/toolproof/harness"
 	"github.com/toolproof/toolproof/harness/report"
+	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/tool"
 )
 
@@ -126,7 +128,8 @@ func TestReportFiles(t *testing.T) {
 	}
 }
 
-// A tool file's tools are located at their "name", renamed duplicates at their own definition.
+// A tool file's tools are located at their "name", renamed duplicates at their own definition:
+// the harness does it with the files toolFiles gives it.
 func TestSourcesOfTools(t *testing.T) {
 	dir := t.TempDir()
 	path := writeFile(t, dir, "tools.json", "[\n {\"name\": \"a\", \"parameters\": {\"type\": \"object\"}},\n {\"name\": \"a\", \"parameters\": {\"type\": \"object\"}}\n]\n")
@@ -134,11 +137,15 @@ func TestSourcesOfTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reps := []*report.Report{{Findings: []report.Finding{{}, {}}}}
-	reps[0].Findings[0].Tool, reps[0].Findings[1].Tool = "a", "a__2"
-	sources(reps, set.Tools, "", set.Texts)
+	rejectAll := validator.Func("reject-all", func(tool.Tool) (func([]byte) (any, error), error) {
+		return func([]byte) (any, error) { return nil, &validator.Error{Issues: []validator.Issue{{Message: "no"}}} }, nil
+	})
+	rep, err := harness.Run(set.Tools, rejectAll, harness.Options{Checks: 2, Seed: 1, Files: toolFiles("", set.Texts)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, line := range map[string]int{"a": 2, "a__2": 3} {
-		if s := reps[0].Sources[name]; s.Line != line || s.Column != 3 || s.File != relPath(path) {
+		if s := rep.Sources[name]; s.Line != line || s.Column != 3 || s.File != relPath(path) {
 			t.Errorf("%s: %+v, want line %d column 3 of %s", name, s, line, path)
 		}
 	}
@@ -152,17 +159,17 @@ func TestSourcesOfServedTools(t *testing.T) {
 	reps := []*report.Report{{Findings: []report.Finding{{}}}}
 	reps[0].Findings[0].Tool = "read_file"
 	tools := []tool.Tool{{Name: "read_file", Source: "validator node:" + mod + ":tools[0]"}}
-	sources(reps, tools, "node:"+mod, nil)
+	sources(reps, tools, "node:"+mod)
 	if s := reps[0].Sources["read_file"]; s.File != relPath(mod) || s.Line != 3 || s.Column != 11 || s.Served != "node:"+mod {
 		t.Errorf("node: %+v, want %s line 3 column 11", s, mod)
 	}
 	reps[0].Sources = nil
-	sources(reps, tools, "mcp:node "+mod+" --stdio", nil)
+	sources(reps, tools, "mcp:node "+mod+" --stdio")
 	if s := reps[0].Sources["read_file"]; s.File != relPath(mod) || s.Line != 3 || s.Served != "mcp:node "+mod+" --stdio" {
 		t.Errorf("mcp: %+v, want %s line 3", s, mod)
 	}
 	reps[0].Sources = nil
-	sources(reps, tools, "mcp:npx -y some-server", nil)
+	sources(reps, tools, "mcp:npx -y some-server")
 	if s := reps[0].Sources["read_file"]; s.File != "" || s.Served == "" {
 		t.Errorf("mcp without a file: %+v, want only the server", s)
 	}

@@ -215,13 +215,23 @@ func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 		defer stop()
 	}
 	opts.Progress = progressTo(stderr)
-	reports, err := runEach(vs, tools, skipped, base, opts)
+	opts.Files = toolFiles(f.servedBy(vs), set.Texts)
+	reports, saveErr, err := runEach(vs, tools, skipped, base, opts)
 	if err != nil {
 		return err
 	}
-	sources(reports, tools, f.servedBy(vs), set.Texts)
+	sources(reports, tools, f.servedBy(vs))
 	err = stoppedAny(vs, writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr))
-	if why := interrupted(reports); why != "" {
+	why := interrupted(reports)
+	if saveErr != nil {
+		// The reports are written; not every case --save keeps is. That is bad input (exit 2),
+		// unless the run was cut short or another output failed too: then both are said.
+		if why == "" && (err == nil || errors.Is(err, errFindings)) {
+			return usageError{"--save: " + saveErr.Error() + "; the report is written"}
+		}
+		fmt.Fprintln(stderr, "toolproof: --save:", saveErr)
+	}
+	if why != "" {
 		fmt.Fprintf(stderr, "toolproof: %s; the report covers what was checked\n", why)
 		return errInterrupted
 	}
@@ -236,24 +246,28 @@ func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 
 // runEach runs the harness for each validator: the known findings of base first (whatever the
 // seed, so their verdicts are the gate's alone), then the run; the tools skipped before the run
-// lead each report's skipped tools.
-func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped, base *baseline.Baseline, opts harness.Options) ([]*report.Report, error) {
-	var reports []*report.Report
+// lead each report's skipped tools. A failure to save cases (--save) keeps the reports, and is
+// returned apart.
+func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped, base *baseline.Baseline,
+	opts harness.Options) (reports []*report.Report, saveErr, err error) {
 	for _, v := range vs {
 		var known *baseline.Replayed
 		if base != nil {
-			var err error
 			if known, err = base.Replay(tools, v, len(vs), opts); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		rep, err := harness.Run(tools, v, opts)
-		if err != nil {
-			return nil, err
+		var se *harness.SaveError
+		if errors.As(err, &se) {
+			saveErr, err = errors.Join(saveErr, err), nil
 		}
-		rep.Skipped = append(append(make([]tool.Skipped, 0, len(skipped)+len(rep.Skipped)), skipped...), rep.Skipped...)
+		if err != nil {
+			return nil, nil, err
+		}
+		rep.Skipped = append(harness.Skips(skipped), rep.Skipped...)
 		if err := stoppedBy(v); mcp.IsAuthError(err) {
-			return nil, usageError{err.Error()}
+			return nil, nil, usageError{err.Error()}
 		}
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		if known != nil {
@@ -264,7 +278,7 @@ func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped
 			break
 		}
 	}
-	return reports, nil
+	return reports, saveErr, nil
 }
 
 // writeReports writes the report (one validator) or the comparison (several), then says how the
@@ -275,14 +289,17 @@ func writeReports(reports []*report.Report, out outputs, maxSkipped int, stdout,
 	for _, r := range reports {
 		passed = passed && r.Passed
 	}
-	if err := writeFiles(reports, out); err != nil {
-		return err
-	}
+	// Every output is written before any is given up on: a --report file that cannot be
+	// written loses neither the others nor stdout.
+	fileErr := writeFiles(reports, out)
 	if err := write(stdout, reports, out.format, out.render); err != nil {
-		return err
+		return errors.Join(fileErr, err)
 	}
 	if format := out.format; format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
 		fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
+	}
+	if fileErr != nil {
+		return fileErr
 	}
 	if maxSkipped >= 0 {
 		for _, r := range reports {

@@ -10,7 +10,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
@@ -44,7 +46,44 @@ func Parse(data []byte, file string) (*Baseline, error) {
 	if doc.Reports == nil {
 		return nil, fmt.Errorf("baseline %s: no \"reports\": not a JSON report of toolproof run", file)
 	}
+	for i, r := range doc.Reports {
+		if err := checkEntries(r); err != nil {
+			return nil, fmt.Errorf("baseline %s: reports[%d] (validator %s): %w", file, i, r.Validator, err)
+		}
+	}
 	return &Baseline{File: file, reports: doc.Reports}, nil
+}
+
+// checkEntries refuses a report whose findings name a kind or an expectation toolproof does not
+// report: a hand-edited or foreign baseline would otherwise match nothing, or match by accident.
+func checkEntries(r *report.Report) error {
+	check := func(list string, fs []report.Finding) error {
+		for j, f := range fs {
+			if !slices.Contains(report.Kinds(), f.Kind) {
+				return fmt.Errorf("%s[%d] (tool %q): kind %q is not one toolproof reports (%s)",
+					list, j, f.Tool, f.Kind, kindNames())
+			}
+			if f.Expect != corpus.Accept && f.Expect != corpus.Reject && f.Expect != corpus.Either {
+				return fmt.Errorf("%s[%d] (tool %q): expect is %q, want accept, reject or either", list, j, f.Tool, f.Expect)
+			}
+		}
+		return nil
+	}
+	if err := check("findings", r.Findings); err != nil {
+		return err
+	}
+	if r.Baseline != nil {
+		return check("baseline.known", r.Baseline.Known)
+	}
+	return nil
+}
+
+func kindNames() string {
+	var names []string
+	for _, k := range report.Kinds() {
+		names = append(names, string(k))
+	}
+	return strings.Join(names, ", ")
 }
 
 // Key names a finding for the baseline: its tool, class and kind. A run keeps one minimal case
@@ -55,18 +94,37 @@ func Key(f report.Finding) string {
 
 // entries are the known findings the baseline holds for a validator: those of its report of the
 // same name, or, when the baseline and the run each have one validator, of the one report it has
-// (a validator's name carries its version, which an upgrade changes). The bool says whether the
-// name differed.
-func (b *Baseline) entries(name string, validators int) ([]report.Finding, bool) {
+// if it is of the same validator in another version (a validator's name carries its version,
+// which an upgrade changes). The note says why a report of another name was used or refused.
+func (b *Baseline) entries(name string, validators int) ([]report.Finding, string) {
 	for _, r := range b.reports {
 		if r.Validator == name {
-			return known(r), false
+			return known(r), ""
 		}
 	}
-	if len(b.reports) == 1 && validators == 1 {
-		return known(b.reports[0]), b.reports[0].Validator != name
+	if len(b.reports) != 1 || validators != 1 {
+		return nil, ""
 	}
-	return nil, false
+	r := b.reports[0]
+	if identity(r.Validator) != identity(name) {
+		return nil, fmt.Sprintf("baseline %s: its report is of validator %s, not %s: its findings are not used "+
+			"(write the baseline from a run of %s)", b.File, r.Validator, name, identity(name))
+	}
+	return known(r), fmt.Sprintf("baseline %s: its report is of validator %s; used for %s", b.File, r.Validator, name)
+}
+
+// identity is a validator's name without its version: the names are written NAME VERSION
+// ("ajv 8.20.0", "seed-zod zod 4.6.7", "mcp:server-everything 2.0.0"), and a last field that
+// starts with a digit, or with v and a digit, is the version.
+func identity(name string) string {
+	fields := strings.Fields(name)
+	if n := len(fields); n > 1 {
+		last := strings.TrimPrefix(fields[n-1], "v")
+		if last != "" && last[0] >= '0' && last[0] <= '9' {
+			return strings.Join(fields[:n-1], " ")
+		}
+	}
+	return strings.Join(fields, " ")
 }
 
 // known are a report's blocking findings and the known entries of its own baseline, one per key.
@@ -103,10 +161,10 @@ type Replayed struct {
 // opts.Shards, only the entries whose tool is in the shard are replayed (an entry whose tool is
 // gone, in shard 0).
 func (b *Baseline) Replay(tools []tool.Tool, v validator.Validator, validators int, opts harness.Options) (*Replayed, error) {
-	es, renamed := b.entries(v.Name(), validators)
+	es, note := b.entries(v.Name(), validators)
 	out := &Replayed{File: b.File}
-	if renamed {
-		out.Notes = append(out.Notes, fmt.Sprintf("baseline %s: its report is of validator %s; used for %s", b.File, b.reports[0].Validator, v.Name()))
+	if note != "" {
+		out.Notes = append(out.Notes, note)
 	}
 	es = inShard(es, tools, opts)
 	if len(es) == 0 {
@@ -118,6 +176,7 @@ func (b *Baseline) Replay(tools []tool.Tool, v validator.Validator, validators i
 	}
 	ropts := opts
 	ropts.Shards, ropts.Shard, ropts.CorpusDir, ropts.Progress = 0, 0, "", nil
+	ropts.Files = harness.Files{} // the known entries are listed as they reproduce, not placed in the tool file
 	rep, err := harness.Replay(cs, tools, v, ropts)
 	if err != nil {
 		return nil, fmt.Errorf("baseline %s: replaying its known findings against %s: %w", b.File, v.Name(), err)
@@ -223,7 +282,7 @@ func Trim(doc report.Document) report.Document {
 	out := report.Document{Passed: true, Seed: doc.Seed, Reports: []*report.Report{}}
 	for _, r := range doc.Reports {
 		t := &report.Report{Validator: r.Validator, Profile: r.Profile, Closed: r.Closed, Findings: []report.Finding{},
-			Classes: map[string]*report.ClassStats{}, Skipped: []tool.Skipped{}}
+			Classes: map[string]*report.ClassStats{}, Skipped: []report.Skipped{}}
 		for _, f := range known(r) {
 			// Where the finding is in the tool file moves with every edit of the file: left out.
 			f.Known, f.Count, f.Detail, f.Shrunk, f.Location = false, 0, "", false, report.Source{}

@@ -36,8 +36,8 @@ func showArgs(s string) string {
 	return q
 }
 
-// truncate cuts s to at most n runes.
-func truncate(s string, n int) string {
+// Truncate cuts s to at most n runes, marking the cut with an ellipsis.
+func Truncate(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -41,7 +41,7 @@ func badge(rs []*Report) Badge {
 	var classes []string
 	seen := map[string]bool{}
 	for _, r := range rs {
-		for _, c := range classOrder(r.Classes) {
+		for _, c := range r.classOrder() {
 			if st := r.Classes[c]; st.Cases > 0 && !seen[c] {
 				seen[c] = true
 				classes = append(classes, c)

@@ -55,7 +55,7 @@ func writeBaselineMarkdown(w io.Writer, r *Report) {
 		fs   []Finding
 	}{{"fixed", b.Fixed}, {"known", b.Known}} {
 		for _, f := range set.fs {
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", set.word, mdCell(f.Tool), f.Class, f.Kind, mdCode(truncate(string(f.Args), 120)), f.ID)
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", set.word, mdCell(f.Tool), f.Class, f.Kind, mdCode(Truncate(string(f.Args), 120)), f.ID)
 		}
 	}
 }

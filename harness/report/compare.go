@@ -178,10 +178,10 @@ func totals(r *Report) Cell {
 
 // table is the comparison table: one row per class, one column per validator, then the totals
 // by outcome and the counts of findings, failed checks and skipped tools.
-func (m *comparisonModel) table() *table {
-	t := &table{head: []string{"class"}}
+func (m *comparisonModel) table() *Table {
+	t := &Table{Head: []string{"class"}}
 	for _, s := range m.reports {
-		t.head = append(t.head, s.Validator)
+		t.Head = append(t.Head, s.Validator)
 	}
 	for _, c := range m.classes {
 		cells := []string{c}
@@ -192,7 +192,7 @@ func (m *comparisonModel) table() *table {
 				cells = append(cells, "-")
 			}
 		}
-		t.rows = append(t.rows, row{cells: cells})
+		t.Rows = append(t.Rows, Row{Cells: cells})
 	}
 	for _, tr := range totalRows {
 		cells := []string{tr.name}
@@ -203,7 +203,7 @@ func (m *comparisonModel) table() *table {
 			cells = append(cells, strconv.Itoa(n))
 		}
 		if show {
-			t.rows = append(t.rows, row{cells: cells, strong: true})
+			t.Rows = append(t.Rows, Row{Cells: cells, Strong: true})
 		}
 	}
 	for _, cr := range []struct {
@@ -218,7 +218,7 @@ func (m *comparisonModel) table() *table {
 		for _, s := range m.reports {
 			cells = append(cells, cr.get(s))
 		}
-		t.rows = append(t.rows, row{cells: cells, strong: true})
+		t.Rows = append(t.Rows, Row{Cells: cells, Strong: true})
 	}
 	return t
 }

@@ -7,17 +7,17 @@ import (
 )
 
 // Text from outside (tool names, a validator's messages and notes, reasons that quote a
-// schema) is written with its control characters escaped: an ESC, a carriage return or a
-// newline in a tool name could otherwise move the cursor, rewrite a line or forge a "PASS"
-// line in a terminal or a CI log. Bidirectional overrides, which reorder what a reader sees,
+// schema, the calls of a log) is written, in every text output of toolproof, with its control
+// characters escaped: an ESC, a carriage return or a newline in a tool name could otherwise
+// move the cursor, rewrite a line or forge a "PASS" line in a terminal or a CI log. Bidirectional overrides, which reorder what a reader sees,
 // are escaped too.
 
-// escapeLine escapes every control character of s, newlines included, as \n, \r, \t or
+// EscapeLine escapes every control character of s, newlines included, as \n, \r, \t or
 // \u00XX: one line out.
-func escapeLine(s string) string { return escape(s, false) }
+func EscapeLine(s string) string { return escape(s, false) }
 
-// escapeText is escapeLine keeping newlines, for text written over several lines.
-func escapeText(s string) string { return escape(s, true) }
+// EscapeText is EscapeLine keeping newlines, for text written over several lines.
+func EscapeText(s string) string { return escape(s, true) }
 
 func escape(s string, keepNewlines bool) string {
 	if !needsEscape(s, keepNewlines) {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // A tool name, a message or a note with ESC, CR or LF cannot forge a line of the text or
@@ -16,7 +15,7 @@ func TestControlCharactersAreEscaped(t *testing.T) {
 	r := &Report{Validator: "v\x1b]0;x\x07", Classes: map[string]*ClassStats{},
 		Findings: []Finding{{Case: corpus.Case{Tool: forged, Class: corpus.Valid, Args: []byte(`{"a":"\u001b"}`)},
 			Kind: FalseReject, Blocking: true, Detail: "line one\nline\rtwo\x1b"}},
-		Skipped: []tool.Skipped{{Tool: forged, Source: "f.json", Reason: "bad\x1b[31m"}},
+		Skipped: []Skipped{{Tool: forged, Source: "f.json", Reason: "bad\x1b[31m"}},
 		Notes:   []string{forged}}
 	r.Finish()
 	for _, format := range []string{"text", "markdown"} {

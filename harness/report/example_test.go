@@ -10,7 +10,8 @@ import (
 // A report renders in every format of report.Formats; here the Markdown a CI job posts on a pull
 // request, for a gate that let a stringified number through.
 func ExampleReport_Write() {
-	r := &report.Report{Validator: "coercing", Profile: report.Strict, Tools: 1, Seed: 7,
+	r := &report.Report{Validator: "coercing", Profile: "strict", Tools: 1, Seed: 7,
+		ClassOrder: []string{"valid", "stringified_type"}, // the harness's order (harness.ClassOrder)
 		Classes: map[string]*report.ClassStats{
 			"valid":            {Cases: 10, ByKind: map[report.Kind]int{}},
 			"stringified_type": {Cases: 10, Failed: 1, ByKind: map[report.Kind]int{report.Missed: 1}},
@@ -19,7 +20,7 @@ func ExampleReport_Write() {
 		Findings: []report.Finding{{Case: corpus.Case{Tool: "read", Class: "stringified_type", Expect: corpus.Reject,
 			Path: "/limit", Args: []byte(`{"limit":"20","path":"a"}`), ID: "fedcba9876543210fedc"},
 			Kind: report.Missed, Got: "accepted", Count: 1, Blocking: true,
-			// Where the tool file writes the keyword the case breaks (report.Locate finds it).
+			// Where the tool file writes the keyword the case breaks (the harness finds it as it judges the case).
 			Location: report.Source{File: "tools.json", Line: 7, Column: 9, Schema: "/properties/limit/type"}}},
 	}
 	r.Finish()

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/validator"
 )
 
 // Finding is one wrong verdict: the case that shows it (its tool, class, expectation, place,
@@ -17,12 +16,12 @@ import (
 type Finding struct {
 	corpus.Case
 	Kind     Kind
-	Got      string            // accepted, rejected, unclear, crash, timeout, protocol_error
-	Detail   string            // a -want +got diff, the leaked message, the crash
-	Issues   []validator.Issue // what the gate said
-	Count    int               // cases with this tool, class and kind in the final pass
-	Blocking bool              // fails the run (imprecise_location only with RequireLocation)
-	Shrunk   bool              // minimised by rapid (else the first case seen)
+	Got      string  // accepted, rejected, unclear, crash, timeout, protocol_error
+	Detail   string  // a -want +got diff, the leaked message, the crash
+	Issues   []Issue // what the gate said
+	Count    int     // cases with this tool, class and kind in the final pass
+	Blocking bool    // fails the run (imprecise_location only with RequireLocation)
+	Shrunk   bool    // minimised by rapid (else the first case seen)
 	// Known is set by a baseline (package baseline) on a finding it lists and whose minimal case
 	// still reproduces: it is reported, but does not fail the run.
 	Known bool
@@ -37,30 +36,30 @@ func (f Finding) Fails() bool { return f.Blocking && !f.Known }
 
 // findingJSON is the JSON form of a Finding: the case's fields and the verdict's, flat.
 type findingJSON struct {
-	Tool       string            `json:"tool"`
-	Class      corpus.Class      `json:"class"`
-	Variant    string            `json:"variant,omitempty"`
-	Kind       Kind              `json:"kind"`
-	Expect     corpus.Expect     `json:"expect"`
-	Got        string            `json:"got"`
-	Path       string            `json:"path"`
-	Scope      string            `json:"scope,omitempty"`
-	Also       []corpus.Place    `json:"also,omitempty"`
-	Keyword    string            `json:"keyword,omitempty"`
-	Location   *Source           `json:"location,omitempty"` // where the schema place is written in the tool file
-	Reason     string            `json:"reason,omitempty"`
-	Canary     string            `json:"canary,omitempty"`
-	Args       string            `json:"args"`
-	ArgsBase64 string            `json:"args_base64,omitempty"` // the exact text, when it is not UTF-8
-	Original   string            `json:"original,omitempty"`    // the valid arguments the distortion started from
-	ID         string            `json:"id"`
-	SchemaHash string            `json:"schema_hash,omitempty"`
-	Detail     string            `json:"detail,omitempty"`
-	Issues     []validator.Issue `json:"issues,omitempty"`
-	Count      int               `json:"count"`
-	Blocking   bool              `json:"blocking"`
-	Shrunk     bool              `json:"shrunk"`
-	Known      bool              `json:"known,omitempty"`
+	Tool       string         `json:"tool"`
+	Class      corpus.Class   `json:"class"`
+	Variant    string         `json:"variant,omitempty"`
+	Kind       Kind           `json:"kind"`
+	Expect     corpus.Expect  `json:"expect"`
+	Got        string         `json:"got"`
+	Path       string         `json:"path"`
+	Scope      string         `json:"scope,omitempty"`
+	Also       []corpus.Place `json:"also,omitempty"`
+	Keyword    string         `json:"keyword,omitempty"`
+	Location   *Source        `json:"location,omitempty"` // where the schema place is written in the tool file
+	Reason     string         `json:"reason,omitempty"`
+	Canary     string         `json:"canary,omitempty"`
+	Args       string         `json:"args"`
+	ArgsBase64 string         `json:"args_base64,omitempty"` // the exact text, when it is not UTF-8
+	Original   string         `json:"original,omitempty"`    // the valid arguments the distortion started from
+	ID         string         `json:"id"`
+	SchemaHash string         `json:"schema_hash,omitempty"`
+	Detail     string         `json:"detail,omitempty"`
+	Issues     []Issue        `json:"issues,omitempty"`
+	Count      int            `json:"count"`
+	Blocking   bool           `json:"blocking"`
+	Shrunk     bool           `json:"shrunk"`
+	Known      bool           `json:"known,omitempty"`
 }
 
 // MarshalJSON writes the finding flat: its case's fields beside the verdict's.
@@ -138,7 +137,7 @@ func (f Finding) Explain() string {
 		fmt.Fprintf(&b, "  path: %s  keyword: %s\n", f.Path, f.Keyword)
 	}
 	if len(f.Issues) > 0 {
-		fmt.Fprintf(&b, "  issues: %s\n", IssuesText(f.Issues))
+		fmt.Fprintf(&b, "  issues: %s\n", issuesText(f.Issues))
 	}
 	if f.Detail != "" {
 		fmt.Fprintf(&b, "  %s\n", strings.ReplaceAll(f.Detail, "\n", "\n  "))
@@ -147,8 +146,8 @@ func (f Finding) Explain() string {
 	return b.String()
 }
 
-// IssuesText is what a gate said, on one line: its issues joined by "; ".
-func IssuesText(issues []validator.Issue) string {
+// issuesText is what a gate said, on one line: its issues joined by "; ".
+func issuesText(issues []Issue) string {
 	if len(issues) == 0 {
 		return "(no issues given)"
 	}

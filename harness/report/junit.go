@@ -72,7 +72,7 @@ func junitFinding(f Finding, at Source) string {
 		s += fmt.Sprintf("path: %s  keyword: %s\n", f.Path, f.Keyword)
 	}
 	if len(f.Issues) > 0 {
-		s += "issues: " + IssuesText(f.Issues) + "\n"
+		s += "issues: " + issuesText(f.Issues) + "\n"
 	}
 	if f.Detail != "" {
 		s += strings.TrimRight(f.Detail, "\n") + "\n"

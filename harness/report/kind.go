@@ -1,19 +1,5 @@
 package report
 
-import "github.com/toolproof/toolproof/validator"
-
-// Profile says what a validator may do with a distorted call.
-type Profile string
-
-// The profiles.
-const (
-	// Strict: every distortion must be rejected.
-	Strict Profile = "strict"
-	// Repair: a distortion may be accepted if the value passed on equals the original valid
-	// value exactly (the gate repaired it); anything else accepted is a wrong repair.
-	Repair Profile = "repair"
-)
-
 // Kind names a finding.
 type Kind string
 
@@ -31,11 +17,12 @@ const (
 	// Reported apart from silent_change; blocking only when the run says so
 	// (harness.Options.DeclaredDefaultsBlock, --block-declared-defaults).
 	DeclaredDefault Kind = "declared_default"
-	// A gate with no verdict: the kinds are the validator's faults.
-	Crash         = Kind(validator.Crash)
-	Timeout       = Kind(validator.Timeout)
-	ProtocolError = Kind(validator.ProtocolError) // the adapter's own failure
-	GateError     = Kind(validator.GateError)     // the gate threw on the input: its message and stack
+	// A gate with no verdict: the kinds are the validator's faults (validator.Fault), each
+	// named as its fault is; the harness maps a fault to its kind.
+	Crash         Kind = "crash"          // the validator panicked or its process died
+	Timeout       Kind = "timeout"        // no answer within the time allowed
+	ProtocolError Kind = "protocol_error" // the adapter's own failure
+	GateError     Kind = "gate_error"     // the gate threw on the input: its message and stack
 )
 
 // Kinds lists every kind, in report order.

@@ -14,7 +14,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	_, status := s.statusWord()
 	fmt.Fprintf(w, "### toolproof: %s %s (%d tools, %d cases%s)\n\n", mdCell(r.Validator), status, r.Tools, r.Cases, s.seedText())
 	fmt.Fprintf(w, "Profile %s%s; %s.\n\n", r.Profile, s.closedText(), mdCell(s.countsLine()))
-	s.classTable().writeMarkdown(w)
+	s.classTable().WriteMarkdown(w)
 	if len(r.Findings) > 0 {
 		fmt.Fprintln(w)
 		writeMarkdownFindings(w, r)
@@ -35,7 +35,7 @@ func writeComparisonMarkdown(w io.Writer, cmp *Comparison) error {
 	for _, line := range m.interrupted() {
 		fmt.Fprintf(w, "**Interrupted**: %s\n\n", mdCell(line))
 	}
-	m.table().writeMarkdown(w)
+	m.table().WriteMarkdown(w)
 	if s := m.seedText(); s != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.ToUpper(s[:1])+s[1:]+".")
 	}
@@ -65,14 +65,14 @@ func writeComparisonMarkdown(w io.Writer, cmp *Comparison) error {
 func writeMarkdownFindings(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "| tool | class | kind | args | path | at | blocking | id |\n|---|---|---|---|---|---|---|---|\n")
 	for _, f := range r.Findings {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, mdCode(truncate(string(f.Args), 120)),
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, mdCode(Truncate(string(f.Args), 120)),
 			mdCell(f.Path), mdCell(atText(r.At(f))), blockingWord(f), f.ID)
 	}
 }
 
 // mdCell makes text safe in a Markdown table cell: one line, no column breaks.
 func mdCell(s string) string {
-	s = strings.ReplaceAll(escapeLine(s), "|", `\|`)
+	s = strings.ReplaceAll(EscapeLine(s), "|", `\|`)
 	return s
 }
 

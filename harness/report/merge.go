@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // Merge puts the documents of the shards of one run (Options.Shard, Options.Shards: every shard,
@@ -153,23 +152,23 @@ type merger struct {
 	// winner is, for each class and kind, the tool that shrinks it in the whole run: the first
 	// in the list that found them, which is the first of the shards' shrinkers.
 	winner       map[string]int
-	outsideSkips []tool.Skipped // tools skipped before the run, the same in every shard
-	runSkips     []atSkip       // tools the run skipped, with their index in the whole list
-	runNotes     []string       // notes the run wrote
-	outsideNotes []string       // notes added after the run (the validator's), once each
+	outsideSkips []Skipped // tools skipped before the run, the same in every shard
+	runSkips     []atSkip  // tools the run skipped, with their index in the whole list
+	runNotes     []string  // notes the run wrote
+	outsideNotes []string  // notes added after the run (the validator's), once each
 	seenNote     map[string]bool
 }
 
 type atSkip struct {
 	at int
-	s  tool.Skipped
+	s  Skipped
 }
 
 func newMerger(rs []*Report) *merger {
 	f := rs[0]
 	g := &merger{winner: map[string]int{}, seenNote: map[string]bool{},
 		m: &Report{Validator: f.Validator, Profile: f.Profile, Closed: f.Closed, Seed: f.Seed, Classes: map[string]*ClassStats{},
-			Findings: []Finding{}, Skipped: []tool.Skipped{}, Checked: map[string][]string{}}}
+			Findings: []Finding{}, Skipped: []Skipped{}, Checked: map[string][]string{}, ClassOrder: f.Shard.ClassOrder}}
 	for _, r := range rs {
 		for _, s := range r.Shard.Shrinks {
 			k := shrinkKey(s.First.Class, s.First.Kind)
@@ -193,7 +192,7 @@ func (g *merger) add(i int, r *Report, name func(int) string) error {
 	}
 	for c, st := range r.Classes {
 		if st != nil {
-			StatsFor(m.Classes, corpus.Class(c)).Merge(st)
+			AddStats(m.Classes, c, st)
 		}
 	}
 	checked, err := sh.Checked.unpack()

@@ -3,10 +3,6 @@ package report
 import (
 	"fmt"
 	"sort"
-
-	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/mutators"
-	"github.com/toolproof/toolproof/validator/tool"
 )
 
 // Report is the result of a run: counts per class, the minimal finding of every tool, class and
@@ -14,13 +10,13 @@ import (
 type Report struct {
 	Passed        bool                   `json:"passed"`
 	Validator     string                 `json:"validator"`
-	Profile       Profile                `json:"profile"`
+	Profile       string                 `json:"profile"` // the verdict rules the run judged by (harness.Profile: strict, repair)
 	Closed        bool                   `json:"closed"`
 	Tools         int                    `json:"tools"`
 	Cases         int                    `json:"cases"`
 	Classes       map[string]*ClassStats `json:"classes"`
 	Findings      []Finding              `json:"findings"`
-	Skipped       []tool.Skipped         `json:"skipped"`
+	Skipped       []Skipped              `json:"skipped"`
 	GeneratorBugs int64                  `json:"generator_bugs"` // values the oracle rejected (never used)
 	Unreachable   int64                  `json:"unreachable"`    // draws that found no valid value
 	Stale         []string               `json:"stale,omitempty"`
@@ -41,6 +37,10 @@ type Report struct {
 	// test cases, failed when it has a blocking finding. Not in the JSON (the classes and the
 	// findings are).
 	Checked map[string][]string `json:"-"`
+	// ClassOrder is the order the reports list the classes in (the harness's: valid, then the
+	// distortion classes in the mutators' order); a class not in it follows those that are,
+	// sorted. Not in the JSON: whoever reads a report back gives it the order.
+	ClassOrder []string `json:"-"`
 }
 
 // Finish puts what a run gathered in report order (findings, stale cases, notes, the tools
@@ -90,7 +90,7 @@ type summary struct {
 }
 
 func summarize(r *Report) *summary {
-	s := &summary{Report: r, classes: classOrder(r.Classes)}
+	s := &summary{Report: r, classes: r.classOrder()}
 	for _, k := range Kinds() {
 		for _, st := range r.Classes {
 			if st.ByKind[k] > 0 {
@@ -120,29 +120,25 @@ func summarize(r *Report) *summary {
 	return s
 }
 
-// classOrder is "valid", then the mutator classes in their order, then anything else, of the
-// classes present.
-func classOrder(classes map[string]*ClassStats) []string {
-	out := []string{string(corpus.Valid)}
-	seen := map[string]bool{string(corpus.Valid): true}
-	for _, c := range mutators.Classes() {
-		out = append(out, string(c))
-		seen[string(c)] = true
+// classOrder is the classes present in r: those of ClassOrder in its order, then the rest,
+// sorted.
+func (r *Report) classOrder() []string {
+	var present []string
+	seen := map[string]bool{}
+	for _, c := range r.ClassOrder {
+		if r.Classes[c] != nil && !seen[c] {
+			seen[c] = true
+			present = append(present, c)
+		}
 	}
 	var rest []string
-	for c := range classes {
-		if !seen[c] {
+	for c, st := range r.Classes {
+		if !seen[c] && st != nil {
 			rest = append(rest, c)
 		}
 	}
 	sort.Strings(rest)
-	var present []string
-	for _, c := range append(out, rest...) {
-		if classes[c] != nil {
-			present = append(present, c)
-		}
-	}
-	return present
+	return append(present, rest...)
 }
 
 func eitherText(st *ClassStats) string {
@@ -264,16 +260,16 @@ func (s *summary) closedText() string {
 
 // classTable is the table of classes by outcome: cases, ok, failed, not applicable, the count
 // of each kind seen, and the implementation-defined and unclear counts when there are any.
-func (s *summary) classTable() *table {
-	t := &table{right: true, head: []string{"class", "cases", "ok", "failed", "n/a"}}
+func (s *summary) classTable() *Table {
+	t := &Table{Right: true, Head: []string{"class", "cases", "ok", "failed", "n/a"}}
 	for _, k := range s.kinds {
-		t.head = append(t.head, string(k))
+		t.Head = append(t.Head, string(k))
 	}
 	if s.either {
-		t.head = append(t.head, "either")
+		t.Head = append(t.Head, "either")
 	}
 	if s.unclear {
-		t.head = append(t.head, "unclear")
+		t.Head = append(t.Head, "unclear")
 	}
 	for _, c := range s.classes {
 		st := s.Classes[c]
@@ -287,7 +283,7 @@ func (s *summary) classTable() *table {
 		if s.unclear {
 			cells = append(cells, itoa(st.Unclear))
 		}
-		t.rows = append(t.rows, row{cells: cells})
+		t.Rows = append(t.Rows, Row{Cells: cells})
 	}
 	return t
 }

@@ -24,6 +24,8 @@ type ShardInfo struct {
 	Notes int `json:"notes"`
 	// Shrinks are the findings this shard shrank, with their first case as it was before.
 	Shrinks []ShardShrink `json:"shrinks"`
+	// ClassOrder is Report.ClassOrder (not in the JSON of a whole run), the merged report's order.
+	ClassOrder []string `json:"class_order,omitempty"`
 }
 
 // ShardShrink is a finding a shard shrank: a run shrinks one case per class and kind, in the first
@@ -98,6 +100,7 @@ func (s *ShardInfo) finish(r *Report) {
 	}
 	s.Checked = packChecked(r.Checked)
 	s.Notes = len(r.Notes)
+	s.ClassOrder = r.ClassOrder
 	sort.Slice(s.Shrinks, func(i, j int) bool {
 		a, b := s.Shrinks[i], s.Shrinks[j]
 		if a.At != b.At {

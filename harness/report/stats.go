@@ -1,12 +1,8 @@
 package report
 
 import (
-	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/validator"
 )
 
 // ClassStats counts the cases of one class.
@@ -29,17 +25,15 @@ type ClassStats struct {
 	Located  int `json:"located,omitempty"`
 }
 
-// maxSamples is how many unclear answers a class keeps as samples.
-const maxSamples = 3
+// MaxSamples is how many unclear answers a class keeps as samples.
+const MaxSamples = 3
 
-// StatsFor is the counts of class in m, added when m has none yet.
-func StatsFor(m map[string]*ClassStats, class corpus.Class) *ClassStats {
-	st := m[string(class)]
-	if st == nil {
-		st = &ClassStats{ByKind: map[Kind]int{}}
-		m[string(class)] = st
+// AddStats adds the counts st of class to those m has of it (none yet: a copy of st's).
+func AddStats(m map[string]*ClassStats, class string, st *ClassStats) {
+	if m[class] == nil {
+		m[class] = &ClassStats{ByKind: map[Kind]int{}}
 	}
-	return st
+	m[class].Merge(st)
 }
 
 // Merge adds the counts of o to s, keeping the first samples in text order.
@@ -55,51 +49,18 @@ func (s *ClassStats) Merge(o *ClassStats) {
 	// The first samples in text order, whatever order the tools finish in (or the shards merge).
 	s.Samples = append(s.Samples, o.Samples...)
 	sort.Strings(s.Samples)
-	if len(s.Samples) > maxSamples {
-		s.Samples = s.Samples[:maxSamples]
+	if len(s.Samples) > MaxSamples {
+		s.Samples = s.Samples[:MaxSamples]
 	}
 	for k, n := range o.ByKind {
 		s.ByKind[k] += n
 	}
 }
 
-// Count counts one case of the class in s: its verdict v and the findings fs judged from it.
-func (s *ClassStats) Count(c *corpus.Case, v validator.Verdict, fs []Finding) {
-	if v.NotSent {
-		s.NotApplicable++
-		return
-	}
-	s.Cases++
-	switch {
-	case v.Fault != "":
-	case v.Unclear:
-		s.Unclear++
-		if len(s.Samples) < maxSamples {
-			// Valid UTF-8, so that the JSON report (and a merge of shards) holds the sample as shown.
-			s.Samples = append(s.Samples, strings.ToValidUTF8(fmt.Sprintf("%s %s: %s", c.Tool, truncate(string(c.Args), 120), truncate(v.Detail, 200)), "\uFFFD"))
-		}
-	case c.Expect == corpus.Either:
-		s.Either++
-		if v.Valid {
-			s.EitherAccepted++
-		}
-	case c.Expect == corpus.Reject && !v.Valid:
-		// judge has located it already: an imprecise_location finding says it did not.
-		s.Rejected++
-		located := true
-		for _, f := range fs {
-			located = located && f.Kind != ImpreciseLocation
-		}
-		if located {
-			s.Located++
-		}
-	}
-	blocking := false
-	for _, f := range fs {
-		s.ByKind[f.Kind]++
-		blocking = blocking || f.Blocking
-	}
-	if blocking {
-		s.Failed++
+// AddSample keeps an unclear answer as a sample, while s has fewer than MaxSamples; as valid
+// UTF-8, so that the JSON report (and a merge of shards) holds it as shown.
+func (s *ClassStats) AddSample(sample string) {
+	if len(s.Samples) < MaxSamples {
+		s.Samples = append(s.Samples, strings.ToValidUTF8(sample, "\uFFFD"))
 	}
 }

@@ -8,31 +8,40 @@ import (
 	"text/tabwriter"
 )
 
-// table is a table of text cells, written once and shown by the text and Markdown renderers
-// alike.
-type table struct {
-	head  []string
-	rows  []row
-	right bool // as text, every column flush right (else flush left); Markdown right-aligns all but the first column
+// Table is a table of text cells, built once and written as aligned text (WriteText) or as a
+// Markdown table (WriteMarkdown): the class tables of the text and Markdown reports, and the
+// tables of toolproof's other text outputs (classify's summary).
+type Table struct {
+	Head []string
+	Rows []Row
+	// Right writes every column flush right as text (else flush left); Markdown right-aligns all
+	// but the first column either way.
+	Right bool
+	// Ragged leaves the last column of the text unpadded: no spaces end a line.
+	Ragged bool
 }
 
-// row is one row of a table; a strong row (a total) is bold in Markdown.
-type row struct {
-	cells  []string
-	strong bool
+// Row is one row of a Table; a strong row (a total) is bold in Markdown.
+type Row struct {
+	Cells  []string
+	Strong bool
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// writeText writes the table aligned in columns two spaces apart.
-func (t *table) writeText(w io.Writer) error {
+// WriteText writes the table aligned in columns two spaces apart.
+func (t *Table) WriteText(w io.Writer) error {
 	var flags uint
-	if t.right {
+	if t.Right {
 		flags = tabwriter.AlignRight
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', flags)
-	for _, cells := range append([][]string{t.head}, t.cellRows()...) {
-		for _, c := range cells {
+	for _, cells := range append([][]string{t.Head}, t.cellRows()...) {
+		for i, c := range cells {
+			if t.Ragged && i == len(cells)-1 {
+				fmt.Fprint(tw, c)
+				continue
+			}
 			fmt.Fprintf(tw, "%s\t", c)
 		}
 		fmt.Fprintln(tw)
@@ -40,17 +49,17 @@ func (t *table) writeText(w io.Writer) error {
 	return tw.Flush()
 }
 
-func (t *table) cellRows() [][]string {
+func (t *Table) cellRows() [][]string {
 	var out [][]string
-	for _, r := range t.rows {
-		out = append(out, r.cells)
+	for _, r := range t.Rows {
+		out = append(out, r.Cells)
 	}
 	return out
 }
 
-// writeMarkdown writes the table as a Markdown table, every cell made safe (mdCell), the first
-// cell of a strong row in bold.
-func (t *table) writeMarkdown(w io.Writer) {
+// WriteMarkdown writes the table as a Markdown table, every cell made safe (one line, no column
+// breaks), the first cell of a strong row in bold.
+func (t *Table) WriteMarkdown(w io.Writer) {
 	mdRow := func(cells []string, strong bool) {
 		var b strings.Builder
 		b.WriteString("|")
@@ -63,9 +72,9 @@ func (t *table) writeMarkdown(w io.Writer) {
 		}
 		fmt.Fprintln(w, b.String())
 	}
-	mdRow(t.head, false)
-	fmt.Fprintln(w, "|---|"+strings.Repeat("---:|", len(t.head)-1))
-	for _, r := range t.rows {
-		mdRow(r.cells, r.strong)
+	mdRow(t.Head, false)
+	fmt.Fprintln(w, "|---|"+strings.Repeat("---:|", len(t.Head)-1))
+	for _, r := range t.Rows {
+		mdRow(r.Cells, r.Strong)
 	}
 }

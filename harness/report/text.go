@@ -12,28 +12,28 @@ import (
 func writeText(w io.Writer, r *Report) error {
 	s := summarize(r)
 	status, _ := s.statusWord()
-	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %d cases, %d findings\n", status, escapeLine(r.Validator),
+	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %d cases, %d findings\n", status, EscapeLine(r.Validator),
 		r.Profile, s.closedText(), s.seedText(), r.Tools, r.Cases, len(r.Findings))
-	fmt.Fprintf(w, "%s\n\n", escapeLine(s.countsLine()))
-	if err := s.classTable().writeText(w); err != nil {
+	fmt.Fprintf(w, "%s\n\n", EscapeLine(s.countsLine()))
+	if err := s.classTable().WriteText(w); err != nil {
 		return err
 	}
 	if len(r.Findings) > 0 {
 		fmt.Fprintf(w, "\nfindings (one minimal case per tool, class and kind):\n")
 		for _, f := range r.Findings {
-			fmt.Fprintf(w, "\n%s %s\n", mark(f), escapeLine(f.String()))
+			fmt.Fprintf(w, "\n%s %s\n", mark(f), EscapeLine(f.String()))
 			if at := atText(r.At(f)); at != "" {
-				fmt.Fprintf(w, "     at:     %s\n", escapeLine(at))
+				fmt.Fprintf(w, "     at:     %s\n", EscapeLine(at))
 			}
 			fmt.Fprintf(w, "     args:   %s\n", showArgs(string(f.Args)))
 			if f.Path != "" {
-				fmt.Fprintf(w, "     path:   %s  keyword: %s\n", escapeLine(f.Path), escapeLine(f.Keyword))
+				fmt.Fprintf(w, "     path:   %s  keyword: %s\n", EscapeLine(f.Path), EscapeLine(f.Keyword))
 			}
 			if len(f.Issues) > 0 {
-				fmt.Fprintf(w, "     issues: %s\n", escapeLine(IssuesText(f.Issues)))
+				fmt.Fprintf(w, "     issues: %s\n", EscapeLine(issuesText(f.Issues)))
 			}
 			if f.Detail != "" {
-				fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(escapeText(strings.TrimRight(f.Detail, "\n")), "\n", "\n     "))
+				fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(EscapeText(strings.TrimRight(f.Detail, "\n")), "\n", "\n     "))
 			}
 			fmt.Fprintf(w, "     id:     %s (%s in the last pass)\n", f.ID, suchCases(f.Count))
 		}
@@ -41,10 +41,10 @@ func writeText(w io.Writer, r *Report) error {
 	writeBaselineText(w, r)
 	writeTail(w, r, s, tailStyle{
 		unclear: "\nunclear answers (neither a rejection nor a call gone through; never a finding), samples:\n",
-		skipped: "\nskipped tools (%d):\n", item: "  ", sample: escapeLine,
-		skippedTool: func(s string) string { return strings.ReplaceAll(escapeText(s), "\n", "\n    ") },
-		stale:       escapeLine,
-		note:        func(s string) string { return strings.ReplaceAll(escapeText(s), "\n", "\n      ") },
+		skipped: "\nskipped tools (%d):\n", item: "  ", sample: EscapeLine,
+		skippedTool: func(s string) string { return strings.ReplaceAll(EscapeText(s), "\n", "\n    ") },
+		stale:       EscapeLine,
+		note:        func(s string) string { return strings.ReplaceAll(EscapeText(s), "\n", "\n      ") },
 	})
 	return nil
 }
@@ -70,11 +70,11 @@ func writeComparisonText(w io.Writer, cmp *Comparison) error {
 	m := newComparisonModel(cmp)
 	if stopped := m.interrupted(); len(stopped) > 0 {
 		for _, line := range stopped {
-			fmt.Fprintf(w, "INTERRUPTED  %s\n", escapeLine(line))
+			fmt.Fprintf(w, "INTERRUPTED  %s\n", EscapeLine(line))
 		}
 		fmt.Fprintln(w)
 	}
-	if err := m.table().writeText(w); err != nil {
+	if err := m.table().WriteText(w); err != nil {
 		return err
 	}
 	if s := m.seedText(); s != "" {
@@ -86,7 +86,7 @@ func writeComparisonText(w io.Writer, cmp *Comparison) error {
 		}
 		fmt.Fprintf(w, "\nfindings of %s (%d; in full: --format json, or a run of this validator alone):\n", r.Validator, len(r.Findings))
 		for _, f := range r.Findings {
-			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark(f), f.String(), showArgs(truncate(string(f.Args), 160)), f.ID)
+			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark(f), f.String(), showArgs(Truncate(string(f.Args), 160)), f.ID)
 		}
 	}
 	for _, r := range cmp.Reports {

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators"
 )
 
@@ -14,7 +15,9 @@ import (
 var verdictOrder = []mutators.Verdict{mutators.Valid, mutators.Invalid, mutators.Unexplained, mutators.Either, mutators.UnknownTool}
 
 // WriteText writes the summary as tables: the verdicts, the classes by frequency with their
-// variants and examples, and each tool's calls.
+// variants and examples, and each tool's calls. It writes with the report's text primitives
+// (report.Table, report.EscapeLine): what the log says (tool names, arguments, the lines it could
+// not read) has its control characters escaped.
 func WriteText(w io.Writer, s Summary) error {
 	var verdicts []string
 	for _, v := range verdictOrder {
@@ -22,7 +25,7 @@ func WriteText(w io.Writer, s Summary) error {
 	}
 	fmt.Fprintf(w, "%d calls of %d tools: %s\n", s.Calls, len(s.Tools), strings.Join(verdicts, ", "))
 	for _, e := range s.Unreadable {
-		fmt.Fprintf(w, "unreadable: %s\n", e)
+		fmt.Fprintf(w, "unreadable: %s\n", report.EscapeLine(e.Error()))
 	}
 	if len(s.UnknownTools) > 0 {
 		names := make([]string, 0, len(s.UnknownTools))
@@ -31,7 +34,7 @@ func WriteText(w io.Writer, s Summary) error {
 		}
 		sort.Strings(names)
 		for i, n := range names {
-			names[i] = fmt.Sprintf("%s (%d)", n, s.UnknownTools[n])
+			names[i] = fmt.Sprintf("%s (%d)", report.EscapeLine(n), s.UnknownTools[n])
 		}
 		fmt.Fprintf(w, "unknown tools: %s\n", strings.Join(names, ", "))
 	}
@@ -39,21 +42,27 @@ func WriteText(w io.Writer, s Summary) error {
 	writeClasses(w, s.Classes)
 	for _, cc := range s.Classes {
 		for _, e := range cc.Examples {
-			fmt.Fprintf(w, "  e.g. %s/%s at %s (line %d, %s): %s\n", cc.Class, e.Variant, pointer(e.Path), e.Line, e.Tool, e.Args)
+			fmt.Fprintf(w, "  e.g. %s/%s at %s (line %d, %s): %s\n", cc.Class, e.Variant, report.EscapeLine(pointer(e.Path)), e.Line,
+				report.EscapeLine(e.Tool), report.EscapeLine(e.Args))
 		}
 	}
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "tool\tcalls\tvalid\tinvalid\tunexplained\teither\tclasses")
-	for _, t := range s.Tools {
+	return toolTable(s.Tools).WriteText(w)
+}
+
+// toolTable is the table of each tool's calls by verdict, with its distortions by class.
+func toolTable(tools []ToolSummary) *report.Table {
+	t := &report.Table{Ragged: true, Head: []string{"tool", "calls", "valid", "invalid", "unexplained", "either", "classes"}}
+	for _, tc := range tools {
 		var cs []string
-		for _, cc := range t.Classes {
+		for _, cc := range tc.Classes {
 			cs = append(cs, fmt.Sprintf("%s %d", cc.Class, cc.Distortions))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", t.Tool, t.Calls, t.Verdicts[mutators.Valid], t.Verdicts[mutators.Invalid],
-			t.Verdicts[mutators.Unexplained], t.Verdicts[mutators.Either], strings.Join(cs, ", "))
+		t.Rows = append(t.Rows, report.Row{Cells: []string{report.EscapeLine(tc.Tool), strconv.Itoa(tc.Calls),
+			strconv.Itoa(tc.Verdicts[mutators.Valid]), strconv.Itoa(tc.Verdicts[mutators.Invalid]),
+			strconv.Itoa(tc.Verdicts[mutators.Unexplained]), strconv.Itoa(tc.Verdicts[mutators.Either]), strings.Join(cs, ", ")}})
 	}
-	return tw.Flush()
+	return t
 }
 
 // writeClasses writes the class table.
@@ -62,16 +71,16 @@ func writeClasses(w io.Writer, classes []ClassCount) {
 		fmt.Fprintln(w, "no distortion found")
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "class\tdistortions\tcalls\tvariants")
+	t := &report.Table{Ragged: true, Head: []string{"class", "distortions", "calls", "variants"}}
 	for _, cc := range classes {
 		var vs []string
 		for _, v := range cc.Variants {
 			vs = append(vs, fmt.Sprintf("%s %d", v.Variant, v.Count))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", cc.Class, cc.Distortions, cc.Calls, strings.Join(vs, ", "))
+		t.Rows = append(t.Rows, report.Row{Cells: []string{string(cc.Class), strconv.Itoa(cc.Distortions), strconv.Itoa(cc.Calls),
+			strings.Join(vs, ", ")}})
 	}
-	tw.Flush()
+	t.WriteText(w)
 }
 
 // pointer writes a JSON Pointer, the root as (root).

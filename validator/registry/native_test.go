@@ -101,7 +101,7 @@ func TestNativeZodModule(t *testing.T) {
 		t.Error("loose.mjs passed")
 	}
 	// The repairs coercion makes: "20" -> 20 is exact, "false" -> true is not.
-	got := replayKinds(t, v, ts, report.Repair,
+	got := replayKinds(t, v, ts, harness.Repair,
 		reject("read_file", "stringified_type", "/limit", `{"limit":"20","path":"a"}`, `{"limit":20,"path":"a"}`),
 		reject("read_file", "wrong_type", "/recursive", `{"path":"a","recursive":"false"}`, `{"path":"a","recursive":false}`))
 	if got["stringified_type"] != "" || got["wrong_type"] != report.WrongRepair {
@@ -140,16 +140,16 @@ func TestNativeAISDKModule(t *testing.T) {
 		reject("get_weather", "hallucinated_key", "/verbose", `{"city":"Oslo","verbose":true}`, `{"city":"Oslo"}`),
 		reject("get_weather", "out_of_range_enum", "/Unit", `{"Unit":"celsius","city":"Oslo"}`, `{"city":"Oslo","unit":"celsius"}`),
 	}
-	if got := replayKinds(t, v, ts, report.Repair, cs...); got["hallucinated_key"] != "" || got["out_of_range_enum"] != report.WrongRepair {
+	if got := replayKinds(t, v, ts, harness.Repair, cs...); got["hallucinated_key"] != "" || got["out_of_range_enum"] != report.WrongRepair {
 		t.Errorf("ai-sdk.mjs, repair: findings %v, want none for an invented key and wrong_repair for a misspelt one", got)
 	}
-	if got := replayKinds(t, v, ts, report.Strict, cs...); got["hallucinated_key"] != report.Missed {
+	if got := replayKinds(t, v, ts, harness.Strict, cs...); got["hallucinated_key"] != report.Missed {
 		t.Errorf("ai-sdk.mjs, strict: findings %v, want the invented key missed", got)
 	}
 	// The error the SDK sends back to the model repeats the whole input.
 	leak := reject("list_events", "wrong_type", "/max", `{"day":"2026-12-01","max":"tpc-00000077"}`, `{"day":"2026-12-01","max":7}`)
 	leak.Canary = "tpc-00000077"
-	if got := replayKinds(t, v, ts, report.Strict, leak); got["wrong_type"] != report.Leak {
+	if got := replayKinds(t, v, ts, harness.Strict, leak); got["wrong_type"] != report.Leak {
 		t.Errorf("ai-sdk.mjs: findings %v, want a leak: InvalidToolInputError repeats the input", got)
 	}
 }
@@ -160,7 +160,7 @@ func reject(toolName, class, path, args, original string) corpus.Case {
 }
 
 // replayKinds replays cases (one per class) and returns the finding kind of each class.
-func replayKinds(t *testing.T, v validator.Validator, ts []tool.Tool, profile report.Profile, cs ...corpus.Case) map[string]report.Kind {
+func replayKinds(t *testing.T, v validator.Validator, ts []tool.Tool, profile harness.Profile, cs ...corpus.Case) map[string]report.Kind {
 	t.Helper()
 	rep, err := harness.Replay(cs, ts, v, harness.Options{Profile: profile})
 	if err != nil {
@@ -185,10 +185,10 @@ func TestSeedZodRepair(t *testing.T) {
 		reject("execute_code", "stringified_type", "/timeoutSeconds", `{"code":"print(1)","language":"python","timeoutSeconds":"20"}`, original),
 		reject("execute_code", "wrong_type", "/timeoutSeconds", `{"code":"print(1)","language":"python","timeoutSeconds":true}`, original),
 	}
-	if got := replayKinds(t, v, ts, report.Repair, cs...); got["stringified_type"] != "" || got["wrong_type"] != report.WrongRepair {
+	if got := replayKinds(t, v, ts, harness.Repair, cs...); got["stringified_type"] != "" || got["wrong_type"] != report.WrongRepair {
 		t.Errorf("repair: findings by class %v, want none for \"20\" -> 20 and wrong_repair for true -> 1", got)
 	}
-	if got := replayKinds(t, v, ts, report.Strict, cs...); got["stringified_type"] != report.Missed || got["wrong_type"] != report.Missed {
+	if got := replayKinds(t, v, ts, harness.Strict, cs...); got["stringified_type"] != report.Missed || got["wrong_type"] != report.Missed {
 		t.Errorf("strict: findings by class %v, want missed for both", got)
 	}
 }
@@ -206,7 +206,7 @@ func TestSeedGates(t *testing.T) {
 		`{"code":"x","environmentVariables":"tpc-00000042","language":"shell"}`, `{"code":"x","language":"shell"}`)
 	leak.Canary = "tpc-00000042"
 	valid := corpus.Case{Tool: "execute_code", Expect: "accept", Class: "valid", Args: []byte(`{"code":"x","language":"shell"}`)}
-	if got := replayKinds(t, v, ts, report.Strict, leak, valid); got["wrong_type"] != report.Leak || got["valid"] != report.DeclaredDefault {
+	if got := replayKinds(t, v, ts, harness.Strict, leak, valid); got["wrong_type"] != report.Leak || got["valid"] != report.DeclaredDefault {
 		t.Errorf("seed-zod: findings %v, want a leak (the correction prompt repeats the value) and a declared_default (timeoutSeconds: 10 filled in, as its schema declares)", got)
 	}
 

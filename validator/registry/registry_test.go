@@ -259,7 +259,7 @@ func TestNodeAdapters(t *testing.T) {
 		t.Logf("for example: %s\n  args %s\n  %s", fs[0], fs[0].Args, fs[0].Detail)
 
 		// Under repair, stripping the invented key gives back the original: no longer a finding.
-		rep = run(t, open(t, o, "ajv-strip"), ts, harness.Options{Close: true, Profile: report.Repair,
+		rep = run(t, open(t, o, "ajv-strip"), ts, harness.Options{Close: true, Profile: harness.Repair,
 			Mutators: []mutators.Mutator{mustMutator(t, mutators.HallucinatedKey)}})
 		t.Logf("ajv-strip under repair: hallucinated_key %+v", *rep.Classes[string(mutators.HallucinatedKey)])
 	})

@@ -48,12 +48,17 @@ func startsAnew(t *testing.T, path string) int {
 	return strings.Count(string(b), "\n")
 }
 
-// crashOften checks 40 calls one at a time, every fourth holding "~", and checks that exactly
-// those crash, with the adapter's exit status.
+// oftenCrashes is the number of crashes crashOften causes: four show every process after the
+// first forked (or, without a fork server, started anew) as well as forty would, at a tenth of
+// the Python starts.
+const oftenCrashes = 4
+
+// crashOften checks 4×oftenCrashes calls one at a time, every fourth holding "~", and checks
+// that exactly those crash, with the adapter's exit status.
 func crashOften(t *testing.T, c *Client) {
 	t.Helper()
 	g := compile(t, c, readTool)
-	for i := range 40 {
+	for i := range 4 * oftenCrashes {
 		args := fmt.Sprintf(`{"path":"p%d"}`, i)
 		if i%4 == 1 {
 			args = fmt.Sprintf(`{"path":"~%d"}`, i)
@@ -72,19 +77,20 @@ func crashOften(t *testing.T, c *Client) {
 // (its first process and its fork server); every process after them is forked, and the crashes
 // are the same as when each is started anew.
 func TestForkServerStartsProcesses(t *testing.T) {
+	t.Parallel() // its own processes: the fork tests wait on Python starts side by side
 	c, starts, stderr := startForky(t, Options{})
 	crashOften(t, c)
 	st := c.Stats()
 	if n := startsAnew(t, starts); n != 2 {
 		t.Errorf("%d processes started anew, want 2 (the first and the fork server)\nstderr:\n%s", n, stderr)
 	}
-	if st.Forks < 10 || st.Forks < st.Restarts {
-		t.Errorf("%d forks for %d restarts and 10 crashes: some processes were not forked", st.Forks, st.Restarts)
+	if st.Forks < oftenCrashes || st.Forks < st.Restarts {
+		t.Errorf("%d forks for %d restarts and %d crashes: some processes were not forked", st.Forks, st.Restarts, oftenCrashes)
 	}
 
 	c, starts, _ = startForky(t, Options{}, "FORKY_NOFORK=1")
 	crashOften(t, c)
-	if n, st := startsAnew(t, starts), c.Stats(); n < 10 || st.Forks != 0 {
+	if n, st := startsAnew(t, starts), c.Stats(); n < oftenCrashes || st.Forks != 0 {
 		t.Errorf("without a fork server offered: %d starts anew and %d forks", n, st.Forks)
 	}
 }
@@ -92,11 +98,13 @@ func TestForkServerStartsProcesses(t *testing.T) {
 // TestForkServerThatFails: a fork server that exits at once, or refuses every request, is given
 // up with a note, and processes are started anew; no call gets another verdict.
 func TestForkServerThatFails(t *testing.T) {
+	t.Parallel() // its own processes: the fork tests wait on Python starts side by side
 	for _, how := range []string{"exit", "refuse"} {
 		t.Run(how, func(t *testing.T) {
+			t.Parallel()
 			c, starts, stderr := startForky(t, Options{}, "FORKY_SERVER="+how)
 			crashOften(t, c)
-			if c.Stats().Forks != 0 || startsAnew(t, starts) < 10 {
+			if c.Stats().Forks != 0 || startsAnew(t, starts) < oftenCrashes {
 				t.Errorf("%d forks, %d starts anew", c.Stats().Forks, startsAnew(t, starts))
 			}
 			if !strings.Contains(stderr.String(), "fork server failed") {
@@ -109,6 +117,7 @@ func TestForkServerThatFails(t *testing.T) {
 // TestForkedProcessHangs: a forked process that stops answering is killed at its timeout, with
 // its process group, and the next call is answered by another forked process.
 func TestForkedProcessHangs(t *testing.T) {
+	t.Parallel() // its own processes: the fork tests wait on Python starts side by side
 	c, _, _ := startForky(t, Options{Timeout: 300 * time.Millisecond})
 	g := compile(t, c, readTool)
 	if v := g.Check(context.Background(), []byte(`{"path":"~"}`)); v.Fault != validator.Crash {
@@ -130,6 +139,7 @@ func TestForkedProcessHangs(t *testing.T) {
 // TestForkServerLeavesNoProcess: Close ends the fork server and every process it forked, the
 // hanging ones included.
 func TestForkServerLeavesNoProcess(t *testing.T) {
+	t.Parallel() // its own processes: the fork tests wait on Python starts side by side
 	c, _, _ := startForky(t, Options{Timeout: 5 * time.Second})
 	g := compile(t, c, readTool)
 	g.Check(context.Background(), []byte(`{"path":"~"}`))
@@ -156,6 +166,7 @@ func TestForkServerLeavesNoProcess(t *testing.T) {
 // sys.exit("text") or by an exception nobody catches ends with the exit status and the stderr of
 // a process started anew, so the crash details, and the report, are the same.
 func TestForkedProcessEndsAsStartedAnew(t *testing.T) {
+	t.Parallel() // its own processes: the fork tests wait on Python starts side by side
 	details := func(vars ...string) ([]string, Stats) {
 		c, _, _ := startForky(t, Options{}, vars...)
 		g := compile(t, c, readTool)
@@ -182,6 +193,7 @@ func TestForkedProcessEndsAsStartedAnew(t *testing.T) {
 // end is given up once a child it forked is killed and no exit is reported within the limit;
 // the call gets its crash, the processes it forked are killed, and later ones are started anew.
 func TestForkServerThatStopsReporting(t *testing.T) {
+	t.Parallel() // its own processes: the fork tests wait on Python starts side by side
 	c, starts, stderr := startForky(t, Options{}, "FORKY_SERVER=mute")
 	c.forks.limit = 300 * time.Millisecond
 	g := compile(t, c, readTool)
@@ -232,6 +244,7 @@ func TestForkServerThatStopsReporting(t *testing.T) {
 // TestForkFailureKeepsChildren: a fork server that cannot fork (an error answer) is used no
 // more, but the processes it forked already go on serving: no call crashes for it.
 func TestForkFailureKeepsChildren(t *testing.T) {
+	t.Parallel() // its own processes: the fork tests wait on Python starts side by side
 	c, starts, stderr := startForky(t, Options{}, "FORKY_SERVER=once")
 	g := compile(t, c, readTool)
 	if v := g.Check(context.Background(), []byte(`{"path":"~"}`)); v.Fault != validator.Crash {
@@ -269,9 +282,10 @@ func TestForkFailureKeepsChildren(t *testing.T) {
 // TestForkServerWithProcessesOfItsOwn: a fork server that started a process of its own says
 // nothing of that process's exit (it is not one toolproof asked for), and goes on serving.
 func TestForkServerWithProcessesOfItsOwn(t *testing.T) {
+	t.Parallel() // its own processes: the fork tests wait on Python starts side by side
 	c, _, stderr := startForky(t, Options{}, "FORKY_HELPER=1")
 	crashOften(t, c)
-	if st := c.Stats(); st.Forks < 10 || strings.Contains(stderr.String(), "fork server failed") {
+	if st := c.Stats(); st.Forks < oftenCrashes || strings.Contains(stderr.String(), "fork server failed") {
 		t.Errorf("%d forks; stderr:\n%s", st.Forks, stderr)
 	}
 }
@@ -280,10 +294,11 @@ func TestForkServerWithProcessesOfItsOwn(t *testing.T) {
 // without its socket: it says so on stderr and exits, the server is given up with a note, and
 // every process is started anew; no call gets another verdict.
 func TestForkServerBehindAWrapper(t *testing.T) {
+	t.Parallel() // its own processes: the fork tests wait on Python starts side by side
 	wrapper := []string{"python3", "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))"}
 	c, starts, stderr := startForky(t, Options{Command: wrapper})
 	crashOften(t, c)
-	if n, st := startsAnew(t, starts), c.Stats(); st.Forks != 0 || n < 10 {
+	if n, st := startsAnew(t, starts), c.Stats(); st.Forks != 0 || n < oftenCrashes {
 		t.Errorf("%d forks, %d starts anew", st.Forks, n)
 	}
 	for _, note := range []string{"is not toolproof's socket", "fork server failed (the fork server exited (exit status 1))"} {
@@ -296,6 +311,7 @@ func TestForkServerBehindAWrapper(t *testing.T) {
 // TestCloseWhileForking: Close does not wait for the answer to a fork request in flight (here
 // from a server that never answers) up to the limit: the restart that asked gives up at once.
 func TestCloseWhileForking(t *testing.T) {
+	t.Parallel() // its own processes: the fork tests wait on Python starts side by side
 	c, _, _ := startForky(t, Options{}, "FORKY_SERVER=silent")
 	c.forks.limit = 40 * time.Second
 	g := compile(t, c, readTool)

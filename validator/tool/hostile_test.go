@@ -81,6 +81,10 @@ func TestInvalidUTF8AndDuplicateKeysAreNamed(t *testing.T) {
 		"utf8":  {"[{\"name\":\"a\",\"parameters\":{\"type\":\"object\",\"properties\":{\"x\":{\"pattern\":\"^\xff$\"}}}}]", "t.json:1:74: at /0/parameters/properties/x/pattern: invalid UTF-8"},
 		"dup":   {"[{\"name\":\"a\",\"parameters\":{\"type\":\"object\",\n\"properties\":{\"x\":{},\"x\":{}}}}]", "t.json:2:22: at /0/parameters/properties/x: a key repeated"},
 		"jsonl": {"{\"name\":\"a\",\"parameters\":{}}\n{\"name\":\"b\",\"name\":\"c\",\"parameters\":{}}\n", "t.json:2:13: at /name: a key repeated"},
+		"lone surrogate": {`[{"name":"a","parameters":{"type":"object","properties":{"\ud83dx":{}}}}]`,
+			`t.json:1:59: \ud83d: a lone surrogate`},
+		"lone low surrogate, JSON Lines": {"{\"name\":\"a\",\"parameters\":{}}\n{\"name\":\"b\\\\\\udc00\",\"parameters\":{}}\n",
+			`t.json:2:13: \udc00: a lone surrogate`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := tool.Parse([]byte(c.text), "t.json")
@@ -88,5 +92,14 @@ func TestInvalidUTF8AndDuplicateKeysAreNamed(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// A surrogate pair, and an escaped backslash before text that reads like an escape, are text a
+// tool file may hold.
+func TestSurrogatePairsAreRead(t *testing.T) {
+	set, err := tool.Parse([]byte(`{"name":"a\ud83d\ude00","description":"\\ud800","parameters":{}}`), "t.json")
+	if err != nil || len(set.Tools) != 1 || set.Tools[0].Name != "a😀" {
+		t.Fatalf("got %+v, %v", set.Tools, err)
 	}
 }

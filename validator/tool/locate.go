@@ -16,6 +16,7 @@ import (
 // tool had it (NAME__2, NAME__3: Set.Add) is the second, third, ... definition of NAME. ok is
 // false when the file does not hold the name as a JSON member "name": "NAME".
 func Locate(data []byte, name string) (line, col int, ok bool) {
+	data = withoutBOM(data)
 	nth := 1
 	if i := strings.LastIndex(name, "__"); i > 0 {
 		if n, err := strconv.Atoi(name[i+2:]); err == nil && n >= 2 {
@@ -86,6 +87,7 @@ type Spot struct {
 // parameters, a Source of another file) is the zero Position. It reads data once for each of
 // its documents (each line of a JSON Lines file) that holds a spot.
 func LocateAll(data []byte, spots []Spot) []Position {
+	data = withoutBOM(data)
 	out := make([]Position, len(spots))
 	lines := jsonvalue.LineStarts(data)
 	byLine := map[int][]int{}

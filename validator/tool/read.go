@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/toolproof/toolproof/internal/jsonvalue"
@@ -57,6 +58,15 @@ func strictText(file string, data []byte, lineNo int) error {
 	_, err := jsonvalue.Parse(bytes.TrimRight(data, "\r"))
 	var se *jsonvalue.SyntaxError
 	if !errors.As(err, &se) {
+		if off, ok := loneSurrogate(data); ok {
+			line, col := position(data, int64(off))
+			if lineNo > 0 {
+				line = lineNo
+			}
+			return fmt.Errorf("%s:%d:%d: %s: a lone surrogate, which no UTF-8 text holds (a reader would "+
+				"replace it with U+FFFD, and the gate would not be sent the schema as written): write the "+
+				"character it is half of, or a \\u pair", file, line, col, data[off:off+6])
+		}
 		return nil
 	}
 	var what string
@@ -77,6 +87,42 @@ func strictText(file string, data []byte, lineNo int) error {
 		at = "at " + se.Pointer + ": "
 	}
 	return fmt.Errorf("%s:%d:%d: %s%s", file, line, col, at, what)
+}
+
+// loneSurrogate finds the first \uXXXX escape of a UTF-16 surrogate that is not one half of a
+// pair, in data that parsed as JSON (where a backslash is only ever inside a string).
+func loneSurrogate(data []byte) (int, bool) {
+	for i := 0; i < len(data); i++ {
+		if data[i] != '\\' {
+			continue
+		}
+		r, ok := escapedRune(data, i)
+		if !ok {
+			i++ // \\ or another one-character escape
+			continue
+		}
+		switch {
+		case r >= 0xd800 && r < 0xdc00:
+			if r2, ok := escapedRune(data, i+6); ok && r2 >= 0xdc00 && r2 < 0xe000 {
+				i += 11
+				continue
+			}
+			return i, true
+		case r >= 0xdc00 && r < 0xe000:
+			return i, true
+		}
+		i += 5
+	}
+	return 0, false
+}
+
+// escapedRune reads the \uXXXX escape at data[i:], if there is one.
+func escapedRune(data []byte, i int) (rune, bool) {
+	if i+6 > len(data) || data[i] != '\\' || data[i+1] != 'u' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(data[i+2:i+6]), 16, 32)
+	return rune(n), err == nil
 }
 
 // firstLine is the index of the first line of data that is not blank.
@@ -152,4 +198,10 @@ func fileKind(m fs.FileMode) string {
 		return "a directory"
 	}
 	return "mode " + m.String()
+}
+
+// withoutBOM is data without the UTF-8 byte order mark some editors write at the start of a
+// file: a signature, no part of the JSON text (RFC 8259 §8.1 lets a parser ignore it).
+func withoutBOM(data []byte) []byte {
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 }

@@ -235,8 +235,10 @@ func LoadFS(fsys fs.FS, dir, prefix string) (Set, error) {
 	return set, nil
 }
 
-// Parse reads tool definitions from data; file names the data in sources and messages.
+// Parse reads tool definitions from data; file names the data in sources and messages. A UTF-8
+// byte order mark at the start is no part of the text (positions count from after it).
 func Parse(data []byte, file string) (Set, error) {
+	data = withoutBOM(data)
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return Set{}, fmt.Errorf("%s: empty file", file)

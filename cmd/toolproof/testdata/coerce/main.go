@@ -11,10 +11,10 @@
 // lenient gates do. -die-on makes the process exit, without answering or flushing, on any call
 // whose argument text contains TEXT (a crash only some calls cause); -die-rate on one call in N,
 // chosen by a hash of the argument text. -hang-on never answers a call whose argument text
-// contains TEXT, nor any call after it, and exits when its stdin ends (a validator stuck on
-// some input). -strict coerces nothing: a
-// correct gate (with -die-on, one that only crashes). It reads requests one line at a time and
-// answers each in order.
+// contains TEXT and answers the others (toolproof/1 matches answers by id), so which calls get
+// no verdict is decided by their text alone, not by which calls reached the process after it (a
+// validator stuck on some input). -strict coerces nothing: a correct gate (with -die-on, one
+// that only crashes). It reads requests one line at a time and answers the others in order.
 package main
 
 import (
@@ -59,7 +59,7 @@ func main() {
 	refuse := flag.String("refuse", "", "comma-separated tools to refuse")
 	fence := flag.Bool("fence", false, "accept JSON inside a markdown code fence")
 	dieOn := flag.String("die-on", "", "exit on any call whose arguments contain this text")
-	hangOn := flag.String("hang-on", "", "never answer a call whose arguments contain this text (the next calls wait behind it)")
+	hangOn := flag.String("hang-on", "", "never answer a call whose arguments contain this text (the others are answered)")
 	dieRate := flag.Int("die-rate", 0, "exit on one call in N, chosen by a hash of its arguments (the same calls every run)")
 	strict := flag.Bool("strict", false, "coerce nothing")
 	startLog := flag.String("log-starts", "", "append a line to this file at each start (to count restarts)")
@@ -128,11 +128,8 @@ func main() {
 			case "validate":
 				time.Sleep(*slow)
 				if *hangOn != "" && strings.Contains(argText(m), *hangOn) {
-					// The answers before it are given: only this call and the ones after it
-					// hang, until stdin closes.
-					out.Flush()
-					io.Copy(io.Discard, in)
-					return
+					out.Flush() // the answers before it are given; this one never is
+					continue
 				}
 				if (*dieOn != "" && strings.Contains(argText(m), *dieOn)) || (*dieRate > 0 && hash(argText(m))%uint32(*dieRate) == 0) {
 					fmt.Fprintln(os.Stderr, "coerce: dying on purpose")

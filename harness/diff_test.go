@@ -1,4 +1,4 @@
-package report
+package harness
 
 import (
 	"encoding/json"
@@ -27,10 +27,10 @@ func TestDiff(t *testing.T) {
 		}{1, 0}, "  {\n-   \"n\": 1\n+   \"n\": 1,\n+   \"m\": 0\n  }\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if d := Diff(c.want, c.got); d != c.diff {
+			if d := valueDiff(c.want, c.got); d != c.diff {
 				t.Errorf("Diff:\n%s\nwant:\n%s", d, c.diff)
 			}
-			if strings.Contains(Diff(c.want, c.got), "map[string]any") {
+			if strings.Contains(valueDiff(c.want, c.got), "map[string]any") {
 				t.Error("Go syntax in a JSON diff")
 			}
 		})

@@ -1,4 +1,4 @@
-package report
+package harness
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/validator/oracle"
 )
@@ -22,7 +23,7 @@ import (
 // first issue. ok is false when there is no such place beyond the schema's root, or when it lies
 // outside the tool's schema document; and for arguments that are not JSON (a raw text
 // distortion is about the text, not the schema).
-func schemaPlace(gk *oracle.Gatekeeper, f Finding) (string, bool) {
+func schemaPlace(gk *oracle.Gatekeeper, f report.Finding) (string, bool) {
 	v, err := jsonvalue.Parse(f.Args)
 	if err != nil {
 		return "", false
@@ -52,7 +53,7 @@ func schemaPlace(gk *oracle.Gatekeeper, f Finding) (string, bool) {
 // one of the case's keyword first, then one at the case's own path; among equals, the least
 // JSON Pointer (byte order). The branches of an anyOf or oneOf the value fails at the choice's own
 // place are not places of their own: the choice is.
-func keywordPlace(root *jsonschema.Schema, doc string, v any, f Finding) (string, bool) {
+func keywordPlace(root *jsonschema.Schema, doc string, v any, f report.Finding) (string, bool) {
 	var ve *jsonschema.ValidationError
 	if !errors.As(root.Validate(v), &ve) {
 		return "", false

@@ -1,4 +1,4 @@
-package report
+package harness
 
 import (
 	"fmt"
@@ -7,7 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/corpus"
-	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/harness/report"
+	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/validator/oracle"
 	"github.com/toolproof/toolproof/validator/tool"
 )
@@ -33,22 +34,22 @@ func TestSchemaPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	distortion := func(args, path, keyword string) Finding {
-		return Finding{Case: corpus.Case{Tool: "t", Class: "some_class", Expect: corpus.Reject, Args: []byte(args), Path: path, Scope: path, Keyword: keyword}}
+	distortion := func(args, path, keyword string) report.Finding {
+		return report.Finding{Case: corpus.Case{Tool: "t", Class: "some_class", Expect: corpus.Reject, Args: []byte(args), Path: path, Scope: path, Keyword: keyword}}
 	}
-	valid := func(args string, issues ...validator.Issue) Finding {
-		return Finding{Case: corpus.Case{Tool: "t", Class: corpus.Valid, Expect: corpus.Accept, Args: []byte(args)}, Issues: issues}
+	valid := func(args string, issues ...report.Issue) report.Finding {
+		return report.Finding{Case: corpus.Case{Tool: "t", Class: corpus.Valid, Expect: corpus.Accept, Args: []byte(args)}, Issues: issues}
 	}
 	for _, c := range []struct {
 		name string
-		f    Finding
+		f    report.Finding
 		want string // "" : no place
 	}{
 		{"type", distortion(`{"name": 5}`, "/name", "type"), "/properties/name/type"},
 		{"format", distortion(`{"name": "no"}`, "/name", "format"), "/properties/name/format"},
 		{"behind a $ref", distortion(`{"name": "a@b.c", "limit": 11}`, "/limit", "maximum"), "/$defs/count/maximum"},
-		{"required", func() Finding { f := distortion(`{}`, "/name", "required"); f.Scope = ""; return f }(), "/required"},
-		{"additionalProperties", func() Finding {
+		{"required", func() report.Finding { f := distortion(`{}`, "/name", "required"); f.Scope = ""; return f }(), "/required"},
+		{"additionalProperties", func() report.Finding {
 			f := distortion(`{"name": "a@b.c", "nmae": 1}`, "/nmae", "additionalProperties")
 			f.Scope = ""
 			return f
@@ -67,9 +68,9 @@ func TestSchemaPlace(t *testing.T) {
 		// No error at the place (the oracle reads the value as valid): the subschema of the path.
 		{"no error there", distortion(`{"name": "a@b.c", "replicas": 3}`, "/replicas", "type"), "/properties/replicas/type"},
 		{"raw text", distortion("{\"name\": ", "", "json"), ""},
-		{"a valid case the gate rejects at a place", valid(`{"name": "a@b.c", "limit": 3}`, validator.Issue{Path: "/limit", Keyword: "maximum"}), "/$defs/count/maximum"},
-		{"a valid case the gate rejects at a keyword the schema lacks", valid(`{"name": "a@b.c", "tags": ["a", "b"]}`, validator.Issue{Path: "/tags/1", Keyword: "pattern"}), "/properties/tags/items"},
-		{"a valid case the gate rejects at the root", valid(`{"name": "a@b.c"}`, validator.Issue{Path: "", Keyword: "type"}), ""},
+		{"a valid case the gate rejects at a place", valid(`{"name": "a@b.c", "limit": 3}`, report.Issue{Path: "/limit", Keyword: "maximum"}), "/$defs/count/maximum"},
+		{"a valid case the gate rejects at a keyword the schema lacks", valid(`{"name": "a@b.c", "tags": ["a", "b"]}`, report.Issue{Path: "/tags/1", Keyword: "pattern"}), "/properties/tags/items"},
+		{"a valid case the gate rejects at the root", valid(`{"name": "a@b.c"}`, report.Issue{Path: "", Keyword: "type"}), ""},
 		{"a valid case the gate rejects saying nothing", valid(`{"name": "a@b.c"}`), ""},
 	} {
 		got, ok := schemaPlace(gk, c.f)
@@ -90,7 +91,7 @@ func TestSchemaPlaceInsideABranch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := Finding{Case: corpus.Case{Tool: "t", Class: "stringified_type", Expect: corpus.Reject, Args: []byte(`{"u": {"k": "1"}}`), Path: "/u/k", Scope: "/u/k", Keyword: "type"}}
+	f := report.Finding{Case: corpus.Case{Tool: "t", Class: "stringified_type", Expect: corpus.Reject, Args: []byte(`{"u": {"k": "1"}}`), Path: "/u/k", Scope: "/u/k", Keyword: "type"}}
 	if got, ok := schemaPlace(gk, f); got != "/properties/u/anyOf/1/properties/k/type" || !ok {
 		t.Errorf("%q, %v; want the type of k in the object branch", got, ok)
 	}
@@ -107,14 +108,44 @@ func TestSchemaPlaceAcrossDocuments(t *testing.T) {
 		{`{"n": "x"}`, "/n", "/$defs/n/type"},
 		{`{"s": 5}`, "/s", "/properties/s"},
 	} {
-		f := Finding{Case: corpus.Case{Tool: "t", Class: "wrong_type", Expect: corpus.Reject, Args: []byte(c.args), Path: c.path, Scope: c.path, Keyword: "type"}}
+		f := report.Finding{Case: corpus.Case{Tool: "t", Class: "wrong_type", Expect: corpus.Reject, Args: []byte(c.args), Path: c.path, Scope: c.path, Keyword: "type"}}
 		if got, ok := schemaPlace(gk, f); got != c.want || !ok {
 			t.Errorf("%s: %q, %v; want %q", c.args, got, ok, c.want)
 		}
 	}
 }
 
-// Locate puts each finding of a tool read from a file at its schema place in that file (here on
+// locateAll locates the findings fs and firsts of each of tools (checked closed, as --close
+// does) in the files read gives, and adds each tool's result to a report.
+func locateAll(t testing.TB, tools []tool.Tool, files Files, fs []report.Finding, firsts []report.Finding) *report.Report {
+	r := &report.Report{}
+	pl := newPlacer(files, tools)
+	for _, tl := range tools {
+		p, skip := prepareOracle(tl, true, mutators.SiblingsOf(tools))
+		if skip != nil {
+			t.Fatal(skip)
+		}
+		tr := &toolResult{tool: tl.Name}
+		for _, f := range fs {
+			if f.Tool == tl.Name {
+				tr.findings = append(tr.findings, f)
+			}
+		}
+		for _, f := range firsts {
+			if f.Tool == tl.Name {
+				tr.firsts = append(tr.firsts, f)
+			}
+		}
+		pl.locate(p, tr)
+		addResult(r, tr)
+		if len(tr.firsts) > 0 {
+			r.Shard = &report.ShardInfo{Shrinks: []report.ShardShrink{{First: tr.firsts[0]}}}
+		}
+	}
+	return r
+}
+
+// locate puts each finding of a tool read from a file at its schema place in that file (here on
 // the second line of a JSON Lines file), and its tool's definition in Sources; a finding with no
 // schema place stays at its tool's definition; a tool not read from a file, or from a file that
 // cannot be read now, is not located. A keyword --close added is at the subschema that lacks it.
@@ -125,56 +156,54 @@ func TestLocate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range set.Tools {
-		set.Tools[i] = tool.Close(set.Tools[i])
-	}
 	gone := tool.Tool{Name: "gone", Parameters: []byte(`{"properties": {"a": {"type": "integer"}}}`), Source: "gone.json#0"}
 	served := tool.Tool{Name: "listed", Parameters: gone.Parameters}
 	tools := append(set.Tools, gone, served)
-	missed := func(tl string, args string) Finding {
-		return Finding{Case: corpus.Case{Tool: tl, Class: "stringified_type", Expect: corpus.Reject, Args: []byte(args), Path: "/limit", Scope: "/limit", Keyword: "type"}}
+	missed := func(tl string, args string) report.Finding {
+		return report.Finding{Case: corpus.Case{Tool: tl, Class: "stringified_type", Expect: corpus.Reject, Args: []byte(args), Path: "/limit", Scope: "/limit", Keyword: "type"}}
 	}
-	r := &Report{Findings: []Finding{missed("read", `{"limit": "2"}`), missed("read", "{\"limit\": 2,"), missed("gone", `{"a": "1"}`), missed("listed", `{"a": "1"}`)},
-		Shard: &ShardInfo{Shrinks: []ShardShrink{{First: missed("read", `{"limit": "20"}`)}}}}
-	r.Findings[1].Kind = Crash
-	extra := Finding{Case: corpus.Case{Tool: "open", Class: "hallucinated_key", Expect: corpus.Reject, Args: []byte(`{"o": {"x": 1}}`),
+	fs := []report.Finding{missed("read", `{"limit": "2"}`), missed("read", "{\"limit\": 2,"), missed("gone", `{"a": "1"}`), missed("listed", `{"a": "1"}`)}
+	fs[1].Kind = report.Crash
+	extra := report.Finding{Case: corpus.Case{Tool: "open", Class: "hallucinated_key", Expect: corpus.Reject, Args: []byte(`{"o": {"x": 1}}`),
 		Path: "/o/x", Scope: "/o", Keyword: "additionalProperties"}}
-	r.Findings = append(r.Findings, extra)
+	fs = append(fs, extra)
 	read := func(path string) []byte {
 		if path == "dir/tools.jsonl" {
 			return []byte(text)
 		}
 		return nil
 	}
-	Locate([]*Report{r}, tools, Files{Read: read, Name: func(p string) string { return "./" + p }})
-	at := Source{File: "./dir/tools.jsonl", Line: 2, Column: 60, Schema: "/properties/limit/type"}
+	r := locateAll(t, tools, Files{Read: read, Name: func(p string) string { return "./" + p }}, fs, []report.Finding{missed("read", `{"limit": "20"}`)})
+	at := report.Source{File: "./dir/tools.jsonl", Line: 2, Column: 60, Schema: "/properties/limit/type"}
 	if got := r.Findings[0].Location; got != at {
 		t.Errorf("the stringified limit: %+v, want %+v", got, at)
 	}
 	if got := r.Shard.Shrinks[0].First.Location; got != at {
 		t.Errorf("the shard's first case: %+v, want %+v", got, at)
 	}
-	def := Source{File: "./dir/tools.jsonl", Line: 2, Column: 4}
-	if got := r.Findings[1].Location; got != (Source{}) || r.At(r.Findings[1]) != def {
+	def := report.Source{File: "./dir/tools.jsonl", Line: 2, Column: 4}
+	if got := r.Findings[1].Location; got != (report.Source{}) || r.At(r.Findings[1]) != def {
 		t.Errorf("raw text: %+v, at %+v; want no location, at the definition %+v", got, r.At(r.Findings[1]), def)
 	}
 	if r.Sources["read"] != def {
 		t.Errorf("sources %+v, want read's at %+v", r.Sources, def)
 	}
-	if got, want := r.Findings[4].Location, (Source{File: "./dir/tools.jsonl", Line: 3, Column: 48, Schema: "/properties/o"}); got != want {
+	if got, want := r.Findings[2].Location, (report.Source{File: "./dir/tools.jsonl", Line: 3, Column: 48, Schema: "/properties/o"}); got != want {
 		t.Errorf("a key --close refuses: %+v, want %+v", got, want)
 	}
 	if len(r.Sources) != 2 {
 		t.Errorf("sources %+v, want read's and open's", r.Sources)
 	}
-	for _, f := range r.Findings[2:4] {
-		if f.Location != (Source{}) || r.At(f) != (Source{}) {
+	for _, f := range r.Findings[3:5] {
+		if f.Location != (report.Source{}) || r.At(f) != (report.Source{}) {
 			t.Errorf("%s: %+v, want nowhere", f.Tool, f.Location)
 		}
 	}
 }
 
-// BenchmarkLocate locates one finding in each of the 1,000 tools of one tool file (about 130 KB): a compiled oracle and a validation per tool, one pass over the file.
+// BenchmarkLocate locates one finding in each of the 1,000 tools of one tool file (about 130
+// KB): a validation per tool with the oracle it was checked with, one pass over the file to index
+// it, one over each tool's definition.
 func BenchmarkLocate(b *testing.B) {
 	var text strings.Builder
 	text.WriteString("[\n")
@@ -189,17 +218,22 @@ func BenchmarkLocate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	read := func(string) []byte { return []byte(text.String()) }
+	files := Files{Read: func(string) []byte { return []byte(text.String()) }}
+	ps := make([]*prepared, len(set.Tools))
+	for i, tl := range set.Tools {
+		ps[i], _ = prepareOracle(tl, false, nil)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
-		r := &Report{}
-		for _, tl := range set.Tools {
-			r.Findings = append(r.Findings, Finding{Case: corpus.Case{Tool: tl.Name, Class: "stringified_type", Expect: corpus.Reject,
-				Args: []byte(`{"p": "1"}`), Path: "/p", Scope: "/p", Keyword: "type"}})
+		var last *toolResult
+		pl := newPlacer(files, set.Tools)
+		for _, p := range ps {
+			last = &toolResult{tool: p.tool.Name, findings: []report.Finding{{Case: corpus.Case{Tool: p.tool.Name, Class: "stringified_type",
+				Expect: corpus.Reject, Args: []byte(`{"p": "1"}`), Path: "/p", Scope: "/p", Keyword: "type"}}}}
+			pl.locate(p, last)
 		}
-		Locate([]*Report{r}, set.Tools, Files{Read: read})
-		if r.Findings[999].Location.Line != 1001 {
-			b.Fatalf("the last finding at %+v", r.Findings[999].Location)
+		if last.findings[0].Location.Line != 1001 {
+			b.Fatalf("the last finding at %+v", last.findings[0].Location)
 		}
 	}
 }
@@ -214,10 +248,9 @@ func TestLocateColumnsCountCharacters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := Finding{Case: corpus.Case{Tool: "x", Class: "stringified_type", Expect: corpus.Reject, Args: []byte(`{"n": "1"}`), Path: "/n", Scope: "/n", Keyword: "type"}}
-	g := Finding{Case: corpus.Case{Tool: "y", Class: "raw_text", Expect: corpus.Reject, Args: []byte(`{`)}}
-	r := &Report{Findings: []Finding{f, g}}
-	Locate([]*Report{r}, set.Tools, Files{Read: func(string) []byte { return []byte(text) }})
+	f := report.Finding{Case: corpus.Case{Tool: "x", Class: "stringified_type", Expect: corpus.Reject, Args: []byte(`{"n": "1"}`), Path: "/n", Scope: "/n", Keyword: "type"}}
+	g := report.Finding{Case: corpus.Case{Tool: "y", Class: "raw_text", Expect: corpus.Reject, Args: []byte(`{`)}}
+	r := locateAll(t, set.Tools, Files{Read: func(string) []byte { return []byte(text) }}, []report.Finding{f, g}, nil)
 	line := strings.SplitN(text, "\n", 2)[0]
 	want := utf8.RuneCountInString(line[:strings.Index(line, `"type"`)]) + 1
 	if got := r.Findings[0].Location; got.Line != 1 || got.Column != want {
