@@ -142,6 +142,38 @@ func TestRunMCPHTTPSecretsRecorded(t *testing.T) {
 	}
 }
 
+// TestRunMCPHTTPStatusLineScrubbed: a server whose status lines repeat the Authorization header
+// (a 500 reason phrase on every call of one tool, a 401 reason phrase at start) gets its
+// crashes reported, named by their status, and the token reaches no output: stderr, text,
+// JSON, HTML, Markdown, JUnit, SARIF.
+func TestRunMCPHTTPStatusLineScrubbed(t *testing.T) {
+	const token = "tpk-status-2b9e71"
+	url := fakeMCPHTTP(t, "-token", token, "-echo-auth", "-fail-tool", "send_note", "correct")
+	dir := t.TempDir()
+	args := []string{"run", "--validator", "mcp:" + url, "--header", "Authorization: Bearer " + token,
+		"--checks", "5", "--seed", "1", "--format", "text"}
+	var files []string
+	for _, f := range []string{"json", "html", "sarif", "markdown", "junit"} {
+		files = append(files, filepath.Join(dir, "report."+f))
+		args = append(args, "--report", f+"="+files[len(files)-1])
+	}
+	r := must(t, 1, args...)
+	all := r.stdout + r.stderr
+	for _, f := range files {
+		all += readFile(t, f)
+	}
+	if strings.Contains(all, token) {
+		t.Errorf("the token appears in an output")
+	}
+	if !strings.Contains(r.stdout, "crash") || !strings.Contains(all, "500 Internal Error [header value]") {
+		t.Errorf("no crash named by its scrubbed status line:\n%s", clip(r.stdout))
+	}
+	r = must(t, 2, "run", "--validator", "mcp:"+url, "--header", "Authorization: Bearer wrong-"+token, "--checks", "5")
+	if strings.Contains(r.stdout+r.stderr, token) || !strings.Contains(r.stderr, "401 Unauthorized [header value]") {
+		t.Errorf("a 401 whose reason repeats the token: stderr %s", r.stderr)
+	}
+}
+
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)

@@ -101,16 +101,15 @@ func TestRedirects(t *testing.T) {
 	}
 	c.Close()
 	_, err = mcp.Start(mcp.Options{URL: srv.URL + "/away", Header: header, Stderr: &syncBuffer{}})
+	if stolen.Load() != 0 {
+		t.Fatalf("the headers went to the other server %d times", stolen.Load())
+	}
 	want := "redirected (307 Temporary Redirect) to " + other.URL + "/mcp?api_key=<redacted>, another origin: not followed"
 	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), secret) {
 		t.Fatalf("error %v: want one saying %q", err, want)
-	}
-	if stolen.Load() != 0 {
-		t.Fatalf("the headers went to the other server %d times", stolen.Load())
 	}
 	var ae *mcp.AuthError
 	if errors.As(err, &ae) {
 		t.Fatalf("a redirect is no AuthError: %v", err)
 	}
 }
-

@@ -25,8 +25,11 @@ type HTTPOptions struct {
 	// GoneAfter: after this many tools/call requests every connection is closed unanswered.
 	GoneAfter int
 	// EchoAuth: the lenient mode's errors quote the Authorization header (a secret toolproof
-	// must not pass on).
+	// must not pass on), and so does the reason phrase of a 401 and of FailTool's 500.
 	EchoAuth bool
+	// FailTool: every tools/call of the tool of this name is answered 500 without a JSON-RPC
+	// answer (the server failed it).
+	FailTool string
 	// ParamHeader: list ParamTool too, whose region argument the 2026-07-28 revision mirrors
 	// into Mcp-Param-Region; a call whose header does not match its body is refused (-32020).
 	ParamHeader bool
@@ -63,6 +66,10 @@ func NewHTTP(mode string, opts HTTPOptions) *HTTPServer {
 // (the end of a session).
 func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Token != "" && r.Header.Get("Authorization") != "Bearer "+s.opts.Token {
+		if s.opts.EchoAuth {
+			s.rawStatus(w, r, http.StatusUnauthorized, "Unauthorized")
+			return
+		}
 		w.Header().Set("WWW-Authenticate", `Bearer realm="fake"`)
 		http.Error(w, `{"error":"invalid_token"}`, http.StatusUnauthorized)
 		return
@@ -105,10 +112,29 @@ func (s *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case len(req.ID) == 0:
 		w.WriteHeader(http.StatusAccepted)
+	case req.Method == "tools/call" && s.opts.FailTool != "" && req.Params.Name == s.opts.FailTool:
+		s.rawStatus(w, r, http.StatusInternalServerError, "Internal Error")
 	case s.opts.ParamHeader && modern && s.paramTool(w, r, req):
 	default:
 		s.answer(w, r, body, modern)
 	}
+}
+
+// rawStatus answers with a status line of its own writing, as a proxy may write it: with
+// EchoAuth its reason phrase and its body quote the Authorization header.
+func (s *HTTPServer) rawStatus(w http.ResponseWriter, r *http.Request, code int, reason string) {
+	if s.opts.EchoAuth {
+		reason += " " + r.Header.Get("Authorization")
+	}
+	conn, buf, err := w.(http.Hijacker).Hijack()
+	if err != nil {
+		panic(err)
+	}
+	defer conn.Close()
+	body := "failed: " + reason
+	fmt.Fprintf(buf, "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+		code, reason, len(body), body)
+	buf.Flush()
 }
 
 // hangUp closes the connection unanswered.

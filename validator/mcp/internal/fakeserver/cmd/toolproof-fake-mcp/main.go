@@ -22,7 +22,8 @@ func main() {
 	flag.StringVar(&o.Token, "token", "", "HTTP: require Authorization: Bearer TOKEN")
 	flag.BoolVar(&o.SSE, "sse", false, "HTTP: answer as event streams")
 	flag.BoolVar(&o.Legacy, "legacy", false, "HTTP: speak only 2025-11-25 and earlier, with sessions")
-	flag.BoolVar(&o.EchoAuth, "echo-auth", false, "HTTP, lenient: quote the Authorization header in errors")
+	flag.BoolVar(&o.EchoAuth, "echo-auth", false, "HTTP: quote the Authorization header in errors and status lines")
+	flag.StringVar(&o.FailTool, "fail-tool", "", "HTTP: answer every call of this tool 500 without a JSON-RPC answer")
 	flag.IntVar(&o.GoneAfter, "gone-after", 0, "HTTP: after this many tools/call requests, close every connection unanswered")
 	flag.Parse()
 	if flag.NArg() != 1 || !slices.Contains(fakeserver.Modes, flag.Arg(0)) {
