@@ -81,8 +81,8 @@ func (c *Client) listPage(s link, cursor string) (listResult, error) {
 	}
 	r, out := s.call(context.Background(), request{id: c.nextID.Add(1), method: "tools/list", params: c.withMeta(params), version: c.modern()}, c.opts.StartTimeout)
 	switch {
-	case out == denied || out == unreachable:
-		return res, c.startError(r.Bad)
+	case out == denied || out == unreachable || out == broken:
+		return res, c.startError(out, r.Bad)
 	case out == timedOut:
 		return res, fmt.Errorf("mcp: %s: no answer to tools/list within %v", c.where(), c.opts.StartTimeout)
 	case out == ended:

@@ -33,6 +33,8 @@ type HTTPOptions struct {
 	// ParamHeader: list ParamTool too, whose region argument the 2026-07-28 revision mirrors
 	// into Mcp-Param-Region; a call whose header does not match its body is refused (-32020).
 	ParamHeader bool
+	// Faults are its transport faults.
+	Faults TransportFaults
 }
 
 // HTTPServer is the fake server over Streamable HTTP: dual-era (2026-07-28 for requests with
@@ -55,11 +57,18 @@ type HTTPServer struct {
 	Modern, ModernHeaders atomic.Int64
 	// ParamMatched and ParamMismatched count run_query calls by their Mcp-Param-Region.
 	ParamMatched, ParamMismatched atomic.Int64
+	faults                        *faults
 }
 
 // NewHTTP returns the fake server in mode as an http.Handler.
 func NewHTTP(mode string, opts HTTPOptions) *HTTPServer {
-	return &HTTPServer{srv: newServer(mode), opts: opts, sessions: map[string]int{}}
+	return &HTTPServer{srv: newServer(mode), opts: opts, sessions: map[string]int{}, faults: newFaults(opts.Faults)}
+}
+
+// FaultsMade counts the calls answered 500 by Faults.FlakyCalls and the bytes written by
+// Faults.Huge.
+func (s *HTTPServer) FaultsMade() (failed, written int64) {
+	return s.faults.Failed.Load(), s.faults.Written.Load()
 }
 
 // ServeHTTP checks the bearer token, then serves a POST (one JSON-RPC message) or a DELETE
@@ -114,6 +123,10 @@ func (s *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 	case req.Method == "tools/call" && s.opts.FailTool != "" && req.Params.Name == s.opts.FailTool:
 		s.rawStatus(w, r, http.StatusInternalServerError, "Internal Error")
+	case req.Method == "tools/call" && s.faults.flaky(req):
+		http.Error(w, "upstream hiccup", http.StatusInternalServerError)
+	case req.Method == "tools/call" && s.opts.Faults.Huge:
+		s.faults.huge(w)
 	case s.opts.ParamHeader && modern && s.paramTool(w, r, req):
 	default:
 		s.answer(w, r, body, modern)
@@ -161,6 +174,11 @@ func (s *HTTPServer) answer(w http.ResponseWriter, r *http.Request, body []byte,
 	if err := s.srv.handle(modern, body, write); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
+	}
+	if s.opts.Faults.Lag && bytes.Contains(body, []byte(`"method":"tools/call"`)) {
+		b := s.faults.lagged(out.Bytes())
+		out.Reset()
+		out.Write(b)
 	}
 	if s.opts.SSE {
 		w.Header().Set("Content-Type", "text/event-stream")

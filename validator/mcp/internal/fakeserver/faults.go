@@ -1,0 +1,88 @@
+package fakeserver
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// TransportFaults are the ways the HTTP form of the fake server can misbehave at the transport
+// while its gate stays correct: answers that are not the call's own, 5xx at random, a new
+// session id on every answer, an answer that never ends.
+type TransportFaults struct {
+	// Lag: each tools/call is answered with the answer to the tools/call before it (the first
+	// with its own), its id and all.
+	Lag bool
+	// FlakyCalls: a tools/call is answered 500 (without a JSON-RPC answer) with probability
+	// 1/FlakyCalls, drawn from a source seeded anew for each server, so that each run fails
+	// other calls; a call of the same arguments is failed at most FlakyTimes times (0: once).
+	FlakyCalls, FlakyTimes int
+	// Rotate: every answer in a legacy session carries a new Mcp-Session-Id, the old one
+	// forgotten.
+	Rotate bool
+	// Huge: every tools/call is answered with a JSON body that goes on for 10 GiB.
+	Huge bool
+}
+
+// faults is the state of a server's TransportFaults.
+type faults struct {
+	opts   TransportFaults
+	mu     sync.Mutex
+	last   []byte         // Lag: the answer to the last tools/call
+	failed map[string]int // FlakyCalls: how often each call was failed
+	rng    *rand.Rand
+	// Failed counts the calls answered 500 by FlakyCalls; Written, the bytes of Huge answers.
+	Failed, Written atomic.Int64
+}
+
+func newFaults(o TransportFaults) *faults {
+	return &faults{opts: o, failed: map[string]int{}, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
+}
+
+// flaky says whether to answer this tools/call 500, and counts it.
+func (f *faults) flaky(req request) bool {
+	if f.opts.FlakyCalls <= 0 {
+		return false
+	}
+	key := req.Params.Name + "\x00" + string(req.Params.Arguments)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := f.failed[key]
+	if n >= max(f.opts.FlakyTimes, 1) || (n == 0 && f.rng.IntN(f.opts.FlakyCalls) != 0) {
+		return false
+	}
+	f.failed[key] = n + 1
+	f.Failed.Add(1)
+	return true
+}
+
+// lagged is the answer to send for a tools/call whose own answer is own: the last one's.
+func (f *faults) lagged(own []byte) []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	prev := f.last
+	f.last = bytes.Clone(own)
+	if prev == nil {
+		return own
+	}
+	return prev
+}
+
+// huge writes the never-ending answer, until the client stops reading or 10 GiB are out.
+func (f *faults) huge(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	chunk := []byte(strings.Repeat("a", 1<<20))
+	n, _ := w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"`))
+	f.Written.Add(int64(n))
+	for range 10 << 10 {
+		n, err := w.Write(chunk)
+		f.Written.Add(int64(n))
+		if err != nil {
+			return
+		}
+	}
+}
