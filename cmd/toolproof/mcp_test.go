@@ -174,6 +174,20 @@ func TestRunMCPHTTPStatusLineScrubbed(t *testing.T) {
 	}
 }
 
+// TestRunMCPHTTPLag: a server that answers each POST with the previous call's answer gives no
+// verdict on the gate: the run ends as the server's fault, exit 2, the report written with no
+// finding, the reason on stderr.
+func TestRunMCPHTTPLag(t *testing.T) {
+	url := fakeMCPHTTP(t, "-lag", "correct")
+	r := must(t, 2, "run", "--validator", "mcp:"+url, "--checks", "20", "--seed", "1", "--format", "json")
+	if rep := decodeReport(t, r.stdout); len(rep.Findings) != 0 {
+		t.Errorf("findings %v", rep.Findings)
+	}
+	if !strings.Contains(r.stderr, "cannot be matched to the calls") || !strings.Contains(r.stderr, "complete up to there") {
+		t.Errorf("stderr %s", clip(r.stderr))
+	}
+}
+
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
