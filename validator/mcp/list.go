@@ -88,8 +88,8 @@ func (c *Client) listPage(s link, cursor string) (listResult, error) {
 	case out == ended:
 		why, _ := s.reason()
 		return res, fmt.Errorf("mcp: %s: the server ended during tools/list: %s", c.where(), why)
-	case r.Bad != "":
-		return res, fmt.Errorf("mcp: %s: tools/list: %s", c.where(), r.Bad)
+	case r.Bad != "" || r.Fault != "":
+		return res, fmt.Errorf("mcp: %s: tools/list: %s", c.where(), r.Bad+r.Fault)
 	case r.Error != nil:
 		return res, fmt.Errorf("mcp: %s: tools/list failed: JSON-RPC error %d: %s", c.where(), r.Error.Code, r.Error.Message)
 	}
