@@ -442,6 +442,7 @@ func (h *httpLink) readSSE(ctx context.Context, body io.Reader, r request, statu
 	sc := bufio.NewScanner(limited)
 	sc.Buffer(make([]byte, 64*1024), MaxMessageSize)
 	var data []string
+	var other json.RawMessage // the id of an answer to another request the stream carried
 	flush := func() (response, bool) {
 		if len(data) == 0 {
 			return response{}, false
@@ -465,6 +466,7 @@ func (h *httpLink) readSSE(ctx context.Context, body io.Reader, r request, statu
 		if ans, id, ok := parseAnswer(text); ok {
 			if !answers(id, r) {
 				h.strayEvent(text, "an answer to another request")
+				other = bytes.Clone(id)
 				return response{}, false
 			}
 			return ans, true
@@ -490,6 +492,10 @@ func (h *httpLink) readSSE(ctx context.Context, body io.Reader, r request, statu
 		return response{}, &oversizeError{where: h.where, method: r.method}
 	} else if err != nil {
 		return response{}, fmt.Errorf("reading the event stream of %s from %s: %v", r.method, h.where, err)
+	}
+	if other != nil {
+		return response{stray: true, Bad: fmt.Sprintf("%s answered %s (id %d) with the answer to id %s",
+			h.where, r.method, r.id, clip(string(other), 40))}, nil
 	}
 	return response{}, fmt.Errorf("%s: the event stream of %s ended without its answer", status, r.method)
 }

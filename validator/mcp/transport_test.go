@@ -36,18 +36,18 @@ func noVerdictFindings(t *testing.T, what string, rep *report.Report) {
 }
 
 // TestHTTPAnswerToAnotherRequest: a server that answers each POST with the answer to the call
-// before it (JSON answers, not SSE) gives no verdict on the gate: an answer that names another
-// request's id is not this call's, the call is sent again, and when every try gets another's
-// answer the run ends as a fault of the run, the calls after it not sent.
+// before it (as JSON, or as an event stream) gives no verdict on the gate: an answer that names
+// another request's id is not this call's, the call is sent again, and when every try gets
+// another's answer the run ends as a fault of the run, the calls after it not sent.
 func TestHTTPAnswerToAnotherRequest(t *testing.T) {
-	for _, legacy := range []bool{false, true} {
-		rep, c, _ := runFake(t, "correct", fakeserver.HTTPOptions{Legacy: legacy, Faults: fakeserver.TransportFaults{Lag: true}},
-			mcp.Options{}, 20)
+	for _, form := range []fakeserver.HTTPOptions{{}, {Legacy: true}, {SSE: true}} {
+		form.Faults.Lag = true
+		rep, c, _ := runFake(t, "correct", form, mcp.Options{}, 20)
 		noVerdictFindings(t, "lagging server", rep)
 		var gone *mcp.GoneError
 		if !errors.As(c.Err(), &gone) || !gone.Unusable || !strings.Contains(gone.Error(), "with the answer to id") ||
 			!strings.Contains(gone.Error(), "cannot be matched to the calls") {
-			t.Errorf("legacy %v: Err %v: want an unusable-answers GoneError", legacy, c.Err())
+			t.Errorf("legacy %v, SSE %v: Err %v: want an unusable-answers GoneError", form.Legacy, form.SSE, c.Err())
 		}
 	}
 }
