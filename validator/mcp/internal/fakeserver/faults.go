@@ -16,9 +16,10 @@ type TransportFaults struct {
 	// Lag: each tools/call is answered with the answer to the tools/call before it (the first
 	// with its own), its id and all.
 	Lag bool
-	// FlakyCalls: a tools/call is answered 500 (without a JSON-RPC answer) with probability
-	// 1/FlakyCalls, drawn from a source seeded anew for each server, so that each run fails
-	// other calls; a call of the same arguments is failed at most FlakyTimes times (0: once).
+	// FlakyCalls: a tools/call fails with probability 1/FlakyCalls, drawn from a source seeded
+	// anew for each server, so that each run fails other calls: answered 500 without a JSON-RPC
+	// answer, or its answer broken off half-way (the connection reset); a call of the
+	// same arguments is failed at most FlakyTimes times (0: once).
 	FlakyCalls, FlakyTimes int
 	// Rotate: every answer in a legacy session carries a new Mcp-Session-Id, the old one
 	// forgotten.
@@ -42,21 +43,41 @@ func newFaults(o TransportFaults) *faults {
 	return &faults{opts: o, failed: map[string]int{}, rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
 }
 
-// flaky says whether to answer this tools/call 500, and counts it.
-func (f *faults) flaky(req request) bool {
-	if f.opts.FlakyCalls <= 0 {
+// flaky fails this tools/call when FlakyCalls has it fail, and says whether it did.
+func (f *faults) flaky(w http.ResponseWriter, req request) bool {
+	kind, ok := f.drawFlaky(req)
+	if !ok {
 		return false
+	}
+	switch kind {
+	case 0:
+		http.Error(w, "upstream hiccup", http.StatusInternalServerError)
+	default:
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", "200")
+		w.WriteHeader(http.StatusOK)
+		w.Write([]byte(`{"jsonrpc":"2.0","id":`))
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler) // the connection is closed half-way through the answer
+	}
+	return true
+}
+
+// drawFlaky says whether to fail this tools/call, and how (0: a 500, 1: a reset).
+func (f *faults) drawFlaky(req request) (int, bool) {
+	if f.opts.FlakyCalls <= 0 {
+		return 0, false
 	}
 	key := req.Params.Name + "\x00" + string(req.Params.Arguments)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	n := f.failed[key]
 	if n >= max(f.opts.FlakyTimes, 1) || (n == 0 && f.rng.IntN(f.opts.FlakyCalls) != 0) {
-		return false
+		return 0, false
 	}
 	f.failed[key] = n + 1
 	f.Failed.Add(1)
-	return true
+	return f.rng.IntN(2), true
 }
 
 // lagged is the answer to send for a tools/call whose own answer is own: the last one's.

@@ -123,8 +123,7 @@ func (s *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 	case req.Method == "tools/call" && s.opts.FailTool != "" && req.Params.Name == s.opts.FailTool:
 		s.rawStatus(w, r, http.StatusInternalServerError, "Internal Error")
-	case req.Method == "tools/call" && s.faults.flaky(req):
-		http.Error(w, "upstream hiccup", http.StatusInternalServerError)
+	case req.Method == "tools/call" && s.faults.flaky(w, req):
 	case req.Method == "tools/call" && s.opts.Faults.Huge:
 		s.faults.huge(w)
 	case s.opts.ParamHeader && modern && s.paramTool(w, r, req):
