@@ -183,7 +183,8 @@ func TestRunMCPHTTPLag(t *testing.T) {
 	if rep := decodeReport(t, r.stdout); len(rep.Findings) != 0 {
 		t.Errorf("findings %v", rep.Findings)
 	}
-	if !strings.Contains(r.stderr, "cannot be matched to the calls") || !strings.Contains(r.stderr, "complete up to there") {
+	if !strings.Contains(r.stderr, "cannot be matched to the calls") ||
+		!strings.Contains(r.stderr, "complete up to there") {
 		t.Errorf("stderr %s", clip(r.stderr))
 	}
 }

@@ -337,7 +337,7 @@ func (h *httpLink) call(ctx context.Context, r request, timeout time.Duration) (
 		return response{Bad: big.Error()}, broken
 	}
 	// The answer broke off (a reset, a truncated body): a transport fault, sent again.
-	return response{Fault: h.scrub.text(err.Error())}, answered
+	return response{Fault: "the answer broke off: " + h.scrub.text(err.Error())}, answered
 }
 
 // adopt keeps the session id a legacy answer gives: initialize's, or a new one (a server that

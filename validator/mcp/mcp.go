@@ -256,7 +256,8 @@ func (c *Client) Close() error {
 	c.mu.Unlock()
 	c.workers.close()
 	if n := c.retried.Load(); n > 0 && c.opts.URL != "" && !again {
-		fmt.Fprintf(c.opts.Stderr, "toolproof: mcp: %d HTTP requests to %s were sent again after transport faults\n", n, c.where())
+		fmt.Fprintf(c.opts.Stderr, "toolproof: mcp: %d HTTP requests to %s were sent again after transport faults\n",
+			n, c.where())
 	}
 	if s != nil {
 		s.kill("closed")

@@ -13,8 +13,10 @@ import (
 	"github.com/toolproof/toolproof/validator/mcp/internal/fakeserver"
 )
 
-// runFake runs the harness against the fake in mode over HTTP with the transport faults f.
-func runFake(t *testing.T, mode string, hopts fakeserver.HTTPOptions, opts mcp.Options, checks int) (*report.Report, *mcp.Client, *fakeserver.HTTPServer) {
+// runFake runs the harness against the fake in mode over HTTP, served as hopts has it (its
+// transport faults among them).
+func runFake(t *testing.T, mode string, hopts fakeserver.HTTPOptions, opts mcp.Options,
+	checks int) (*report.Report, *mcp.Client, *fakeserver.HTTPServer) {
 	t.Helper()
 	c, fake, _ := startHTTP(t, mode, hopts, opts)
 	rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: checks, Seed: 7})
@@ -63,8 +65,8 @@ func TestHTTPRandom500(t *testing.T) {
 	clean.Write(&cleanText, "json")
 	texts := []string{cleanText.String()}
 	for _, times := range []int{1, 1, 3} {
-		rep, _, fake := runFake(t, "lenient", fakeserver.HTTPOptions{Faults: fakeserver.TransportFaults{FlakyCalls: 4, FlakyTimes: times}},
-			mcp.Options{}, unshort(15))
+		faults := fakeserver.TransportFaults{FlakyCalls: 4, FlakyTimes: times}
+		rep, _, fake := runFake(t, "lenient", fakeserver.HTTPOptions{Faults: faults}, mcp.Options{}, unshort(15))
 		if failed, _ := fake.FaultsMade(); failed == 0 {
 			t.Fatalf("the server failed no call: the test tests nothing")
 		}
@@ -102,11 +104,12 @@ func findingKeys(rep *report.Report) string {
 // the old one gives no crash blamed on a call: the client keeps the new id and sends the calls
 // one at a time, so that no call goes with a stale session.
 func TestHTTPRotatingSession(t *testing.T) {
-	rep, c, _ := runFake(t, "correct", fakeserver.HTTPOptions{Legacy: true, Faults: fakeserver.TransportFaults{Rotate: true}},
-		mcp.Options{}, 20)
+	hopts := fakeserver.HTTPOptions{Legacy: true, Faults: fakeserver.TransportFaults{Rotate: true}}
+	rep, c, _ := runFake(t, "correct", hopts, mcp.Options{}, 20)
 	noVerdictFindings(t, "rotating sessions", rep)
 	if c.Err() != nil || !strings.Contains(strings.Join(c.Notes(), "\n"), "sent one at a time") {
-		t.Errorf("Err %v, notes %q: want a complete run and a note saying why the calls went one at a time", c.Err(), c.Notes())
+		t.Errorf("Err %v, notes %q: want a complete run and a note saying why the calls went one at a time",
+			c.Err(), c.Notes())
 	}
 }
 

@@ -26,7 +26,8 @@ func main() {
 	flag.StringVar(&o.FailTool, "fail-tool", "", "HTTP: answer every call of this tool 500 without a JSON-RPC answer")
 	flag.IntVar(&o.GoneAfter, "gone-after", 0, "HTTP: after this many tools/call requests, close every connection unanswered")
 	flag.BoolVar(&o.Faults.Lag, "lag", false, "HTTP: answer each tools/call with the answer to the one before it")
-	flag.IntVar(&o.Faults.FlakyCalls, "flaky", 0, "HTTP: fail a tools/call (a 500, a reset) with probability 1/N, once a call")
+	flag.IntVar(&o.Faults.FlakyCalls, "flaky", 0,
+		"HTTP: fail a tools/call (a 500, a reset) with probability 1/N, once a call")
 	flag.BoolVar(&o.Faults.Rotate, "rotate", false, "HTTP, -legacy: give a new Mcp-Session-Id on every answer")
 	flag.BoolVar(&o.Faults.Huge, "huge", false, "HTTP: answer every tools/call with a body of 10 GiB")
 	flag.Parse()
