@@ -90,6 +90,10 @@ func (c *Client) settleCall(ctx context.Context, req request, args []byte, first
 			x.s, x.r, x.out, x.err = c.send(ctx, req, alone)
 		}
 		if x.err != nil {
+			if c.opts.URL != "" {
+				// No new session could be had: the run's fault, not this call's.
+				c.markGone(unreachable, c.scrub.text(x.err.Error()))
+			}
 			if v, ok := c.goneVerdict(); ok {
 				return v
 			}

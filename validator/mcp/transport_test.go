@@ -135,3 +135,15 @@ func TestHTTPHugeAnswer(t *testing.T) {
 		t.Errorf("a call after the huge answer: %+v, want not sent", v)
 	}
 }
+
+// TestHTTPNoNewSession: a server whose session expires and which then refuses every new one
+// ends the run as its fault: the calls after it are not sent, none is blamed.
+func TestHTTPNoNewSession(t *testing.T) {
+	hopts := fakeserver.HTTPOptions{Legacy: true, ExpireEvery: 30, Faults: fakeserver.TransportFaults{OneSession: true}}
+	rep, c, _ := runFake(t, "correct", hopts, mcp.Options{}, 20)
+	noVerdictFindings(t, "no new session", rep)
+	var gone *mcp.GoneError
+	if !errors.As(c.Err(), &gone) || !strings.Contains(gone.Error(), "no more sessions") {
+		t.Errorf("Err %v: want a GoneError naming the refused initialize", c.Err())
+	}
+}

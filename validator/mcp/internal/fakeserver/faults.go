@@ -26,6 +26,8 @@ type TransportFaults struct {
 	Rotate bool
 	// Huge: every tools/call is answered with a JSON body that goes on for 10 GiB.
 	Huge bool
+	// OneSession: an initialize after the first is answered 500 (no new session can be had).
+	OneSession bool
 }
 
 // faults is the state of a server's TransportFaults.
@@ -37,6 +39,7 @@ type faults struct {
 	rng    *rand.Rand
 	// Failed counts the calls answered 500 by FlakyCalls; Written, the bytes of Huge answers.
 	Failed, Written atomic.Int64
+	inits           atomic.Int64 // initialize requests (OneSession)
 }
 
 func newFaults(o TransportFaults) *faults {
@@ -78,6 +81,11 @@ func (f *faults) drawFlaky(req request) (int, bool) {
 	f.failed[key] = n + 1
 	f.Failed.Add(1)
 	return f.rng.IntN(2), true
+}
+
+// refuseInit says whether OneSession refuses this request, an initialize after the first.
+func (f *faults) refuseInit(req request) bool {
+	return req.Method == "initialize" && f.opts.OneSession && f.inits.Add(1) > 1
 }
 
 // lagged is the answer to send for a tools/call whose own answer is own: the last one's.

@@ -110,6 +110,10 @@ func (s *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 		hangUp(w)
 		return
 	}
+	if s.faults.refuseInit(req) {
+		http.Error(w, "no more sessions", http.StatusInternalServerError)
+		return
+	}
 	modern := req.Params.Meta.ProtocolVersion != "" && !s.opts.Legacy
 	admitted := s.session
 	if modern {
