@@ -11,6 +11,17 @@ import (
 
 // flattened_array: an array folded into one value; object keys and values inverted.
 
+// FlattenedArray is the class of an array folded into one value.
+const FlattenedArray corpus.Class = "flattened_array"
+
+func flattenedClass() Definition {
+	return Definition{Name: FlattenedArray, Mutator: flattened{},
+		Doc: "`[\"a\",\"b\"]` as `\"a,b\"` or `\"a, b\"`, `[x]` as `x`, a list of objects merged into one, " +
+			"an object's keys and values swapped",
+		recognise: recogniser{undo: flattened{}, undoRank: 6},
+		Audit:     AuditHints{Analyse: flattenedHints, Probe: flattenedProbe}}
+}
+
 type flattened struct{}
 
 func (flattened) Class() corpus.Class { return FlattenedArray }
@@ -82,4 +93,29 @@ func mergeObjects(a []any) (map[string]any, bool) {
 		}
 	}
 	return out, len(a) > 1
+}
+
+// flattenedHints: an array place catches a flattened array unless it also takes a string or an
+// object.
+func flattenedHints(p *SchemaPlace) []Hint {
+	switch ts := p.Types; {
+	case !p.Array:
+		return nil
+	case ts == nil || ts["string"] || ts["object"]:
+		return passing("%s also allows a string or an object: a flattened array may pass", p.Where)
+	}
+	return caught("%s is an array only: \"a,b\" or a lone item is rejected", p.Where)
+}
+
+// flattenedProbe joins an array of scalars into one string, and replaces an array by its first
+// item.
+func flattenedProbe(p *Probe) {
+	a, isArray := p.X.([]any)
+	if !isArray || len(a) == 0 {
+		return
+	}
+	if parts, ok := jsonvalue.ScalarTexts(a); ok {
+		p.Put("comma-joined", strings.Join(parts, ","), "the array at %s joined into one comma-separated string", p.Path)
+	}
+	p.Put("unwrapped", a[0], "the array at %s replaced by its first item", p.Path)
 }

@@ -1,6 +1,7 @@
 package mutators
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -15,6 +16,20 @@ import (
 )
 
 // hallucinated_key: a property the schema does not allow.
+
+// HallucinatedKey is the class of a key the schema does not allow.
+const HallucinatedKey corpus.Class = "hallucinated_key"
+
+func hallucinatedClass() Definition {
+	return Definition{Name: HallucinatedKey, Mutator: hallucinated{},
+		Doc: "a key the schema does not allow: invented, borrowed from another tool of the file, a near miss of a " +
+			"real one (`timeout_seconds` for `timeoutSeconds`, `Path`, `paths`; beside a required key, not instead " +
+			"of it), or a key JavaScript treats specially (`__proto__` with an object value, `constructor`, " +
+			"`prototype`, `toString`, `hasOwnProperty`: a gate that copies arguments with `Object.assign` never sees " +
+			"`__proto__`, and its prototype changes)",
+		recognise: recogniser{undo: hallucinated{}, undoRank: 7, explain: hallucinated{}, explainRank: 5},
+		Audit:     AuditHints{Analyse: hallucinatedHints, Probe: hallucinatedProbe, Scope: AtObject}}
+}
 
 type hallucinated struct{}
 
@@ -197,5 +212,57 @@ func (p *keyAdder) nearMiss(t *rapid.T) {
 			p.add("near-miss", k, p.c, because("the key %q added as %q to %s", real, k, describe(s)))
 		}
 		return
+	}
+}
+
+// hallucinatedHints: an object place catches an invented key when it is closed or restricts
+// its key names; an open object or a map lets it through.
+func hallucinatedHints(p *SchemaPlace) []Hint {
+	o := p.Object
+	if o == nil {
+		return nil
+	}
+	var h Hint
+	switch {
+	case o.Closed != "":
+		h.Why = fmt.Sprintf("%s is closed (%s): unknown keys are rejected", p.Where, o.Closed)
+	case o.Names:
+		h.Why = p.Where + " restricts its keys with propertyNames"
+	case o.Map:
+		h.Passes, h.Why = true, p.Where+" is a map (additionalProperties is a schema): any key with a valid value passes"
+	default:
+		h.Passes, h.Why = true, p.Where+" is an open object: invented keys pass"
+	}
+	h.Declared = o.Declared
+	return []Hint{h}
+}
+
+// probeKeys are the keys the audit invents, tried in order; the first the object neither
+// holds nor declares is used.
+var probeKeys = []string{"verbose", "debug", "dry_run", "metadata", "tpc_audit"}
+
+// hallucinatedProbe adds an invented key to an object: with a canary, and with the value of a
+// key already there (a map may take any key whose value is valid).
+func hallucinatedProbe(p *Probe) {
+	obj, isObject := p.X.(map[string]any)
+	if !isObject {
+		return
+	}
+	key := ""
+	for _, k := range probeKeys {
+		if _, present := obj[k]; !present && !slices.Contains(p.Declared, k) {
+			key = k
+			break
+		}
+	}
+	if key == "" {
+		return
+	}
+	kp := p.Path + "/" + jsonvalue.EscapeToken(key)
+	p.PutObject(withKey(obj, key, ProbeCanary), kp, "invented",
+		fmt.Sprintf("an invented key %q added to %s", key, where(p.Path)))
+	if ks := sortedKeys(obj); len(ks) > 0 {
+		p.PutObject(withKey(obj, key, obj[ks[0]]), kp, "invented-copy",
+			fmt.Sprintf("an invented key %q added to %s with the value of %q", key, where(p.Path), ks[0]))
 	}
 }

@@ -1,6 +1,10 @@
 package mutators
 
 import (
+	"fmt"
+	"sort"
+	"strings"
+
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/corpus"
@@ -8,6 +12,15 @@ import (
 )
 
 // missing_required: a required property left out.
+
+// MissingRequired is the class of a required property left out.
+const MissingRequired corpus.Class = "missing_required"
+
+func missingClass() Definition {
+	return Definition{Name: MissingRequired, Mutator: missing{}, Doc: "a required property left out",
+		recognise: recogniser{explain: missing{}, explainRank: 1},
+		Audit:     AuditHints{Analyse: missingHints, Probe: missingProbe, Scope: AtObject, LeavesOut: true}}
+}
 
 type missing struct{}
 
@@ -42,4 +55,42 @@ func (missing) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 		}
 		return out
 	})
+}
+
+// missingHints: an object place that requires names catches one left out; one that declares
+// names and requires none lets it through.
+func missingHints(p *SchemaPlace) []Hint {
+	o := p.Object
+	switch {
+	case o == nil:
+		return nil
+	case len(o.Required) > 0:
+		return []Hint{{Why: fmt.Sprintf("%s requires %s", p.Where, strings.Join(o.Required, ", ")),
+			Required: o.Required, Declared: o.Declared}}
+	case len(o.Declared) > 0:
+		return []Hint{{Passes: true, Why: p.Where + " requires nothing: leaving properties out passes",
+			Required: o.Required, Declared: o.Declared}}
+	}
+	return nil
+}
+
+// missingProbe leaves out each required property the object holds (each declared one, when
+// none is required), in name order.
+func missingProbe(p *Probe) {
+	obj, isObject := p.X.(map[string]any)
+	if !isObject {
+		return
+	}
+	names := p.Required
+	if len(names) == 0 {
+		names = p.Declared
+	}
+	names = append([]string(nil), names...)
+	sort.Strings(names)
+	for _, k := range names {
+		if _, present := obj[k]; present {
+			p.PutObject(withoutKey(obj, k), p.Path+"/"+jsonvalue.EscapeToken(k), "omitted",
+				fmt.Sprintf("the property %q left out of %s", k, where(p.Path)))
+		}
+	}
 }

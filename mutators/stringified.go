@@ -2,6 +2,7 @@ package mutators
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"pgregory.net/rapid"
@@ -11,6 +12,17 @@ import (
 )
 
 // stringified_type: a number, integer, boolean or null written as a string.
+
+// StringifiedType is the class of a number, integer, boolean or null written as a string.
+const StringifiedType corpus.Class = "stringified_type"
+
+func stringifiedClass() Definition {
+	return Definition{Name: StringifiedType, Mutator: stringified{},
+		Doc: "a number, boolean or null written as a string: `\"20\"`, `\" 20\"`, `\"20.0\"`, `\"twenty\"`, " +
+			"`\"True\"`, `\"yes\"`, `\"null\"`, `\"None\"`",
+		recognise: recogniser{undo: stringified{}, undoRank: 3},
+		Audit:     AuditHints{Analyse: stringifiedHints, Probe: stringifiedProbe}}
+}
 
 type stringified struct{}
 
@@ -57,4 +69,33 @@ func (stringified) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 		}
 		return out
 	})
+}
+
+// stringifiedHints: a place that takes a number, boolean or null catches a string unless it
+// takes strings too.
+func stringifiedHints(p *SchemaPlace) []Hint {
+	ts := p.Types
+	switch {
+	case p.Root || ts == nil || !(ts["number"] || ts["integer"] || ts["boolean"] || ts["null"]):
+		return nil
+	case p.May("string"):
+		return passing("%s is %s: a number or boolean written as a string passes", p.Where, p.Desc)
+	}
+	return caught("%s is %s: a string there is rejected", p.Where, p.Desc)
+}
+
+// stringifiedProbe writes a number, a boolean or null as a string.
+func stringifiedProbe(p *Probe) {
+	var str string
+	switch v := p.X.(type) {
+	case json.Number:
+		str = string(v)
+	case bool:
+		str = strconv.FormatBool(v)
+	case nil:
+		str = "null"
+	default:
+		return
+	}
+	p.Put("exact", str, "the %s at %s written as the string %q", p.Type, p.Path, str)
 }

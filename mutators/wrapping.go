@@ -10,6 +10,15 @@ import (
 // wrapped_scalar: x written as [x]; wrapper_nesting: the arguments nested in an envelope,
 // {"arguments": {...}}.
 
+// WrappedScalar is the class of x written as [x].
+const WrappedScalar corpus.Class = "wrapped_scalar"
+
+func wrappedScalarClass() Definition {
+	return Definition{Name: WrappedScalar, Mutator: wrappedScalar{}, Doc: "`x` as `[x]`",
+		recognise: recogniser{undo: wrappedScalar{}, undoRank: 4},
+		Audit:     AuditHints{Analyse: wrappedHints, Probe: wrappedProbe}}
+}
+
 type wrappedScalar struct{}
 
 func (wrappedScalar) Class() corpus.Class { return WrappedScalar }
@@ -26,6 +35,16 @@ func (wrappedScalar) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 		return []candidate{{build: at(tg, s, []any{s.value}), replaces: s, with: []any{s.value}, path: s.path, variant: "wrapped",
 			keywords: typeKeywords, reason: because("the %s at %s wrapped in an array", jsonvalue.TypeName(s.value), s.path)}}
 	})
+}
+
+// WrapperNesting is the class of the arguments nested in an envelope.
+const WrapperNesting corpus.Class = "wrapper_nesting"
+
+func wrapperNestingClass() Definition {
+	return Definition{Name: WrapperNesting, Mutator: wrapperNesting{},
+		Doc:       "`{\"arguments\": {...}}`, `{\"parameters\": ...}`, `{\"input\": ...}`, ...",
+		recognise: recogniser{undo: wrapperNesting{}, undoRank: 1},
+		Audit:     AuditHints{Analyse: wrapperHints, Probe: wrapperProbe, Scope: AtRoot}}
 }
 
 type wrapperNesting struct{}
@@ -45,4 +64,42 @@ func (wrapperNesting) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 		}
 		return out
 	})
+}
+
+// wrappedHints: a scalar place below the root catches [x] unless it takes arrays too.
+func wrappedHints(p *SchemaPlace) []Hint {
+	ts := p.Types
+	switch {
+	case p.Root || ts == nil || ts["object"] || ts["array"]:
+		return nil
+	case p.May("array"):
+		return passing("%s is %s: [x] passes", p.Where, p.Desc)
+	}
+	return caught("%s is %s: [x] is rejected", p.Where, p.Desc)
+}
+
+// wrappedProbe wraps a scalar in an array.
+func wrappedProbe(p *Probe) {
+	if p.Scalar() {
+		p.Put("wrapped", []any{p.X}, "the %s at %s wrapped in an array", p.Type, p.Path)
+	}
+}
+
+// wrapperHints: a root that is closed or requires properties catches the arguments nested in
+// an envelope; an open root that requires nothing lets them through.
+func wrapperHints(p *SchemaPlace) []Hint {
+	switch o := p.Object; {
+	case !p.Root || o == nil:
+		return nil
+	case o.Closed != "" || len(o.Required) > 0:
+		return caught(`the root is closed or requires properties: {"arguments": {...}} is rejected`)
+	}
+	return passing(`the root is open and requires nothing: {"arguments": {...}} passes`)
+}
+
+// wrapperProbe nests the arguments under "arguments".
+func wrapperProbe(p *Probe) {
+	if len(p.Loc) == 0 {
+		p.Put("arguments", map[string]any{"arguments": p.Value}, `the arguments nested under "arguments"`)
+	}
 }

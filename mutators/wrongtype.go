@@ -12,6 +12,16 @@ import (
 
 var typeKeywords = []string{"type", "enum", "const", "anyOf", "oneOf", "not", "false"}
 
+// WrongType is the class of a value of another JSON type.
+const WrongType corpus.Class = "wrong_type"
+
+func wrongTypeClass() Definition {
+	return Definition{Name: WrongType, Mutator: wrongType{},
+		Doc:       "a value of another type (a boolean for a number, an object for a string, ...)",
+		recognise: recogniser{undo: wrongType{}, undoRank: 5, explain: wrongType{}, explainRank: 4},
+		Audit:     AuditHints{Analyse: wrongTypeHints, Probe: wrongTypeProbe}}
+}
+
 type wrongType struct{}
 
 func (wrongType) Class() corpus.Class { return WrongType }
@@ -43,5 +53,24 @@ func aType(v any) string {
 		return "an " + n
 	default:
 		return "a " + n
+	}
+}
+
+// wrongTypeHints: a typed place below the root catches a value of another type; an untyped one
+// lets any type through.
+func wrongTypeHints(p *SchemaPlace) []Hint {
+	switch {
+	case p.Root:
+		return nil
+	case p.Types == nil:
+		return passing("%s has no type: a value of any type passes", p.Where)
+	}
+	return caught("%s is %s: other types are rejected", p.Where, p.Desc)
+}
+
+// wrongTypeProbe puts a value of each other JSON type in place of the value.
+func wrongTypeProbe(p *Probe) {
+	for _, f := range jsonvalue.OtherTypes(p.X, ProbeCanary) {
+		p.Put(p.Type+"-to-"+jsonvalue.TypeName(f), f, "a %s at %s in place of the %s", jsonvalue.TypeName(f), p.Path, p.Type)
 	}
 }
