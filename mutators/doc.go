@@ -13,5 +13,8 @@
 // tool's Context), target.go (a valid value and edits of its text), confirm.go (the oracle's
 // check of a candidate), sites.go (the places of a value), siblings.go; and the recognisers,
 // the taxonomy read backwards: recognise.go (Classify), recognise_reading.go (undoing
-// distortions one by one), recognise_site.go, and recognise_<class>.go.
+// distortions one by one), recognise_site.go. A class's recogniser is in its file, or in
+// recognise_<class>.go where that file would be too long (out_of_range_enum) or where Classify
+// reads the class in the text and root layers (recognise_root.go, recognise_malformed.go,
+// recognise_implementation.go).
 package mutators

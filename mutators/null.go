@@ -1,9 +1,12 @@
 package mutators
 
 import (
+	"slices"
+
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/validator"
 )
 
 // null_value: null where null is not allowed.
@@ -45,4 +48,17 @@ func nullProbe(p *Probe) {
 	if p.X != nil {
 		p.Put("null", nil, "null at %s in place of the %s", p.Path, p.Type)
 	}
+}
+
+// null_value read backwards: null where the oracle reports a type (or enum, const, branch)
+// issue.
+func (nullValue) explain(r *reading, is validator.Issue, s *site) ([]Distortion, bool) {
+	if s.value != nil || s.parent == nil || !slices.Contains(typeKeywords, is.Keyword) {
+		return nil, false
+	}
+	d := Distortion{Class: NullValue, Variant: "null", Path: s.path, Keyword: is.Keyword}
+	if s.takes("array") {
+		d.Alike = []string{string(FlattenedArray) + ":unwrapped"} // [null] flattened writes the same
+	}
+	return []Distortion{d}, true
 }

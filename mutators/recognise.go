@@ -9,8 +9,8 @@ import (
 )
 
 // The classifier is the taxonomy read backwards: each class's recogniser sits beside its
-// mutator (recognise_<class>.go), is named in its Definition, and undoes, or names, what the
-// mutator does. A call is read in three layers, as the mutators distort it: its text
+// mutator (in the class's file, or recognise_<class>.go), is named in its Definition, and
+// undoes, or names, what the mutator does. A call is read in three layers, as the mutators distort it: its text
 // (malformed_json, implementation_defined), its root (root_not_object), then its value, where
 // distortions are undone one at a time (the undoers in the order of their ranks) while each
 // undoing leaves the oracle fewer issues, and the issues left are named by keyword (the

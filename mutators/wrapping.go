@@ -1,6 +1,8 @@
 package mutators
 
 import (
+	"slices"
+
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/corpus"
@@ -102,4 +104,44 @@ func wrapperProbe(p *Probe) {
 	if len(p.Loc) == 0 {
 		p.Put("arguments", map[string]any{"arguments": p.Value}, `the arguments nested under "arguments"`)
 	}
+}
+
+// wrapped_scalar read backwards: an array of one scalar where the schema does not take an
+// array; undone by taking the scalar out.
+func (wrappedScalar) undo(r *reading, s *site) []undo {
+	a, ok := s.value.([]any)
+	if !ok || len(a) != 1 || s.parent == nil {
+		return nil
+	}
+	switch a[0].(type) {
+	case []any, map[string]any:
+		return nil
+	}
+	u := undo{class: WrappedScalar, variant: "wrapped", path: s.path, value: r.replace(s, a[0])}
+	if s.takes("array") {
+		// Where an array is also taken, [x] is as well an array cut below minItems.
+		u.alike = []string{string(OutOfRangeEnum) + ":too-few-items"}
+	}
+	return []undo{u}
+}
+
+// wrapper_nesting read backwards: a root object whose one member, named as the mutator names
+// wrappers, holds the arguments; undone by taking them out.
+func (wrapperNesting) undo(r *reading, s *site) []undo {
+	obj, ok := s.value.(map[string]any)
+	if s.parent != nil || !ok || len(obj) != 1 {
+		return nil
+	}
+	for k, inner := range obj {
+		if _, isObj := inner.(map[string]any); isObj && slices.Contains(wrapperKeys, k) {
+			u := undo{class: WrapperNesting, variant: k, path: "", value: func() any { return inner }}
+			if !s.declared()[k] {
+				// Where the arguments may be empty, the wrapper key taken out reads as well.
+				v, _ := r.keyVariant(k, s.declared())
+				u.alike = []string{string(HallucinatedKey) + ":" + v + "@/" + jsonvalue.EscapeToken(k)}
+			}
+			return []undo{u}
+		}
+	}
+	return nil
 }
