@@ -81,7 +81,7 @@ func rank(taken map[int]corpus.Class, c corpus.Class, part string, has bool, r i
 func Default() *Registry {
 	r, err := NewRegistry(stringifiedClass(), flattenedClass(), hallucinatedClass(), outOfRangeClass(),
 		missingClass(), nullClass(), wrongTypeClass(), jsonInStringClass(), wrappedScalarClass(), wrapperNestingClass(),
-		rootNotObjectClass(), malformedClass(), implementationDefinedClass())
+		rootNotObjectClass(), malformedClass(), implementationDefinedClass(), misnamedClass())
 	if err != nil {
 		panic(err) // the table above is wrong: TestDefaultRegistry says how
 	}

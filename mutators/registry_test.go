@@ -18,12 +18,12 @@ import (
 func TestDefaultRegistry(t *testing.T) {
 	reg := Default()
 	want := []corpus.Class{StringifiedType, FlattenedArray, HallucinatedKey, OutOfRangeEnum, MissingRequired, NullValue,
-		WrongType, JSONInString, WrappedScalar, WrapperNesting, RootNotObject, MalformedJSON, ImplementationDef}
+		WrongType, JSONInString, WrappedScalar, WrapperNesting, RootNotObject, MalformedJSON, ImplementationDef, MisnamedKey}
 	if got := reg.Classes(); !slices.Equal(got, want) {
 		t.Errorf("generation order %v, want %v", got, want)
 	}
 	for i, m := range All() {
-		if m.Class() != want[i] {
+		if i >= len(want) || m.Class() != want[i] {
 			t.Errorf("All()[%d] draws %s, want %s", i, m.Class(), want[i])
 		}
 	}
@@ -36,7 +36,7 @@ func TestDefaultRegistry(t *testing.T) {
 		explainers = append(explainers, e.(Mutator).Class())
 	}
 	wantUndo := []corpus.Class{WrapperNesting, JSONInString, StringifiedType, WrappedScalar, WrongType, FlattenedArray,
-		HallucinatedKey}
+		HallucinatedKey, MisnamedKey}
 	wantExplain := []corpus.Class{MissingRequired, NullValue, OutOfRangeEnum, WrongType, HallucinatedKey}
 	if !slices.Equal(undoers, wantUndo) {
 		t.Errorf("undo order %v, want %v", undoers, wantUndo)
