@@ -18,8 +18,8 @@ type AuditHints struct {
 	// Probe adds the forms the audit tries at one place of a valid sample, whatever the schema
 	// says there (the mutator keeps only what the oracle rejects; the audit wants both).
 	Probe func(p *Probe)
-	// Scope is the place of the analysis a case of the class belongs to.
-	Scope Scope
+	// Anchor is the place of the analysis a case of the class belongs to.
+	Anchor Anchor
 	// Breaks: the forms break a constraint rather than change the value's shape, so one the
 	// oracle accepts only shows that it broke nothing; the class passes at a place only where
 	// every form built there is accepted, and every form is tried.
@@ -29,19 +29,20 @@ type AuditHints struct {
 	LeavesOut bool
 }
 
-// Scope says which place of the analysis a case belongs to.
-type Scope int
+// Anchor says which place of the audit's analysis a case belongs to (not a case's Scope, the
+// place a gate can know it at).
+type Anchor int
 
-// The scopes of a case.
+// The anchors of a case.
 const (
-	AtValue  Scope = iota // the value at the case's path
-	AtObject              // the object holding the key the case adds or leaves out
-	AtRoot                // the arguments as a whole
+	AtValue  Anchor = iota // the value at the case's path
+	AtObject               // the object holding the key the case adds or leaves out
+	AtRoot                 // the arguments as a whole
 )
 
 // Place is the path of the analysis a case at path belongs to.
-func (s Scope) Place(path string) string {
-	switch s {
+func (a Anchor) Place(path string) string {
+	switch a {
 	case AtObject:
 		return jsonvalue.Parent(path)
 	case AtRoot:

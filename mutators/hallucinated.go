@@ -29,7 +29,7 @@ func hallucinatedClass() Definition {
 			"`prototype`, `toString`, `hasOwnProperty`: a gate that copies arguments with `Object.assign` never sees " +
 			"`__proto__`, and its prototype changes)",
 		recognise: recogniser{undo: hallucinated{}, undoRank: 7, explain: hallucinated{}, explainRank: 5},
-		Audit:     AuditHints{Analyse: hallucinatedHints, Probe: hallucinatedProbe, Scope: AtObject}}
+		Audit:     AuditHints{Analyse: hallucinatedHints, Probe: hallucinatedProbe, Anchor: AtObject}}
 }
 
 type hallucinated struct{}

@@ -26,7 +26,7 @@ func misnamedClass() Definition {
 			"case-insensitively, so `{\"City\": ...}` reaches a Go handler as `city`); an optional key misnamed in " +
 			"a closed object is `hallucinated_key`'s near miss",
 		recognise: recogniser{undo: renamedKey{}, undoRank: 8},
-		Audit:     AuditHints{Analyse: misnamedHints, Probe: misnamedProbe, Scope: AtObject, LeavesOut: true}}
+		Audit:     AuditHints{Analyse: misnamedHints, Probe: misnamedProbe, Anchor: AtObject, LeavesOut: true}}
 }
 
 type renamedKey struct{}
@@ -179,12 +179,13 @@ func (renamedKey) undo(r *reading, s *site) []undo {
 			if _, present := obj[k]; present {
 				continue
 			}
-			i := slices.IndexFunc(misnamings(k), func(f [2]string) bool { return f[1] == v })
+			forms := misnamings(k)
+			i := slices.IndexFunc(forms, func(f [2]string) bool { return f[1] == v })
 			if i < 0 {
 				continue
 			}
 			root, toks, from, to := r.value, s.tokens(), v, k
-			u := undo{class: MisnamedKey, variant: misnamings(k)[i][0], path: s.path + "/" + jsonvalue.EscapeToken(k),
+			u := undo{class: MisnamedKey, variant: forms[i][0], path: s.path + "/" + jsonvalue.EscapeToken(k),
 				value: func() any { return renamed(root, toks, from, to) }}
 			at := s.path + "/" + jsonvalue.EscapeToken(v)
 			if slices.Contains(nearMissKeys(k), v) && (r.issueAt(s.path, keyKeywords...) || r.issueAt(at, keyKeywords...)) {

@@ -20,7 +20,7 @@ const MissingRequired corpus.Class = "missing_required"
 func missingClass() Definition {
 	return Definition{Name: MissingRequired, Mutator: missing{}, Doc: "a required property left out",
 		recognise: recogniser{explain: missing{}, explainRank: 1},
-		Audit:     AuditHints{Analyse: missingHints, Probe: missingProbe, Scope: AtObject, LeavesOut: true}}
+		Audit:     AuditHints{Analyse: missingHints, Probe: missingProbe, Anchor: AtObject, LeavesOut: true}}
 }
 
 type missing struct{}

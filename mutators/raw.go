@@ -106,7 +106,7 @@ const RootNotObject corpus.Class = "root_not_object"
 func rootNotObjectClass() Definition {
 	return Definition{Name: RootNotObject, Mutator: rootNotObject{},
 		Doc:   "the arguments as an array, null, a double-encoded string, `\"\"`, `[]`, `true`",
-		Audit: AuditHints{Analyse: rootNotObjectHints, Probe: rootNotObjectProbe, Scope: AtRoot}}
+		Audit: AuditHints{Analyse: rootNotObjectHints, Probe: rootNotObjectProbe, Anchor: AtRoot}}
 }
 
 type rootNotObject struct{}
@@ -142,7 +142,7 @@ func malformedClass() Definition {
 	return Definition{Name: MalformedJSON, Mutator: malformed{},
 		Doc: "truncated, a trailing comma, single quotes, Python `True`/`None`, `NaN`/`Infinity`, unquoted keys, " +
 			"comments, a markdown fence, leading prose, a byte that is not UTF-8",
-		Audit: AuditHints{Analyse: malformedHints, Probe: malformedProbe, Scope: AtRoot}}
+		Audit: AuditHints{Analyse: malformedHints, Probe: malformedProbe, Anchor: AtRoot}}
 }
 
 type malformed struct{}

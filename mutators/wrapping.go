@@ -46,7 +46,7 @@ func wrapperNestingClass() Definition {
 	return Definition{Name: WrapperNesting, Mutator: wrapperNesting{},
 		Doc:       "`{\"arguments\": {...}}`, `{\"parameters\": ...}`, `{\"input\": ...}`, ...",
 		recognise: recogniser{undo: wrapperNesting{}, undoRank: 1},
-		Audit:     AuditHints{Analyse: wrapperHints, Probe: wrapperProbe, Scope: AtRoot}}
+		Audit:     AuditHints{Analyse: wrapperHints, Probe: wrapperProbe, Anchor: AtRoot}}
 }
 
 type wrapperNesting struct{}

@@ -396,7 +396,7 @@ func (j *judge) mutatorWitness(g *group, samples []sample) *Witness {
 			if j.left < 0 {
 				return nil
 			}
-			if mu.Class != g.class || !locs[g.hints.Scope.Place(mu.Path)] || !utf8.Valid(mu.Args) {
+			if mu.Class != g.class || !locs[g.hints.Anchor.Place(mu.Path)] || !utf8.Valid(mu.Args) {
 				continue
 			}
 			if v, is := j.verdict(mu.Args, mu.Path); v == judgedRejected {
