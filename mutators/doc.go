@@ -6,9 +6,15 @@
 // must-reject only when the oracle (oracle.Oracle, with its readings of numbers and formats)
 // rejects it for that keyword at that place.
 //
-// Beside the classes: mutation.go (the Mutator, the class list), context.go (one tool's
-// Context), target.go (a valid value and edits of its text), confirm.go (the oracle's check of a
-// candidate), sites.go (the places of a value), siblings.go; and the recognisers, the taxonomy
-// read backwards: recognise.go (Classify), recognise_reading.go (undoing distortions one by
-// one), recognise_site.go, and recognise_<class>.go.
+// Each class is defined once, in its file: a Definition holds its name, its docs line, its
+// Mutator, its recogniser and its AuditHints; registry.go holds the one ordered table of them
+// (Default), which All, Classes, Select, Classify and the audit read. Beside the classes:
+// mutation.go (the Mutator), audithints.go (what the audit asks of a class), context.go (one
+// tool's Context), target.go (a valid value and edits of its text), confirm.go (the oracle's
+// check of a candidate), sites.go (the places of a value), siblings.go; and the recognisers,
+// the taxonomy read backwards: recognise.go (Classify), recognise_reading.go (undoing
+// distortions one by one), recognise_site.go. A class's recogniser is in its file, or in
+// recognise_<class>.go where that file would be too long (out_of_range_enum) or where Classify
+// reads the class in the text and root layers (recognise_root.go, recognise_malformed.go,
+// recognise_implementation.go).
 package mutators

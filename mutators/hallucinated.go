@@ -1,6 +1,7 @@
 package mutators
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -12,9 +13,24 @@ import (
 	"github.com/toolproof/toolproof/internal/draw"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/internal/uniq"
+	"github.com/toolproof/toolproof/validator"
 )
 
 // hallucinated_key: a property the schema does not allow.
+
+// HallucinatedKey is the class of a key the schema does not allow.
+const HallucinatedKey corpus.Class = "hallucinated_key"
+
+func hallucinatedClass() Definition {
+	return Definition{Name: HallucinatedKey, Mutator: hallucinated{},
+		Doc: "a key the schema does not allow: invented, borrowed from another tool of the file, a near miss of a " +
+			"real one (`timeout_seconds` for `timeoutSeconds`, `Path`, `paths`; beside a required key, not instead " +
+			"of it), or a key JavaScript treats specially (`__proto__` with an object value, `constructor`, " +
+			"`prototype`, `toString`, `hasOwnProperty`: a gate that copies arguments with `Object.assign` never sees " +
+			"`__proto__`, and its prototype changes)",
+		recognise: recogniser{undo: hallucinated{}, undoRank: 7, explain: hallucinated{}, explainRank: 5},
+		Audit:     AuditHints{Analyse: hallucinatedHints, Probe: hallucinatedProbe, Anchor: AtObject}}
+}
 
 type hallucinated struct{}
 
@@ -198,4 +214,143 @@ func (p *keyAdder) nearMiss(t *rapid.T) {
 		}
 		return
 	}
+}
+
+// hallucinatedHints: an object place catches an invented key when it is closed or restricts
+// its key names; an open object or a map lets it through.
+func hallucinatedHints(p *SchemaPlace) []Hint {
+	o := p.Object
+	if o == nil {
+		return nil
+	}
+	var h Hint
+	switch {
+	case o.Closed != "":
+		h.Why = fmt.Sprintf("%s is closed (%s): unknown keys are rejected", p.Where, o.Closed)
+	case o.Names:
+		h.Why = p.Where + " restricts its keys with propertyNames"
+	case o.Map:
+		h.Passes, h.Why = true, p.Where+" is a map (additionalProperties is a schema): any key with a valid value passes"
+	default:
+		h.Passes, h.Why = true, p.Where+" is an open object: invented keys pass"
+	}
+	h.Declared = o.Declared
+	return []Hint{h}
+}
+
+// probeKeys are the keys the audit invents, tried in order; the first the object neither
+// holds nor declares is used.
+var probeKeys = []string{"verbose", "debug", "dry_run", "metadata", "tpc_audit"}
+
+// hallucinatedProbe adds an invented key to an object: with a canary, and with the value of a
+// key already there (a map may take any key whose value is valid).
+func hallucinatedProbe(p *Probe) {
+	obj, isObject := p.X.(map[string]any)
+	if !isObject {
+		return
+	}
+	key := ""
+	for _, k := range probeKeys {
+		if _, present := obj[k]; !present && !slices.Contains(p.Declared, k) {
+			key = k
+			break
+		}
+	}
+	if key == "" {
+		return
+	}
+	kp := p.Path + "/" + jsonvalue.EscapeToken(key)
+	p.PutObject(withKey(obj, key, ProbeCanary), kp, "invented",
+		fmt.Sprintf("an invented key %q added to %s", key, where(p.Path)))
+	if ks := sortedKeys(obj); len(ks) > 0 {
+		p.PutObject(withKey(obj, key, obj[ks[0]]), kp, "invented-copy",
+			fmt.Sprintf("an invented key %q added to %s with the value of %q", key, where(p.Path), ks[0]))
+	}
+}
+
+// keyKeywords are the keywords that refuse a key.
+var keyKeywords = []string{"additionalProperties", "unevaluatedProperties", "propertyNames", "false"}
+
+// hallucinated_key read backwards: a key the schema does not declare, in an object the oracle
+// rejects for its keys; undone by taking it out. Its variant says what the key is: a near miss
+// of a declared key, a key JavaScript treats specially, another tool's key, or invented.
+func (hallucinated) undo(r *reading, s *site) []undo {
+	obj, ok := s.value.(map[string]any)
+	if !ok {
+		return nil
+	}
+	declared := s.declared()
+	var out []undo
+	inverted := ""
+	if allStrings(obj) && len(obj) > 0 {
+		// Keys and values swapped back may explain it as well (flattened_array's inverted).
+		inv := map[string]any{}
+		for k, e := range obj {
+			inv[e.(string)] = k
+		}
+		if len(r.ctx.readings.Where(r.replace(s, inv)())) < len(r.issues) {
+			inverted = string(FlattenedArray) + ":inverted"
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		p := s.path + "/" + jsonvalue.EscapeToken(k)
+		if declared[k] || !(r.issueAt(s.path, keyKeywords...) || r.issueAt(p, keyKeywords...)) {
+			continue
+		}
+		variant, alike := r.keyVariant(k, declared)
+		if inverted != "" {
+			alike = append(alike, inverted)
+		}
+		out = append(out, undo{class: HallucinatedKey, variant: variant, alike: alike,
+			path: p, value: r.without(s, k)})
+	}
+	return out
+}
+
+// explain names a key issue no undoing removed (a key the schema declares, refused by
+// propertyNames, say).
+func (hallucinated) explain(r *reading, is validator.Issue, s *site) ([]Distortion, bool) {
+	if !slices.Contains(keyKeywords, is.Keyword) {
+		return nil, false
+	}
+	d := Distortion{Class: HallucinatedKey, Variant: "invented", Path: s.path, Keyword: is.Keyword}
+	if s.parent != nil && is.Path == s.path {
+		d.Variant, d.Alike = r.keyVariant(s.name, s.parent.declared())
+	}
+	return []Distortion{d}, true
+}
+
+// keyVariant names what the key k is, and the other variants it also is.
+func (r *reading) keyVariant(k string, declared map[string]bool) (string, []string) {
+	var all []string
+	for d := range declared {
+		if slices.Contains(nearMissKeys(d), k) {
+			all = append(all, "near-miss")
+			break
+		}
+	}
+	if slices.Contains(jsSpecialKeys, k) {
+		all = append(all, "js-special-key")
+	}
+	if _, found := slices.BinarySearch(r.ctx.siblingKeys, k); found {
+		all = append(all, "borrowed")
+	}
+	if slices.Contains(inventedKeys, k) || len(all) == 0 {
+		all = append(all, "invented")
+	}
+	return all[0], all[1:]
+}
+
+// issueAt reports whether the oracle reports an issue at path with one of keywords (in a branch
+// of an alternative too).
+func (r *reading) issueAt(path string, keywords ...string) bool {
+	return slices.ContainsFunc(r.located(), func(is validator.Issue) bool {
+		return is.Path == path && slices.Contains(keywords, is.Keyword)
+	})
+}
+
+// without undoes at s by leaving out its member k.
+func (r *reading) without(s *site, k string) func() any {
+	root := r.value
+	return func() any { return editedObject(root, s.tokens(), func(m map[string]any) { delete(m, k) }) }
 }

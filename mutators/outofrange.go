@@ -19,6 +19,18 @@ import (
 // another case, prod for production, a sibling tool's value), numbers past their bounds, a float
 // for an integer, a broken multipleOf, string lengths, patterns, array sizes, duplicates.
 
+// OutOfRangeEnum is the class of a constraint broken: an enum, a bound, a length, a pattern.
+const OutOfRangeEnum corpus.Class = "out_of_range_enum"
+
+func outOfRangeClass() Definition {
+	return Definition{Name: OutOfRangeEnum, Mutator: outOfRange{},
+		Doc: "a constraint broken: an enum near miss (another case, `prod`/`production`, `in_progress`/`in-progress`, " +
+			"a sibling tool's value), past minimum/maximum, equal to an exclusive bound, a fraction for an integer, " +
+			"off a multipleOf, too short or long, off the pattern, too few or many items, a duplicate under uniqueItems",
+		recognise: recogniser{explain: outOfRange{}, explainRank: 3},
+		Audit:     AuditHints{Analyse: rangeHints, Probe: rangeProbe, Breaks: true}}
+}
+
 type outOfRange struct{}
 
 func (outOfRange) Class() corpus.Class { return OutOfRangeEnum }
@@ -324,4 +336,70 @@ func smallFraction(r *big.Rat) *big.Rat {
 		return new(big.Rat).Add(r, big.NewRat(1, 2))
 	}
 	return big.NewRat(int64(r.Sign()), 2)
+}
+
+// rangeHints: a place with a constraint to break catches the class; a free string or an
+// unbounded number lets it through.
+func rangeHints(p *SchemaPlace) []Hint {
+	ts := p.Types
+	switch {
+	case p.Root:
+		return nil
+	case len(p.Constraints) > 0:
+		return caught("%s has %s to break", p.Where, strings.Join(p.Constraints, ", "))
+	case ts != nil && ts["string"] && len(ts) == 1:
+		return passing("%s is a free string: no enum, pattern or length to leave", p.Where)
+	case ts != nil && (ts["number"] || ts["integer"]):
+		return passing("%s is %s without bounds: any number passes", p.Where, p.Desc)
+	}
+	return nil
+}
+
+// rangeProbe tries to leave a constraint: near misses and other strings, numbers far beyond
+// either side and a fraction, empty and doubled arrays.
+func rangeProbe(p *Probe) {
+	path, put := p.Path, p.Put
+	switch v := p.X.(type) {
+	case string:
+		put("near-miss", v+"s", "%q written as %q at %s", v, v+"s", path)
+		if up := strings.ToUpper(v); up != v {
+			put("upper-case", up, "%q written as %q at %s", v, up, path)
+		}
+		if v != ProbeCanary {
+			put("other", ProbeCanary, "%q written as %q at %s", v, ProbeCanary, path)
+		}
+		if v != "" {
+			put("empty", "", "%q written as the empty string at %s", v, path)
+		}
+		put("long", v+strings.Repeat("a", 1001), "the string at %s made 1001 characters longer", path)
+	case json.Number:
+		rangeProbeNumber(v, path, put)
+	case []any:
+		if len(v) > 0 {
+			put("empty", []any{}, "the array at %s emptied", path)
+			put("doubled", append(append([]any{}, v...), v...), "the items of the array at %s repeated", path)
+		}
+	}
+}
+
+// rangeProbeNumber puts numbers far above and below v, and a fraction in place of an integer.
+func rangeProbeNumber(v json.Number, path string, put func(variant string, nv any, format string, args ...any)) {
+	r, ok := jsonvalue.Rat(v)
+	if !ok {
+		return
+	}
+	// A billion, or |x| where that is more: a step binary64 still sees at any magnitude.
+	far := big.NewRat(1000000000, 1)
+	if abs := new(big.Rat).Abs(r); abs.Cmp(far) > 0 {
+		far = abs
+	}
+	up := jsonvalue.RatText(new(big.Rat).Add(r, far))
+	down := jsonvalue.RatText(new(big.Rat).Sub(r, far))
+	put("far-above", json.Number(up), "%s at %s, far above %s", up, path, v)
+	put("far-below", json.Number(down), "%s at %s, far below %s", down, path, v)
+	// A fraction binary64 still tells from an integer.
+	if r.IsInt() && new(big.Rat).Abs(r).Cmp(big.NewRat(1<<40, 1)) < 0 {
+		f := jsonvalue.RatText(new(big.Rat).Add(r, big.NewRat(1, 2)))
+		put("fraction", json.Number(f), "%s at %s in place of the integer %s", f, path, v)
+	}
 }

@@ -99,6 +99,16 @@ func pickRaw(t *rapid.T, class corpus.Class, keyword string, expect corpus.Expec
 
 // ---- root_not_object: valid JSON whose root is not an object.
 
+// RootNotObject is the class of valid JSON whose root is not an object.
+const RootNotObject corpus.Class = "root_not_object"
+
+// rootNotObjectClass is read back in Classify's root layer (readRoot).
+func rootNotObjectClass() Definition {
+	return Definition{Name: RootNotObject, Mutator: rootNotObject{},
+		Doc:   "the arguments as an array, null, a double-encoded string, `\"\"`, `[]`, `true`",
+		Audit: AuditHints{Analyse: rootNotObjectHints, Probe: rootNotObjectProbe, Anchor: AtRoot}}
+}
+
 type rootNotObject struct{}
 
 func (rootNotObject) Class() corpus.Class { return RootNotObject }
@@ -123,6 +133,17 @@ func (rootNotObject) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 }
 
 // ---- malformed_json: text that is not JSON at all.
+
+// MalformedJSON is the class of text that is not JSON at all.
+const MalformedJSON corpus.Class = "malformed_json"
+
+// malformedClass is read back in Classify's text layer (readText).
+func malformedClass() Definition {
+	return Definition{Name: MalformedJSON, Mutator: malformed{},
+		Doc: "truncated, a trailing comma, single quotes, Python `True`/`None`, `NaN`/`Infinity`, unquoted keys, " +
+			"comments, a markdown fence, leading prose, a byte that is not UTF-8",
+		Audit: AuditHints{Analyse: malformedHints, Probe: malformedProbe, Anchor: AtRoot}}
+}
 
 type malformed struct{}
 
@@ -202,6 +223,17 @@ func ofKind(toks []token, kind byte) []token {
 		}
 	}
 	return out
+}
+
+// ImplementationDef is the class of what RFC 8259 leaves to implementations.
+const ImplementationDef corpus.Class = "implementation_defined"
+
+// implementationDefinedClass is read back in Classify's text layer (readText), and not audited:
+// its cases owe no verdict.
+func implementationDefinedClass() Definition {
+	return Definition{Name: ImplementationDef, Mutator: implementationDefined{},
+		Doc: "duplicate keys, numbers beyond every float, 5000-deep nesting, a byte order mark, a lone surrogate: " +
+			"recorded as `either`, never failed, but a crash or hang on them is a finding"}
 }
 
 type implementationDefined struct{}
@@ -288,3 +320,34 @@ const deepNestingDepth = 5000
 // deepNesting is the deep-nesting text, made once: 10 KB every case would cost more than the
 // rest of the case.
 var deepNesting = []byte(`{"deep":` + strings.Repeat("[", deepNestingDepth) + strings.Repeat("]", deepNestingDepth) + `}`)
+
+// rootNotObjectHints: the parse gate requires a plain object at the root.
+func rootNotObjectHints(p *SchemaPlace) []Hint {
+	if !p.Root {
+		return nil
+	}
+	return caught("the parse gate requires a plain object, whatever the schema says")
+}
+
+// rootNotObjectProbe sends the arguments wrapped in an array, and as a JSON string.
+func rootNotObjectProbe(p *Probe) {
+	if len(p.Loc) == 0 {
+		p.PutArgs([]byte("["+string(p.Text)+"]"), "", "array", "the arguments object wrapped in an array")
+		p.PutArgs(jsonvalue.MustMarshal(string(p.Text)), "", "string", "the arguments object sent as a JSON string")
+	}
+}
+
+// malformedHints: the parse gate requires JSON text.
+func malformedHints(p *SchemaPlace) []Hint {
+	if !p.Root {
+		return nil
+	}
+	return caught("the parse gate requires JSON text (RFC 8259)")
+}
+
+// malformedProbe cuts the argument text short by its last byte.
+func malformedProbe(p *Probe) {
+	if len(p.Loc) == 0 && len(p.Text) > 1 {
+		p.PutArgs(p.Text[:len(p.Text)-1], "", "truncated", "the argument text cut short by its last byte")
+	}
+}

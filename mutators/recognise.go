@@ -9,10 +9,12 @@ import (
 )
 
 // The classifier is the taxonomy read backwards: each class's recogniser sits beside its
-// mutator (recognise_<class>.go) and undoes, or names, what the mutator does. A call is read in
-// three layers, as the mutators distort it: its text (malformed_json, implementation_defined),
-// its root (root_not_object), then its value, where distortions are undone one at a time while
-// each undoing leaves the oracle fewer issues, and the issues left are named by keyword.
+// mutator (in the class's file, or recognise_<class>.go), is named in its Definition, and
+// undoes, or names, what the mutator does. A call is read in three layers, as the mutators distort it: its text
+// (malformed_json, implementation_defined), its root (root_not_object), then its value, where
+// distortions are undone one at a time (the undoers in the order of their ranks) while each
+// undoing leaves the oracle fewer issues, and the issues left are named by keyword (the
+// explainers in the order of theirs).
 
 // Verdict is what Classify finds a call to be.
 type Verdict string
@@ -96,12 +98,8 @@ type recognisers struct {
 	explainers []explainer // the classes that name what no undoing removes, in order
 }
 
-func defaultRecognisers() recognisers {
-	return recognisers{text: readText, root: readRoot,
-		undoers: []undoer{wrapperNesting{}, jsonInString{}, stringified{}, wrappedScalar{}, wrongType{},
-			flattened{}, hallucinated{}},
-		explainers: []explainer{missing{}, nullValue{}, outOfRange{}, wrongType{}, hallucinated{}}}
-}
+// defaultRecognisers are the recognisers of the Default registry.
+func defaultRecognisers() recognisers { return Default().recognisers() }
 
 // classify is Classify with the recognisers rs.
 func (c *Context) classify(args []byte, rs recognisers) Classification {

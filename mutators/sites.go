@@ -409,9 +409,5 @@ func nonRoot(tg *Target, keep func(s *site) bool) []*site {
 	return out
 }
 
-func describe(s *site) string {
-	if s.path == "" {
-		return "the arguments"
-	}
-	return s.path
-}
+// describe names the place of s in a reason: "the arguments" for the root.
+func describe(s *site) string { return where(s.path) }

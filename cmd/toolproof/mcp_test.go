@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"html"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -94,6 +97,105 @@ func TestRunMCPHTTP(t *testing.T) {
 	if r := must(t, 2, "run", "--validator", "mcp:"+url, "--header", "Authorization Bearer "+token); strings.Contains(r.stderr, token) {
 		t.Errorf("a bad --header shows its value: %s", r.stderr)
 	}
+}
+
+// TestRunMCPHTTPSecretsRecorded: a literal bearer token in --header and a URL with a password
+// and an api_key reach none of the reports' recordings of the invocation (HTML's repeat and
+// replay commands, JSON sources[].served, SARIF fullyQualifiedName), each redacted there.
+func TestRunMCPHTTPSecretsRecorded(t *testing.T) {
+	const token, password, key = "tpk-lit-91c0d2", "pw-3e71a0", "ak-55f0e2"
+	url := strings.Replace(fakeMCPHTTP(t, "-token", token, "-echo-auth", "lenient"), "://", "://ops:"+password+"@", 1) +
+		"?api_key=" + key
+	dir := t.TempDir()
+	files := map[string]string{}
+	args := []string{"run", "--validator", "mcp:" + url, "--header", "Authorization: Bearer " + token,
+		"--header=X-Tenant: ab", "--checks", "5", "--seed", "1", "--format", "text"}
+	for _, f := range []string{"json", "html", "sarif", "markdown", "junit"} {
+		files[f] = filepath.Join(dir, "report."+f)
+		args = append(args, "--report", f+"="+files[f])
+	}
+	r := must(t, 1, args...)
+	all := r.stdout + r.stderr
+	for _, f := range files {
+		all += readFile(t, f)
+	}
+	for _, secret := range []string{token, password, key} {
+		if strings.Contains(all, secret) {
+			t.Errorf("%s appears in an output", secret)
+		}
+	}
+	page := html.UnescapeString(readFile(t, files["html"]))
+	for _, want := range []string{"--header 'Authorization: Bearer <redacted>'", "'--header=X-Tenant: <redacted>'",
+		"mcp:http://ops:<redacted>@127.0.0.1:", "/mcp?api_key=<redacted>'"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the HTML report lacks %q:\n%s", want, regexp.MustCompile(`toolproof run[^\n]*`).FindString(page))
+		}
+	}
+	doc := decodeDocument(t, readFile(t, files["json"]))
+	for name, src := range doc.Reports[0].Sources {
+		if !strings.HasPrefix(src.Served, "mcp:http://ops:<redacted>@") || !strings.HasSuffix(src.Served, "?api_key=<redacted>") {
+			t.Errorf("%s: served %q", name, src.Served)
+		}
+	}
+	if len(doc.Reports[0].Sources) == 0 || !strings.Contains(readFile(t, files["sarif"]), `"fullyQualifiedName": "mcp:http://ops:<redacted>@`) {
+		t.Errorf("no source, or SARIF names the server otherwise: %+v\n%s", doc.Reports[0].Sources, regexp.MustCompile(`"fullyQualifiedName[^\n]*`).FindString(readFile(t, files["sarif"])))
+	}
+}
+
+// TestRunMCPHTTPStatusLineScrubbed: a server whose status lines repeat the Authorization header
+// (a 500 reason phrase on every call of one tool, a 401 reason phrase at start) gets its
+// crashes reported, named by their status, and the token reaches no output: stderr, text,
+// JSON, HTML, Markdown, JUnit, SARIF.
+func TestRunMCPHTTPStatusLineScrubbed(t *testing.T) {
+	const token = "tpk-status-2b9e71"
+	url := fakeMCPHTTP(t, "-token", token, "-echo-auth", "-fail-tool", "send_note", "correct")
+	dir := t.TempDir()
+	args := []string{"run", "--validator", "mcp:" + url, "--header", "Authorization: Bearer " + token,
+		"--checks", "5", "--seed", "1", "--format", "text"}
+	var files []string
+	for _, f := range []string{"json", "html", "sarif", "markdown", "junit"} {
+		files = append(files, filepath.Join(dir, "report."+f))
+		args = append(args, "--report", f+"="+files[len(files)-1])
+	}
+	r := must(t, 1, args...)
+	all := r.stdout + r.stderr
+	for _, f := range files {
+		all += readFile(t, f)
+	}
+	if strings.Contains(all, token) {
+		t.Errorf("the token appears in an output")
+	}
+	if !strings.Contains(r.stdout, "crash") || !strings.Contains(all, "500 Internal Error [header value]") {
+		t.Errorf("no crash named by its scrubbed status line:\n%s", clip(r.stdout))
+	}
+	r = must(t, 2, "run", "--validator", "mcp:"+url, "--header", "Authorization: Bearer wrong-"+token, "--checks", "5")
+	if strings.Contains(r.stdout+r.stderr, token) || !strings.Contains(r.stderr, "401 Unauthorized [header value]") {
+		t.Errorf("a 401 whose reason repeats the token: stderr %s", r.stderr)
+	}
+}
+
+// TestRunMCPHTTPLag: a server that answers each POST with the previous call's answer gives no
+// verdict on the gate: the run ends as the server's fault, exit 2, the report written with no
+// finding, the reason on stderr.
+func TestRunMCPHTTPLag(t *testing.T) {
+	url := fakeMCPHTTP(t, "-lag", "correct")
+	r := must(t, 2, "run", "--validator", "mcp:"+url, "--checks", "20", "--seed", "1", "--format", "json")
+	if rep := decodeReport(t, r.stdout); len(rep.Findings) != 0 {
+		t.Errorf("findings %v", rep.Findings)
+	}
+	if !strings.Contains(r.stderr, "cannot be matched to the calls") ||
+		!strings.Contains(r.stderr, "complete up to there") {
+		t.Errorf("stderr %s", clip(r.stderr))
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }
 
 // TestRunMCPHTTPGone: a server that goes away mid-run: the report is complete (every case has a

@@ -14,6 +14,8 @@ import (
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/atomicfile"
 	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/mcp"
+	"github.com/toolproof/toolproof/validator/registry"
 	"github.com/toolproof/toolproof/validator/tool"
 )
 
@@ -111,7 +113,8 @@ func releaseVersion() string {
 }
 
 // repeatCommand is the command line that repeats a run: the command and its arguments without
-// the flags that only choose where reports go, with the seed the run used.
+// the flags that only choose where reports go, with the seed the run used, and with no secret
+// (recordedArg).
 func repeatCommand(command string, args []string, seed uint64) string {
 	drop := map[string]bool{"format": true, "report": true, "cpuprofile": true, "save": true}
 	words := []string{"toolproof", command}
@@ -123,7 +126,7 @@ func repeatCommand(command string, args []string, seed uint64) string {
 			words = append(words, shellWord(a))
 			continue
 		}
-		name, _, withValue := strings.Cut(name, "=")
+		name, value, withValue := strings.Cut(name, "=")
 		if name == "seed" {
 			hasSeed = true
 		}
@@ -133,12 +136,32 @@ func repeatCommand(command string, args []string, seed uint64) string {
 			}
 			continue
 		}
+		switch {
+		case withValue:
+			a = a[:len(a)-len(value)] + recordedArg(name, value)
+		case i+1 < len(args) && (name == "header" || name == "validator"):
+			i++
+			words = append(words, shellWord(a))
+			a = recordedArg(name, args[i])
+		}
 		words = append(words, shellWord(a))
 	}
 	if !hasSeed && seed != 0 {
 		words = append(words, "--seed", fmt.Sprint(seed))
 	}
 	return strings.Join(words, " ")
+}
+
+// recordedArg is the value of a flag as the report records it: a --header value and an mcp:
+// URL's password and query values redacted, so that no secret reaches a report.
+func recordedArg(flag, value string) string {
+	switch flag {
+	case "header":
+		return mcp.RedactHeaderSpec(value)
+	case "validator":
+		return registry.RedactSpec(value)
+	}
+	return value
 }
 
 // shellWord quotes s for a POSIX shell when it holds anything but safe characters.
@@ -287,7 +310,7 @@ func (f *runFlags) specs(vs []validator.Validator) map[string]string {
 		if i < len(f.validators) {
 			spec = f.validators[i]
 		}
-		out[v.Name()] = spec
+		out[v.Name()] = registry.RedactSpec(spec)
 	}
 	return out
 }
@@ -300,7 +323,7 @@ func (f *runFlags) servedBy(vs []validator.Validator) string {
 	}
 	for i, v := range vs {
 		if _, ok := v.(validator.ToolSource); ok && i < len(f.validators) {
-			return f.validators[i]
+			return registry.RedactSpec(f.validators[i])
 		}
 	}
 	return ""

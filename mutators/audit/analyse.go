@@ -25,14 +25,17 @@ type hypothesis struct {
 	declared []string // object places: the names it declares
 }
 
-// analyse reads one compiled schema and returns its hypotheses, sorted by class then path.
-func analyse(root *jsonschema.Schema) []hypothesis {
-	a := &auditor{seen: map[*jsonschema.Schema]bool{}, index: map[hypothesisKey]int{}}
+// analyse reads one compiled schema and returns its hypotheses: at each place, what each
+// class's audit hints make of it, sorted by class (in the registry's order) then path.
+func analyse(root *jsonschema.Schema, reg *mutators.Registry) []hypothesis {
+	a := &auditor{defs: reg.Definitions(), seen: map[*jsonschema.Schema]bool{}, index: map[hypothesisKey]int{}}
 	a.walk(root, "", true)
-	a.add(mutators.RootNotObject, "", false, "the parse gate requires a plain object, whatever the schema says")
-	a.add(mutators.MalformedJSON, "", false, "the parse gate requires JSON text (RFC 8259)")
+	order := map[corpus.Class]int{}
+	for i, c := range reg.Classes() {
+		order[c] = i
+	}
 	sort.SliceStable(a.out, func(i, j int) bool {
-		ci, cj := classIndex(a.out[i].Class), classIndex(a.out[j].Class)
+		ci, cj := order[a.out[i].Class], order[a.out[j].Class]
 		if ci != cj {
 			return ci < cj
 		}
@@ -41,16 +44,8 @@ func analyse(root *jsonschema.Schema) []hypothesis {
 	return a.out
 }
 
-func classIndex(c corpus.Class) int {
-	for i, x := range mutators.Classes() {
-		if x == c {
-			return i
-		}
-	}
-	return 99
-}
-
 type auditor struct {
+	defs  []mutators.Definition
 	seen  map[*jsonschema.Schema]bool
 	out   []hypothesis
 	index map[hypothesisKey]int // where each hypothesis is in out
@@ -65,12 +60,9 @@ type hypothesisKey struct {
 	why    string
 }
 
-func (a *auditor) add(c corpus.Class, path string, passes bool, why string) {
-	a.addObject(c, path, passes, why, nil, nil)
-}
-
-// addObject is add with the names an object place requires and declares.
-func (a *auditor) addObject(c corpus.Class, path string, passes bool, why string, required, declared []string) {
+// add records a hypothesis: class c passes at path or is caught there, why, and at an object
+// place the names it requires and declares.
+func (a *auditor) add(c corpus.Class, path string, passes bool, why string, required, declared []string) {
 	k := hypothesisKey{c, path, passes, why}
 	if i, ok := a.index[k]; ok {
 		a.out[i].required = uniq.Of(append(a.out[i].required, required...))
@@ -215,70 +207,43 @@ func (a *auditor) walkWith(s *jsonschema.Schema, with []*jsonschema.Schema, path
 		// The branches, each with this place's schemas, say it all.
 		return
 	}
-	ts := effectiveTypes(cs)
-	may := func(t string) bool { return ts == nil || ts[t] }
-	where := path
-	if where == "" {
-		where = "the root"
+	p := &mutators.SchemaPlace{Path: path, Where: path, Desc: "untyped", Root: root, Types: effectiveTypes(cs)}
+	if p.Where == "" {
+		p.Where = "the root"
 	}
-	desc := "untyped"
-	if ts != nil {
-		desc = "typed " + typeList(ts)
+	if p.Types != nil {
+		p.Desc = "typed " + typeList(p.Types)
 	}
 	if !root {
-		a.scalar(ts, path, where, desc)
+		p.Constraints = constraints(cs, p.Types)
 	}
-	a.constraints(cs, ts, path, where, desc, root)
-	if may("object") {
-		a.object(cs, path, where, root)
+	var sh objectShape
+	if p.May("object") {
+		sh = objectShapeOf(cs)
+		p.Object = sh.place(root)
 	}
-	if may("array") {
-		a.array(cs, path, where)
+	if p.May("array") {
+		p.Array = isArray(cs)
+	}
+	for _, d := range a.defs {
+		if d.Audit.Analyse == nil {
+			continue
+		}
+		for _, h := range d.Audit.Analyse(p) {
+			a.add(d.Name, path, h.Passes, h.Why, h.Required, h.Declared)
+		}
+	}
+	if p.Object != nil {
+		a.members(cs, sh, path)
+	}
+	if p.May("array") {
+		a.items(cs, path)
 	}
 }
 
-// scalar audits the distortions of a value below the root at one place: stringified, null,
-// wrong type, wrapped in an array, JSON in a string. ts is the place's types (nil: any).
-func (a *auditor) scalar(ts map[string]bool, path, where, desc string) {
-	may := func(t string) bool { return ts == nil || ts[t] }
-	if ts != nil && (ts["number"] || ts["integer"] || ts["boolean"] || ts["null"]) {
-		if may("string") {
-			a.add(mutators.StringifiedType, path, true, fmt.Sprintf("%s is %s: a number or boolean written as a string passes", where, desc))
-		} else {
-			a.add(mutators.StringifiedType, path, false, fmt.Sprintf("%s is %s: a string there is rejected", where, desc))
-		}
-	}
-	if may("null") {
-		a.add(mutators.NullValue, path, true, fmt.Sprintf("%s is %s: null passes", where, desc))
-	} else {
-		a.add(mutators.NullValue, path, false, fmt.Sprintf("%s is %s: null is rejected", where, desc))
-	}
-	if ts == nil {
-		a.add(mutators.WrongType, path, true, where+" has no type: a value of any type passes")
-	} else {
-		a.add(mutators.WrongType, path, false, fmt.Sprintf("%s is %s: other types are rejected", where, desc))
-	}
-	if ts != nil && !ts["object"] && !ts["array"] {
-		if may("array") {
-			a.add(mutators.WrappedScalar, path, true, fmt.Sprintf("%s is %s: [x] passes", where, desc))
-		} else {
-			a.add(mutators.WrappedScalar, path, false, fmt.Sprintf("%s is %s: [x] is rejected", where, desc))
-		}
-	}
-	if ts != nil && (ts["object"] || ts["array"]) {
-		if may("string") {
-			a.add(mutators.JSONInString, path, true, fmt.Sprintf("%s is %s: JSON encoded into a string passes", where, desc))
-		} else {
-			a.add(mutators.JSONInString, path, false, fmt.Sprintf("%s is %s: a JSON-encoded string is rejected", where, desc))
-		}
-	}
-}
-
-// constraints audits out_of_range_enum at one place.
-func (a *auditor) constraints(cs []*jsonschema.Schema, ts map[string]bool, path, where, desc string, root bool) {
-	if root {
-		return
-	}
+// constraints are the keywords of the place's schemas a value may break, each once; "integer"
+// for an integer type. ts is the place's types (nil: any).
+func constraints(cs []*jsonschema.Schema, ts map[string]bool) []string {
 	var kws []string
 	has := func(kw string, ok bool) {
 		if ok {
@@ -304,51 +269,14 @@ func (a *auditor) constraints(cs []*jsonschema.Schema, ts map[string]bool, path,
 	if ts != nil && ts["integer"] && !ts["number"] {
 		kws = append(kws, "integer")
 	}
-	switch {
-	case len(kws) > 0:
-		a.add(mutators.OutOfRangeEnum, path, false, fmt.Sprintf("%s has %s to break", where, strings.Join(uniq.Of(kws), ", ")))
-	case ts != nil && ts["string"] && len(ts) == 1:
-		a.add(mutators.OutOfRangeEnum, path, true, where+" is a free string: no enum, pattern or length to leave")
-	case ts != nil && (ts["number"] || ts["integer"]):
-		a.add(mutators.OutOfRangeEnum, path, true, fmt.Sprintf("%s is %s without bounds: any number passes", where, desc))
-	}
+	return uniq.Of(kws)
 }
 
-func (a *auditor) object(cs []*jsonschema.Schema, path, where string, root bool) {
-	sh := objectShapeOf(cs)
-	closed, mapOf, names, required, declared := sh.closed, sh.mapOf, sh.names, sh.required, sh.declared
-	if len(declared) == 0 && len(required) == 0 && !mapOf && closed == "" && !root {
-		return // not an object place in practice
-	}
-	keys := make([]string, 0, len(declared))
-	for k := range declared {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	switch {
-	case closed != "":
-		a.addObject(mutators.HallucinatedKey, path, false, fmt.Sprintf("%s is closed (%s): unknown keys are rejected", where, closed), nil, keys)
-	case names:
-		a.addObject(mutators.HallucinatedKey, path, false, where+" restricts its keys with propertyNames", nil, keys)
-	case mapOf:
-		a.addObject(mutators.HallucinatedKey, path, true, where+" is a map (additionalProperties is a schema): any key with a valid value passes", nil, keys)
-	default:
-		a.addObject(mutators.HallucinatedKey, path, true, where+" is an open object: invented keys pass", nil, keys)
-	}
-	if len(required) > 0 {
-		a.addObject(mutators.MissingRequired, path, false, fmt.Sprintf("%s requires %s", where, strings.Join(uniq.Of(required), ", ")), uniq.Of(required), keys)
-	} else if len(declared) > 0 {
-		a.addObject(mutators.MissingRequired, path, true, where+" requires nothing: leaving properties out passes", uniq.Of(required), keys)
-	}
-	if root {
-		if closed != "" || len(required) > 0 {
-			a.add(mutators.WrapperNesting, "", false, `the root is closed or requires properties: {"arguments": {...}} is rejected`)
-		} else {
-			a.add(mutators.WrapperNesting, "", true, `the root is open and requires nothing: {"arguments": {...}} passes`)
-		}
-	}
-	for _, k := range keys {
-		a.walk(declared[k], path+"/"+jsonvalue.EscapeToken(k), false)
+// members walks the schemas of an object place's members: each declared name, then the
+// patternProperties and additionalProperties schemas.
+func (a *auditor) members(cs []*jsonschema.Schema, sh objectShape, path string) {
+	for _, k := range sh.keys() {
+		a.walk(sh.declared[k], path+"/"+jsonvalue.EscapeToken(k), false)
 	}
 	for _, s := range cs {
 		for _, pp := range schemawalk.Patterns(s) {
@@ -367,6 +295,26 @@ type objectShape struct {
 	mapOf, names bool
 	required     []string
 	declared     map[string]*jsonschema.Schema
+}
+
+// keys are the declared names, sorted.
+func (sh objectShape) keys() []string {
+	keys := make([]string, 0, len(sh.declared))
+	for k := range sh.declared {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// place is the shape as the classes' audit hints read it; nil when the place declares no
+// object in practice (nothing declared, required, mapped or closed), unless it is the root.
+func (sh objectShape) place(root bool) *mutators.ObjectShape {
+	if len(sh.declared) == 0 && len(sh.required) == 0 && !sh.mapOf && sh.closed == "" && !root {
+		return nil
+	}
+	return &mutators.ObjectShape{Closed: sh.closed, Map: sh.mapOf, Names: sh.names, Required: uniq.Of(sh.required),
+		Declared: sh.keys()}
 }
 
 func objectShapeOf(cs []*jsonschema.Schema) objectShape {
@@ -400,35 +348,32 @@ func objectShapeOf(cs []*jsonschema.Schema) objectShape {
 	return sh
 }
 
-func (a *auditor) array(cs []*jsonschema.Schema, path, where string) {
-	isArray := false
+// isArray reports whether the place's schemas declare array items.
+func isArray(cs []*jsonschema.Schema) bool {
+	for _, s := range cs {
+		if len(s.PrefixItems) > 0 || s.Items2020 != nil || s.Items != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// items walks the schemas of an array place's items.
+func (a *auditor) items(cs []*jsonschema.Schema, path string) {
 	for _, s := range cs {
 		for i, p := range s.PrefixItems {
-			isArray = true
 			a.walk(p, fmt.Sprintf("%s/%d", path, i), false)
 		}
 		if s.Items2020 != nil {
-			isArray = true
 			a.walk(s.Items2020, path+"/*", false)
 		}
 		switch it := s.Items.(type) {
 		case *jsonschema.Schema:
-			isArray = true
 			a.walk(it, path+"/*", false)
 		case []*jsonschema.Schema:
-			isArray = true
 			for i, p := range it {
 				a.walk(p, fmt.Sprintf("%s/%d", path, i), false)
 			}
 		}
-	}
-	if !isArray {
-		return
-	}
-	ts := effectiveTypes(cs)
-	if ts == nil || ts["string"] || ts["object"] {
-		a.add(mutators.FlattenedArray, path, true, where+" also allows a string or an object: a flattened array may pass")
-	} else {
-		a.add(mutators.FlattenedArray, path, false, where+" is an array only: \"a,b\" or a lone item is rejected")
 	}
 }

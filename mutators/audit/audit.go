@@ -75,6 +75,9 @@ type Options struct {
 	// Budget bounds the oracle's work on one tool, in bytes of argument text validated
 	// (0: MaxOracleBytes). It is counted, never timed, so the same tool gives the same report.
 	Budget int64
+	// Classes are the classes audited, with their mutators and audit hints (nil:
+	// mutators.Default()).
+	Classes *mutators.Registry
 }
 
 // sample is one drawn valid value and the mutators' confirmed distortions of it.
@@ -100,8 +103,12 @@ func Tool(gk *oracle.Gatekeeper, opts Options) Report {
 	if n <= 0 {
 		n = 12
 	}
+	reg := opts.Classes
+	if reg == nil {
+		reg = mutators.Default()
+	}
 	ctx := mutators.NewContext(gk, opts.Siblings)
-	ms := mutators.All()
+	ms := reg.Mutators()
 	draw := rapid.Custom(func(t *rapid.T) sample {
 		v, ok := g.Draw(t)
 		if !ok {
@@ -129,7 +136,7 @@ func Tool(gk *oracle.Gatekeeper, opts Options) Report {
 	// Short values first, so the witnesses shown are short.
 	sort.SliceStable(samples, func(a, b int) bool { return len(samples[a].text) < len(samples[b].text) })
 	j := newJudge(gk, opts.Budget)
-	grps := groups(analyse(gk.Schema()))
+	grps := groups(analyse(gk.Schema(), reg), reg)
 	for i, grp := range grps {
 		pl := j.decide(grp, samples)
 		if j.left < 0 {
@@ -155,6 +162,7 @@ func unsatReason(err error) string {
 // group is the hypotheses about one class at one place (alternatives may give several).
 type group struct {
 	class    corpus.Class
+	hints    mutators.AuditHints // what the audit knows of the class
 	path     string
 	toks     []string
 	hyps     []hypothesis
@@ -163,19 +171,17 @@ type group struct {
 	all      [][]string // the token lists of every place the analysis names, for literal matching
 }
 
-func groups(hs []hypothesis) []*group {
+func groups(hs []hypothesis, reg *mutators.Registry) []*group {
 	var out []*group
 	index := map[string]*group{}
 	var all [][]string
 	for _, h := range hs {
-		if h.Class == mutators.ImplementationDef {
-			continue
-		}
 		key := string(h.Class) + "\x00" + h.Path
 		g := index[key]
 		if g == nil {
 			toks, _ := jsonvalue.SplitPointer(h.Path)
-			g = &group{class: h.Class, path: h.Path, toks: toks}
+			def, _ := reg.Lookup(h.Class)
+			g = &group{class: h.Class, hints: def.Audit, path: h.Path, toks: toks}
 			index[key] = g
 			out = append(out, g)
 			all = append(all, toks)
@@ -350,11 +356,12 @@ func (j *judge) decide(g *group, samples []sample) Place {
 	if rejected == nil {
 		rejected = pr.rejected
 	}
-	// out_of_range_enum: a probe the oracle accepts only shows that it broke nothing; the class
-	// passes only where nothing built there was rejected. The other classes are transformations
-	// of the valid value: one that is accepted is a distortion the schema lets through.
+	// A class that breaks constraints (out_of_range_enum): a probe the oracle accepts only shows
+	// that it broke nothing; the class passes only where nothing built there was rejected. The
+	// other classes are transformations of the valid value: one that is accepted is a distortion
+	// the schema lets through.
 	passes := accepted != nil
-	if g.class == mutators.OutOfRangeEnum {
+	if g.hints.Breaks {
 		passes = accepted != nil && pr.allAccepted && rejected == nil
 	}
 	switch {
@@ -389,7 +396,7 @@ func (j *judge) mutatorWitness(g *group, samples []sample) *Witness {
 			if j.left < 0 {
 				return nil
 			}
-			if mu.Class != g.class || !locs[mutationPlace(mu)] || !utf8.Valid(mu.Args) {
+			if mu.Class != g.class || !locs[g.hints.Anchor.Place(mu.Path)] || !utf8.Valid(mu.Args) {
 				continue
 			}
 			if v, is := j.verdict(mu.Args, mu.Path); v == judgedRejected {
@@ -430,8 +437,8 @@ func (j *judge) probe(g *group, samples []sample, haveRejected bool) probed {
 				return pr
 			}
 			for _, p := range probes(g, s, loc) {
-				spent += int64(len(p.args))
-				v, is := j.verdict(p.args, p.path)
+				spent += int64(len(p.Args))
+				v, is := j.verdict(p.Args, p.Path)
 				switch v {
 				case formatOnly:
 					pr.formats++
@@ -439,11 +446,11 @@ func (j *judge) probe(g *group, samples []sample, haveRejected bool) probed {
 				case offTarget:
 					continue
 				}
-				w := &Witness{Args: string(p.args), Path: p.path, Variant: p.variant, Reason: p.reason, From: "probe"}
+				w := &Witness{Args: string(p.Args), Path: p.Path, Variant: p.Variant, Reason: p.Reason, From: "probe"}
 				if v == judgedAccepted {
 					// A required name left out and accepted was not required of this value
 					// (an if/then or a branch asks for it elsewhere): no distortion at all.
-					if g.class == mutators.MissingRequired && len(g.required) > 0 {
+					if g.hints.LeavesOut && len(g.required) > 0 {
 						continue
 					}
 					if pr.accepted == nil {
@@ -456,12 +463,12 @@ func (j *judge) probe(g *group, samples []sample, haveRejected bool) probed {
 						pr.rejected = w
 					}
 				}
-				if pr.accepted != nil && (haveRejected || pr.rejected != nil) && g.class != mutators.OutOfRangeEnum {
+				if pr.accepted != nil && (haveRejected || pr.rejected != nil) && !g.hints.Breaks {
 					return pr
 				}
 				// A required name left out is never a witness of passing (above): once one is
 				// rejected, nothing further can change the place.
-				if g.class == mutators.MissingRequired && len(g.required) > 0 && (haveRejected || pr.rejected != nil) {
+				if g.hints.LeavesOut && len(g.required) > 0 && (haveRejected || pr.rejected != nil) {
 					return pr
 				}
 			}
@@ -478,16 +485,4 @@ func (g *group) why(passes bool, fallback string) string {
 		}
 	}
 	return fallback
-}
-
-// mutationPlace is the place of the analysis a mutation belongs to: the object, for a key added
-// or left out.
-func mutationPlace(mu corpus.Case) string {
-	switch mu.Class {
-	case mutators.HallucinatedKey, mutators.MissingRequired:
-		return jsonvalue.Parent(mu.Path)
-	case mutators.WrapperNesting, mutators.RootNotObject, mutators.MalformedJSON:
-		return ""
-	}
-	return mu.Path
 }

@@ -65,9 +65,10 @@ func lies(gk *oracle.Gatekeeper, rep audit.Report) []error {
 			if p.Rejected != nil && accepts(p.Rejected) {
 				out = append(out, fmt.Errorf("%s: the oracle accepts the rejected witness %s", at, p.Rejected.Args))
 			}
-			// The place touched is in the text (a key left out is not).
+			// The place touched is in the text (a key left out or renamed is not).
 			v, err := jsonvalue.Parse([]byte(p.Witness.Args))
-			if _, ok := jsonvalue.Get(v, p.Witness.Path); err == nil && !ok && p.Class != mutators.MissingRequired {
+			def, _ := mutators.Default().Lookup(p.Class)
+			if _, ok := jsonvalue.Get(v, p.Witness.Path); err == nil && !ok && !def.Audit.LeavesOut {
 				out = append(out, fmt.Errorf("%s: the witness has nothing at %s: %s", at, p.Witness.Path, p.Witness.Args))
 			}
 		case audit.Caught:

@@ -8,4 +8,9 @@
 // accepts, "caught" argument text it rejects; where no distortion of the class could be built
 // at a place, the verdict is "not_determined" and nothing is claimed. The schema's keywords only
 // say which classes to try where, and explain a verdict when they agree with it.
+//
+// What the audit knows of a class is the class's mutators.AuditHints, read from a registry
+// (Options.Classes, mutators.Default by default): analyse.go walks the schema and asks each
+// class's Analyse at every place, probe.go builds each class's Probe forms at a place of a
+// sample, and audit.go judges them with the oracle.
 package audit

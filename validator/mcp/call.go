@@ -90,6 +90,10 @@ func (c *Client) settleCall(ctx context.Context, req request, args []byte, first
 			x.s, x.r, x.out, x.err = c.send(ctx, req, alone)
 		}
 		if x.err != nil {
+			if c.opts.URL != "" {
+				// No new session could be had: the run's fault, not this call's.
+				c.markGone(unreachable, c.scrub.text(x.err.Error()))
+			}
 			if v, ok := c.goneVerdict(); ok {
 				return v
 			}
@@ -109,8 +113,10 @@ func (c *Client) settleCall(ctx context.Context, req request, args []byte, first
 		switch {
 		case killed && attempt < maxAttempts:
 			continue // ended for another call: send it again
-		case !alone && !killed:
-			alone = true // maybe this call crashed it: send it again with nothing else in flight
+		case !alone:
+			// Maybe this call crashed it, or the session ended for others too often: send it
+			// again with nothing else in flight.
+			alone = true
 			continue
 		}
 		c.count("crash")
@@ -136,7 +142,7 @@ func (c *Client) answerVerdict(r response, out outcome, args []byte) validator.V
 	case cancelled:
 		return validator.Failed(validator.Timeout, "cancelled")
 	}
-	// unreachable, denied
+	// unreachable, denied, broken
 	c.markGone(out, r.Bad)
 	v, _ := c.goneVerdict()
 	return v
@@ -145,7 +151,7 @@ func (c *Client) answerVerdict(r response, out outcome, args []byte) validator.V
 // send sends one tools/call on the current session, alone (no other call in flight) or not.
 // Over stdio a call unanswered in time ends the session (the server is restarted).
 func (c *Client) send(ctx context.Context, req request, alone bool) (link, response, outcome, error) {
-	if alone {
+	if alone || c.rotated.Load() {
 		c.isolate.Lock()
 		defer c.isolate.Unlock()
 	} else {
@@ -156,13 +162,32 @@ func (c *Client) send(ctx context.Context, req request, alone bool) (link, respo
 	if err != nil {
 		return nil, response{}, 0, err
 	}
-	req.id, req.version = c.nextID.Add(1), c.modern()
-	r, out := s.call(ctx, req, c.opts.Timeout)
-	if out == timedOut && c.opts.URL == "" {
+	var r response
+	var out outcome
+	for try := 1; ; try++ {
+		req.id, req.version = c.nextID.Add(1), c.modern()
+		r, out = s.call(ctx, req, c.opts.Timeout)
+		if out != answered || (r.Fault == "" && !r.stray) || try >= faultTries {
+			break
+		}
+		c.retried.Add(1)
+	}
+	switch {
+	case out == timedOut && c.opts.URL == "":
 		s.kill(fmt.Sprintf("ended by toolproof: a call to %s went unanswered for %v", req.name, c.opts.Timeout))
+	case out == answered && r.stray:
+		// Only answers to other requests, every try: no answer can be matched to its call.
+		r.Bad = fmt.Sprintf("%s, %d tries in a row: its answers cannot be matched to the calls", r.Bad, faultTries)
+		out = broken
 	}
 	return s, r, out, nil
 }
+
+// faultTries is how often a tools/call is sent over HTTP when it meets a transport fault (an
+// HTTP 5xx without a JSON-RPC answer, an answer that broke off, an answer to another request)
+// before the fault is its verdict: a Crash, which the harness sends alone again before it
+// blames the call (execute's blame), or, for answers to other requests, the end of the run.
+const faultTries = 3
 
 // objectRoot says whether an argument text is a JSON object (MCP's CallToolRequest wants one:
 // a -32602 for anything else is the protocol's own check, not the tool's input validation).

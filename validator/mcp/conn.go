@@ -35,6 +35,8 @@ type rpcError struct {
 // were in flight too, so it answers one of them, no one knows which: send the call again alone.
 // Fault, over HTTP: the server failed this request itself (an HTTP 500 without a JSON-RPC
 // answer), which a POST of its own blames exactly.
+// Fault and stray are transport faults: a tools/call that meets one is sent again before its
+// verdict is given (Client.send).
 // Refused, over HTTP: a 4xx status without a JSON-RPC answer (the server would not read the
 // request: a body too deep or too large for its reader), which is a rejection.
 type response struct {
@@ -47,6 +49,9 @@ type response struct {
 	Fault     string
 	Refused   string
 	ambiguous bool
+	// stray, over HTTP: the answer names another request's id, so it is not this request's
+	// (Bad says so); a tools/call is sent again (Client.send).
+	stray bool
 }
 
 // outcome says how a call on a session ended.
@@ -59,6 +64,7 @@ const (
 	ended                      // the session ended first (crash, or killed)
 	unreachable                // HTTP: the server could not be reached, retries included
 	denied                     // HTTP: the server answered 401 or 403
+	broken                     // HTTP: an answer no retry mends (over MaxMessageSize; others' answers only)
 )
 
 // session is one running connection to a server, initialised.

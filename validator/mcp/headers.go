@@ -1,12 +1,9 @@
 package mcp
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -69,60 +66,4 @@ func validHeaderName(n string) bool {
 		}
 	}
 	return true
-}
-
-// redactor replaces the header values (and each longer word of them, such as the token after
-// "Bearer") in any text toolproof passes on from the server.
-type redactor struct {
-	secrets [][]byte // longest first
-}
-
-// minSecret is the shortest word of a header value that is replaced on its own.
-const minSecret = 6
-
-func newRedactor(h http.Header) *redactor {
-	seen := map[string]bool{}
-	var out [][]byte
-	add := func(s string) {
-		if len(s) < minSecret || seen[s] {
-			return
-		}
-		seen[s] = true
-		out = append(out, []byte(s))
-		if q, _ := json.Marshal(s); !bytes.Equal(q[1:len(q)-1], []byte(s)) {
-			out = append(out, q[1:len(q)-1])
-		}
-	}
-	for _, vs := range h {
-		for _, v := range vs {
-			add(v)
-			for _, w := range strings.Fields(v) {
-				add(w)
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-	return &redactor{secrets: out}
-}
-
-// redacted is what a secret becomes.
-const redacted = "[header value]"
-
-func (r *redactor) bytes(b []byte) []byte {
-	if r == nil {
-		return b
-	}
-	for _, s := range r.secrets {
-		if bytes.Contains(b, s) {
-			b = bytes.ReplaceAll(b, s, []byte(redacted))
-		}
-	}
-	return b
-}
-
-func (r *redactor) text(s string) string {
-	if r == nil || len(r.secrets) == 0 {
-		return s
-	}
-	return string(r.bytes([]byte(s)))
 }

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 )
@@ -26,14 +25,6 @@ func TestParseHeaders(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "s3cr3t") {
 			t.Errorf("%q: error %v, want one saying %q without the value", tc.spec, err, tc.want)
 		}
-	}
-}
-
-func TestRedactor(t *testing.T) {
-	r := newRedactor(http.Header{"Authorization": {"Bearer s3cr3t-token-value"}, "X-Short": {"abc"}})
-	got := r.text(`invalid auth "Bearer s3cr3t-token-value"; token s3cr3t-token-value; abc stays`)
-	if strings.Contains(got, "s3cr3t") || !strings.Contains(got, "abc stays") {
-		t.Fatalf("redacted %q", got)
 	}
 }
 

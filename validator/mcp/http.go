@@ -23,8 +23,6 @@ import (
 const (
 	retryBase = 100 * time.Millisecond
 	retryMax  = 6
-	// maxBody bounds an HTTP answer read into memory.
-	maxBody = 64 << 20
 )
 
 // httpLink is one session with a Streamable HTTP endpoint. In the revisions 2025-03-26 to
@@ -38,7 +36,8 @@ type httpLink struct {
 	header  http.Header // the user's headers (secrets)
 	scrub   *redactor
 	stderr  io.Writer
-	retried *atomic.Int64 // requests sent again after a connection error or a 502/503/504
+	retried *atomic.Int64 // requests sent again after a transport fault
+	rotated *atomic.Bool  // the server gave a new Mcp-Session-Id on an answer after initialize's
 
 	mu        sync.Mutex
 	version   string // the MCP-Protocol-Version header of a legacy session ("" before initialize)
@@ -50,23 +49,9 @@ type httpLink struct {
 	done      chan struct{}
 }
 
-func newHTTPLink(client *http.Client, rawURL string, header http.Header, scrub *redactor, stderr io.Writer, retried *atomic.Int64) *httpLink {
-	return &httpLink{client: client, url: rawURL, where: redactURL(rawURL), header: header, scrub: scrub,
-		stderr: stderr, retried: retried, done: make(chan struct{})}
-}
-
-// redactURL drops the user info and the query of a URL (where tokens hide) for messages.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "the server URL"
-	}
-	u.User = nil
-	if u.RawQuery != "" {
-		u.RawQuery = "..."
-	}
-	u.Fragment = ""
-	return u.String()
+func newHTTPLink(c *Client) *httpLink {
+	return &httpLink{client: c.httpClient, url: c.opts.URL, where: RedactURL(c.opts.URL), header: c.opts.Header,
+		scrub: c.scrub, stderr: c.opts.Stderr, retried: &c.retried, rotated: &c.rotated, done: make(chan struct{})}
 }
 
 // settle records the revision a legacy session agreed on, for the MCP-Protocol-Version header.
@@ -123,16 +108,23 @@ const sessionExpired = "the server ended the session (HTTP 404 for its Mcp-Sessi
 
 func (h *httpLink) notify(method string, params []byte) error {
 	body := message(0, method, params, false)
-	resp, err := h.post(context.Background(), request{method: method}, body)
+	resp, err := h.postCurrent(context.Background(), request{method: method}, body)
 	if err != nil {
 		return errors.New(h.scrub.text(err.Error()))
 	}
 	defer resp.Body.Close()
+	h.adopt(resp, request{method: method})
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("%s answered %s to %s", h.where, resp.Status, method)
+		return fmt.Errorf("%s answered %s to %s", h.where, h.status(resp), method)
 	}
 	return nil
+}
+
+// status is the status line of an HTTP answer with the secrets replaced: a reason phrase may
+// repeat a header value ("401 Unauthorized Bearer ...").
+func (h *httpLink) status(resp *http.Response) string {
+	return h.scrub.text(resp.Status)
 }
 
 // message writes a JSON-RPC request (withID) or notification.
@@ -221,12 +213,15 @@ func (h *httpLink) post(ctx context.Context, r request, body []byte) (*http.Resp
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			if re := (*redirectError)(nil); errors.As(err, &re) {
+				return nil, re // sent again, it would be redirected again
+			}
 			last = fmt.Errorf("%s: %v", h.where, unwrapURLError(err))
 			retry = true
 		case resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusGatewayTimeout:
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 			resp.Body.Close()
-			last = fmt.Errorf("%s answered %s", h.where, resp.Status)
+			last = fmt.Errorf("%s answered %s", h.where, h.status(resp))
 			retry = true
 		}
 		if !retry {
@@ -243,6 +238,32 @@ func (h *httpLink) post(ctx context.Context, r request, body []byte) (*http.Resp
 		}
 	}
 }
+
+// postCurrent is post for a request of a legacy session whose server may give a new session
+// id on an answer (and forget the old one): a 404 for an id that is no longer the session's
+// (another answer gave a new one while this request was on its way) sends the request again
+// with the session's id, at most rotateTries times; a 404 for the session's own id is the
+// caller's (the session expired).
+func (h *httpLink) postCurrent(ctx context.Context, r request, body []byte) (*http.Response, error) {
+	for try := 1; ; try++ {
+		resp, err := h.post(ctx, r, body)
+		if err != nil || resp.StatusCode != http.StatusNotFound || r.version != "" || try >= rotateTries {
+			return resp, err
+		}
+		h.mu.Lock()
+		stale := resp.Request.Header.Get("Mcp-Session-Id") != h.sessionID
+		h.mu.Unlock()
+		if !stale {
+			return resp, nil
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+		resp.Body.Close()
+		h.retried.Add(1)
+	}
+}
+
+// rotateTries bounds the sendings of a request whose session id went stale on its way.
+const rotateTries = 4
 
 // unreachableError: the server could not be reached, or answered only 502/503/504.
 type unreachableError struct {
@@ -273,12 +294,15 @@ func (h *httpLink) call(ctx context.Context, r request, timeout time.Duration) (
 	}
 	ctx2, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	resp, err := h.post(ctx2, r, message(r.id, r.method, r.params, true))
+	resp, err := h.postCurrent(ctx2, r, message(r.id, r.method, r.params, true))
 	if err != nil {
 		var ue *unreachableError
+		var re *redirectError
 		switch {
 		case errors.As(err, &ue):
 			return response{Bad: h.scrub.text(ue.Error())}, unreachable
+		case errors.As(err, &re):
+			return response{Bad: h.scrub.text(re.Error())}, unreachable
 		case ctx.Err() != nil:
 			return response{}, cancelled
 		default:
@@ -288,7 +312,7 @@ func (h *httpLink) call(ctx context.Context, r request, timeout time.Duration) (
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-		return response{Bad: fmt.Sprintf("%s answered %s to %s", h.where, resp.Status, r.method)}, denied
+		return response{Bad: fmt.Sprintf("%s answered %s to %s", h.where, h.status(resp), r.method)}, denied
 	}
 	h.mu.Lock()
 	hadSession := h.sessionID != "" && r.version == ""
@@ -297,39 +321,78 @@ func (h *httpLink) call(ctx context.Context, r request, timeout time.Duration) (
 		h.end(sessionExpired, true)
 		return response{}, ended
 	}
-	if r.method == "initialize" {
-		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
-			h.mu.Lock()
-			h.sessionID = id
-			h.mu.Unlock()
-		}
-	}
+	h.adopt(resp, r)
 	out, err := h.read(ctx2, resp, r)
-	if err != nil {
-		switch {
-		case ctx.Err() != nil:
-			return response{}, cancelled
-		case ctx2.Err() != nil:
-			return response{}, timedOut
-		}
-		return response{Bad: h.scrub.text(err.Error())}, answered
+	var big *oversizeError
+	switch {
+	case err == nil:
+		return out, answered
+	case ctx.Err() != nil:
+		return response{}, cancelled
+	case ctx2.Err() != nil:
+		return response{}, timedOut
+	case errors.As(err, &big):
+		// Memory stays bounded: the session ends, and the run with it (Client.markGone).
+		h.end(big.Error(), false)
+		return response{Bad: big.Error()}, broken
 	}
-	return out, answered
+	// The answer broke off (a reset, a truncated body): a transport fault, sent again.
+	return response{Fault: "the answer broke off: " + h.scrub.text(err.Error())}, answered
+}
+
+// adopt keeps the session id a legacy answer gives: initialize's, or a new one (a server that
+// gives one on every answer forgets the old; its requests then go one at a time, Client.send).
+func (h *httpLink) adopt(resp *http.Response, r request) {
+	if id := resp.Header.Get("Mcp-Session-Id"); id != "" && r.version == "" && resp.StatusCode/100 == 2 {
+		h.mu.Lock()
+		if h.sessionID != "" && id != h.sessionID && r.method != "initialize" {
+			h.rotated.Store(true)
+		}
+		h.sessionID = id
+		h.mu.Unlock()
+	}
+}
+
+// oversizeError is an answer (a JSON body, an event stream) longer than MaxMessageSize.
+type oversizeError struct {
+	where, method string
+}
+
+func (e *oversizeError) Error() string {
+	return fmt.Sprintf("%s answered %s with more than %d bytes (mcp.MaxMessageSize); the session is ended",
+		e.where, e.method, MaxMessageSize)
+}
+
+// readBody reads an answer of at most MaxMessageSize bytes; a longer one is an *oversizeError,
+// read no further.
+func (h *httpLink) readBody(body io.Reader, r request) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(body, MaxMessageSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the answer to %s from %s: %v", r.method, h.where, err)
+	}
+	if len(b) > MaxMessageSize {
+		return nil, &oversizeError{where: h.where, method: r.method}
+	}
+	return b, nil
 }
 
 // read reads the answer to r from an HTTP response.
 func (h *httpLink) read(ctx context.Context, resp *http.Response, r request) (response, error) {
-	ct := strings.ToLower(resp.Header.Get("Content-Type"))
-	status := fmt.Sprintf("HTTP %s", resp.Status)
+	ct := h.scrub.text(strings.ToLower(resp.Header.Get("Content-Type")))
+	status := "HTTP " + h.status(resp)
 	if strings.HasPrefix(ct, "text/event-stream") {
 		return h.readSSE(ctx, resp.Body, r, status)
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	body, err := h.readBody(resp.Body, r)
 	if err != nil {
-		return response{}, fmt.Errorf("reading the answer to %s from %s: %v", r.method, h.where, err)
+		return response{}, err
 	}
-	body = h.scrub.bytes(body)
-	if m, ok := parseAnswer(body); ok {
+	body = h.scrub.message(body)
+	if m, id, ok := parseAnswer(body); ok {
+		if !answers(id, r) {
+			return response{stray: true, Bad: fmt.Sprintf("%s answered %s (id %d) with the answer to id %s",
+				h.where, r.method, r.id, clip(string(id), 40))}, nil
+		}
 		return m, nil
 	}
 	text := strings.TrimSpace(string(body))
@@ -345,8 +408,14 @@ func (h *httpLink) read(ctx context.Context, resp *http.Response, r request) (re
 	return response{Bad: fmt.Sprintf("%s with %q: %s", status, ct, clip(text, 300))}, nil
 }
 
-// parseAnswer reads one JSON-RPC response (a result or an error, with any id).
-func parseAnswer(b []byte) (response, bool) {
+// answers says whether an answer with this id answers r: its own id, or none ("id": null
+// answers the POST it comes on).
+func answers(id json.RawMessage, r request) bool {
+	return len(id) == 0 || string(id) == "null" || string(id) == strconv.FormatInt(r.id, 10)
+}
+
+// parseAnswer reads one JSON-RPC response (a result or an error, with any id) and its id.
+func parseAnswer(b []byte) (response, json.RawMessage, bool) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -354,29 +423,31 @@ func parseAnswer(b []byte) (response, bool) {
 		Error  *rpcError       `json:"error"`
 	}
 	if err := json.Unmarshal(b, &m); err != nil || m.Method != "" {
-		return response{}, false
+		return response{}, nil, false
 	}
 	if m.Error != nil {
-		return response{Error: m.Error}, true
+		return response{Error: m.Error}, m.ID, true
 	}
 	if len(m.Result) == 0 || string(m.Result) == "null" {
-		return response{}, false
+		return response{}, nil, false
 	}
-	return response{Result: m.Result}, true
+	return response{Result: m.Result}, m.ID, true
 }
 
 // readSSE reads events until the one that answers r. Notifications are skipped; a request from
 // the server (legacy revisions) is answered: a ping with its empty result, anything else with
 // method not found, since toolproof offers no client capabilities.
 func (h *httpLink) readSSE(ctx context.Context, body io.Reader, r request, status string) (response, error) {
-	sc := bufio.NewScanner(io.LimitReader(body, maxBody))
-	sc.Buffer(make([]byte, 64*1024), maxBody)
+	limited := &io.LimitedReader{R: body, N: MaxMessageSize + 1}
+	sc := bufio.NewScanner(limited)
+	sc.Buffer(make([]byte, 64*1024), MaxMessageSize)
 	var data []string
+	var other json.RawMessage // the id of an answer to another request the stream carried
 	flush := func() (response, bool) {
 		if len(data) == 0 {
 			return response{}, false
 		}
-		text := h.scrub.bytes([]byte(strings.Join(data, "\n")))
+		text := h.scrub.message([]byte(strings.Join(data, "\n")))
 		data = data[:0]
 		var m struct {
 			ID     json.RawMessage `json:"id"`
@@ -392,9 +463,10 @@ func (h *httpLink) readSSE(ctx context.Context, body io.Reader, r request, statu
 			}
 			return response{}, false
 		}
-		if ans, ok := parseAnswer(text); ok {
-			if len(m.ID) > 0 && string(m.ID) != "null" && string(m.ID) != strconv.FormatInt(r.id, 10) {
+		if ans, id, ok := parseAnswer(text); ok {
+			if !answers(id, r) {
 				h.strayEvent(text, "an answer to another request")
+				other = bytes.Clone(id)
 				return response{}, false
 			}
 			return ans, true
@@ -416,8 +488,14 @@ func (h *httpLink) readSSE(ctx context.Context, body io.Reader, r request, statu
 	if ans, ok := flush(); ok {
 		return ans, nil
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) || limited.N <= 0 {
+		return response{}, &oversizeError{where: h.where, method: r.method}
+	} else if err != nil {
 		return response{}, fmt.Errorf("reading the event stream of %s from %s: %v", r.method, h.where, err)
+	}
+	if other != nil {
+		return response{stray: true, Bad: fmt.Sprintf("%s answered %s (id %d) with the answer to id %s",
+			h.where, r.method, r.id, clip(string(other), 40))}, nil
 	}
 	return response{}, fmt.Errorf("%s: the event stream of %s ended without its answer", status, r.method)
 }

@@ -81,15 +81,15 @@ func (c *Client) listPage(s link, cursor string) (listResult, error) {
 	}
 	r, out := s.call(context.Background(), request{id: c.nextID.Add(1), method: "tools/list", params: c.withMeta(params), version: c.modern()}, c.opts.StartTimeout)
 	switch {
-	case out == denied || out == unreachable:
-		return res, c.startError(r.Bad)
+	case out == denied || out == unreachable || out == broken:
+		return res, c.startError(out, r.Bad)
 	case out == timedOut:
 		return res, fmt.Errorf("mcp: %s: no answer to tools/list within %v", c.where(), c.opts.StartTimeout)
 	case out == ended:
 		why, _ := s.reason()
 		return res, fmt.Errorf("mcp: %s: the server ended during tools/list: %s", c.where(), why)
-	case r.Bad != "":
-		return res, fmt.Errorf("mcp: %s: tools/list: %s", c.where(), r.Bad)
+	case r.Bad != "" || r.Fault != "":
+		return res, fmt.Errorf("mcp: %s: tools/list: %s", c.where(), r.Bad+r.Fault)
 	case r.Error != nil:
 		return res, fmt.Errorf("mcp: %s: tools/list failed: JSON-RPC error %d: %s", c.where(), r.Error.Code, r.Error.Message)
 	}

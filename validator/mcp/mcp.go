@@ -106,6 +106,7 @@ type Client struct {
 	scrub      *redactor
 	httpClient *http.Client
 	retried    atomic.Int64
+	rotated    atomic.Bool  // the HTTP server gives a new session id on its answers: one call at a time
 	sep1303    atomic.Int64 // -32602 rejections of object arguments on 2025-11-25 or later
 	gone       error        // the HTTP server stopped answering (retries included), or refused toolproof
 	notSent    int          // calls not sent after that
@@ -185,7 +186,7 @@ func Start(opts Options) (*Client, error) {
 func (c *Client) where() string {
 	switch {
 	case c.opts.URL != "":
-		return redactURL(c.opts.URL)
+		return RedactURL(c.opts.URL)
 	case c.opts.Dial != nil:
 		return "the server"
 	}
@@ -247,12 +248,17 @@ func (c *Client) Close() error {
 	c.mu.Lock()
 	s := c.cur
 	c.cur = nil
+	again := c.closed
 	c.closed = true
 	if c.broken == nil {
 		c.broken = errors.New("mcp: the client is closed")
 	}
 	c.mu.Unlock()
 	c.workers.close()
+	if n := c.retried.Load(); n > 0 && c.opts.URL != "" && !again {
+		fmt.Fprintf(c.opts.Stderr, "toolproof: mcp: %d HTTP requests to %s were sent again after transport faults\n",
+			n, c.where())
+	}
 	if s != nil {
 		s.kill("closed")
 		<-s.ended()

@@ -55,15 +55,24 @@ func (e *AuthError) Error() string {
 }
 
 // GoneError is an HTTP server that stopped answering (connection errors or 502/503/504 after
-// every retry): the calls after it were not sent.
-type GoneError struct{ Detail string }
+// every retry) or whose answers cannot be used (Unusable: an answer over MaxMessageSize, only
+// answers to other requests after every retry): the calls after it were not sent.
+type GoneError struct {
+	Detail   string
+	Unusable bool
+}
 
-func (e *GoneError) Error() string { return "mcp: the server went away: " + e.Detail }
+func (e *GoneError) Error() string {
+	if e.Unusable {
+		return "mcp: the server's answers cannot be used: " + e.Detail
+	}
+	return "mcp: the server went away: " + e.Detail
+}
 
 func (c *Client) setupHTTP() error {
 	u, err := url.Parse(c.opts.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("mcp: %s is not an http:// or https:// URL", redactURL(c.opts.URL))
+		return fmt.Errorf("mcp: %s is not an http:// or https:// URL", RedactURL(c.opts.URL))
 	}
 	c.httpClient = c.opts.HTTPClient
 	if c.httpClient == nil {
@@ -71,13 +80,14 @@ func (c *Client) setupHTTP() error {
 		tr.MaxIdleConnsPerHost = c.opts.Window + 2
 		c.httpClient = &http.Client{Transport: tr}
 	}
+	c.httpClient = sameOrigin(c.httpClient)
 	return nil
 }
 
 // connect opens a new link: a process, a Dial, or an HTTP endpoint.
 func (c *Client) connect() (link, error) {
 	if c.opts.URL != "" {
-		return newHTTPLink(c.httpClient, c.opts.URL, c.opts.Header, c.scrub, c.opts.Stderr, &c.retried), nil
+		return newHTTPLink(c), nil
 	}
 	var conn Conn
 	var err error
@@ -233,8 +243,8 @@ func (c *Client) discover(l link, timeout time.Duration) (serverInfo, bool, erro
 	r, out := l.call(context.Background(), request{id: c.nextID.Add(1), method: "server/discover",
 		params: spliceMeta([]byte(`{}`), metaFor(ours[0])), version: ours[0]}, timeout)
 	switch out {
-	case denied, unreachable:
-		return serverInfo{}, false, c.startError(r.Bad)
+	case denied, unreachable, broken:
+		return serverInfo{}, false, c.startError(out, r.Bad)
 	case answered:
 	default:
 		return serverInfo{}, false, nil
@@ -299,9 +309,9 @@ func (c *Client) initialize(l link) (serverInfo, error) {
 		return serverInfo{}, fmt.Errorf("mcp: %s: %s", c.where(), msg)
 	}
 	switch out {
-	case denied, unreachable:
+	case denied, unreachable, broken:
 		c.drop(l, "initialize failed")
-		return serverInfo{}, c.startError(r.Bad)
+		return serverInfo{}, c.startError(out, r.Bad)
 	case timedOut:
 		return fail("no answer to initialize within %v", c.opts.StartTimeout)
 	case ended:
@@ -338,7 +348,10 @@ func (c *Client) initialize(l link) (serverInfo, error) {
 }
 
 // startError is the error of a server that refuses toolproof or cannot be reached at start.
-func (c *Client) startError(detail string) error {
+func (c *Client) startError(out outcome, detail string) error {
+	if out == broken {
+		return errors.New("mcp: " + detail)
+	}
 	if strings.Contains(detail, " 401 ") || strings.Contains(detail, " 403 ") {
 		return &AuthError{Status: statusIn(detail), Detail: detail}
 	}
@@ -369,7 +382,7 @@ func (c *Client) markGone(out outcome, detail string) {
 	if out == denied {
 		c.gone = &AuthError{Status: statusIn(detail), Detail: detail}
 	} else {
-		c.gone = &GoneError{Detail: detail}
+		c.gone = &GoneError{Detail: detail, Unusable: out == broken}
 	}
 	c.broken = c.gone
 }
@@ -425,8 +438,14 @@ func (c *Client) protocolNotes(forms map[string]int) []string {
 		}
 		notes = append(notes, fmt.Sprintf("SEP-1303: %d of %d rejections of object arguments came as JSON-RPC -32602 on protocol %s, where input validation errors should be tool results with isError: true so that the model can correct itself; counted as rejections all the same; %s", rpc, rejected, c.protocol, what))
 	}
-	if n := c.retried.Load(); n > 0 {
-		notes = append(notes, fmt.Sprintf("%d HTTP requests were sent again after a connection error or a 502/503/504 (each case kept its own verdict)", n))
+	if c.rotated.Load() {
+		notes = append(notes, "the server gave a new Mcp-Session-Id on its answers (forgetting the old one): "+
+			"the calls were sent one at a time, so that none went with a stale session")
+	}
+	if c.retried.Load() > 0 {
+		// How many is on stderr (Close): the report of a seed is the same whichever calls met a fault.
+		notes = append(notes, "HTTP requests were sent again after transport faults (connection errors, 5xx, answers to "+
+			"other requests); each case kept its own verdict")
 	}
 	c.mu.Lock()
 	gone, notSent := c.gone, c.notSent

@@ -78,7 +78,7 @@ func (o *Opener) Open(spec string) (validator.Validator, error) {
 	}
 	if cmd, ok := strings.CutPrefix(spec, "mcp:"); ok {
 		opts := o.MCP
-		if strings.HasPrefix(cmd, "http://") || strings.HasPrefix(cmd, "https://") {
+		if isURL(cmd) {
 			opts.URL = strings.TrimSpace(cmd)
 		} else {
 			argv, err := stdio.ParseCommand(cmd)
@@ -124,6 +124,19 @@ func (o *Opener) Open(spec string) (validator.Validator, error) {
 		}
 	}
 	return nil, fmt.Errorf("unknown validator %q: `toolproof validators` lists the names; exec:COMMAND runs any toolproof/1 program, mcp:COMMAND an MCP server", spec)
+}
+
+// RedactSpec is a validator spec as reports and commands record it: the URL of mcp:http(s)://...
+// through mcp.RedactURL (no password, no query value), any other spec as it is.
+func RedactSpec(spec string) string {
+	if u, ok := strings.CutPrefix(spec, "mcp:"); ok && isURL(u) {
+		return "mcp:" + mcp.RedactURL(u)
+	}
+	return spec
+}
+
+func isURL(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
 }
 
 // Close stops v if it is a process.

@@ -25,11 +25,16 @@ type HTTPOptions struct {
 	// GoneAfter: after this many tools/call requests every connection is closed unanswered.
 	GoneAfter int
 	// EchoAuth: the lenient mode's errors quote the Authorization header (a secret toolproof
-	// must not pass on).
+	// must not pass on), and so does the reason phrase of a 401 and of FailTool's 500.
 	EchoAuth bool
+	// FailTool: every tools/call of the tool of this name is answered 500 without a JSON-RPC
+	// answer (the server failed it).
+	FailTool string
 	// ParamHeader: list ParamTool too, whose region argument the 2026-07-28 revision mirrors
 	// into Mcp-Param-Region; a call whose header does not match its body is refused (-32020).
 	ParamHeader bool
+	// Faults are its transport faults.
+	Faults TransportFaults
 }
 
 // HTTPServer is the fake server over Streamable HTTP: dual-era (2026-07-28 for requests with
@@ -52,17 +57,28 @@ type HTTPServer struct {
 	Modern, ModernHeaders atomic.Int64
 	// ParamMatched and ParamMismatched count run_query calls by their Mcp-Param-Region.
 	ParamMatched, ParamMismatched atomic.Int64
+	faults                        *faults
 }
 
 // NewHTTP returns the fake server in mode as an http.Handler.
 func NewHTTP(mode string, opts HTTPOptions) *HTTPServer {
-	return &HTTPServer{srv: newServer(mode), opts: opts, sessions: map[string]int{}}
+	return &HTTPServer{srv: newServer(mode), opts: opts, sessions: map[string]int{}, faults: newFaults(opts.Faults)}
+}
+
+// FaultsMade counts the calls answered 500 by Faults.FlakyCalls and the bytes written by
+// Faults.Huge.
+func (s *HTTPServer) FaultsMade() (failed, written int64) {
+	return s.faults.Failed.Load(), s.faults.Written.Load()
 }
 
 // ServeHTTP checks the bearer token, then serves a POST (one JSON-RPC message) or a DELETE
 // (the end of a session).
 func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Token != "" && r.Header.Get("Authorization") != "Bearer "+s.opts.Token {
+		if s.opts.EchoAuth {
+			s.rawStatus(w, r, http.StatusUnauthorized, "Unauthorized")
+			return
+		}
 		w.Header().Set("WWW-Authenticate", `Bearer realm="fake"`)
 		http.Error(w, `{"error":"invalid_token"}`, http.StatusUnauthorized)
 		return
@@ -94,6 +110,10 @@ func (s *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 		hangUp(w)
 		return
 	}
+	if s.faults.refuseInit(req) {
+		http.Error(w, "no more sessions", http.StatusInternalServerError)
+		return
+	}
 	modern := req.Params.Meta.ProtocolVersion != "" && !s.opts.Legacy
 	admitted := s.session
 	if modern {
@@ -105,10 +125,32 @@ func (s *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case len(req.ID) == 0:
 		w.WriteHeader(http.StatusAccepted)
+	case req.Method == "tools/call" && s.opts.FailTool != "" && req.Params.Name == s.opts.FailTool:
+		s.rawStatus(w, r, http.StatusInternalServerError, "Internal Error")
+	case req.Method == "tools/call" && s.faults.flaky(w, req):
+	case req.Method == "tools/call" && s.opts.Faults.Huge:
+		s.faults.huge(w)
 	case s.opts.ParamHeader && modern && s.paramTool(w, r, req):
 	default:
 		s.answer(w, r, body, modern)
 	}
+}
+
+// rawStatus answers with a status line of its own writing, as a proxy may write it: with
+// EchoAuth its reason phrase and its body quote the Authorization header.
+func (s *HTTPServer) rawStatus(w http.ResponseWriter, r *http.Request, code int, reason string) {
+	if s.opts.EchoAuth {
+		reason += " " + r.Header.Get("Authorization")
+	}
+	conn, buf, err := w.(http.Hijacker).Hijack()
+	if err != nil {
+		panic(err)
+	}
+	defer conn.Close()
+	body := "failed: " + reason
+	fmt.Fprintf(buf, "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+		code, reason, len(body), body)
+	buf.Flush()
 }
 
 // hangUp closes the connection unanswered.
@@ -135,6 +177,11 @@ func (s *HTTPServer) answer(w http.ResponseWriter, r *http.Request, body []byte,
 	if err := s.srv.handle(modern, body, write); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
+	}
+	if s.opts.Faults.Lag && bytes.Contains(body, []byte(`"method":"tools/call"`)) {
+		b := s.faults.lagged(out.Bytes())
+		out.Reset()
+		out.Write(b)
 	}
 	if s.opts.SSE {
 		w.Header().Set("Content-Type", "text/event-stream")

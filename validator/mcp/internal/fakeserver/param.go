@@ -45,9 +45,9 @@ func (s *HTTPServer) paramTool(w http.ResponseWriter, r *http.Request, req reque
 // regionMirrored tells whether the Mcp-Param-Region header (plain or "=?base64?...?=") carries
 // the region argument, or is absent when the argument is not a primitive.
 func regionMirrored(r *http.Request, arguments json.RawMessage) bool {
-	var args struct {
-		Region any `json:"region"`
-	}
+	// A map, not a struct: encoding/json binds a struct's keys case-insensitively, and a
+	// "Region" argument is not the region one (the client sends no header for it).
+	var args map[string]any
 	_ = json.Unmarshal(arguments, &args)
 	h, present := r.Header["Mcp-Param-Region"]
 	got := strings.Join(h, ",")
@@ -55,7 +55,7 @@ func regionMirrored(r *http.Request, arguments json.RawMessage) bool {
 		dec, _ := base64.StdEncoding.DecodeString(strings.TrimSuffix(b, "?="))
 		got = string(dec)
 	}
-	switch v := args.Region.(type) {
+	switch v := args["region"].(type) {
 	case string:
 		return present && got == v
 	case float64, bool:

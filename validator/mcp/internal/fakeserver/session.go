@@ -35,6 +35,13 @@ func (s *HTTPServer) session(w http.ResponseWriter, r *http.Request, req request
 		return false
 	}
 	s.sessions[id] = n + 1
+	if s.opts.Faults.Rotate {
+		delete(s.sessions, id)
+		s.next++
+		id = "session-" + strconv.Itoa(s.next)
+		s.sessions[id] = n + 1
+		w.Header().Set("Mcp-Session-Id", id)
+	}
 	return true
 }
 

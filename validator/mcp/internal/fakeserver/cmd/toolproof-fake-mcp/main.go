@@ -22,8 +22,14 @@ func main() {
 	flag.StringVar(&o.Token, "token", "", "HTTP: require Authorization: Bearer TOKEN")
 	flag.BoolVar(&o.SSE, "sse", false, "HTTP: answer as event streams")
 	flag.BoolVar(&o.Legacy, "legacy", false, "HTTP: speak only 2025-11-25 and earlier, with sessions")
-	flag.BoolVar(&o.EchoAuth, "echo-auth", false, "HTTP, lenient: quote the Authorization header in errors")
+	flag.BoolVar(&o.EchoAuth, "echo-auth", false, "HTTP: quote the Authorization header in errors and status lines")
+	flag.StringVar(&o.FailTool, "fail-tool", "", "HTTP: answer every call of this tool 500 without a JSON-RPC answer")
 	flag.IntVar(&o.GoneAfter, "gone-after", 0, "HTTP: after this many tools/call requests, close every connection unanswered")
+	flag.BoolVar(&o.Faults.Lag, "lag", false, "HTTP: answer each tools/call with the answer to the one before it")
+	flag.IntVar(&o.Faults.FlakyCalls, "flaky", 0,
+		"HTTP: fail a tools/call (a 500, a reset) with probability 1/N, once a call")
+	flag.BoolVar(&o.Faults.Rotate, "rotate", false, "HTTP, -legacy: give a new Mcp-Session-Id on every answer")
+	flag.BoolVar(&o.Faults.Huge, "huge", false, "HTTP: answer every tools/call with a body of 10 GiB")
 	flag.Parse()
 	if flag.NArg() != 1 || !slices.Contains(fakeserver.Modes, flag.Arg(0)) {
 		fmt.Fprintf(os.Stderr, "usage: toolproof-fake-mcp [-http ADDR [-token T] [-sse] [-legacy] [-echo-auth]] MODE (one of %s)\n", strings.Join(fakeserver.Modes, ", "))
