@@ -285,18 +285,28 @@ func TestSkippedFilesAndEntries(t *testing.T) {
 	}
 }
 
-// Tools that load but that the oracle cannot use (a lookaround RE2 cannot compile, no valid
+// Tools that load but that the oracle cannot use (a root that is not an object, no valid
 // value) are skipped with their reasons; when that leaves none, the run checked nothing, and
-// says so with exit 2 after the report instead of passing.
+// says so with exit 2 after the report instead of passing, in every format's verdict.
 func TestNothingCheckedIsNoPass(t *testing.T) {
 	dir := t.TempDir()
 	f := writeFile(t, dir, "tools.json", `[
-		{"name":"look","description":"x","parameters":{"type":"object","properties":{"a":{"type":"string","pattern":"^(?=a)ab$"}},"required":["a"]}},
+		{"name":"scalar","description":"x","parameters":{"type":"string"}},
 		{"name":"never","description":"x","parameters":{"type":"object","properties":{"a":{"type":"integer","minimum":2,"maximum":1}},"required":["a"]}}
 	]`)
-	r := must(t, 2, "run", "--tools", f, "--checks", "3", "--seed", "1")
+	base := []string{"run", "--tools", f, "--checks", "3", "--seed", "1"}
+	r := must(t, 2, base...)
 	if !strings.Contains(r.stderr, "no tool could be checked; all 2 were skipped") || !strings.Contains(r.stdout, "skipped tools (2):") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	if !strings.HasPrefix(r.stdout, "UNCHECKED  validator reference") || !strings.Contains(r.stdout, ": 0 tools, 2 skipped (scalar, never),") {
+		t.Errorf("the verdict line does not say that nothing was checked:\n%s", r.stdout)
+	}
+	if rep := decodeReport(t, must(t, 2, append(base, "--format", "json")...).stdout); rep.Passed {
+		t.Error("the JSON report of a run that checked nothing says passed")
+	}
+	if md := must(t, 2, append(base, "--format", "markdown")...).stdout; !strings.Contains(md, "reference checked nothing (0 tools, 2 skipped") {
+		t.Errorf("markdown:\n%s", md)
 	}
 	// One usable tool beside them: the run checks it and passes.
 	g := writeFile(t, dir, "more.json", `[{"name":"ok","description":"x","parameters":{"type":"object","properties":{"a":{"type":"string"}}}}]`)

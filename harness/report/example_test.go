@@ -28,7 +28,7 @@ func ExampleReport_Write() {
 		panic(err)
 	}
 	// Output:
-	// ### toolproof: coercing failed (1 tools, 20 cases, seed 7)
+	// ### toolproof: coercing failed (1 tools, 0 skipped, 20 cases, seed 7)
 	//
 	// Profile strict; checks (a tool in a class): 2, 1 failed; findings: 1; skipped tools: 0.
 	//

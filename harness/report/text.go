@@ -11,9 +11,9 @@ import (
 // the notes.
 func writeText(w io.Writer, r *Report) error {
 	s := summarize(r)
-	status, _ := s.statusWord()
-	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %d cases, %d findings\n", status, EscapeLine(r.Validator),
-		r.Profile, s.closedText(), s.seedText(), r.Tools, r.Cases, len(r.Findings))
+	v := s.verdict
+	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %s, %d cases, %d findings\n", v.Status, EscapeLine(r.Validator),
+		r.Profile, s.closedText(), s.seedText(), v.Checked, EscapeLine(v.SkippedText()), r.Cases, len(r.Findings))
 	fmt.Fprintf(w, "%s\n\n", EscapeLine(s.countsLine()))
 	if err := s.classTable().WriteText(w); err != nil {
 		return err
