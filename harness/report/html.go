@@ -195,7 +195,6 @@ func filterValues(rs []*Report) (classes, kinds []string) {
 	return classes, kinds
 }
 
-
 // htmlValidator builds the view of one report.
 func (r *Report) htmlValidator(anchor string, opts HTMLOptions) htmlValidator {
 	verdict := r.Verdict()

@@ -236,7 +236,6 @@ func (s *summary) countsLine() string {
 	return line
 }
 
-
 func (s *summary) seedText() string {
 	if s.Seed == 0 {
 		return ""
