@@ -313,12 +313,13 @@ func TestNothingCheckedIsNoPass(t *testing.T) {
 	must(t, 0, "run", "--tools", f, "--tools", g, "--checks", "3", "--seed", "1")
 }
 
-// A file with tools that cannot be compiled and one that can: the bad ones are skipped with
-// their reasons, the good one is checked, and the run passes.
+// A file with tools that cannot be compiled (a pattern that is not ECMA-262: Python's (?P<x>))
+// and one that can: the bad ones are skipped with their reasons, the good one is checked, and
+// the run passes.
 func TestBrokenToolsAreSkipped(t *testing.T) {
 	f := writeFile(t, t.TempDir(), "mixed.json", `[
  {"name":"broken","parameters":{"type":5}},
- {"name":"lookahead","parameters":{"type":"object","properties":{"x":{"type":"string","pattern":"^(?=a)b"}}}},
+ {"name":"pygroup","parameters":{"type":"object","properties":{"x":{"type":"string","pattern":"^(?P<x>a)b"}}}},
  {"name":"good","parameters":{"type":"object","properties":{"n":{"type":"integer","minimum":0}},"required":["n"],"additionalProperties":false}}
 ]`)
 	args := []string{"run", "--tools", f, "--checks", "10", "--seed", "3", "--format", "json"}
@@ -330,7 +331,7 @@ func TestBrokenToolsAreSkipped(t *testing.T) {
 	for _, s := range rep.Skipped {
 		skipped[s.Tool] = s
 	}
-	for name, why := range map[string]string{"broken": "type", "lookahead": "regex"} {
+	for name, why := range map[string]string{"broken": "type", "pygroup": "regex"} {
 		s, ok := skipped[name]
 		switch {
 		case !ok:
@@ -343,7 +344,7 @@ func TestBrokenToolsAreSkipped(t *testing.T) {
 		t.Errorf("the good tool was skipped: %+v", skipped["good"])
 	}
 	text := must(t, 0, "run", "--tools", f, "--checks", "10", "--seed", "3").stdout
-	if !strings.Contains(text, "skipped tools (2):") || !strings.Contains(text, "broken (") || !strings.Contains(text, "lookahead (") {
+	if !strings.Contains(text, "skipped tools (2):") || !strings.Contains(text, "broken (") || !strings.Contains(text, "pygroup (") {
 		t.Errorf("the text report does not list the skipped tools:\n%s", text)
 	}
 }
@@ -386,5 +387,21 @@ func TestMarkdownFindingRowsStayOneLine(t *testing.T) {
 		if !strings.HasPrefix(row, "| read | malformed_json | missed | ") || !end.MatchString(row) {
 			t.Errorf("a findings table row is broken: %q\nthe table:\n%s", row, findings)
 		}
+	}
+}
+
+// A tool whose patterns use ECMA-262 syntax RE2 lacks (lookahead, lookbehind, a backreference)
+// is checked, not skipped: the oracle reads them as ECMA-262, the generator meets them, and the
+// reference passes.
+func TestECMAPatternsAreChecked(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "login.json", `{"name":"login","parameters":{"type":"object","properties":{
+		"password":{"type":"string","pattern":"^(?=.*[0-9])(?=.*[a-z]).{8,}$"},
+		"user":{"type":"string","pattern":"^(?!admin$)[a-z]{3,12}(?<!_)$"},
+		"quoted":{"type":"string","pattern":"^(['\"])[a-z]*\\1$"}},
+		"required":["password","user","quoted"],"additionalProperties":false}}`)
+	rep := decodeReport(t, must(t, 0, "run", "--tools", f, "--checks", "20", "--seed", "1", "--format", "json").stdout)
+	if rep.Tools != 1 || len(rep.Skipped) != 0 || rep.Classes["valid"].Cases != 20 || !rep.Passed {
+		t.Errorf("tools %d, skipped %+v, valid cases %d, passed %v; want the tool checked and passed",
+			rep.Tools, rep.Skipped, rep.Classes["valid"].Cases, rep.Passed)
 	}
 }
