@@ -31,6 +31,20 @@ type Finding struct {
 	Location Source
 }
 
+// ShrinkNote is "" for a finding whose case rapid minimised, else why its case is the one first
+// drawn; every format marks such a finding with it.
+func (f Finding) ShrinkNote() string {
+	switch {
+	case f.Shrunk:
+		return ""
+	case f.Kind == Timeout || f.Kind == Crash:
+		return "not shrunk: the case as first drawn (a hang or a crash is not retried)"
+	case !f.Blocking:
+		return "not shrunk: the case as first drawn (a finding that does not block is not shrunk)"
+	}
+	return "not shrunk: the case as first drawn (a run shrinks the first tool of each class and kind)"
+}
+
 // Fails reports whether the finding fails the run: blocking, and not known to a baseline.
 func (f Finding) Fails() bool { return f.Blocking && !f.Known }
 

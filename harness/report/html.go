@@ -108,7 +108,7 @@ type htmlCell struct {
 }
 
 type htmlFinding struct {
-	Anchor, Mark, Line, Class, Kind, Args, Path, Keyword, At, Detail, ID, Replay, Count string
+	Anchor, Mark, Line, Class, Kind, Args, Path, Keyword, At, Detail, ID, Replay, Count, Unshrunk string
 	Issues                                                                              []string
 }
 
@@ -327,7 +327,8 @@ func (r *Report) htmlFinding(anchor string, f Finding, opts HTMLOptions) htmlFin
 	}
 	h := htmlFinding{Anchor: anchor + "-" + f.ID + "-" + string(f.Kind), Mark: mark, Line: f.String(), Class: string(f.Class),
 		Kind: string(f.Kind), Args: showArgs(string(f.Args)), Path: f.Path, Keyword: f.Keyword, At: atText(r.At(f)),
-		Detail: strings.TrimRight(f.Detail, "\n"), ID: f.ID, Replay: opts.replay(r, f), Count: suchCases(f.Count)}
+		Detail: strings.TrimRight(f.Detail, "\n"), ID: f.ID, Replay: opts.replay(r, f), Count: suchCases(f.Count),
+		Unshrunk: f.ShrinkNote()}
 	if f.Path == "" && f.Class != "valid" {
 		h.Path = "(the root)"
 	}

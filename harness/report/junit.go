@@ -68,6 +68,9 @@ func junitFinding(f Finding, at Source) string {
 		s += "at: " + t + "\n"
 	}
 	s += fmt.Sprintf("args: %s\n", showArgs(string(f.Args)))
+	if note := f.ShrinkNote(); note != "" {
+		s += note + "\n"
+	}
 	if f.Path != "" {
 		s += fmt.Sprintf("path: %s  keyword: %s\n", f.Path, f.Keyword)
 	}

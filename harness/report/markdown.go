@@ -66,7 +66,11 @@ func writeComparisonMarkdown(w io.Writer, cmp *Comparison) error {
 func writeMarkdownFindings(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "| tool | class | kind | args | path | at | blocking | id |\n|---|---|---|---|---|---|---|---|\n")
 	for _, f := range r.Findings {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, mdCode(Truncate(string(f.Args), 120)),
+		args := mdCode(Truncate(string(f.Args), 120))
+		if !f.Shrunk {
+			args += " (not shrunk: as first drawn)"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, args,
 			mdCell(f.Path), mdCell(atText(r.At(f))), blockingWord(f), f.ID)
 	}
 }

@@ -191,7 +191,7 @@ func sarifRuleFor(id string) sarifRule {
 		short = fmt.Sprintf("valid arguments: %s", kindMeaning[Kind(kind)])
 	}
 	return sarifRule{ID: id, Name: id, ShortDescription: sarifText{short},
-		FullDescription:      sarifText{fmt.Sprintf("The gate under test gave a wrong verdict on a %s case (%s). The result holds the minimal case; toolproof replay repeats it.", class, kind)},
+		FullDescription:      sarifText{fmt.Sprintf("The gate under test gave a wrong verdict on a %s case (%s). The result holds the minimal case (or says it was not shrunk); toolproof replay repeats it.", class, kind)},
 		HelpURI:              sarifDocs + "verdicts.md",
 		DefaultConfiguration: map[string]any{"level": "error"},
 		Properties:           map[string]any{"tags": []string{"toolproof", class, kind}}}
@@ -213,10 +213,10 @@ var kindMeaning = map[Kind]string{
 
 func (r *Report) sarifResult(f Finding, id string, index int, opts SARIFOptions) sarifResult {
 	res := sarifResult{RuleID: id, RuleIndex: index, Level: "error",
-		Message:             sarifText{fmt.Sprintf("%s: %s", r.Validator, f.String())},
+		Message:             sarifText{fmt.Sprintf("%s: %s", r.Validator, f.String()) + unshrunkText(f)},
 		PartialFingerprints: map[string]string{"toolproofFinding/v1": fingerprint(r.Validator, f)},
 		Properties: map[string]any{"validator": r.Validator, "tool": f.Tool, "class": string(f.Class), "kind": string(f.Kind),
-			"args": showArgs(string(f.Args)), "path": f.Path, "id": f.ID}}
+			"args": showArgs(string(f.Args)), "path": f.Path, "id": f.ID, "shrunk": f.Shrunk}}
 	if f.Known {
 		res.Level = "warning"
 	}
@@ -249,6 +249,14 @@ func (r *Report) sarifResult(f Finding, id string, index int, opts SARIFOptions)
 	}
 	res.Locations = []sarifLocation{loc}
 	return res
+}
+
+// unshrunkText is " (NOTE)" for a finding whose case was not shrunk, "" for one that was.
+func unshrunkText(f Finding) string {
+	if note := f.ShrinkNote(); note != "" {
+		return " (" + note + ")"
+	}
+	return ""
 }
 
 // fileURI is a file's path as a URI reference (SARIF's artifactLocation.uri): each segment

@@ -19,13 +19,16 @@ func writeText(w io.Writer, r *Report) error {
 		return err
 	}
 	if len(r.Findings) > 0 {
-		fmt.Fprintf(w, "\nfindings (one minimal case per tool, class and kind):\n")
+		fmt.Fprintf(w, "\nfindings (one per tool, class and kind; each case minimal unless marked not shrunk):\n")
 		for _, f := range r.Findings {
 			fmt.Fprintf(w, "\n%s %s\n", mark(f), EscapeLine(f.String()))
 			if at := atText(r.At(f)); at != "" {
 				fmt.Fprintf(w, "     at:     %s\n", EscapeLine(at))
 			}
 			fmt.Fprintf(w, "     args:   %s\n", showArgs(string(f.Args)))
+			if note := f.ShrinkNote(); note != "" {
+				fmt.Fprintf(w, "     shrunk: no, %s\n", strings.TrimPrefix(note, "not shrunk: "))
+			}
 			if f.Path != "" {
 				fmt.Fprintf(w, "     path:   %s  keyword: %s\n", EscapeLine(f.Path), EscapeLine(f.Keyword))
 			}
