@@ -109,7 +109,7 @@ type htmlCell struct {
 
 type htmlFinding struct {
 	Anchor, Mark, Line, Class, Kind, Args, Path, Keyword, At, Detail, ID, Replay, Count, Unshrunk string
-	Issues                                                                              []string
+	Issues                                                                                        []string
 }
 
 // WriteHTML writes the report as one self-contained HTML page.
