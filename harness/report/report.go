@@ -5,8 +5,8 @@ import (
 	"sort"
 )
 
-// Report is the result of a run: counts per class, the minimal finding of every tool, class and
-// kind, and the tools that were skipped with their reasons.
+// Report is the result of a run: counts per class, a finding for every tool, class, kind and
+// schema place (Finding.Group), and the tools that were skipped with their reasons.
 type Report struct {
 	Passed        bool                   `json:"passed"`
 	Validator     string                 `json:"validator"`

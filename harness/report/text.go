@@ -19,7 +19,7 @@ func writeText(w io.Writer, r *Report) error {
 		return err
 	}
 	if len(r.Findings) > 0 {
-		fmt.Fprintf(w, "\nfindings (one per tool, class and kind; each case minimal unless marked not shrunk):\n")
+		fmt.Fprintf(w, "\nfindings (one per tool, class, kind and schema place; each case minimal unless marked not shrunk):\n")
 		for _, f := range r.Findings {
 			fmt.Fprintf(w, "\n%s %s\n", mark(f), EscapeLine(f.String()))
 			if at := atText(r.At(f)); at != "" {
