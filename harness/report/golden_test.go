@@ -232,3 +232,21 @@ func TestEmptyShardIsNotJudged(t *testing.T) {
 		t.Error("a run that checked no tool passed")
 	}
 }
+
+// A comparison gives each validator's verdict: one that checked nothing reads UNCHECKED, and
+// the comparison does not pass.
+func TestComparisonVerdicts(t *testing.T) {
+	cmpr := &Comparison{Reports: []*Report{goldenPassing(), goldenUnchecked()}}
+	for _, format := range []string{"text", "markdown"} {
+		var b bytes.Buffer
+		if err := cmpr.Write(&b, format); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "PASS") || !strings.Contains(b.String(), "UNCHECKED") {
+			t.Errorf("%s: the verdicts are not shown:\n%s", format, b.String())
+		}
+	}
+	if NewDocument(cmpr.Reports...).Passed {
+		t.Error("a comparison with a validator that checked nothing passed")
+	}
+}
