@@ -2,10 +2,15 @@ package oracle
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/toolproof/toolproof/internal/jsonvalue"
+	"github.com/toolproof/toolproof/internal/schemawalk"
 )
 
 // MaxBacktrack is the bound of the oracle's regex engine on one match: the backtracking stack
@@ -43,3 +48,31 @@ func (p ecmaPattern) MatchString(s string) bool {
 }
 
 func (p ecmaPattern) String() string { return p.re.String() }
+
+// badPattern names the first pattern of the schema document doc (a "pattern" string or a
+// patternProperties key, in document order) that is not an ECMA-262 regular expression, with
+// where it is and why; "" when every one compiles.
+func badPattern(doc any) string {
+	bad := ""
+	try := func(src, at string) {
+		if _, err := ecmaRegexp(src); err != nil && bad == "" {
+			bad = fmt.Sprintf("pattern %q at %s: %v (the oracle reads patterns as ECMA-262 with the u flag, as Ajv does)", src, at, err)
+		}
+	}
+	schemawalk.Keywords(doc, func(_ map[string]any, k string, x any, at *schemawalk.Path) bool {
+		switch m := x.(type) {
+		case string:
+			if k == "pattern" {
+				try(m, at.String())
+			}
+		case map[string]any:
+			if k == "patternProperties" {
+				for _, pk := range slices.Sorted(maps.Keys(m)) {
+					try(pk, at.String()+"/"+jsonvalue.EscapeToken(pk))
+				}
+			}
+		}
+		return bad == ""
+	})
+	return bad
+}

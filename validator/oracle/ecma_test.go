@@ -78,3 +78,17 @@ func TestBacktrackingIsBounded(t *testing.T) {
 		t.Error("a short mismatch within the bound is accepted")
 	}
 }
+
+// A pattern that is not ECMA-262 makes the tool unusable with a reason that names the pattern,
+// where it is and why, not the metaschema.
+func TestBadPatternIsNamed(t *testing.T) {
+	for schema, want := range map[string]string{
+		`{"type":"object","properties":{"a":{"type":"string","pattern":"^(?P<x>a)$"}}}`: `pattern "^(?P<x>a)$" at /properties/a/pattern: not an ECMA-262 regular expression`,
+		`{"type":"object","patternProperties":{"^\\pL$":{}}}`:                           `pattern "^\\pL$" at /patternProperties/^\pL$: not an ECMA-262 regular expression`,
+	} {
+		_, err := oracle.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "metaschema") {
+			t.Errorf("%s: err = %v; want one with %q", schema, err, want)
+		}
+	}
+}
