@@ -25,6 +25,7 @@ func TestECMAPatternsGenerate(t *testing.T) {
 		{`^(?<q>[ab])-\k<q>$`, func(s string) bool { return len(s) == 3 && s[0] == s[2] }},
 		{`^\p{Script=Greek}+$`, regexp.MustCompile(`^\p{Greek}+$`).MatchString},
 		{`^\p{gc=Lu}\cJ?[^]$`, regexp.MustCompile(`^\p{Lu}\n?(?s:.)$`).MatchString},
+		{`^\p{ASCII}{2,}\p{Uppercase}$`, regexp.MustCompile(`^[\x00-\x7f]{2,}\p{Lu}$`).MatchString},
 	} {
 		pj, _ := json.Marshal(c.pattern)
 		g, gk := newGen(t, `{"type":"string","pattern":`+string(pj)+`}`)

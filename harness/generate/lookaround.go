@@ -167,11 +167,23 @@ func backref(s string, names map[string]int) (int, int) {
 // \p{sc=Greek}, \p{Script_Extensions=Greek}, \p{scx=Greek}, \p{General_Category=L}, \p{gc=L}.
 var ecmaProperty = regexp.MustCompile(`\\([pP])\{(?:Script|sc|Script_Extensions|scx|General_Category|gc)=([A-Za-z_]+)\}`)
 
+// binaryProperty matches the ECMA-262 binary property escapes RE2 does not name, and
+// binaryClass is the RE2 class each is built from (the oracle's engine judges what is built).
+var (
+	binaryProperty = regexp.MustCompile(`\\p\{(ASCII|Any|Assigned|Alphabetic|Alpha|Uppercase|Upper|Lowercase|Lower|White_Space|space)\}`)
+	binaryClass    = map[string]string{"ASCII": `[\x00-\x7F]`, "Any": `[\x00-\x{10FFFF}]`, "Assigned": `\P{Cn}`,
+		"Alphabetic": `[\p{L}\p{Nl}]`, "Alpha": `[\p{L}\p{Nl}]`, "Uppercase": `\p{Lu}`, "Upper": `\p{Lu}`,
+		"Lowercase": `\p{Ll}`, "Lower": `\p{Ll}`, "White_Space": `\s`, "space": `\s`}
+)
+
 // ecmaClasses rewrites the ECMA-262 syntax RE2 parses otherwise or not at all, for building
-// strings only (the oracle's engine judges them): property escapes as RE2 names them, \cX as
-// the control character, [^] (any character) and [] (none).
+// strings only (the oracle's engine judges them): property escapes as RE2 names them (a binary
+// property as a class near it), \cX as the control character, [^] (any character) and [] (none).
 func ecmaClasses(src string) string {
 	src = ecmaProperty.ReplaceAllString(src, `\$1{$2}`)
+	src = binaryProperty.ReplaceAllStringFunc(src, func(m string) string {
+		return binaryClass[m[3:len(m)-1]]
+	})
 	var b strings.Builder
 	inClass := false
 	for i := 0; i < len(src); i++ {
