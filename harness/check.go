@@ -21,7 +21,8 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *execu
 	tr := &toolResult{tool: p.tool.Name}
 	r := newExecutor(opts, run.deaths, silent)
 	defer r.Close()
-	// 1. The regression corpus first; 2. the scorecard; 3. one minimal case per finding.
+	// 1. The regression corpus first; 2. the scorecard (one finding per class, kind and schema
+	// place); 3. a minimal case for the first finding of each class and kind this tool claims.
 	known, replayStats := replaySaved(p, run.saved, r, opts, tr)
 	first, order := scorecard(p, r, opts, known, tr)
 	for c, st := range replayStats {
@@ -37,9 +38,14 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *execu
 	// The generator's counts are the scorecard's: how many findings a tool shrinks depends on
 	// the tools before it (and on the shard), its report line must not.
 	st := p.gen.Stats()
+	// One shrink per class and kind, in the first tool that has it: of that tool's findings of
+	// the class and kind (one per place), the first found; the others keep their first case.
+	shrunk := map[string]bool{}
 	for _, g := range order {
 		f := first[g]
-		if shrinkable(f) && !opts.stopped() && run.shrink.claim(idx, f.Class, f.Kind) {
+		k := shrinkKey(f.Class, f.Kind)
+		if shrinkable(f) && !shrunk[k] && !opts.stopped() && run.shrink.claim(idx, f.Class, f.Kind) {
+			shrunk[k] = true
 			tr.firsts = append(tr.firsts, f)
 			f = minimal(p, r, opts, f)
 		}
@@ -82,6 +88,7 @@ func replaySaved(p *prepared, saved []corpus.Case, r *execute.Executor, opts Opt
 	bases := savedBases(p, r, replay, originals, opts)
 	for i := range replay {
 		fs := judgeAll(&replay[i], bases[i], verdicts[i], mutated[i], opts)
+		placeFindings(p, fs)
 		count(statsFor(stats, replay[i].Class), &replay[i], verdicts[i], fs)
 		for _, f := range fs {
 			if f.Blocking && !known[f.Group()] {
@@ -115,6 +122,7 @@ func scorecard(p *prepared, r *execute.Executor, opts Options, known map[string]
 		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
 			fs := judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts)
+			placeFindings(p, fs)
 			count(statsFor(stats, cs[i].Class), &cs[i], verdicts[i], fs)
 			for _, f := range fs {
 				if _, seen := first[f.Group()]; !seen && !known[f.Group()] {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -272,4 +273,39 @@ func itemSchema(s *jsonschema.Schema, tok string, loose bool) *jsonschema.Schema
 	}
 	ai, _ := s.AdditionalItems.(*jsonschema.Schema)
 	return ai
+}
+
+// placeFindings sets the Place of each of fs, the schema place it is about (schemaPlace): the
+// findings of a tool are one per class, kind and place.
+func placeFindings(p *prepared, fs []report.Finding) {
+	for i := range fs {
+		fs[i].Place = p.places.of(p.oracle, fs[i])
+	}
+}
+
+// placeMemo keeps the schema place found for each class, path and keyword of a tool's findings
+// (and, for a valid case, the path and keyword of the gate's first issue): the first finding
+// with them decides it, so that a tool whose gate fails thousands of cases looks each place up
+// once. A tool's cases are judged in the order drawn, so the same seed gives the same places.
+type placeMemo struct {
+	mu sync.Mutex
+	at map[string]string
+}
+
+func (m *placeMemo) of(gk *oracle.Gatekeeper, f report.Finding) string {
+	key := string(f.Class) + "\x00" + f.Path + "\x00" + f.Keyword
+	if f.Class == corpus.Valid && len(f.Issues) > 0 {
+		key += "\x00" + f.Issues[0].Path + "\x00" + f.Issues[0].Keyword
+	}
+	if _, err := jsonvalue.Parse(f.Args); err != nil {
+		key += "\x00text" // arguments that are not JSON have no place in the schema
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if at, ok := m.at[key]; ok {
+		return at
+	}
+	at, _ := schemaPlace(gk, f)
+	m.at[key] = at
+	return at
 }

@@ -86,7 +86,9 @@ func minimal(p *prepared, r *execute.Executor, opts Options, f report.Finding) r
 		r.Observe(verdicts) // a stop ends the shrink at the next draw
 		bases := drawBases(p, cs, originals, verdicts)
 		for i := range cs {
-			for _, h := range judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts) {
+			fs := judgeAll(&cs[i], bases[i], verdicts[i], mutated[i], opts)
+			placeFindings(p, fs)
+			for _, h := range fs {
 				if h.Group() == g {
 					h := h
 					last = &h

@@ -34,7 +34,7 @@ func TestAuditWarnsOfDialectPatterns(t *testing.T) {
 }
 
 // run and gen warn of the same pattern on stderr, naming the tool, the file and the place, and
-// go on with the tool; a lookaround, which the oracle cannot compile, is named once.
+// go on with the tool; a lookaround, which RE2 (Go validators) cannot compile, is named once.
 func TestRunAndGenWarnOfDialectPatterns(t *testing.T) {
 	dir := t.TempDir()
 	ci := writeFile(t, dir, "ci.json", `{"name":"ci","description":"x","parameters":{"type":"object","properties":{"name":{"type":"string","pattern":"(?i)^abc$"}}}}`)

@@ -285,30 +285,41 @@ func TestSkippedFilesAndEntries(t *testing.T) {
 	}
 }
 
-// Tools that load but that the oracle cannot use (a lookaround RE2 cannot compile, no valid
+// Tools that load but that the oracle cannot use (a root that is not an object, no valid
 // value) are skipped with their reasons; when that leaves none, the run checked nothing, and
-// says so with exit 2 after the report instead of passing.
+// says so with exit 2 after the report instead of passing, in every format's verdict.
 func TestNothingCheckedIsNoPass(t *testing.T) {
 	dir := t.TempDir()
 	f := writeFile(t, dir, "tools.json", `[
-		{"name":"look","description":"x","parameters":{"type":"object","properties":{"a":{"type":"string","pattern":"^(?=a)ab$"}},"required":["a"]}},
+		{"name":"scalar","description":"x","parameters":{"type":"string"}},
 		{"name":"never","description":"x","parameters":{"type":"object","properties":{"a":{"type":"integer","minimum":2,"maximum":1}},"required":["a"]}}
 	]`)
-	r := must(t, 2, "run", "--tools", f, "--checks", "3", "--seed", "1")
+	base := []string{"run", "--tools", f, "--checks", "3", "--seed", "1"}
+	r := must(t, 2, base...)
 	if !strings.Contains(r.stderr, "no tool could be checked; all 2 were skipped") || !strings.Contains(r.stdout, "skipped tools (2):") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	if !strings.HasPrefix(r.stdout, "UNCHECKED  validator reference") || !strings.Contains(r.stdout, ": 0 tools, 2 skipped (scalar, never),") {
+		t.Errorf("the verdict line does not say that nothing was checked:\n%s", r.stdout)
+	}
+	if rep := decodeReport(t, must(t, 2, append(base, "--format", "json")...).stdout); rep.Passed {
+		t.Error("the JSON report of a run that checked nothing says passed")
+	}
+	if md := must(t, 2, append(base, "--format", "markdown")...).stdout; !strings.Contains(md, "reference checked nothing (0 tools, 2 skipped") {
+		t.Errorf("markdown:\n%s", md)
 	}
 	// One usable tool beside them: the run checks it and passes.
 	g := writeFile(t, dir, "more.json", `[{"name":"ok","description":"x","parameters":{"type":"object","properties":{"a":{"type":"string"}}}}]`)
 	must(t, 0, "run", "--tools", f, "--tools", g, "--checks", "3", "--seed", "1")
 }
 
-// A file with tools that cannot be compiled and one that can: the bad ones are skipped with
-// their reasons, the good one is checked, and the run passes.
+// A file with tools that cannot be compiled (a pattern that is not ECMA-262: Python's (?P<x>))
+// and one that can: the bad ones are skipped with their reasons, the good one is checked, and
+// the run passes.
 func TestBrokenToolsAreSkipped(t *testing.T) {
 	f := writeFile(t, t.TempDir(), "mixed.json", `[
  {"name":"broken","parameters":{"type":5}},
- {"name":"lookahead","parameters":{"type":"object","properties":{"x":{"type":"string","pattern":"^(?=a)b"}}}},
+ {"name":"pygroup","parameters":{"type":"object","properties":{"x":{"type":"string","pattern":"^(?P<x>a)b"}}}},
  {"name":"good","parameters":{"type":"object","properties":{"n":{"type":"integer","minimum":0}},"required":["n"],"additionalProperties":false}}
 ]`)
 	args := []string{"run", "--tools", f, "--checks", "10", "--seed", "3", "--format", "json"}
@@ -320,7 +331,7 @@ func TestBrokenToolsAreSkipped(t *testing.T) {
 	for _, s := range rep.Skipped {
 		skipped[s.Tool] = s
 	}
-	for name, why := range map[string]string{"broken": "type", "lookahead": "regex"} {
+	for name, why := range map[string]string{"broken": "type", "pygroup": "not an ECMA-262 regular expression"} {
 		s, ok := skipped[name]
 		switch {
 		case !ok:
@@ -333,7 +344,7 @@ func TestBrokenToolsAreSkipped(t *testing.T) {
 		t.Errorf("the good tool was skipped: %+v", skipped["good"])
 	}
 	text := must(t, 0, "run", "--tools", f, "--checks", "10", "--seed", "3").stdout
-	if !strings.Contains(text, "skipped tools (2):") || !strings.Contains(text, "broken (") || !strings.Contains(text, "lookahead (") {
+	if !strings.Contains(text, "skipped tools (2):") || !strings.Contains(text, "broken (") || !strings.Contains(text, "pygroup (") {
 		t.Errorf("the text report does not list the skipped tools:\n%s", text)
 	}
 }
@@ -376,5 +387,21 @@ func TestMarkdownFindingRowsStayOneLine(t *testing.T) {
 		if !strings.HasPrefix(row, "| read | malformed_json | missed | ") || !end.MatchString(row) {
 			t.Errorf("a findings table row is broken: %q\nthe table:\n%s", row, findings)
 		}
+	}
+}
+
+// A tool whose patterns use ECMA-262 syntax RE2 lacks (lookahead, lookbehind, a backreference)
+// is checked, not skipped: the oracle reads them as ECMA-262, the generator meets them, and the
+// reference passes.
+func TestECMAPatternsAreChecked(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "login.json", `{"name":"login","parameters":{"type":"object","properties":{
+		"password":{"type":"string","pattern":"^(?=.*[0-9])(?=.*[a-z]).{8,}$"},
+		"user":{"type":"string","pattern":"^(?!admin$)[a-z]{3,12}(?<!_)$"},
+		"quoted":{"type":"string","pattern":"^(['\"])[a-z]*\\1$"}},
+		"required":["password","user","quoted"],"additionalProperties":false}}`)
+	rep := decodeReport(t, must(t, 0, "run", "--tools", f, "--checks", "20", "--seed", "1", "--format", "json").stdout)
+	if rep.Tools != 1 || len(rep.Skipped) != 0 || rep.Classes["valid"].Cases != 20 || !rep.Passed {
+		t.Errorf("tools %d, skipped %+v, valid cases %d, passed %v; want the tool checked and passed",
+			rep.Tools, rep.Skipped, rep.Classes["valid"].Cases, rep.Passed)
 	}
 }

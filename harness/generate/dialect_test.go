@@ -82,7 +82,7 @@ func TestPatternStringsHoldInEveryDialect(t *testing.T) {
 			}
 		}
 	}
-	for _, p := range []string{`^[\x1c-\x1f]+$`, `^[\x{2000}-\x{200a}]$`, `^[\r\x{2028}]$`, `^[\x{1F600}-\x{1F64F}]$`} {
+	for _, p := range []string{`^[\x1c-\x1f]+$`, `^[\u2000-\u200a]$`, `^[\r\u2028]$`, `^[\u{1F600}-\u{1F64F}]$`} {
 		pj, _ := json.Marshal(p)
 		g, gk := newGen(t, `{"type":"string","pattern":`+string(pj)+`}`)
 		sampleValues(t, g, gk, 50)

@@ -95,7 +95,7 @@ func (p *objPlan) read(s *jsonschema.Schema, k *objKeywords) {
 	}
 	for _, pp := range schemawalk.Patterns(s) {
 		p.hasPattern = true
-		if pt, err := newPattern(pp.Regexp.String()); err == nil {
+		if pt, err := newPattern(pp.Regexp); err == nil {
 			p.patterns = append(p.patterns, pt)
 		}
 	}
@@ -270,7 +270,7 @@ func (p *objPlan) addUndeclared(st *state, obj map[string]any, depth int) {
 	need := p.minP - len(obj)
 	if len(p.patterns) > 0 && room() && depth < softDepth && (need > 0 || draw.Int(t, 0, 2, "patternKey") == 0) {
 		pt := p.patterns[draw.Int(t, 0, len(p.patterns)-1, "whichPattern")]
-		if k, ok := pt.gen(t, 0, -1); ok && pt.re.MatchString(k) {
+		if k, ok := pt.gen(t, 0, -1); ok && pt.match(k) {
 			if _, dup := obj[k]; !dup {
 				if v, ok := p.extraValue(st, k, depth); ok {
 					obj[k] = v
@@ -325,7 +325,7 @@ func (p *objPlan) extraKey(t *rapid.T) (string, bool) {
 		return "", false
 	}
 	for _, pt := range p.patterns {
-		if pt.re.MatchString(k) {
+		if pt.match(k) {
 			return "", false // its value would have to meet the pattern's schema too
 		}
 	}

@@ -2,7 +2,6 @@ package generate
 
 import (
 	"fmt"
-	"regexp"
 	"regexp/syntax"
 	"strings"
 	"unicode"
@@ -12,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/internal/draw"
+	dialect "github.com/toolproof/toolproof/internal/pattern"
 )
 
 // strPlan is the merged string constraints of a conjunction. Lengths are in runes.
@@ -25,9 +25,10 @@ type strPlan struct {
 
 type pattern struct {
 	src   string
-	re    *regexp.Regexp
-	syn   *syntax.Regexp
-	avoid shorthands // the shorthand classes the source uses: their runes are drawn with care
+	match func(string) bool // the oracle's engine (ECMA-262): the judge of every string built
+	syn   *syntax.Regexp    // what strings are built from: the pattern in RE2, lookarounds taken out
+	ahead []*pattern        // the parts the positive lookaheads want somewhere in the string
+	avoid shorthands        // the shorthand classes the source uses: their runes are drawn with care
 }
 
 func planString(conj []*jsonschema.Schema) (*strPlan, string) {
@@ -40,7 +41,7 @@ func planString(conj []*jsonschema.Schema) (*strPlan, string) {
 			p.maxLen = *s.MaxLength
 		}
 		if s.Pattern != nil {
-			pt, err := newPattern(s.Pattern.String())
+			pt, err := newPattern(s.Pattern)
 			if err != nil {
 				return nil, err.Error()
 			}
@@ -66,16 +67,36 @@ func planString(conj []*jsonschema.Schema) (*strPlan, string) {
 	return p, ""
 }
 
-func newPattern(src string) (*pattern, error) {
-	re, err := regexp.Compile(src)
+// newPattern prepares the strings of a compiled pattern: built from its RE2 form (the ECMA-262
+// \u escapes, property escapes, \cX, [^] and [] rewritten, lookarounds taken out, the positive lookaheads' parts put in, a copy of
+// the group for each backreference), each judged by re itself. A pattern RE2 still cannot
+// parse then is an error.
+func newPattern(re jsonschema.Regexp) (*pattern, error) {
+	src := re.String()
+	pt, err := buildable(src)
 	if err != nil {
-		return nil, fmt.Errorf("pattern %s does not compile as RE2: %v", src, err)
+		base, ahead := withoutLookarounds(withGroupsForBackrefs(src))
+		if pt, err = buildable(base); err != nil {
+			return nil, fmt.Errorf("pattern %s: the generator cannot build strings for it: %v", src, err)
+		}
+		for _, a := range ahead {
+			if ap, err := buildable(a); err == nil {
+				pt.ahead = append(pt.ahead, ap)
+			}
+		}
 	}
-	syn, err := syntax.Parse(src, syntax.Perl)
+	pt.src, pt.match = src, re.MatchString
+	return pt, nil
+}
+
+// buildable is src as the generator builds strings from it: parsed as RE2 after the ECMA-262
+// \u escapes, property escapes, \cX, [^] and [] are rewritten.
+func buildable(src string) (*pattern, error) {
+	syn, err := syntax.Parse(ecmaClasses(dialect.ToRE2(src)), syntax.Perl)
 	if err != nil {
-		return nil, fmt.Errorf("pattern %s: %v", src, err)
+		return nil, err
 	}
-	return &pattern{src: src, re: re, syn: syn.Simplify(), avoid: shorthandsOf(src)}, nil
+	return &pattern{src: src, syn: syn.Simplify(), avoid: shorthandsOf(src)}, nil
 }
 
 // shorthands records which of the classes whose members differ between regex dialects a
@@ -136,7 +157,7 @@ func (p *strPlan) ok(s string) bool {
 		return false
 	}
 	for _, pt := range p.patterns {
-		if !pt.re.MatchString(s) {
+		if !pt.match(s) {
 			return false
 		}
 	}
@@ -267,7 +288,7 @@ func (pt *pattern) gen(t *rapid.T, minLen, maxLen int) (string, bool) {
 	if !w.build(pt.syn) {
 		return "", false
 	}
-	s := b.String()
+	s := pt.withAhead(t, b.String())
 	// An unanchored pattern matches inside a longer string: pad to reach minLen.
 	if n := utf8.RuneCountInString(s); n < minLen {
 		if !unanchoredEnd(pt.syn) {
@@ -280,6 +301,28 @@ func (pt *pattern) gen(t *rapid.T, minLen, maxLen int) (string, bool) {
 		s += pad.String()
 	}
 	return s, true
+}
+
+// withAhead puts in s a string of each positive lookahead's part, over its runes at a drawn
+// place (appended when s is shorter), so that a pattern such as ^(?=.*[0-9]).{8,}$ can be met:
+// the length s was built to stays, and the oracle's engine judges the result.
+func (pt *pattern) withAhead(t *rapid.T, s string) string {
+	for _, a := range pt.ahead {
+		var b strings.Builder
+		w := &regexWriter{t: t, b: &b, budget: 200, avoid: a.avoid}
+		if !w.build(a.syn) {
+			continue
+		}
+		part, rs := []rune(b.String()), []rune(s)
+		if len(part) >= len(rs) {
+			s = string(append(rs, part...))
+			continue
+		}
+		at := draw.Int(t, 0, len(rs)-len(part), "aheadAt")
+		copy(rs[at:], part)
+		s = string(rs)
+	}
+	return s
 }
 
 func unanchoredEnd(re *syntax.Regexp) bool {

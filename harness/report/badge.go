@@ -60,7 +60,9 @@ func badge(rs []*Report) Badge {
 	}
 	b := Badge{SchemaVersion: 1, Label: "toolproof", Message: fmt.Sprintf("%d/%d classes hold", held, len(classes)), Color: "yellow"}
 	switch {
-	case len(classes) > 0 && held == len(classes):
+	case len(classes) == 0:
+		b.Message, b.Color = "no tool checked", "red"
+	case held == len(classes):
 		b.Color = "brightgreen"
 	case held == 0:
 		b.Color = "red"
@@ -78,7 +80,8 @@ func writeBadge(w io.Writer, b Badge) error {
 }
 
 // WriteBadge writes a shields.io endpoint document: "N/M classes hold", M the classes that had
-// cases, N those without a finding that fails the run; green when all hold, red when none.
+// cases, N those without a finding that fails the run; green when all hold, red when none, and
+// "no tool checked" (red) when no class had a case.
 func (r *Report) WriteBadge(w io.Writer) error { return writeBadge(w, badge([]*Report{r})) }
 
 // WriteBadge writes the badge of a comparison: a class holds when it holds for every validator.

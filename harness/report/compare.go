@@ -177,7 +177,8 @@ func totals(r *Report) Cell {
 }
 
 // table is the comparison table: one row per class, one column per validator, then the totals
-// by outcome and the counts of findings, failed checks and skipped tools.
+// by outcome, the counts of findings, failed checks and skipped tools, and each verdict (PASS,
+// FAIL, INTERRUPTED, UNCHECKED).
 func (m *comparisonModel) table() *Table {
 	t := &Table{Head: []string{"class"}}
 	for _, s := range m.reports {
@@ -213,6 +214,7 @@ func (m *comparisonModel) table() *Table {
 		{"findings", func(s *summary) string { return strconv.Itoa(len(s.Findings)) }},
 		{"failed checks", func(s *summary) string { return fmt.Sprintf("%d/%d", s.failed, s.total) }},
 		{"skipped tools", func(s *summary) string { return strconv.Itoa(len(s.Skipped)) }},
+		{"verdict", func(s *summary) string { return s.verdict.Status }},
 	} {
 		cells := []string{cr.name}
 		for _, s := range m.reports {

@@ -19,7 +19,7 @@ func ExampleReport_Write() {
 		Checked: map[string][]string{"valid": {"read"}, "stringified_type": {"read"}},
 		Findings: []report.Finding{{Case: corpus.Case{Tool: "read", Class: "stringified_type", Expect: corpus.Reject,
 			Path: "/limit", Args: []byte(`{"limit":"20","path":"a"}`), ID: "fedcba9876543210fedc"},
-			Kind: report.Missed, Got: "accepted", Count: 1, Blocking: true,
+			Kind: report.Missed, Got: "accepted", Count: 1, Blocking: true, Shrunk: true,
 			// Where the tool file writes the keyword the case breaks (the harness finds it as it judges the case).
 			Location: report.Source{File: "tools.json", Line: 7, Column: 9, Schema: "/properties/limit/type"}}},
 	}
@@ -28,7 +28,7 @@ func ExampleReport_Write() {
 		panic(err)
 	}
 	// Output:
-	// ### toolproof: coercing failed (1 tools, 20 cases, seed 7)
+	// ### toolproof: coercing failed (1 tools, 0 skipped, 20 cases, seed 7)
 	//
 	// Profile strict; checks (a tool in a class): 2, 1 failed; findings: 1; skipped tools: 0.
 	//

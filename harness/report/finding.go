@@ -19,9 +19,14 @@ type Finding struct {
 	Got      string  // accepted, rejected, unclear, crash, timeout, protocol_error
 	Detail   string  // a -want +got diff, the leaked message, the crash
 	Issues   []Issue // what the gate said
-	Count    int     // cases with this tool, class and kind in the final pass
+	Count    int     // cases with this tool, class and kind in the final pass (at any place)
 	Blocking bool    // fails the run (imprecise_location only with RequireLocation)
 	Shrunk   bool    // minimised by rapid (else the first case seen)
+	// Place is the part of the tool's schema the finding is about, as a JSON Pointer into its
+	// parameters: the keyword the oracle finds the case breaks, else the subschema of its path;
+	// for a valid case, the subschema of the gate's first issue; "" when none. A report keeps one
+	// finding per tool, class, kind and place (Group).
+	Place string
 	// Known is set by a baseline (package baseline) on a finding it lists and whose minimal case
 	// still reproduces: it is reported, but does not fail the run.
 	Known bool
@@ -29,6 +34,20 @@ type Finding struct {
 	// written (Locate sets it): the keyword the oracle finds the case breaks, else the subschema
 	// of the case's path. The zero Source when unknown: the finding is at its tool's definition.
 	Location Source
+}
+
+// ShrinkNote is "" for a finding whose case rapid minimised, else why its case is the one first
+// drawn; every format marks such a finding with it.
+func (f Finding) ShrinkNote() string {
+	switch {
+	case f.Shrunk:
+		return ""
+	case f.Kind == Timeout || f.Kind == Crash:
+		return "not shrunk: the case as first drawn (a hang or a crash is not retried)"
+	case !f.Blocking:
+		return "not shrunk: the case as first drawn (a finding that does not block is not shrunk)"
+	}
+	return "not shrunk: the case as first drawn (a run shrinks the first tool of each class and kind)"
 }
 
 // Fails reports whether the finding fails the run: blocking, and not known to a baseline.
@@ -59,6 +78,7 @@ type findingJSON struct {
 	Count      int            `json:"count"`
 	Blocking   bool           `json:"blocking"`
 	Shrunk     bool           `json:"shrunk"`
+	Place      string         `json:"place,omitempty"`
 	Known      bool           `json:"known,omitempty"`
 }
 
@@ -67,7 +87,7 @@ func (f Finding) MarshalJSON() ([]byte, error) {
 	j := findingJSON{Tool: f.Tool, Class: f.Class, Variant: f.Variant, Kind: f.Kind, Expect: f.Expect, Got: f.Got,
 		Path: f.Path, Scope: f.Scope, Also: f.Also, Keyword: f.Keyword, Reason: f.Reason, Canary: f.Canary, Args: string(f.Args),
 		Original: string(f.Original), ID: f.ID, SchemaHash: f.SchemaHash, Detail: f.Detail,
-		Issues: f.Issues, Count: f.Count, Blocking: f.Blocking, Shrunk: f.Shrunk, Known: f.Known}
+		Issues: f.Issues, Count: f.Count, Blocking: f.Blocking, Shrunk: f.Shrunk, Place: f.Place, Known: f.Known}
 	if f.Location != (Source{}) {
 		loc := f.Location
 		j.Location = &loc
@@ -100,15 +120,18 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 		Expect: j.Expect, Class: j.Class, Variant: j.Variant, Path: j.Path, Scope: j.Scope, Also: j.Also, Keyword: j.Keyword,
 		Reason: j.Reason, Canary: j.Canary},
 		Kind: j.Kind, Got: j.Got, Detail: j.Detail, Issues: j.Issues, Count: j.Count, Blocking: j.Blocking, Shrunk: j.Shrunk,
-		Known: j.Known}
+		Place: j.Place, Known: j.Known}
 	if j.Location != nil {
 		f.Location = *j.Location
 	}
 	return nil
 }
 
-// Group is the finding's tool, class and kind: a report keeps one finding per group.
-func (f Finding) Group() string { return f.Tool + "\x00" + string(f.Class) + "\x00" + string(f.Kind) }
+// Group is the finding's tool, class, kind and place: a report keeps one finding per group, so
+// two faults of one tool, class and kind at two places of its schema are two findings.
+func (f Finding) Group() string {
+	return f.Tool + "\x00" + string(f.Class) + "\x00" + string(f.Kind) + "\x00" + f.Place
+}
 
 // String is the finding on one line: tool, class, kind, reason, expectation and answer.
 func (f Finding) String() string {
@@ -175,6 +198,9 @@ func sortFindings(fs []Finding) {
 		if a.Class != b.Class {
 			return a.Class < b.Class
 		}
-		return a.Kind < b.Kind
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.Place < b.Place
 	})
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -21,6 +22,25 @@ func TestFindingJSONRoundTrip(t *testing.T) {
 		}
 		if d := cmp.Diff(f, got); d != "" {
 			t.Errorf("%s: read back differs (-written +read):\n%s", f.ID, d)
+		}
+	}
+}
+
+// Every format marks a finding whose case was not shrunk, and none marks one that was.
+func TestUnshrunkIsMarked(t *testing.T) {
+	r := goldenReport()
+	for _, format := range []string{"text", "markdown", "junit", "html", "sarif"} {
+		for _, shrunk := range []bool{false, true} {
+			for i := range r.Findings {
+				r.Findings[i].Shrunk = shrunk
+			}
+			var b strings.Builder
+			if err := r.WriteFormat(&b, format, RenderOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(b.String(), "as first drawn"); (n > 0) == shrunk {
+				t.Errorf("%s, shrunk %v: %d marks of a case not shrunk", format, shrunk, n)
+			}
 		}
 	}
 }

@@ -183,3 +183,70 @@ func TestJUnitCountsMatchTheText(t *testing.T) {
 var testClassOrder = []string{"valid", "stringified_type", "flattened_array", "hallucinated_key", "out_of_range_enum",
 	"missing_required", "null_value", "wrong_type", "json_in_string", "wrapped_scalar", "wrapper_nesting", "root_not_object",
 	"malformed_json", "implementation_defined"}
+
+// goldenUnchecked is a run that checked nothing: both its tools were skipped.
+func goldenUnchecked() *Report {
+	r := &Report{Validator: "reference", Profile: "strict", ClassOrder: testClassOrder, Seed: 42,
+		Classes: map[string]*ClassStats{}, Checked: map[string][]string{}, Findings: []Finding{},
+		Skipped: []Skipped{
+			{Tool: "login", Source: "tools.json#0", Reason: "unusable schema: the root is not an object schema"},
+			{Source: "tools.json#1", Reason: "unusable schema: no name"},
+		}}
+	r.Finish()
+	return r
+}
+
+// TestGoldenUnchecked pins the verdict of a run that checked nothing in every format: not
+// passed, the skipped tools named and counted on the verdict line.
+func TestGoldenUnchecked(t *testing.T) {
+	r := goldenUnchecked()
+	if r.Passed {
+		t.Fatal("a run that checked no tool passed")
+	}
+	if v := r.Verdict(); v.Status != "UNCHECKED" || v.String() != "UNCHECKED: 0 tools checked, 2 skipped (login, (unnamed) tools.json#1)" {
+		t.Errorf("verdict %q", v)
+	}
+	for _, format := range []string{"text", "json", "junit", "markdown", "html", "sarif", "badge"} {
+		ext := map[string]string{"text": "txt", "json": "json", "junit": "xml", "markdown": "md", "html": "html",
+			"sarif": "sarif", "badge": "badge.json"}[format]
+		t.Run(format, func(t *testing.T) {
+			var got bytes.Buffer
+			if err := r.WriteFormat(&got, format, RenderOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, "unchecked."+ext, got.Bytes())
+		})
+	}
+}
+
+// A shard may check no tool and still pass: Merge judges the whole run.
+func TestEmptyShardIsNotJudged(t *testing.T) {
+	r := &Report{Validator: "reference", Classes: map[string]*ClassStats{}, Shard: &ShardInfo{}}
+	r.Recount()
+	if !r.Passed {
+		t.Error("an empty shard failed")
+	}
+	r.Shard = nil
+	r.Recount()
+	if r.Passed {
+		t.Error("a run that checked no tool passed")
+	}
+}
+
+// A comparison gives each validator's verdict: one that checked nothing reads UNCHECKED, and
+// the comparison does not pass.
+func TestComparisonVerdicts(t *testing.T) {
+	cmpr := &Comparison{Reports: []*Report{goldenPassing(), goldenUnchecked()}}
+	for _, format := range []string{"text", "markdown"} {
+		var b bytes.Buffer
+		if err := cmpr.Write(&b, format); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "PASS") || !strings.Contains(b.String(), "UNCHECKED") {
+			t.Errorf("%s: the verdicts are not shown:\n%s", format, b.String())
+		}
+	}
+	if NewDocument(cmpr.Reports...).Passed {
+		t.Error("a comparison with a validator that checked nothing passed")
+	}
+}

@@ -34,7 +34,7 @@ var htmlTemplate = template.Must(template.New("report").Parse(htmlTemplateText))
 type htmlPage struct {
 	Title      string
 	Heading    string
-	Passed     bool
+	Status     string // the verdict's (Verdict.Status): PASS, FAIL, INTERRUPTED, UNCHECKED
 	Command    string
 	Seed       string
 	Classes    []string
@@ -52,7 +52,7 @@ type htmlHeatmap struct {
 type htmlHeatRow struct {
 	Validator string
 	Anchor    string
-	Passed    bool
+	Status    string
 	Cells     []htmlHeatCell
 }
 
@@ -66,7 +66,8 @@ type htmlHeatCell struct {
 type htmlValidator struct {
 	Anchor                  string
 	Name                    string
-	Passed                  bool
+	Status                  string
+	Verdict                 string // the verdict line: Verdict.String
 	Profile                 string
 	Closed                  bool
 	Seed                    string
@@ -107,14 +108,14 @@ type htmlCell struct {
 }
 
 type htmlFinding struct {
-	Anchor, Mark, Line, Class, Kind, Args, Path, Keyword, At, Detail, ID, Replay, Count string
-	Issues                                                                              []string
+	Anchor, Mark, Line, Class, Kind, Args, Path, Keyword, At, Detail, ID, Replay, Count, Unshrunk string
+	Issues                                                                                        []string
 }
 
 // WriteHTML writes the report as one self-contained HTML page.
 func (r *Report) WriteHTML(w io.Writer, opts HTMLOptions) error {
 	v := r.htmlValidator("v0", opts)
-	p := htmlPage{Title: fmt.Sprintf("toolproof: %s %s", r.Validator, passWord(r.Passed)), Heading: "toolproof: " + r.Validator, Passed: r.Passed,
+	p := htmlPage{Title: fmt.Sprintf("toolproof: %s %s", r.Validator, v.Status), Heading: "toolproof: " + r.Validator, Status: v.Status,
 		Command: opts.Command, Seed: v.Seed, Validators: []htmlValidator{v}}
 	p.Classes, p.Kinds = filterValues([]*Report{r})
 	return htmlTemplate.Execute(w, p)
@@ -123,18 +124,20 @@ func (r *Report) WriteHTML(w io.Writer, opts HTMLOptions) error {
 // WriteHTML writes the comparison as one self-contained HTML page: the validators × classes
 // heatmap, then each validator's report.
 func (cmp *Comparison) WriteHTML(w io.Writer, opts HTMLOptions) error {
-	passed := true
+	status := "PASS"
 	for _, r := range cmp.Reports {
-		passed = passed && r.Passed
+		if !r.Passed {
+			status = "FAIL"
+		}
 	}
 	m := newComparisonModel(cmp)
-	p := htmlPage{Title: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)), Heading: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)), Passed: passed,
+	p := htmlPage{Title: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)), Heading: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)), Status: status,
 		Command: opts.Command, Seed: m.seedText()}
 	hm := &htmlHeatmap{Classes: m.classes}
 	for i, r := range cmp.Reports {
 		v := r.htmlValidator(fmt.Sprintf("v%d", i), opts)
 		p.Validators = append(p.Validators, v)
-		row := htmlHeatRow{Validator: r.Validator, Anchor: v.Anchor, Passed: r.Passed}
+		row := htmlHeatRow{Validator: r.Validator, Anchor: v.Anchor, Status: v.Status}
 		for _, c := range hm.Classes {
 			row.Cells = append(row.Cells, heatCell(r, c, v.Anchor))
 		}
@@ -192,16 +195,11 @@ func filterValues(rs []*Report) (classes, kinds []string) {
 	return classes, kinds
 }
 
-func passWord(passed bool) string {
-	if passed {
-		return "PASS"
-	}
-	return "FAIL"
-}
-
 // htmlValidator builds the view of one report.
 func (r *Report) htmlValidator(anchor string, opts HTMLOptions) htmlValidator {
-	v := htmlValidator{Anchor: anchor, Name: r.Validator, Passed: r.Passed, Profile: string(r.Profile), Closed: r.Closed,
+	verdict := r.Verdict()
+	v := htmlValidator{Anchor: anchor, Name: r.Validator, Status: verdict.Status, Verdict: verdict.String(),
+		Profile: string(r.Profile), Closed: r.Closed,
 		Tools: r.Tools, Cases: r.Cases, Findings: len(r.Findings), Baseline: r.Baseline,
 		Notes: append(append([]string{}, r.Stale...), r.Notes...)}
 	if r.Seed != 0 {
@@ -329,7 +327,8 @@ func (r *Report) htmlFinding(anchor string, f Finding, opts HTMLOptions) htmlFin
 	}
 	h := htmlFinding{Anchor: anchor + "-" + f.ID + "-" + string(f.Kind), Mark: mark, Line: f.String(), Class: string(f.Class),
 		Kind: string(f.Kind), Args: showArgs(string(f.Args)), Path: f.Path, Keyword: f.Keyword, At: atText(r.At(f)),
-		Detail: strings.TrimRight(f.Detail, "\n"), ID: f.ID, Replay: opts.replay(r, f), Count: suchCases(f.Count)}
+		Detail: strings.TrimRight(f.Detail, "\n"), ID: f.ID, Replay: opts.replay(r, f), Count: suchCases(f.Count),
+		Unshrunk: f.ShrinkNote()}
 	if f.Path == "" && f.Class != "valid" {
 		h.Path = "(the root)"
 	}

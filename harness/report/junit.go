@@ -68,6 +68,9 @@ func junitFinding(f Finding, at Source) string {
 		s += "at: " + t + "\n"
 	}
 	s += fmt.Sprintf("args: %s\n", showArgs(string(f.Args)))
+	if note := f.ShrinkNote(); note != "" {
+		s += note + "\n"
+	}
 	if f.Path != "" {
 		s += fmt.Sprintf("path: %s  keyword: %s\n", f.Path, f.Keyword)
 	}
@@ -82,15 +85,17 @@ func junitFinding(f Finding, at Source) string {
 
 // junitSuites builds one test suite per class (named toolproof/CLASS, or toolproof/VALIDATOR/CLASS
 // with withValidator) with one test case per check (a tool in the class), failed when it has a
-// blocking finding, and a suite of the skipped tools. The counts are those of the text report's
-// checks line.
+// blocking finding, and a suite of the skipped tools; every suite carries the verdict line as a
+// property, and a run that checked nothing has a suite toolproof/verdict with one failed case
+// saying so. The counts are those of the text report's checks line.
 func junitSuites(sum *summary, withValidator bool) []junitSuite {
 	r := sum.Report
 	prefix := "toolproof/"
 	if withValidator {
 		prefix = "toolproof/" + r.Validator + "/"
 	}
-	props := []junitProperty{{"validator", r.Validator}, {"profile", string(r.Profile)}, {"closed", strconv.FormatBool(r.Closed)}}
+	props := []junitProperty{{"validator", r.Validator}, {"profile", string(r.Profile)}, {"closed", strconv.FormatBool(r.Closed)},
+		{"verdict", sum.verdict.String()}}
 	if r.Seed != 0 {
 		props = append(props, junitProperty{"seed", strconv.FormatUint(r.Seed, 10)})
 	}
@@ -120,6 +125,13 @@ func junitSuites(sum *summary, withValidator bool) []junitSuite {
 			s.Skipped++
 		}
 		suites = append(suites, s)
+	}
+	if sum.verdict.Status == "UNCHECKED" {
+		name := prefix + "verdict"
+		suites = append(suites, junitSuite{Name: name, Tests: 1, Failures: 1, Properties: props, Cases: []junitCase{{
+			Name: "tools checked", Classname: name,
+			Failure: &junitFailure{Message: "no tool was checked: " + sum.verdict.SkippedText(), Type: "unchecked",
+				Text: xmlSafe(sum.verdict.String() + "\n")}}}})
 	}
 	return suites
 }

@@ -11,8 +11,9 @@ import (
 // table, the unclear samples, the skipped tools and the notes as Markdown.
 func writeMarkdown(w io.Writer, r *Report) error {
 	s := summarize(r)
-	_, status := s.statusWord()
-	fmt.Fprintf(w, "### toolproof: %s %s (%d tools, %d cases%s)\n\n", mdCell(r.Validator), status, r.Tools, r.Cases, s.seedText())
+	v := s.verdict
+	fmt.Fprintf(w, "### toolproof: %s %s (%d tools, %s, %d cases%s)\n\n", mdCell(r.Validator), v.Word(), v.Checked,
+		mdCell(v.SkippedText()), r.Cases, s.seedText())
 	fmt.Fprintf(w, "Profile %s%s; %s.\n\n", r.Profile, s.closedText(), mdCell(s.countsLine()))
 	s.classTable().WriteMarkdown(w)
 	if len(r.Findings) > 0 {
@@ -65,7 +66,11 @@ func writeComparisonMarkdown(w io.Writer, cmp *Comparison) error {
 func writeMarkdownFindings(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "| tool | class | kind | args | path | at | blocking | id |\n|---|---|---|---|---|---|---|---|\n")
 	for _, f := range r.Findings {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, mdCode(Truncate(string(f.Args), 120)),
+		args := mdCode(Truncate(string(f.Args), 120))
+		if !f.Shrunk {
+			args += " (not shrunk: as first drawn)"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, args,
 			mdCell(f.Path), mdCell(atText(r.At(f))), blockingWord(f), f.ID)
 	}
 }

@@ -102,7 +102,7 @@ func TestSARIFIsValid(t *testing.T) {
 			for _, r := range c.reports {
 				for _, f := range r.Findings {
 					if f.Blocking {
-						want = append(want, r.Validator+": "+f.String())
+						want = append(want, r.Validator+": "+f.String()+unshrunkText(f))
 					}
 				}
 			}

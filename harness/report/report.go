@@ -5,8 +5,8 @@ import (
 	"sort"
 )
 
-// Report is the result of a run: counts per class, the minimal finding of every tool, class and
-// kind, and the tools that were skipped with their reasons.
+// Report is the result of a run: counts per class, a finding for every tool, class, kind and
+// schema place (Finding.Group), and the tools that were skipped with their reasons.
 type Report struct {
 	Passed        bool                   `json:"passed"`
 	Validator     string                 `json:"validator"`
@@ -44,8 +44,8 @@ type Report struct {
 }
 
 // Finish puts what a run gathered in report order (findings, stale cases, notes, the tools
-// checked), counts the cases and decides Passed: no blocking finding and no generator bug. The
-// report of a shard takes from it what Merge needs.
+// checked), counts the cases and decides Passed (Recount). The report of a shard takes from it
+// what Merge needs.
 func (r *Report) Finish() {
 	sortFindings(r.Findings)
 	sort.Strings(r.Stale)
@@ -61,11 +61,12 @@ func (r *Report) Finish() {
 	r.Shard.finish(r)
 }
 
-// Recount decides Passed: no finding that fails the run (blocking and not known to a
-// baseline), no fixed baseline entry, no generator bug, and a run that went to its end (not
-// Interrupted). A baseline calls it after marking findings known.
+// Recount decides Passed: at least one tool checked (a shard may check none: Merge judges the
+// whole run), no finding that fails the run (blocking and not known to a baseline), no fixed
+// baseline entry, no generator bug, and a run that went to its end (not Interrupted). A
+// baseline calls it after marking findings known.
 func (r *Report) Recount() {
-	r.Passed = r.GeneratorBugs == 0 && r.Interrupted == ""
+	r.Passed = r.GeneratorBugs == 0 && r.Interrupted == "" && (r.Tools > 0 || r.Shard != nil)
 	for _, f := range r.Findings {
 		if f.Fails() {
 			r.Passed = false
@@ -84,13 +85,14 @@ type summary struct {
 	kinds         []Kind   // the kinds counted in some class, in report order
 	either        bool     // a class counted implementation-defined cases (the column shows only then)
 	unclear       bool     // a class counted unclear answers (the column shows only then)
+	verdict       Verdict
 	checks        []classChecks
 	total, failed int // checks, and checks with a blocking finding
 	blocking      int // blocking findings
 }
 
 func summarize(r *Report) *summary {
-	s := &summary{Report: r, classes: r.classOrder()}
+	s := &summary{Report: r, classes: r.classOrder(), verdict: r.Verdict()}
 	for _, k := range Kinds() {
 		for _, st := range r.Classes {
 			if st.ByKind[k] > 0 {
@@ -232,16 +234,6 @@ func (s *summary) countsLine() string {
 		line += "; interrupted: " + s.Interrupted
 	}
 	return line
-}
-
-func (s *summary) statusWord() (string, string) {
-	if s.Interrupted != "" {
-		return "INTERRUPTED", "interrupted"
-	}
-	if s.Passed {
-		return "PASS", "passed"
-	}
-	return "FAIL", "failed"
 }
 
 func (s *summary) seedText() string {

@@ -27,9 +27,37 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool       sarifTool     `json:"tool"`
-	Results    []sarifResult `json:"results"`
-	ColumnKind string        `json:"columnKind"` // what a region's columns count: Source.Column's characters
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations"` // one a report: its verdict
+	Results     []sarifResult     `json:"results"`
+	ColumnKind  string            `json:"columnKind"` // what a region's columns count: Source.Column's characters
+}
+
+// sarifInvocation is one validator's run: successful unless it checked nothing or was
+// interrupted, its verdict line as a notification, the verdict in its properties.
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications"`
+	Properties                 map[string]any      `json:"properties"`
+}
+
+type sarifNotification struct {
+	Level   string    `json:"level"`
+	Message sarifText `json:"message"`
+}
+
+// sarifInvocationOf is the invocation of r: its verdict, and the tools skipped by name.
+func sarifInvocationOf(r *Report) sarifInvocation {
+	v := r.Verdict()
+	level := map[string]string{"PASS": "note", "FAIL": "note", "INTERRUPTED": "warning", "UNCHECKED": "error"}[v.Status]
+	skipped := v.Skipped
+	if skipped == nil {
+		skipped = []string{}
+	}
+	return sarifInvocation{ExecutionSuccessful: v.Status == "PASS" || v.Status == "FAIL",
+		ToolExecutionNotifications: []sarifNotification{{Level: level, Message: sarifText{r.Validator + ": " + v.String()}}},
+		Properties: map[string]any{"validator": r.Validator, "verdict": v.Status, "passed": r.Passed,
+			"toolsChecked": v.Checked, "toolsSkipped": skipped}}
 }
 
 type sarifTool struct {
@@ -108,7 +136,8 @@ func (cmp *Comparison) WriteSARIF(w io.Writer, opts SARIFOptions) error {
 
 func writeSARIF(w io.Writer, rs []*Report, opts SARIFOptions) error {
 	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "toolproof", InformationURI: "https://github.com/toolproof/toolproof",
-		Version: opts.Version, Rules: []sarifRule{}}}, Results: []sarifResult{}, ColumnKind: "unicodeCodePoints"}
+		Version: opts.Version, Rules: []sarifRule{}}}, Invocations: []sarifInvocation{}, Results: []sarifResult{},
+		ColumnKind: "unicodeCodePoints"}
 	ruleIndex := map[string]int{}
 	var ids []string
 	for _, r := range rs {
@@ -126,6 +155,7 @@ func writeSARIF(w io.Writer, rs []*Report, opts SARIFOptions) error {
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleFor(id))
 	}
 	for _, r := range rs {
+		run.Invocations = append(run.Invocations, sarifInvocationOf(r))
 		for _, f := range r.Findings {
 			if f.Blocking {
 				id := string(f.Class) + "/" + string(f.Kind)
@@ -161,7 +191,7 @@ func sarifRuleFor(id string) sarifRule {
 		short = fmt.Sprintf("valid arguments: %s", kindMeaning[Kind(kind)])
 	}
 	return sarifRule{ID: id, Name: id, ShortDescription: sarifText{short},
-		FullDescription:      sarifText{fmt.Sprintf("The gate under test gave a wrong verdict on a %s case (%s). The result holds the minimal case; toolproof replay repeats it.", class, kind)},
+		FullDescription:      sarifText{fmt.Sprintf("The gate under test gave a wrong verdict on a %s case (%s). The result holds the minimal case (or says it was not shrunk); toolproof replay repeats it.", class, kind)},
 		HelpURI:              sarifDocs + "verdicts.md",
 		DefaultConfiguration: map[string]any{"level": "error"},
 		Properties:           map[string]any{"tags": []string{"toolproof", class, kind}}}
@@ -183,10 +213,10 @@ var kindMeaning = map[Kind]string{
 
 func (r *Report) sarifResult(f Finding, id string, index int, opts SARIFOptions) sarifResult {
 	res := sarifResult{RuleID: id, RuleIndex: index, Level: "error",
-		Message:             sarifText{fmt.Sprintf("%s: %s", r.Validator, f.String())},
+		Message:             sarifText{fmt.Sprintf("%s: %s", r.Validator, f.String()) + unshrunkText(f)},
 		PartialFingerprints: map[string]string{"toolproofFinding/v1": fingerprint(r.Validator, f)},
 		Properties: map[string]any{"validator": r.Validator, "tool": f.Tool, "class": string(f.Class), "kind": string(f.Kind),
-			"args": showArgs(string(f.Args)), "path": f.Path, "id": f.ID}}
+			"args": showArgs(string(f.Args)), "path": f.Path, "id": f.ID, "shrunk": f.Shrunk}}
 	if f.Known {
 		res.Level = "warning"
 	}
@@ -219,6 +249,14 @@ func (r *Report) sarifResult(f Finding, id string, index int, opts SARIFOptions)
 	}
 	res.Locations = []sarifLocation{loc}
 	return res
+}
+
+// unshrunkText is " (NOTE)" for a finding whose case was not shrunk, "" for one that was.
+func unshrunkText(f Finding) string {
+	if note := f.ShrinkNote(); note != "" {
+		return " (" + note + ")"
+	}
+	return ""
 }
 
 // fileURI is a file's path as a URI reference (SARIF's artifactLocation.uri): each segment

@@ -11,21 +11,24 @@ import (
 // the notes.
 func writeText(w io.Writer, r *Report) error {
 	s := summarize(r)
-	status, _ := s.statusWord()
-	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %d cases, %d findings\n", status, EscapeLine(r.Validator),
-		r.Profile, s.closedText(), s.seedText(), r.Tools, r.Cases, len(r.Findings))
+	v := s.verdict
+	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %s, %d cases, %d findings\n", v.Status, EscapeLine(r.Validator),
+		r.Profile, s.closedText(), s.seedText(), v.Checked, EscapeLine(v.SkippedText()), r.Cases, len(r.Findings))
 	fmt.Fprintf(w, "%s\n\n", EscapeLine(s.countsLine()))
 	if err := s.classTable().WriteText(w); err != nil {
 		return err
 	}
 	if len(r.Findings) > 0 {
-		fmt.Fprintf(w, "\nfindings (one minimal case per tool, class and kind):\n")
+		fmt.Fprintf(w, "\nfindings (one per tool, class, kind and schema place; each case minimal unless marked not shrunk):\n")
 		for _, f := range r.Findings {
 			fmt.Fprintf(w, "\n%s %s\n", mark(f), EscapeLine(f.String()))
 			if at := atText(r.At(f)); at != "" {
 				fmt.Fprintf(w, "     at:     %s\n", EscapeLine(at))
 			}
 			fmt.Fprintf(w, "     args:   %s\n", showArgs(string(f.Args)))
+			if note := f.ShrinkNote(); note != "" {
+				fmt.Fprintf(w, "     shrunk: no, %s\n", strings.TrimPrefix(note, "not shrunk: "))
+			}
 			if f.Path != "" {
 				fmt.Fprintf(w, "     path:   %s  keyword: %s\n", EscapeLine(f.Path), EscapeLine(f.Keyword))
 			}

@@ -34,8 +34,8 @@ const (
 	inlineFlags = "inline flags such as (?i) are RE2 and Python syntax; ECMA-262 (JSON Schema's dialect: Ajv, TypeBox) rejects them"
 	pythonNamed = "(?P<name>...) is RE2 and Python syntax; ECMA-262 rejects it (it writes (?<name>...))"
 	ecmaNamed   = "(?<name>...) is ECMA-262 and RE2 syntax; Python's re rejects it (it writes (?P<name>...))"
-	lookaround  = "lookahead and lookbehind are ECMA-262 and Python syntax; RE2 rejects them, so toolproof's oracle cannot check the tool"
-	backref     = "backreferences are ECMA-262 and Python syntax; RE2 rejects them, so toolproof's oracle cannot check the tool"
+	lookaround  = "lookahead and lookbehind are ECMA-262 and Python syntax; RE2 rejects them, so Go validators on regexp refuse the tool"
+	backref     = "backreferences are ECMA-262 and Python syntax; RE2 rejects them, so Go validators on regexp refuse the tool"
 	atomic      = "atomic groups and possessive quantifiers are Python 3.11+ syntax only; ECMA-262 and RE2 reject them"
 	comment     = "(?#...) comments are Python syntax only"
 	unicodeProp = `\p{...} is ECMA-262 syntax only with the u flag (Ajv and TypeBox set it; without it \p is a letter p), RE2 syntax with other property names (scripts as \p{Greek}, where ECMA-262 wants \p{Script=Greek}), and Python's re rejects it`
@@ -43,12 +43,12 @@ const (
 	anchors     = `\A, \z and \Z are not ECMA-262 (with the u flag a syntax error, without it a plain letter); \z is RE2 only, \Z Python only`
 	quoting     = `\Q...\E quoting is RE2 syntax only`
 	hexBrace    = `\x{...} is RE2 syntax only (ECMA-262 with the u flag writes \u{...})`
-	uBrace      = `\u{...} is ECMA-262 syntax with the u flag only; RE2 (Go validators) and Python reject it (toolproof's oracle rewrites it as \x{...})`
-	uEscape     = `\uXXXX is ECMA-262 and Python syntax; RE2 rejects it, so Go validators on regexp refuse the tool (toolproof's oracle rewrites it as \x{...})`
+	uBrace      = `\u{...} is ECMA-262 syntax with the u flag only; RE2 (Go validators) and Python reject it`
+	uEscape     = `\uXXXX is ECMA-262 and Python syntax; RE2 rejects it, so Go validators on regexp refuse the tool`
 	controlEsc  = `\cX control escapes are ECMA-262 syntax only; RE2 and Python reject them`
 	posixClass  = "[[:alpha:]] POSIX classes are RE2 syntax only; ECMA-262 and Python read them as a class of the letters ':', 'a', 'l', ..."
 	emptyClass  = "[] and [^] are the empty and the full class in ECMA-262; RE2 and Python read the ] as a member and the class goes on"
-	notRE2      = "RE2 cannot compile it, so toolproof's oracle cannot check the tool: "
+	notRE2      = "RE2 cannot compile it, so Go validators on regexp refuse the tool: "
 )
 
 // Problems lists the syntax in src that not every dialect has (or reads alike), in the order
@@ -162,8 +162,8 @@ func groupProblem(g string) string {
 	return ""
 }
 
-// saidRE2Rejects reports whether one of the problems already says that RE2 (toolproof's
-// oracle) cannot compile the pattern.
+// saidRE2Rejects reports whether one of the problems already says that RE2 cannot compile the
+// pattern.
 func saidRE2Rejects(problems []string) bool {
 	for _, p := range problems {
 		if p == lookaround || p == backref {
@@ -220,7 +220,7 @@ func Warnings(schema json.RawMessage) []Warning {
 }
 
 // ToRE2 rewrites the \u escapes of an ECMA-262 pattern as RE2 \x{...} escapes (surrogate pairs
-// joined): the form toolproof's oracle compiles.
+// joined): the form RE2 compiles, from which toolproof's generator builds strings.
 func ToRE2(src string) string {
 	if !strings.Contains(src, `\u`) {
 		return src

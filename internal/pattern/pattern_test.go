@@ -57,8 +57,7 @@ func TestDialectOnlySyntaxIsNamed(t *testing.T) {
 }
 
 // A pattern gets one problem for one construct: "RE2 cannot compile it" only where no other
-// problem says so already, and never for what the oracle rewrites (\u escapes), which it
-// compiles.
+// problem says so already, and never for the \u escapes, which RE2 compiles once rewritten.
 func TestOneProblemForOneConstruct(t *testing.T) {
 	for p, want := range map[string][]string{
 		`^(?=a)ab$`:          {"lookahead"},

@@ -41,8 +41,8 @@ func TestMultipleOfAtItsPlace(t *testing.T) {
 		anyOf = `{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"number","multipleOf":0.01}]},"y":{"type":"number"}}}`
 		not   = `{"type":"object","properties":{"x":{"not":{"multipleOf":0.01}},"y":{"type":"number"}}}`
 		pats  = `{"type":"object","patternProperties":{"^p_":{"multipleOf":0.01}},"additionalProperties":{"type":"number"}}`
-		// \pL is a letter class to RE2 and to ECMA-262 with the u flag, the text "pL" without it.
-		dialect = `{"type":"object","patternProperties":{"^\\pL$":{"multipleOf":0.01}},"additionalProperties":{"type":"number"}}`
+		// \p{L} is a letter class to ECMA-262 with the u flag, the text "p{L}" without it.
+		dialect = `{"type":"object","patternProperties":{"^\\p{L}$":{"multipleOf":0.01}},"additionalProperties":{"type":"number"}}`
 		addl    = `{"type":"object","properties":{"n":{"type":"number"}},"additionalProperties":{"multipleOf":0.01}}`
 		deps    = `{"type":"object","properties":{"c":{"type":"number"}},"dependentSchemas":{"a":{"properties":{"b":{"multipleOf":0.01}}}}}`
 		tree    = `{"$defs":{"tree":{"type":"object","properties":{"v":{"multipleOf":0.01},"w":{"type":"number"},"kids":{"type":"array","items":{"$ref":"#/$defs/tree"}}}}},"$ref":"#/$defs/tree"}`

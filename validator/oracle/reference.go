@@ -156,6 +156,9 @@ func explainCompileError(err error, loc string, doc any) error {
 	if errors.As(err, &le) {
 		return fmt.Errorf("$ref to %s: remote references are not loaded (only local $defs)", le.URL)
 	}
+	if bad := badPattern(doc); bad != "" {
+		return errors.New(bad)
+	}
 	msg := strings.ReplaceAll(err.Error(), loc, "")
 	return errors.New(msg)
 }

@@ -9,6 +9,7 @@ require (
 )
 
 require (
+	github.com/dlclark/regexp2/v2 v2.13.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect

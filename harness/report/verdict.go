@@ -1,0 +1,66 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Verdict is the outcome of a run as every format states it, decided once from the report: its
+// status, the tools checked, and the tools skipped by name.
+type Verdict struct {
+	// Status is PASS, FAIL, INTERRUPTED, or UNCHECKED for a run that checked no tool (every
+	// tool skipped, or none given): a run that checked nothing does not pass.
+	Status  string
+	Checked int      // the tools checked
+	Skipped []string // the tools skipped, by name ("(unnamed) SOURCE" for a tool without one)
+}
+
+// verdictNames is how many skipped tools a verdict line names before it counts the rest.
+const verdictNames = 5
+
+// Verdict decides the outcome of the run from Passed, Interrupted and the tools checked.
+func (r *Report) Verdict() Verdict {
+	v := Verdict{Status: "FAIL", Checked: r.Tools}
+	switch {
+	case r.Interrupted != "":
+		v.Status = "INTERRUPTED"
+	case r.Passed:
+		v.Status = "PASS"
+	case r.Tools == 0:
+		v.Status = "UNCHECKED"
+	}
+	for _, s := range r.Skipped {
+		name := s.Tool
+		if name == "" {
+			name = "(unnamed) " + s.Source
+		}
+		v.Skipped = append(v.Skipped, name)
+	}
+	return v
+}
+
+// Word is the status as a word of a sentence: passed, failed, interrupted, checked nothing.
+func (v Verdict) Word() string {
+	return map[string]string{"PASS": "passed", "FAIL": "failed", "INTERRUPTED": "interrupted",
+		"UNCHECKED": "checked nothing"}[v.Status]
+}
+
+// SkippedText is the count of the skipped tools with the first of their names: "0 skipped",
+// "2 skipped (a, b)", "7 skipped (a, b, c, d, e and 2 more)".
+func (v Verdict) SkippedText() string {
+	n := len(v.Skipped)
+	if n == 0 {
+		return "0 skipped"
+	}
+	names := v.Skipped
+	more := ""
+	if n > verdictNames {
+		names, more = names[:verdictNames], fmt.Sprintf(" and %d more", n-verdictNames)
+	}
+	return fmt.Sprintf("%d skipped (%s%s)", n, strings.Join(names, ", "), more)
+}
+
+// String is the verdict in one line: "PASS: 3 tools checked, 0 skipped".
+func (v Verdict) String() string {
+	return fmt.Sprintf("%s: %d tools checked, %s", v.Status, v.Checked, v.SkippedText())
+}
