@@ -50,8 +50,9 @@ func runnerGate(bt anthropic.BetaTool) validator.Validator {
 }
 
 // The Anthropic tool runner checks no schema: the handler gets whatever encoding/json makes of
-// the model's input. An unknown key is dropped, a null becomes the zero value, an enum or a bound
-// is never enforced.
+// the model's input. With the tool's objects closed (Options.Close, as the SDK's reflector
+// intends), an unknown key is dropped, "City" binds to city, a null becomes the zero value, and
+// no enum or bound is enforced; 7.5 for an integer is refused, but at the root, not at /days.
 func Example_anthropicToolRunner() {
 	bt, err := weatherTool()
 	if err != nil {
@@ -68,7 +69,15 @@ func Example_anthropicToolRunner() {
 		panic(err)
 	}
 	for _, f := range rep.Findings {
-		fmt.Println(f.Class, f.Kind, "at", f.Path)
+		fmt.Println(f.Class, f.Kind, "at", f.Path, f.Keyword)
 	}
 	// Output:
+	// hallucinated_key missed at /verbose additionalProperties
+	// misnamed_key missed at /city required
+	// null_value missed at /city type
+	// null_value missed at /days type
+	// out_of_range_enum imprecise_location at /days type
+	// out_of_range_enum missed at /days maximum
+	// out_of_range_enum missed at /days minimum
+	// out_of_range_enum missed at /unit enum
 }

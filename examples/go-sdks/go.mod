@@ -6,12 +6,15 @@ replace github.com/toolproof/toolproof => ../..
 
 require (
 	github.com/anthropics/anthropic-sdk-go v1.60.0
+	github.com/openai/openai-go/v3 v3.102.0
 	github.com/toolproof/toolproof v0.0.0-00010101000000-000000000000
 )
 
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
+	github.com/coder/websocket v1.8.15 // indirect
+	github.com/dlclark/regexp2/v2 v2.13.0 // indirect
 	github.com/invopop/jsonschema v0.14.0 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
