@@ -35,11 +35,13 @@ func Example_goStruct() {
 		panic(err)
 	}
 	for _, f := range rep.Findings {
-		fmt.Println(f.Class, f.Kind, string(f.Args))
+		fmt.Println(f.Class, f.Kind, "at", f.Path, string(f.Args))
 	}
 	// Output:
-	// hallucinated_key missed {"path":"a","verbose":"tpc-00000000"}
-	// null_value imprecise_location {"limit":3.0,"path":null}
-	// null_value missed {"path":null}
-	// valid false_reject {"offset":0.0,"path":"a"}
+	// hallucinated_key missed at /verbose {"path":"a","verbose":"tpc-00000000"}
+	// null_value imprecise_location at /path {"limit":3.0,"path":null}
+	// null_value missed at /limit {"limit":null,"path":"d"}
+	// null_value missed at /offset {"offset":null,"path":"bkP0nAhASaHab"}
+	// null_value missed at /path {"path":null}
+	// valid false_reject at  {"offset":0.0,"path":"a"}
 }
