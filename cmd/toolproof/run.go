@@ -237,7 +237,7 @@ func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(f.validators) == 0 && f.format == "text" && (err == nil || errors.Is(err, errFindings)) {
 		// The reference alone proves nothing to a newcomer: show what a finding looks like.
-		if derr := writeDemo(stdout, tools, opts); derr != nil {
+		if derr := writeDemo(stdout, tools, opts, invokedAs(os.Args[0])); derr != nil {
 			return derr
 		}
 	}
