@@ -292,7 +292,7 @@ func writeReports(reports []*report.Report, out outputs, maxSkipped int, stdout,
 	// Every output is written before any is given up on: a --report file that cannot be
 	// written loses neither the others nor stdout.
 	fileErr := writeFiles(reports, out)
-	if err := write(stdout, reports, out.format, out.render); err != nil {
+	if err := writeStdout(stdout, reports, out); err != nil {
 		return errors.Join(fileErr, err)
 	}
 	if format := out.format; format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
