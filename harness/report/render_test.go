@@ -102,7 +102,7 @@ func TestSARIFIsValid(t *testing.T) {
 			for _, r := range c.reports {
 				for _, f := range r.Findings {
 					if f.Blocking {
-						want = append(want, r.Validator+": "+f.String())
+						want = append(want, r.Validator+": "+f.String()+". Minimal case: "+showArgs(string(f.Args))+" (id "+f.ID+")")
 					}
 				}
 			}
@@ -115,6 +115,10 @@ func TestSARIFIsValid(t *testing.T) {
 				rule := log.Runs[0].Tool.Driver.Rules[res.RuleIndex]
 				if rule.ID != res.RuleID || !strings.Contains(res.Message.Text, strings.Replace(res.RuleID, "/", " ", 1)) {
 					t.Errorf("result %q: rule %s (index %d, %s)", res.Message.Text, res.RuleID, res.RuleIndex, rule.ID)
+				}
+				// GitHub's rules (GH2012 and the like): a help in text and Markdown, a name that is not the id.
+				if rule.Name == "" || rule.Name == rule.ID || rule.Help.Text == "" || rule.Help.Markdown == "" {
+					t.Errorf("rule %s: name %q, help %+v", rule.ID, rule.Name, rule.Help)
 				}
 			}
 			if d := cmp.Diff(want, got); d != "" {
@@ -189,5 +193,17 @@ func TestBadge(t *testing.T) {
 	none.Findings[0].Class = "valid"
 	if got := badge([]*Report{none}); got.Color != "red" || got.Message != "0/1 classes hold" {
 		t.Errorf("a report whose only class fails: %+v", got)
+	}
+}
+
+func TestSARIFRuleName(t *testing.T) {
+	for in, want := range map[[2]string]string{
+		{"stringified_type", "missed"}:   "StringifiedTypeMissed",
+		{"valid", "false_reject"}:        "ValidFalseReject",
+		{"out_of_range_enum", "timeout"}: "OutOfRangeEnumTimeout",
+	} {
+		if got := ruleName(in[0], in[1]); got != want {
+			t.Errorf("ruleName(%q, %q) = %q, want %q", in[0], in[1], got, want)
+		}
 	}
 }
