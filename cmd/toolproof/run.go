@@ -185,6 +185,7 @@ func (c *runCmd) check(pos []string) error {
 
 func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 	f, opts := &c.runFlags, c.opts
+	start := time.Now() // for JUnit's time, the one part of a report that is wall time
 	vs, closeAll, err := f.openAll(stderr)
 	if err != nil {
 		return err
@@ -221,7 +222,9 @@ func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sources(reports, tools, f.servedBy(vs))
-	err = stoppedAny(vs, writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr))
+	out := f.outputs(vs, args, seed)
+	out.render.JUnit.Elapsed = time.Since(start)
+	err = stoppedAny(vs, writeReports(reports, out, f.maxSkipped, stdout, stderr))
 	why := interrupted(reports)
 	if saveErr != nil {
 		// The reports are written; not every case --save keeps is. That is bad input (exit 2),

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -205,5 +207,26 @@ func TestSARIFRuleName(t *testing.T) {
 		if got := ruleName(in[0], in[1]); got != want {
 			t.Errorf("ruleName(%q, %q) = %q, want %q", in[0], in[1], got, want)
 		}
+	}
+}
+
+// TestJUnitTime: the run's wall time is the testsuites element's time attribute, the only
+// difference from the report written without it.
+func TestJUnitTime(t *testing.T) {
+	r := goldenReport()
+	var plain, timed bytes.Buffer
+	if err := r.Write(&plain, "junit"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteFormat(&timed, "junit", RenderOptions{JUnit: JUnitOptions{Elapsed: 1500 * time.Millisecond}}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "time=") {
+		t.Errorf("a time attribute without Elapsed:\n%s", plain.String())
+	}
+	got := timed.String()
+	normal := regexp.MustCompile(` time="1\.500"`).ReplaceAllString(got, "")
+	if !strings.Contains(got, ` time="1.500">`) || normal != plain.String() {
+		t.Errorf("JUnit with Elapsed 1.5s:\n%s\nwithout:\n%s", got, plain.String())
 	}
 }
