@@ -301,6 +301,9 @@ func writeReports(reports []*report.Report, out outputs, maxSkipped int, stdout,
 	if format := out.format; format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
 		fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
 	}
+	if out.format == "text" {
+		writeOpenHint(stdout, reports, invokedAs(os.Args[0]))
+	}
 	if path, n := out.captured.Captured(); out.format == "text" && n > 0 {
 		fmt.Fprintf(stdout, "the validator's stderr, %d lines so far: %s (--validator-stderr=pass shows it)\n", n, path)
 	}
