@@ -24,12 +24,7 @@ func useColour(w io.Writer, getenv func(string) string) bool {
 	if f := getenv("FORCE_COLOR"); f != "" && f != "0" {
 		return true
 	}
-	file, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := file.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return isTerminal(w)
 }
 
 // colourText colours a text report: the headline's PASS green and FAIL red, and each blocking

@@ -215,7 +215,10 @@ func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 		}
 		defer stop()
 	}
-	opts.Progress = progressTo(stderr)
+	if p := newLiveProgress(stderr); p != nil {
+		opts.Progress, opts.Cases = p.tools, p.cases
+		defer p.stop()
+	}
 	opts.Files = toolFiles(f.servedBy(vs), set.Texts)
 	reports, saveErr, err := runEach(vs, tools, skipped, base, opts)
 	if err != nil {
@@ -341,17 +344,4 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); pf.Close() }, nil
-}
-
-// progressTo shows the tools done on a terminal; nil (no progress) elsewhere.
-func progressTo(stderr io.Writer) func(done, total int) {
-	if !isTerminal(stderr) {
-		return nil
-	}
-	return func(done, total int) {
-		fmt.Fprintf(stderr, "\rtoolproof: %d/%d tools", done, total)
-		if done == total {
-			fmt.Fprint(stderr, "\r\033[K")
-		}
-	}
 }
