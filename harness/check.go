@@ -115,6 +115,9 @@ func scorecard(p *prepared, r *execute.Executor, opts Options, known map[string]
 	// left unjudged by a stop counts nothing, wherever the stop fell.
 	var pendingNA [][]corpus.Class
 	judge := func(cs []corpus.Case, originals []any, verdicts []validator.Verdict, mutated []bool) {
+		if opts.Cases != nil {
+			opts.Cases(len(cs))
+		}
 		for _, c := range pendingNA[0] {
 			statsFor(stats, c).NotApplicable++
 		}

@@ -33,6 +33,9 @@ type Options struct {
 	Weights      map[corpus.Class]float64
 	WeightsFloor float64 // the least share of the distortions a class gets (0: a quarter of an even share)
 	Progress     func(done, total int)
+	// Cases, when set, is called with the number of cases of each draw as it is judged, inside a
+	// tool (from several goroutines at once when tools run in parallel): for live progress.
+	Cases func(n int)
 	// DeclaredDefaultsBlock makes declared_default (a default the model-facing schema declares,
 	// filled in) a blocking finding; it is reported, not blocking, otherwise.
 	DeclaredDefaultsBlock bool

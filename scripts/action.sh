@@ -55,16 +55,26 @@ record() {
 	"$bin/toolproof" "$@" >"$out/report.txt" || code=$?
 	cat "$out/report.txt"
 	output exit-code "$code"
-	if [ "$code" -ge 2 ]; then
-		fail "toolproof exited with status $code (bad usage or input): see the log above"
-	fi
+	case "$code" in
+	0 | 1) ;;
+	2) fail "toolproof exited with status 2 (bad usage or input): see the log above" ;;
+	3)
+		echo "::error title=toolproof::toolproof was interrupted (exit 3: a signal, --max-time, or a validator that stopped answering); the report covers what was checked: see the log above" >&2
+		exit 3
+		;;
+	*) fail "toolproof exited with status $code (it did not finish: killed or crashed): see the log above" ;;
+	esac
 	if [ "$code" -eq 0 ]; then output passed true; else output passed false; fi
 	echo "$code" >"$out/exit-code"
 }
 
 run() {
 	local args=(run --format text --checks "${TP_CHECKS:-100}" --profile "${TP_PROFILE:-strict}")
-	[ -n "${TP_SEED:-}" ] && args+=(--seed "$TP_SEED")
+	local seed="${TP_SEED:-1}"
+	# 'fresh': new cases each workflow run, the run's id (the same in every shard of the run).
+	if [ "$seed" = fresh ]; then seed="${TP_RUN_ID:-}"; fi
+	[ -n "$seed" ] || fail "seed fresh needs the workflow run's id (TP_RUN_ID)"
+	args+=(--seed "$seed")
 	local t v e
 	lines t "${TP_TOOLS:-}"
 	for p in ${t[@]+"${t[@]}"}; do args+=(--tools "$p"); done
@@ -75,7 +85,6 @@ run() {
 	local shards="${TP_SHARDS:-1}"
 	if [ "$shards" -gt 1 ]; then
 		[ -n "${TP_SHARD:-}" ] || fail "shards is $shards: give shard (the matrix index, 0 to $((shards - 1)))"
-		[ -n "${TP_SEED:-}" ] || fail "shards need one seed for every shard (the seed input)"
 		args+=(--shard "$TP_SHARD/$shards" --report "json=$out/report.json")
 	else
 		args+=("${reports[@]}")

@@ -182,7 +182,6 @@ class Job:
 
 def inputs_of(action, **given):
     out = {k: str(v.get("default", "")) for k, v in action["inputs"].items()}
-    out["seed"] = "4242"  # the default is ${{ github.run_id }}
     out.update({k.replace("_", "-"): v for k, v in given.items()})
     return out
 
@@ -193,6 +192,23 @@ def scenarios(action, root, coerce):
         os.makedirs(j.artifacts, exist_ok=True)
         code = j.run(action, inputs_of(action, **given))
         return j, code
+
+    # The seed: 1 by default, the same cases every CI run; 'fresh' is the run's id (4242 here).
+    for seed, want in (("", "seed 1"), ("fresh", "seed 4242")):
+        given = {"seed": seed} if seed else {}
+        j, code = job("seed" + (seed or "default"), checks="2", **given)
+        if code != 0 or want + " (toolproof run --seed" not in j.log:
+            fail(f"seed {seed or '(default)'}: exit {code}, want 0 and {want!r} in the report\n{j.log[-2000:]}")
+    # Exit 3 is reported as an interruption, not as bad usage, and keeps its status.
+    fake = os.path.join(root, "fake-bin")
+    os.makedirs(fake, exist_ok=True)
+    with open(os.path.join(fake, "toolproof"), "w") as f:
+        f.write("#!/bin/sh\necho 'FAIL  validator x (interrupted)'\nexit 3\n")
+    os.chmod(os.path.join(fake, "toolproof"), 0o755)
+    env = dict(os.environ, TP_BIN=fake, TP_OUT=os.path.join(root, "out-interrupted"), TP_SEED="1")
+    p = subprocess.run(["bash", os.path.join(ROOT, "scripts/action.sh"), "run"], env=env, capture_output=True, text=True)
+    if p.returncode != 3 or "interrupted" not in p.stderr or "bad usage" in p.stderr:
+        fail(f"exit 3: the action exited {p.returncode} saying {p.stderr!r}; want 3 and 'interrupted'")
 
     # The embedded corpus against the reference: passes, with every report.
     j, code = job("corpus", checks="10", seed="1")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -56,24 +57,73 @@ func (c *auditCmd) run(_ []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	out, skipped := auditAll(ts, skipped)
+	for i := range out {
+		out[i].Places = modelDistortions(out[i].Places)
+	}
 	if c.format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		if err := enc.Encode(struct {
 			Tools   []toolAudit    `json:"tools"`
 			Skipped []tool.Skipped `json:"skipped"`
-		}{append([]toolAudit{}, out...), append([]tool.Skipped{}, skipped...)})
+		}{append([]toolAudit{}, out...), append([]tool.Skipped{}, skipped...)}); err != nil {
+			return err
+		}
+	} else {
+		for _, ta := range out {
+			writeToolAudit(stdout, ta, c.all)
+		}
+		if len(skipped) > 0 {
+			fmt.Fprintf(stdout, "cannot be used (%d):\n", len(skipped))
+		}
+		for _, s := range skipped {
+			fmt.Fprintf(stdout, "  %s\n", report.EscapeLine(s.String()))
+		}
+	}
+	return auditStatus(out, skipped)
+}
+
+// auditStatus is audit's exit status, as run's: bad input (exit 2) when no tool could be audited,
+// else findings (exit 1) when a schema lets a distortion through somewhere, else none.
+func auditStatus(out []toolAudit, skipped []tool.Skipped) error {
+	audited := 0
+	for _, ta := range out {
+		if ta.Unsatisfiable == "" && ta.OverBudget == "" {
+			audited++
+		}
+	}
+	if audited == 0 && len(skipped) > 0 {
+		return usagef("no tool could be audited; all %d were skipped (listed above with their reasons)", len(skipped))
 	}
 	for _, ta := range out {
-		writeToolAudit(stdout, ta, c.all)
-	}
-	if len(skipped) > 0 {
-		fmt.Fprintf(stdout, "cannot be used (%d):\n", len(skipped))
-	}
-	for _, s := range skipped {
-		fmt.Fprintf(stdout, "  %s\n", report.EscapeLine(s.String()))
+		for _, p := range ta.Places {
+			if p.Verdict == audit.Passes {
+				return errFindings
+			}
+		}
 	}
 	return nil
+}
+
+// freeText ends the reasons mutators/audit gives for an out_of_range_enum that passes only because
+// the place declares no range at all (a free string, a number without bounds).
+var freeText = []string{" is a free string: no enum, pattern or length to leave", "without bounds: any number passes"}
+
+// modelDistortions drops the places a model's real mistake cannot be at: an out_of_range_enum
+// "passes" where the schema declares no range to leave, since another string or number there is
+// just another valid value.
+func modelDistortions(places []audit.Place) []audit.Place {
+	var kept []audit.Place
+	for _, p := range places {
+		free := false
+		for _, suffix := range freeText {
+			free = free || (p.Class == mutators.OutOfRangeEnum && p.Verdict == audit.Passes && strings.HasSuffix(p.Why, suffix))
+		}
+		if !free {
+			kept = append(kept, p)
+		}
+	}
+	return kept
 }
 
 // auditAll audits each tool on its own (deterministically): in parallel, in the file's order.

@@ -141,8 +141,8 @@ func coerced(v any) (any, bool) {
 }
 
 // writeDemo runs the coercing gate on (up to demoMaxTools of) the tools and writes its findings,
-// one of each class and kind, then what to try next.
-func writeDemo(w io.Writer, tools []tool.Tool, opts harness.Options) error {
+// one of each class and kind, then what to try next, each command started as prog starts toolproof.
+func writeDemo(w io.Writer, tools []tool.Tool, opts harness.Options, prog string) error {
 	ms, err := mutators.Select(demoClasses)
 	if err != nil {
 		return err
@@ -185,15 +185,27 @@ func writeDemo(w io.Writer, tools []tool.Tool, opts harness.Options) error {
 	} else {
 		fmt.Fprintf(w, "\n  %d findings in all (one minimal case per tool, class and kind); one of each kind is shown.\n", len(rep.Findings))
 	}
-	fmt.Fprint(w, `
-What next:
-  toolproof run --validator ajv-coerce        a real gate with the same habit (Ajv; needs Node.js and npm)
-  toolproof run --validator exec:'CMD ARGS'   your gate, any language (validator/stdio/PROTOCOL.md)
-  toolproof run --tools FILE --close          your tools, objects closed as in OpenAI strict mode
-  toolproof audit --tools FILE                where your schemas let distortions through, and why
-  toolproof validators                        every validator name
-`)
+	writeNext(w, prog)
 	return nil
+}
+
+// writeNext writes the commands to run next, each started as prog starts toolproof.
+func writeNext(w io.Writer, prog string) {
+	next := [][2]string{
+		{"run --validator ajv-coerce", "a real gate with the same habit (Ajv; needs Node.js and npm)"},
+		{"run --validator exec:'CMD ARGS'", "your gate, any language (validator/stdio/PROTOCOL.md)"},
+		{"run --tools FILE --close", "your tools, objects closed as in OpenAI strict mode"},
+		{"audit --tools FILE", "where your schemas let distortions through, and why"},
+		{"validators", "every validator this install runs"},
+	}
+	width := 0
+	for _, n := range next {
+		width = max(width, len(prog)+1+len(n[0]))
+	}
+	fmt.Fprintf(w, "\nWhat next:\n")
+	for _, n := range next {
+		fmt.Fprintf(w, "  %-*s   %s\n", width, prog+" "+n[0], n[1])
+	}
 }
 
 func truncateRunes(s string, n int) string {

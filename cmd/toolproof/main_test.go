@@ -55,6 +55,8 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 	}
+	// The tests read the text report as written to a pipe: FORCE_COLOR from the caller would colour it.
+	os.Unsetenv("FORCE_COLOR")
 	dir, err := os.MkdirTemp("", "toolproof-cmd-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

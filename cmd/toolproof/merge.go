@@ -101,7 +101,7 @@ func (c *mergeCmd) run(args []string, stdout, stderr io.Writer) error {
 	mergeExtras(doc.Reports, docs)
 	out := outputs{format: c.format, files: c.files, render: report.RenderOptions{
 		HTML:  report.HTMLOptions{Command: repeatCommand("merge", args, 0), Replay: mergeReplay(c.files.jsonPath())},
-		SARIF: report.SARIFOptions{Version: releaseVersion(), File: c.sarifFile}}}
+		SARIF: report.SARIFOptions{Version: moduleVersion(), File: c.sarifFile}}}
 	return writeReports(doc.Reports, out, c.maxSkipped, stdout, stderr)
 }
 

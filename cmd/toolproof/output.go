@@ -61,6 +61,8 @@ type outputs struct {
 	format string
 	files  reportFlags
 	render report.RenderOptions
+	// captured holds the validators' stderr, named under the text report (nil: it passed through).
+	captured *stderrLog
 }
 
 func checkFormat(format string) error {
@@ -102,14 +104,6 @@ func writeReportFile(reports []*report.Report, out outputs, f reportFile) error 
 		}
 	}
 	return atomicfile.WriteFile(f.path, buf.Bytes(), 0o644)
-}
-
-// releaseVersion is toolproof's module version, or "" for a binary built in a checkout.
-func releaseVersion() string {
-	if v := moduleVersion(); !isDevel(v) {
-		return v
-	}
-	return ""
 }
 
 // repeatCommand is the command line that repeats a run: the command and its arguments without
@@ -334,5 +328,5 @@ func (f *runFlags) servedBy(vs []validator.Validator) string {
 func (f *runFlags) outputs(vs []validator.Validator, args []string, seed uint64) outputs {
 	return outputs{format: f.format, files: f.reports, render: report.RenderOptions{
 		HTML:  report.HTMLOptions{Command: repeatCommand("run", args, seed), Replay: replayCommand(f, f.specs(vs), f.reports.jsonPath())},
-		SARIF: report.SARIFOptions{Version: releaseVersion(), File: f.sarifFile}}}
+		SARIF: report.SARIFOptions{Version: moduleVersion(), File: f.sarifFile}}, captured: f.captured}
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
@@ -33,6 +34,7 @@ func (c *replayCmd) check(pos []string) error {
 
 func (c *replayCmd) run(args []string, stdout, stderr io.Writer) error {
 	f, opts := &c.runFlags, c.opts
+	start := time.Now() // for JUnit's time
 	cs, err := casesToReplay(c.from, f.ids)
 	if err != nil {
 		return err
@@ -61,7 +63,9 @@ func (c *replayCmd) run(args []string, stdout, stderr io.Writer) error {
 		reports = append(reports, rep)
 	}
 	sources(reports, tools, f.servedBy(vs))
-	return writeReports(reports, f.outputs(vs, args, 0), f.maxSkipped, stdout, stderr)
+	out := f.outputs(vs, args, 0)
+	out.render.JUnit.Elapsed = time.Since(start)
+	return writeReports(reports, out, f.maxSkipped, stdout, stderr)
 }
 
 // someSavedTool refuses saved cases none of which names a tool given.

@@ -185,6 +185,7 @@ func (c *runCmd) check(pos []string) error {
 
 func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 	f, opts := &c.runFlags, c.opts
+	start := time.Now() // for JUnit's time, the one part of a report that is wall time
 	vs, closeAll, err := f.openAll(stderr)
 	if err != nil {
 		return err
@@ -214,14 +215,19 @@ func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 		}
 		defer stop()
 	}
-	opts.Progress = progressTo(stderr)
+	if p := newLiveProgress(stderr); p != nil {
+		opts.Progress, opts.Cases = p.tools, p.cases
+		defer p.stop()
+	}
 	opts.Files = toolFiles(f.servedBy(vs), set.Texts)
 	reports, saveErr, err := runEach(vs, tools, skipped, base, opts)
 	if err != nil {
 		return err
 	}
 	sources(reports, tools, f.servedBy(vs))
-	err = stoppedAny(vs, writeReports(reports, f.outputs(vs, args, seed), f.maxSkipped, stdout, stderr))
+	out := f.outputs(vs, args, seed)
+	out.render.JUnit.Elapsed = time.Since(start)
+	err = stoppedAny(vs, writeReports(reports, out, f.maxSkipped, stdout, stderr))
 	why := interrupted(reports)
 	if saveErr != nil {
 		// The reports are written; not every case --save keeps is. That is bad input (exit 2),
@@ -237,7 +243,7 @@ func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(f.validators) == 0 && f.format == "text" && (err == nil || errors.Is(err, errFindings)) {
 		// The reference alone proves nothing to a newcomer: show what a finding looks like.
-		if derr := writeDemo(stdout, tools, opts); derr != nil {
+		if derr := writeDemo(stdout, tools, opts, invokedAs(os.Args[0])); derr != nil {
 			return derr
 		}
 	}
@@ -292,11 +298,17 @@ func writeReports(reports []*report.Report, out outputs, maxSkipped int, stdout,
 	// Every output is written before any is given up on: a --report file that cannot be
 	// written loses neither the others nor stdout.
 	fileErr := writeFiles(reports, out)
-	if err := write(stdout, reports, out.format, out.render); err != nil {
+	if err := writeStdout(stdout, reports, out); err != nil {
 		return errors.Join(fileErr, err)
 	}
 	if format := out.format; format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
 		fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
+	}
+	if out.format == "text" {
+		writeOpenHint(stdout, reports, invokedAs(os.Args[0]))
+	}
+	if path, n := out.captured.Captured(); out.format == "text" && n > 0 {
+		fmt.Fprintf(stdout, "the validator's stderr, %d lines so far: %s (--validator-stderr=pass shows it)\n", n, path)
 	}
 	if fileErr != nil {
 		return fileErr
@@ -332,17 +344,4 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); pf.Close() }, nil
-}
-
-// progressTo shows the tools done on a terminal; nil (no progress) elsewhere.
-func progressTo(stderr io.Writer) func(done, total int) {
-	if !isTerminal(stderr) {
-		return nil
-	}
-	return func(done, total int) {
-		fmt.Fprintf(stderr, "\rtoolproof: %d/%d tools", done, total)
-		if done == total {
-			fmt.Fprint(stderr, "\r\033[K")
-		}
-	}
 }

@@ -43,7 +43,7 @@ func TestRunEmbeddedCorpusText(t *testing.T) {
 	// The main job shows what toolproof is for: a coercing gate's findings, then what to run next;
 	// the exit status is the reference's.
 	if !ok || !regexp.MustCompile(`(?m)^  FAIL \w+: (stringified_type|wrong_type|null_value) missed: `).MatchString(demo) ||
-		!strings.Contains(demo, "       passed on: {") || !strings.Contains(demo, "What next:\n  toolproof run --validator ajv-coerce") {
+		!strings.Contains(demo, "       passed on: {") || !strings.Contains(demo, "What next:\n  "+invokedAs(os.Args[0])+" run --validator ajv-coerce") {
 		t.Errorf("no demonstration after the reference's report:\n%s", r.stdout)
 	}
 	// Not when a validator is named, nor in other formats (the JSON stays one document).

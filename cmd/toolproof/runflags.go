@@ -50,6 +50,10 @@ type runFlags struct {
 	weights       string // a weights file (toolproof classify --weights)
 	gen           bool   // the flags of run (which draws new cases) were registered
 	mcp           mcpFlags
+
+	// childStderr is --validator-stderr: file (the validators' stderr captured, stderrLog) or pass.
+	childStderr string
+	captured    *stderrLog // the capture of this run's validators' stderr (nil: passed through)
 }
 
 // mcpFlags are the flags for mcp: servers (and --only-reject, --tool and --skip-tool, which any
@@ -109,6 +113,7 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 		stdio.DefaultWindow, stdio.MaxWindow, mcp.DefaultWindow, mcp.DefaultHTTPWindow))
 	fs.IntVar(&f.processes, "processes", 1, "`N` processes of an external validator run side by side")
 	f.mcp.register(fs)
+	fs.StringVar(&f.childStderr, "validator-stderr", "file", "`WHERE` the stderr of validators and MCP servers goes: file (a temporary file, named on stderr and under the text report; toolproof's own lines still show) or pass (straight through to stderr)")
 	maxSkippedFlag(fs, &f.maxSkipped)
 	f.gen = gen
 	if gen {
@@ -133,6 +138,9 @@ func (f *runFlags) options() (harness.Options, error) {
 		CorpusDir: f.save, OnlyReject: f.mcp.onlyReject, DeclaredDefaultsBlock: f.blockDefaults}
 	if err := f.mcp.compile(); err != nil {
 		return opts, err
+	}
+	if f.childStderr != "file" && f.childStderr != "pass" {
+		return opts, usagef("--validator-stderr %q: want file or pass", f.childStderr)
 	}
 	switch f.profile {
 	case "strict":
@@ -190,12 +198,19 @@ func (f *runFlags) openAll(stderr io.Writer) ([]validator.Validator, func(), err
 		specs = multiFlag{"reference"}
 	}
 	o := f.opener(stderr)
+	if f.childStderr != "pass" {
+		f.captured = newStderrLog(stderr, "")
+		o.Options.Stderr = f.captured
+	}
 	var vs []validator.Validator
 	closeAll := func() {
 		for _, v := range vs {
 			if err := registry.Close(v); err != nil {
 				fmt.Fprintf(stderr, "toolproof: closing %s: %v\n", v.Name(), err)
 			}
+		}
+		if f.captured != nil {
+			f.captured.Close()
 		}
 	}
 	for _, s := range specs {

@@ -85,9 +85,6 @@ func thisBuild() buildID {
 // for a binary built in a checkout.
 func moduleVersion() string { return thisBuild().version }
 
-// isDevel reports whether v is the version of a binary built in a checkout.
-func isDevel(v string) bool { return v == develPrefix || strings.HasPrefix(v, develPrefix+"-") }
-
 // String is the line `toolproof version` prints: the version, the commit when known, the Go and
 // the platform.
 func (id buildID) String() string {

@@ -1,6 +1,9 @@
 package report
 
-import "io"
+import (
+	"io"
+	"time"
+)
 
 // KnownFormat reports whether format names one of Formats (or "md", Markdown's short name).
 func KnownFormat(format string) bool {
@@ -8,10 +11,18 @@ func KnownFormat(format string) bool {
 	return err == nil
 }
 
-// RenderOptions is what the HTML and SARIF formats show beyond the report itself.
+// RenderOptions is what the HTML, SARIF and JUnit formats show beyond the report itself.
 type RenderOptions struct {
 	HTML  HTMLOptions
 	SARIF SARIFOptions
+	JUnit JUnitOptions
+}
+
+// JUnitOptions is what the JUnit format shows beyond the report itself.
+type JUnitOptions struct {
+	// Elapsed is the run's wall time, the testsuites element's time attribute (0 leaves it out): the one
+	// part of a JUnit report that differs between two runs of the same seed.
+	Elapsed time.Duration
 }
 
 // WriteFormat writes the report in any of Formats, with the options html and sarif use.
@@ -29,6 +40,7 @@ type renderable interface {
 	Write(w io.Writer, format string) error
 	WriteHTML(w io.Writer, opts HTMLOptions) error
 	WriteSARIF(w io.Writer, opts SARIFOptions) error
+	WriteJUnit(w io.Writer, opts JUnitOptions) error
 }
 
 func writeFormat(x renderable, w io.Writer, format string, opts RenderOptions) error {
@@ -37,6 +49,8 @@ func writeFormat(x renderable, w io.Writer, format string, opts RenderOptions) e
 		return x.WriteHTML(w, opts.HTML)
 	case "sarif":
 		return x.WriteSARIF(w, opts.SARIF)
+	case "junit":
+		return x.WriteJUnit(w, opts.JUnit)
 	}
 	return x.Write(w, format)
 }

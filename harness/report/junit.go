@@ -168,14 +168,18 @@ func junitToolCase(classname string, tc toolCheck, r *Report) junitCase {
 	return jc
 }
 
-func writeJUnit(w io.Writer, suites []junitSuite) error {
+func writeJUnit(w io.Writer, suites []junitSuite, opts JUnitOptions) error {
 	doc := struct {
 		XMLName  xml.Name     `xml:"testsuites"`
 		Tests    int          `xml:"tests,attr"`
 		Failures int          `xml:"failures,attr"`
 		Skipped  int          `xml:"skipped,attr"`
+		Time     string       `xml:"time,attr,omitempty"`
 		Suites   []junitSuite `xml:"testsuite"`
 	}{Suites: suites}
+	if opts.Elapsed > 0 {
+		doc.Time = fmt.Sprintf("%.3f", opts.Elapsed.Seconds())
+	}
 	for _, s := range suites {
 		doc.Tests += s.Tests
 		doc.Failures += s.Failures
@@ -195,15 +199,26 @@ func writeJUnit(w io.Writer, suites []junitSuite) error {
 // in it (failed when it has a blocking finding, whose text the failure holds), and a suite of
 // the skipped tools; the validator, profile and seed are suite properties.
 func writeReportJUnit(w io.Writer, r *Report) error {
-	return writeJUnit(w, junitSuites(summarize(r), false))
+	return r.WriteJUnit(w, JUnitOptions{})
+}
+
+// WriteJUnit writes the report as JUnit XML (writeReportJUnit), with the run's wall time when opts has it.
+func (r *Report) WriteJUnit(w io.Writer, opts JUnitOptions) error {
+	return writeJUnit(w, junitSuites(summarize(r), false), opts)
 }
 
 // writeComparisonJUnit writes one JUnit document with the suites of every validator (named
 // toolproof/VALIDATOR/CLASS).
 func writeComparisonJUnit(w io.Writer, cmp *Comparison) error {
+	return cmp.WriteJUnit(w, JUnitOptions{})
+}
+
+// WriteJUnit writes the comparison as one JUnit document (writeComparisonJUnit), with the run's wall
+// time when opts has it.
+func (cmp *Comparison) WriteJUnit(w io.Writer, opts JUnitOptions) error {
 	var suites []junitSuite
 	for _, s := range newComparisonModel(cmp).reports {
 		suites = append(suites, junitSuites(s, true)...)
 	}
-	return writeJUnit(w, suites)
+	return writeJUnit(w, suites, opts)
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -102,7 +104,7 @@ func TestSARIFIsValid(t *testing.T) {
 			for _, r := range c.reports {
 				for _, f := range r.Findings {
 					if f.Blocking {
-						want = append(want, r.Validator+": "+f.String()+unshrunkText(f))
+						want = append(want, sarifMessage(r.Validator, f))
 					}
 				}
 			}
@@ -115,6 +117,10 @@ func TestSARIFIsValid(t *testing.T) {
 				rule := log.Runs[0].Tool.Driver.Rules[res.RuleIndex]
 				if rule.ID != res.RuleID || !strings.Contains(res.Message.Text, strings.Replace(res.RuleID, "/", " ", 1)) {
 					t.Errorf("result %q: rule %s (index %d, %s)", res.Message.Text, res.RuleID, res.RuleIndex, rule.ID)
+				}
+				// GitHub's rules (GH2012 and the like): a help in text and Markdown, a name that is not the id.
+				if rule.Name == "" || rule.Name == rule.ID || rule.Help.Text == "" || rule.Help.Markdown == "" {
+					t.Errorf("rule %s: name %q, help %+v", rule.ID, rule.Name, rule.Help)
 				}
 			}
 			if d := cmp.Diff(want, got); d != "" {
@@ -189,5 +195,38 @@ func TestBadge(t *testing.T) {
 	none.Findings[0].Class = "valid"
 	if got := badge([]*Report{none}); got.Color != "red" || got.Message != "0/1 classes hold" {
 		t.Errorf("a report whose only class fails: %+v", got)
+	}
+}
+
+func TestSARIFRuleName(t *testing.T) {
+	for in, want := range map[[2]string]string{
+		{"stringified_type", "missed"}:   "StringifiedTypeMissed",
+		{"valid", "false_reject"}:        "ValidFalseReject",
+		{"out_of_range_enum", "timeout"}: "OutOfRangeEnumTimeout",
+	} {
+		if got := ruleName(in[0], in[1]); got != want {
+			t.Errorf("ruleName(%q, %q) = %q, want %q", in[0], in[1], got, want)
+		}
+	}
+}
+
+// TestJUnitTime: the run's wall time is the testsuites element's time attribute, the only
+// difference from the report written without it.
+func TestJUnitTime(t *testing.T) {
+	r := goldenReport()
+	var plain, timed bytes.Buffer
+	if err := r.Write(&plain, "junit"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteFormat(&timed, "junit", RenderOptions{JUnit: JUnitOptions{Elapsed: 1500 * time.Millisecond}}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "time=") {
+		t.Errorf("a time attribute without Elapsed:\n%s", plain.String())
+	}
+	got := timed.String()
+	normal := regexp.MustCompile(` time="1\.500"`).ReplaceAllString(got, "")
+	if !strings.Contains(got, ` time="1.500">`) || normal != plain.String() {
+		t.Errorf("JUnit with Elapsed 1.5s:\n%s\nwithout:\n%s", got, plain.String())
 	}
 }

@@ -250,6 +250,16 @@ func (s *summary) closedText() string {
 	return ""
 }
 
+// legend is the line under the text table that says what its n/a column, and its either column
+// when it has one, count.
+func (s *summary) legend() string {
+	l := "n/a: draws the class had nothing to distort in, or cases not sent"
+	if s.either {
+		l += "; either: verdict left to the gate by JSON, never a finding (k accepted)"
+	}
+	return l
+}
+
 // classTable is the table of classes by outcome: cases, ok, failed, not applicable, the count
 // of each kind seen, and the implementation-defined and unclear counts when there are any.
 func (s *summary) classTable() *Table {

@@ -75,11 +75,18 @@ type sarifText struct {
 	Text string `json:"text"`
 }
 
+// sarifHelp is a rule's help, as text and as Markdown (GitHub code scanning shows the Markdown).
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown"`
+}
+
 type sarifRule struct {
 	ID                   string         `json:"id"`
 	Name                 string         `json:"name"`
 	ShortDescription     sarifText      `json:"shortDescription"`
 	FullDescription      sarifText      `json:"fullDescription"`
+	Help                 sarifHelp      `json:"help"`
 	HelpURI              string         `json:"helpUri"`
 	DefaultConfiguration map[string]any `json:"defaultConfiguration"`
 	Properties           map[string]any `json:"properties"`
@@ -190,11 +197,47 @@ func sarifRuleFor(id string) sarifRule {
 	if class == "valid" {
 		short = fmt.Sprintf("valid arguments: %s", kindMeaning[Kind(kind)])
 	}
-	return sarifRule{ID: id, Name: id, ShortDescription: sarifText{short},
-		FullDescription:      sarifText{fmt.Sprintf("The gate under test gave a wrong verdict on a %s case (%s). The result holds the minimal case (or says it was not shrunk); toolproof replay repeats it.", class, kind)},
+	full := fmt.Sprintf("The gate under test gave a wrong verdict on a %s case (%s). The result holds the minimal case (or says it was not shrunk); toolproof replay repeats it.", class, kind)
+	return sarifRule{ID: id, Name: ruleName(class, kind), ShortDescription: sarifText{short},
+		FullDescription:      sarifText{full},
+		Help:                 sarifRuleHelp(class, kind, short),
 		HelpURI:              sarifDocs + "verdicts.md",
 		DefaultConfiguration: map[string]any{"level": "error"},
 		Properties:           map[string]any{"tags": []string{"toolproof", class, kind}}}
+}
+
+// ruleName is the rule's name, CLASS/KIND in Pascal case (StringifiedTypeMissed), as SARIF wants a
+// name that is not the id.
+func ruleName(class, kind string) string {
+	var b []byte
+	up := true
+	for i := 0; i < len(class+"_"+kind); i++ {
+		c := (class + "_" + kind)[i]
+		switch {
+		case c == '_' || c == '-':
+			up = true
+		case up && c >= 'a' && c <= 'z':
+			b, up = append(b, c-'a'+'A'), false
+		default:
+			b, up = append(b, c), false
+		}
+	}
+	return string(b)
+}
+
+// sarifRuleHelp is the help of the rule CLASS/KIND: what it means, where the result holds the
+// minimal case, how to replay it and where the class and the verdicts are described.
+func sarifRuleHelp(class, kind, short string) sarifHelp {
+	text := fmt.Sprintf("%s.\n\nThe gate under test gave a wrong verdict (%s) on a case of the class %s. The result's message "+
+		"holds the minimal case (the arguments exactly as sent); `toolproof replay REPORT.json --id ID --validator SPEC` "+
+		"runs it again from the run's JSON report. The class: %staxonomy.md. The verdicts: %sverdicts.md.",
+		short, kind, class, sarifDocs, sarifDocs)
+	md := fmt.Sprintf("**%s**\n\nThe gate under test gave a wrong verdict (`%s`) on a case of the class `%s`. "+
+		"The result's message holds the minimal case (the arguments exactly as sent); "+
+		"`toolproof replay REPORT.json --id ID --validator SPEC` runs it again from the run's JSON report.\n\n"+
+		"- [the classes of distortion](%staxonomy.md)\n- [what counts as a finding](%sverdicts.md)",
+		short, kind, class, sarifDocs, sarifDocs)
+	return sarifHelp{Text: text, Markdown: md}
 }
 
 // kindMeaning is each kind in a few words, for the SARIF rules.
@@ -213,7 +256,7 @@ var kindMeaning = map[Kind]string{
 
 func (r *Report) sarifResult(f Finding, id string, index int, opts SARIFOptions) sarifResult {
 	res := sarifResult{RuleID: id, RuleIndex: index, Level: "error",
-		Message:             sarifText{fmt.Sprintf("%s: %s", r.Validator, f.String()) + unshrunkText(f)},
+		Message:             sarifText{sarifMessage(r.Validator, f)},
 		PartialFingerprints: map[string]string{"toolproofFinding/v1": fingerprint(r.Validator, f)},
 		Properties: map[string]any{"validator": r.Validator, "tool": f.Tool, "class": string(f.Class), "kind": string(f.Kind),
 			"args": showArgs(string(f.Args)), "path": f.Path, "id": f.ID, "shrunk": f.Shrunk}}
@@ -252,6 +295,16 @@ func (r *Report) sarifResult(f Finding, id string, index int, opts SARIFOptions)
 }
 
 // unshrunkText is " (NOTE)" for a finding whose case was not shrunk, "" for one that was.
+// sarifMessage is a result's message: the finding, and its case, which code scanning shows
+// (properties it does not), said to be minimal only when it was shrunk.
+func sarifMessage(validator string, f Finding) string {
+	which := "Minimal case"
+	if !f.Shrunk {
+		which = "Case"
+	}
+	return fmt.Sprintf("%s: %s. %s: %s (id %s)", validator, f.String(), which, showArgs(string(f.Args)), f.ID) + unshrunkText(f)
+}
+
 func unshrunkText(f Finding) string {
 	if note := f.ShrinkNote(); note != "" {
 		return " (" + note + ")"

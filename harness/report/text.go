@@ -18,6 +18,7 @@ func writeText(w io.Writer, r *Report) error {
 	if err := s.classTable().WriteText(w); err != nil {
 		return err
 	}
+	fmt.Fprintf(w, "%s\n", s.legend())
 	if len(r.Findings) > 0 {
 		fmt.Fprintf(w, "\nfindings (one per tool, class, kind and schema place; each case minimal unless marked not shrunk):\n")
 		for _, f := range r.Findings {

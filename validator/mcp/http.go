@@ -454,7 +454,9 @@ func (h *httpLink) readSSE(ctx context.Context, body io.Reader, r request, statu
 			Method string          `json:"method"`
 		}
 		if json.Unmarshal(text, &m) != nil {
-			h.strayEvent(text, "an event that is not JSON")
+			if strings.TrimSpace(string(text)) != "" { // an empty event is a keep-alive: not worth a word
+				h.strayEvent(text, "an event that is not JSON")
+			}
 			return response{}, false
 		}
 		if m.Method != "" {

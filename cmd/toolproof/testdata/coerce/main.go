@@ -66,7 +66,14 @@ func main() {
 	spawn := flag.String("spawn", "", "start `sleep 300` in the background, in this process group, and append its pid and this one's to this file")
 	slow := flag.Duration("sleep", 0, "wait this long before each answer")
 	callLog := flag.String("log-calls", "", "append a line to this file at each call answered (to wait for a run under way)")
+	chatter := flag.Int("chatter", 0, "write this many lines of box drawing to stderr at start, then one toolproof adapter note")
 	flag.Parse()
+	for i := 0; i < *chatter; i++ {
+		fmt.Fprintf(os.Stderr, "│ thinking %d ─────────┤\n", i)
+	}
+	if *chatter > 0 {
+		fmt.Fprintln(os.Stderr, "toolproof adapter: a note of the adapter's own")
+	}
 	calls := appendLog(*callLog)
 	if *spawn != "" {
 		spawnSleeper(*spawn)

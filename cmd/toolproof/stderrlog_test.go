@@ -1,0 +1,49 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestValidatorStderrCaptured: a validator's stderr goes to a file named on stderr once and under
+// the text report, while its toolproof lines still show on stderr; --validator-stderr=pass passes
+// it all through.
+func TestValidatorStderrCaptured(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	args := []string{"run", "--checks", "3", "--seed", "1", "--tool", "read", "--validator", execSpec(t, "-chatter", "500")}
+	r := must(t, 1, args...)
+	if strings.Contains(r.stderr, "thinking") {
+		t.Errorf("the validator's stderr passed through:\n%s", clip(r.stderr))
+	}
+	if !strings.Contains(r.stderr, "toolproof adapter: a note of the adapter's own") {
+		t.Errorf("the adapter's own note is gone from stderr:\n%s", clip(r.stderr))
+	}
+	named := regexp.MustCompile(`toolproof: the validator's stderr goes to (\S+) \(--validator-stderr=pass`).FindAllStringSubmatch(r.stderr, -1)
+	if len(named) != 1 {
+		t.Fatalf("the file is named %d times on stderr, want once:\n%s", len(named), clip(r.stderr))
+	}
+	path := named[0][1]
+	if !strings.Contains(r.stdout, "the validator's stderr, 500 lines so far: "+path) {
+		t.Errorf("the text report does not name %s:\n%s", path, clip(r.stdout))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "thinking"); n != 500 || strings.Contains(string(data), "toolproof adapter") {
+		t.Errorf("%s holds %d lines of the validator's stderr, want 500 and no toolproof line", path, n)
+	}
+	pass := must(t, 1, append(args, "--validator-stderr=pass")...)
+	if strings.Count(pass.stderr, "thinking") != 500 || strings.Contains(pass.stdout, "the validator's stderr") {
+		t.Errorf("--validator-stderr=pass: %d lines through, want 500; stdout names a file: %v",
+			strings.Count(pass.stderr, "thinking"), strings.Contains(pass.stdout, "the validator's stderr"))
+	}
+	cli(t, append(args, "--validator-stderr=nowhere")...).want(t, 2)
+	// A validator that dies: its crash finding shows the last lines of the captured stderr.
+	crash := must(t, 1, "run", "--checks", "2", "--seed", "1", "--tool", "read", "--validator", execSpec(t, "-chatter", "30", "-die-on", "path"))
+	if !strings.Contains(crash.stdout, "crash") || !strings.Contains(crash.stdout, "│ thinking 29 ─") {
+		t.Errorf("the crash does not show the last lines of the validator's stderr:\n%s", clip(crash.stdout))
+	}
+}
