@@ -2,7 +2,6 @@ package harness
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness/report"
@@ -34,7 +33,7 @@ func judge(c *corpus.Case, b basis, v validator.Verdict, r rules) []report.Findi
 	if v.Unclear {
 		got = "unclear"
 	}
-	if detail, ok := leaked(c, v); ok {
+	if detail, ok := leaked(c, b, v); ok {
 		add(report.Leak, got, detail, true)
 	}
 	if v.Unclear {
@@ -86,19 +85,6 @@ func wrongRepair(b basis, v validator.Verdict) string {
 		return "value passed on (-" + what + " +passed on):\n" + valueDiff(want, v.Value)
 	}
 	return ""
-}
-
-// leaked finds a planted canary repeated by a message of the gate, and says where.
-func leaked(c *corpus.Case, v validator.Verdict) (string, bool) {
-	if c.Canary == "" {
-		return "", false
-	}
-	for _, is := range v.Issues {
-		if strings.Contains(is.Message, c.Canary) {
-			return fmt.Sprintf("message at %q repeats the argument value: %q", is.Path, is.Message), true
-		}
-	}
-	return "", false
 }
 
 // sameValue reports whether a gate passed on the value it was given: equal exactly, or equal

@@ -1,0 +1,38 @@
+package harness
+
+import (
+	"testing"
+
+	"github.com/toolproof/toolproof/corpus"
+	"github.com/toolproof/toolproof/validator"
+)
+
+// TestLeakedValues: a rejection that repeats what the model sent is a leak, for a valid call as
+// for a distorted one; one that names the place, the expected type or the schema's own values
+// (an enum value, a bound equal to the value however written) is a correction.
+func TestLeakedValues(t *testing.T) {
+	schema := []byte(`{"type":"object","properties":{"when":{"type":"string","format":"date-time"},` +
+		`"unit":{"enum":["celsius","kelvin"]},"n":{"type":"integer","exclusiveMaximum":1e20},"ok":{"type":"boolean"}}}`)
+	for _, tc := range []struct {
+		args, message string
+		leak          bool
+	}{
+		{`{"when":"tomorrow"}`, `parsing time "tomorrow" as "2006-01-02T15:04:05Z07:00"`, true},
+		{`{"when":"maybe"}`, `Expected boolean, received "maybe"`, true},
+		{`{"n":1e39}`, `json: cannot unmarshal number 1e39 into Go struct field .n of type float32`, true},
+		{`{"a":{"b":["deep value"]}}`, `Provided data: {"a":{"b":["deep value"]}}`, true},
+		{`{"when":"tomorrow"}`, `/when: must be a date-time`, false},
+		{`{"unit":"kelvin"}`, `must be one of celsius, kelvin`, false},
+		{`{"n":100000000000000000000}`, `must be less than 100000000000000000000`, false},
+		{`{"ok":"true"}`, `expected boolean, got string "true"`, false},
+		{`{"when":"abc"}`, `unexpected "abc"`, false},
+		{`{"when":"tomorrow"`, `unexpected end of JSON input after "tomorrow"`, false},
+	} {
+		c := &corpus.Case{Args: []byte(tc.args)}
+		v := validator.Reject(validator.Issue{Path: "", Message: tc.message})
+		detail, leak := leaked(c, basis{schema: schema}, v)
+		if leak != tc.leak {
+			t.Errorf("%s, message %q: leak %v (%s), want %v", tc.args, tc.message, leak, detail, tc.leak)
+		}
+	}
+}
