@@ -135,7 +135,7 @@ func TestAuditExitStatus(t *testing.T) {
 	must(t, 0, "audit", "--tools", strict)
 	open := writeFile(t, dir, "open.json", `{"name":"o","parameters":{"type":"object","properties":{"n":{"type":"integer"}}}}`)
 	must(t, 1, "audit", "--tools", open)
-	none := writeFile(t, dir, "none.json", `{"name":"u","parameters":{"type":"object","properties":{"n":{"type":"string","pattern":"(?<=a)b"}}}}`)
+	none := writeFile(t, dir, "none.json", `{"name":"u","parameters":{"type":"object","properties":{"n":{"type":"string","pattern":"(?<=a"}}}}`)
 	must(t, 2, "audit", "--tools", none)
 }
 

@@ -24,7 +24,8 @@ func TestSSEKeepAlivesSayNothing(t *testing.T) {
 		{"text that is not JSON", "data: hello\n\n", true},
 	} {
 		var stderr bytes.Buffer
-		h := newHTTPLink(http.DefaultClient, "http://127.0.0.1:1/mcp", nil, newRedactor(nil), &stderr, nil)
+		h := newHTTPLink(&Client{opts: Options{URL: "http://127.0.0.1:1/mcp", Stderr: &stderr}, scrub: newRedactor(nil),
+			httpClient: http.DefaultClient})
 		body := strings.NewReader(tc.stream + tc.stream + "event: message\ndata: " + answer + "\n\n")
 		ans, err := h.readSSE(context.Background(), body, request{id: 1, method: "tools/call"}, "200 OK")
 		if err != nil || ans.Result == nil {
