@@ -10,7 +10,7 @@ const (
 	WrongRepair       Kind = "wrong_repair"       // repair profile: accepted, but not repaired to the original
 	SilentChange      Kind = "silent_change"      // a valid case accepted, but the value passed on differs
 	ImpreciseLocation Kind = "imprecise_location" // rejected, but no issue at the mutated place or above it
-	Leak              Kind = "leak"               // an error message repeats a planted canary
+	Leak              Kind = "leak"               // a rejection repeats a value the model sent
 	MutatedInput      Kind = "mutated_input"      // the gate changed the argument bytes it was given
 	// DeclaredDefault: a valid case accepted, and the value passed on differs only by defaults
 	// the model-facing schema declares, filled in where the key was absent: the model was told.
