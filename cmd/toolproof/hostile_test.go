@@ -53,6 +53,13 @@ func TestHostileCorpus(t *testing.T) {
 		{"enum of 100k", []string{"run", "--validator", "reference", "--checks", "5", "--seed", "1", "--tools", writeFile(t, dir, "enum.json", bigEnum(100000))}, 0, "PASS", ""},
 		{"minProperties 100000", []string{"run", "--validator", "reference", "--checks", "5", "--tools", writeFile(t, dir, "minprops.json",
 			`[{"name":"huge","parameters":{"type":"object","minProperties":100000}},{"name":"ok","parameters":{"type":"object"}}]`)}, 0, "generate.MaxMinProperties", ""},
+		{"$refs that fan out", []string{"run", "--validator", "reference", "--checks", "5", "--max-time", "3s", "--tools", writeFile(t, dir, "fan2.json",
+			"["+readHostile(t, "fan.json")+`,{"name":"ok","parameters":{"type":"object"}}]`)}, 0, "fan (", "INTERRUPTED"},
+		{"gen of $refs that fan out", []string{"gen", "--tools", hostile("fan.json")}, 2, "oracle.MaxEvaluations", ""},
+		{"audit of $refs that fan out", []string{"audit", "--tools", hostile("fan.json")}, 0, "oracle.MaxEvaluations", ""},
+		{"minItems 200000000", []string{"run", "--validator", "reference", "--checks", "5", "--tools", writeFile(t, dir, "minitems.json",
+			`[{"name":"big","parameters":{"type":"object","properties":{"a":{"type":"array","minItems":200000000}},"required":["a"]}},`+
+				`{"name":"ok","parameters":{"type":"object"}}]`)}, 0, "generate.MaxMinItems", ""},
 		{"20k tools of one name", []string{"run", "--validator", "reference", "--checks", "2", "--max-time", "100ms", "--format", "json", "--tools", writeFile(t, dir, "same.json", sameName(20000))}, exitInterrupted, `"interrupted": "stopped after --max-time 100ms`, ""},
 		{"audit of 500 properties", []string{"audit", "--tools", writeFile(t, dir, "wide500.json", wideTools(500))}, 1, "stringified_type       caught at all 333 places", "audit stopped"},
 		{"audit of 1000 properties", []string{"audit", "--tools", writeFile(t, dir, "wide.json", wideTools(1000))}, 1, "audit.MaxOracleBytes", ""},
@@ -88,6 +95,16 @@ func TestHostileCorpus(t *testing.T) {
 	out, _ := exec.Command("pgrep", "-f", "sleep "+orphanToken).Output()
 	killOrphans(t, pidList(string(out)))
 	t.Logf("worst time %v (%s), worst peak memory %d MB (%s)", worstTime.Round(10*time.Millisecond), worst[0], worstRSS>>20, worst[1])
+}
+
+// readHostile is the text of the file name of testdata/hostile.
+func readHostile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "hostile", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // hostileCaseRun runs case c with the built command bin and judges its exit status, output

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"io"
 	"strings"
@@ -44,7 +45,7 @@ func (c *replayCmd) run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
-	set, err := f.toolsOf(vs, stderr)
+	set, err := f.toolsOf(context.Background(), vs, stderr)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -23,22 +24,30 @@ import (
 
 // loadTools reads the --tools paths, or the embedded corpus when there are none.
 func loadTools(paths []string, stderr io.Writer) ([]tool.Tool, []tool.Skipped, error) {
-	set, err := loadSet(paths, stderr)
+	set, err := loadSet(context.Background(), paths, stderr)
 	return set.Tools, set.Skipped, err
 }
 
-// loadSet is loadTools, with the bytes of the files read (tool.Set.Texts).
-func loadSet(paths []string, stderr io.Writer) (tool.Set, error) {
+// loadSet is loadTools, with the bytes of the files read (tool.Set.Texts), stopped when stop is
+// done: the files not read then are left out, with a note, and the run reports what it has.
+func loadSet(stop context.Context, paths []string, stderr io.Writer) (tool.Set, error) {
 	if len(paths) == 0 {
 		return sample.Tools(), nil
 	}
 	var all tool.Set
 	for _, p := range paths {
-		set, err := tool.Load(p)
+		if stop.Err() != nil {
+			break
+		}
+		set, err := tool.LoadContext(stop, p)
 		if err != nil {
 			return tool.Set{}, usagef("--tools %s: %v", p, err)
 		}
 		all.Merge(set)
+	}
+	if stop.Err() != nil {
+		fmt.Fprintf(stderr, "toolproof: %v while loading the tools: %d files not read\n", context.Cause(stop), all.Unread)
+		return all, nil
 	}
 	if n := len(all.Renamed); n > 0 {
 		fmt.Fprintf(stderr, "toolproof: note: %d tools share a name with another tool and were renamed NAME__2, NAME__3, ... (first: %s)\n", n, all.Renamed[0])
@@ -96,7 +105,7 @@ func skippedText(skipped []tool.Skipped) string {
 // toolsFor is loadTools, except that with no --tools a validator that serves tools of its own
 // (validator.ToolSource: an MCP server, a module of native tools) supplies them: the first such
 // validator given.
-func toolsFor(paths []string, vs []validator.Validator, stderr io.Writer) (tool.Set, error) {
+func toolsFor(stop context.Context, paths []string, vs []validator.Validator, stderr io.Writer) (tool.Set, error) {
 	if len(paths) == 0 {
 		for _, v := range vs {
 			src, ok := v.(validator.ToolSource)
@@ -118,7 +127,7 @@ func toolsFor(paths []string, vs []validator.Validator, stderr io.Writer) (tool.
 			return set, nil
 		}
 	}
-	return loadSet(paths, stderr)
+	return loadSet(stop, paths, stderr)
 }
 
 func randomSeed() uint64 {
@@ -193,7 +202,7 @@ func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 	defer closeAll()
 	stop, release := stopOn(f.maxTime, closeAll, stderr)
 	defer release()
-	set, err := f.toolsOf(vs, stderr)
+	set, err := f.toolsOf(stop, vs, stderr)
 	if err != nil {
 		return err
 	}

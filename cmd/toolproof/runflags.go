@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -225,8 +226,8 @@ func (f *runFlags) openAll(stderr io.Writer) ([]validator.Validator, func(), err
 }
 
 // toolsOf is the tools to check: toolsFor the validators, then --tool and --skip-tool.
-func (f *runFlags) toolsOf(vs []validator.Validator, stderr io.Writer) (tool.Set, error) {
-	set, err := toolsFor(f.tools, vs, stderr)
+func (f *runFlags) toolsOf(stop context.Context, vs []validator.Validator, stderr io.Writer) (tool.Set, error) {
+	set, err := toolsFor(stop, f.tools, vs, stderr)
 	if err != nil {
 		return tool.Set{}, err
 	}

@@ -66,3 +66,22 @@ func TestMinPropertiesBeyondTheBudget(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A tool asking for more items or a longer string than one case may hold is refused with the
+// budget it exceeds, before anything is allocated.
+func TestSizeBeyondTheBudget(t *testing.T) {
+	for _, c := range []struct{ schema, want string }{
+		{`{"type":"object","required":["a"],"properties":{"a":{"type":"array","minItems":200000000}}}`, "generate.MaxMinItems"},
+		{`{"type":"object","properties":{"a":{"type":"array","minItems":50000000}}}`, "generate.MaxMinItems"},
+		{`{"type":"object","required":["s"],"properties":{"s":{"type":"string","minLength":200000000}}}`, "generate.MaxMinLength"},
+	} {
+		gk, err := oracle.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(c.schema)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := generate.New(gk); !errors.Is(err, generate.ErrTooBig) || !strings.Contains(err.Error(), c.want) ||
+			!strings.Contains(err.Error(), "#/properties/") {
+			t.Errorf("%s: err = %v, want %s and the place", c.schema, err, c.want)
+		}
+	}
+}

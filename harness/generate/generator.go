@@ -54,6 +54,14 @@ var ErrTooBig = errors.New("schema is beyond the generator's budget")
 // drawn, judged and distorted, so a value of 100,000 properties would take minutes.
 const MaxMinProperties = 1000
 
+// MaxMinItems is the largest minItems New accepts, and MaxMinLength the largest minLength: the
+// size budget of what one drawn case may hold, checked before anything is allocated (an array
+// of 200,000,000 items would exhaust the memory).
+const (
+	MaxMinItems  = 10000
+	MaxMinLength = 1 << 20
+)
+
 // ErrUnsatisfiable is wrapped by the error New returns for a schema no value can satisfy.
 var ErrUnsatisfiable = errors.New("schema is unsatisfiable")
 
@@ -72,6 +80,9 @@ func newGenerator(gk *oracle.Gatekeeper, objects bool) (*Generator, error) {
 		}
 		if s.MinProperties != nil && *s.MinProperties > MaxMinProperties && tooBig == "" {
 			tooBig = fmt.Sprintf("minProperties %d at %s: more properties than a drawn value may have (generate.MaxMinProperties, %d)", *s.MinProperties, s.Location, MaxMinProperties)
+		}
+		if tooBig == "" {
+			tooBig = sizeBeyondBudget(s)
 		}
 	})
 	if tooBig != "" {
@@ -94,6 +105,20 @@ func newGenerator(gk *oracle.Gatekeeper, objects bool) (*Generator, error) {
 	// An object at depth 0 always draws whether its optional properties are present.
 	g.start = !(n.enum == nil && n.choice == nil && n.types == tObj && n.obj != nil)
 	return g, nil
+}
+
+// sizeBeyondBudget names the minItems or minLength of s beyond the size budget of one case
+// ("" when both fit).
+func sizeBeyondBudget(s *jsonschema.Schema) string {
+	if s.MinItems != nil && *s.MinItems > MaxMinItems {
+		return fmt.Sprintf("minItems %d at %s: more items than a drawn value may hold (generate.MaxMinItems, %d)",
+			*s.MinItems, s.Location, MaxMinItems)
+	}
+	if s.MinLength != nil && *s.MinLength > MaxMinLength {
+		return fmt.Sprintf("minLength %d at %s: a longer string than a drawn value may hold (generate.MaxMinLength, %d)",
+			*s.MinLength, s.Location, MaxMinLength)
+	}
+	return ""
 }
 
 // unsatisfied says why no value satisfies n ("" when one may).

@@ -112,6 +112,9 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 	if err != nil {
 		return nil, cfg(explainCompileError(err, loc, doc))
 	}
+	if err := evaluationsFit(s); err != nil {
+		return nil, cfg(err)
+	}
 	keys := map[string]string{}
 	schemawalk.Each(s, func(x *jsonschema.Schema) {
 		for k := range x.Properties {

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -80,6 +81,9 @@ type Set struct {
 	// (OriginOf): where a place in a tool's schema is written is found in them (LocateAll) rather
 	// than in a second read, which a pipe cannot give and a file edited since would answer wrongly.
 	Texts map[string][]byte
+	// Unread counts the files of a directory LoadContext left unread because its context was
+	// done; their tools are not in the set.
+	Unread int
 
 	names map[string]int
 	next  map[string]int // the next suffix to try for a name (renaming n tools of one name is linear)
@@ -148,6 +152,7 @@ func (s *Set) Merge(o Set) {
 	}
 	s.Skipped = append(s.Skipped, o.Skipped...)
 	s.Renamed = append(s.Renamed, o.Renamed...)
+	s.Unread += o.Unread
 	for name, data := range o.Texts {
 		s.keepText(name, data)
 	}
@@ -166,7 +171,11 @@ func (s *Set) keepText(name string, data []byte) {
 // given must be there and, for a file, be JSON or JSON Lines (else an error naming the file, the
 // line and the column); what is inside it and cannot be used, a definition in a file or a file
 // in a directory, is skipped with its reason, and the rest is read.
-func Load(path string) (Set, error) {
+func Load(path string) (Set, error) { return LoadContext(context.Background(), path) }
+
+// LoadContext is Load, stopped when ctx is done: the files of a directory are read until then,
+// the rest counted in Set.Unread, so a stop while 100,000 files are read does not wait for them.
+func LoadContext(ctx context.Context, path string) (Set, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return Set{}, err
@@ -183,13 +192,18 @@ func Load(path string) (Set, error) {
 		}
 		return set, err
 	}
-	return LoadFS(os.DirFS(path), ".", path)
+	return loadFS(ctx, os.DirFS(path), ".", path)
 }
 
 // LoadFS reads the .json and .jsonl files under dir in fsys, in name order; a file that cannot
 // be read or is not JSON is skipped with its reason. prefix is put before file names in sources
 // and messages.
 func LoadFS(fsys fs.FS, dir, prefix string) (Set, error) {
+	return loadFS(context.Background(), fsys, dir, prefix)
+}
+
+// loadFS is LoadFS, stopped when ctx is done (the files not read counted in Set.Unread).
+func loadFS(ctx context.Context, fsys fs.FS, dir, prefix string) (Set, error) {
 	var files []string
 	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -214,7 +228,11 @@ func LoadFS(fsys fs.FS, dir, prefix string) (Set, error) {
 		return Set{}, fmt.Errorf("%s: no .json or .jsonl files", prefix)
 	}
 	var set Set
-	for _, f := range files {
+	for i, f := range files {
+		if ctx.Err() != nil {
+			set.Unread = len(files) - i
+			break
+		}
 		name := f
 		if prefix != "" {
 			name = filepath.Join(prefix, strings.TrimPrefix(f, dir+"/"))

@@ -1,7 +1,9 @@
 package tool_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -271,5 +273,27 @@ func TestSetWarnsOfDialectOnlyPatterns(t *testing.T) {
 	all.Merge(set)
 	if len(all.Warnings) != 1 {
 		t.Fatalf("merged warnings: %q", all.Warnings)
+	}
+}
+
+// A directory read under a context that is done reads no file and counts them all unread; one
+// read under a live context reads them all.
+func TestLoadStopsWithItsContext(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < 3; i++ {
+		body := fmt.Sprintf(`{"name":"t%d","parameters":{"type":"object"}}`, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("t%d.json", i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	set, err := tool.LoadContext(ctx, dir)
+	if err != nil || len(set.Tools) != 0 || set.Unread != 3 {
+		t.Fatalf("stopped: %d tools, %d unread, err %v; want 0, 3, nil", len(set.Tools), set.Unread, err)
+	}
+	set, err = tool.LoadContext(context.Background(), dir)
+	if err != nil || len(set.Tools) != 3 || set.Unread != 0 {
+		t.Fatalf("live: %d tools, %d unread, err %v; want 3, 0, nil", len(set.Tools), set.Unread, err)
 	}
 }
