@@ -15,7 +15,8 @@ import (
 // schema it infers from the input struct, then unmarshaled into the struct the handler gets.
 // toolproof calls the server over in-memory pipes, its tools as the server lists them. Every
 // distortion here is refused; a stringified value's refusal does not name the property (an
-// imprecise_location, which blocks only with Options.RequireLocation).
+// imprecise_location, which blocks only with Options.RequireLocation), and some refusals hand
+// the received value back to the model (a leak: google/jsonschema-go's messages quote it).
 func ExampleValidator() {
 	c, err := gosdk.Validator(examples.GoSDK(), mcp.Options{Stderr: io.Discard})
 	if err != nil {
@@ -38,6 +39,9 @@ func ExampleValidator() {
 	// send_note stringified_type imprecise_location at /meta
 	// send_note stringified_type imprecise_location at /priority
 	// send_note stringified_type imprecise_location at /weight
+	// send_note stringified_type leak at /meta
+	// send_note stringified_type leak at /priority
 	// set_alarm stringified_type imprecise_location at /hour
 	// set_alarm stringified_type imprecise_location at /loud
+	// set_alarm stringified_type leak at /hour
 }
