@@ -18,7 +18,7 @@ type basis struct {
 	passed    any  // with hasPassed: what the gate passed on for the original
 	hasPassed bool // the gate accepted the original and said (or implied) what it passed on
 	defaults  *declared
-	schema    []byte // the tool's parameters: text a message may repeat without leaking (leak.go)
+	schema    *schemaText // the tool's schema: what a message may repeat without leaking (leak.go)
 }
 
 // rules are the verdict rules of a run (from Options).
@@ -68,7 +68,7 @@ func drawBases(p *prepared, cs []corpus.Case, originals []any, verdicts []valida
 		passed, has = passedOn(verdicts[0], originals[0])
 	}
 	for i := range cs {
-		out[i] = basis{original: originals[i], defaults: p.defaults, schema: p.tool.Parameters}
+		out[i] = basis{original: originals[i], defaults: p.defaults, schema: p.schema}
 		if i > 0 && has {
 			out[i].passed, out[i].hasPassed = passed, true
 		}
@@ -82,7 +82,7 @@ func drawBases(p *prepared, cs []corpus.Case, originals []any, verdicts []valida
 func savedBases(p *prepared, r *execute.Executor, cs []corpus.Case, originals []any, opts Options) []basis {
 	out := make([]basis, len(cs))
 	for i := range cs {
-		out[i] = basis{original: originals[i], defaults: p.defaults, schema: p.tool.Parameters}
+		out[i] = basis{original: originals[i], defaults: p.defaults, schema: p.schema}
 	}
 	if opts.profile() != Repair || opts.blind {
 		return out

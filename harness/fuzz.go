@@ -85,7 +85,7 @@ func differential(p *prepared, r *execute.Executor, opts Options) func(args []by
 		if want {
 			original, _ = jsonvalue.Parse(args)
 		}
-		for _, f := range judgeAll(&c, basis{original: original, defaults: p.defaults, schema: p.tool.Parameters}, verdicts[0], mutated[0], opts) {
+		for _, f := range judgeAll(&c, basis{original: original, defaults: p.defaults, schema: p.schema}, verdicts[0], mutated[0], opts) {
 			if f.Blocking && f.Kind != report.ImpreciseLocation {
 				why := ""
 				if oerr != nil {

@@ -35,7 +35,11 @@ func leaked(c *corpus.Case, b basis, v validator.Verdict) (string, bool) {
 			}
 		}
 	}
-	for _, value := range ownValues(c.Args, b.schema, schemaNumbers(b.schema)) {
+	schema := b.schema
+	if schema == nil {
+		schema = newSchemaText(nil) // a basis made without a tool (tests)
+	}
+	for _, value := range ownValues(c.Args, schema) {
 		for _, is := range v.Issues {
 			if strings.Contains(is.Message, value) {
 				return fmt.Sprintf("message at %q repeats the argument value %q: %q", is.Path, value, is.Message), true
@@ -50,7 +54,7 @@ func leaked(c *corpus.Case, b basis, v validator.Verdict) (string, bool) {
 // neither true, false nor null, and not found in the tool's schema text. Text that is not JSON
 // has none. They come in document order, object members by key, so that a report names the same
 // value on every run.
-func ownValues(args, schema []byte, numbers map[string]bool) []string {
+func ownValues(args []byte, schema *schemaText) []string {
 	d := json.NewDecoder(bytes.NewReader(args))
 	d.UseNumber()
 	var v any
@@ -72,12 +76,12 @@ func ownValues(args, schema []byte, numbers map[string]bool) []string {
 			}
 		case string:
 			s := strings.TrimSpace(v)
-			if ownText(s, schema) && !seen[s] {
+			if schema.ownText(s) && !seen[s] {
 				seen[s] = true
 				out = append(out, s)
 			}
 		case json.Number:
-			if s := string(v); ownText(s, schema) && !numbers[exact(s)] && !seen[s] {
+			if s := string(v); schema.ownText(s) && !schema.numbers[exact(s)] && !seen[s] {
 				seen[s] = true
 				out = append(out, s)
 			}
@@ -90,9 +94,18 @@ func ownValues(args, schema []byte, numbers map[string]bool) []string {
 // maxExponent bounds the exponents exact reads: 1e400 is read, 1e999999999 is not.
 const maxExponent = 1000
 
-// schemaNumbers is the exact value (exact) of every number in the schema text, so that a bound
-// a message names is not taken for the value it equals, however each is written (1e20 and
-// 100000000000000000000).
+// schemaText is a tool's schema as the leak check reads it, made once a tool: its text, and the
+// exact value (exact) of every number in it, so that a bound a message names is not taken for
+// the value it equals, however each is written (1e20 and 100000000000000000000).
+type schemaText struct {
+	text    []byte
+	numbers map[string]bool
+}
+
+func newSchemaText(schema []byte) *schemaText {
+	return &schemaText{text: schema, numbers: schemaNumbers(schema)}
+}
+
 func schemaNumbers(schema []byte) map[string]bool {
 	out := map[string]bool{}
 	d := json.NewDecoder(bytes.NewReader(schema))
@@ -124,7 +137,7 @@ func exact(n string) string {
 }
 
 // ownText says whether s is long enough to be the model's own, and not the schema's.
-func ownText(s string, schema []byte) bool {
+func (schema *schemaText) ownText(s string) bool {
 	if len(s) < minRepeated || !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		return false
 	}
@@ -132,9 +145,9 @@ func ownText(s string, schema []byte) bool {
 	case "true", "false", "null":
 		return false
 	}
-	if bytes.Contains(schema, []byte(s)) {
+	if bytes.Contains(schema.text, []byte(s)) {
 		return false
 	}
 	q, _ := json.Marshal(s)
-	return !bytes.Contains(schema, q[1:len(q)-1])
+	return !bytes.Contains(schema.text, q[1:len(q)-1])
 }

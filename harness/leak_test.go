@@ -30,7 +30,7 @@ func TestLeakedValues(t *testing.T) {
 	} {
 		c := &corpus.Case{Args: []byte(tc.args)}
 		v := validator.Reject(validator.Issue{Path: "", Message: tc.message})
-		detail, leak := leaked(c, basis{schema: schema}, v)
+		detail, leak := leaked(c, basis{schema: newSchemaText(schema)}, v)
 		if leak != tc.leak {
 			t.Errorf("%s, message %q: leak %v (%s), want %v", tc.args, tc.message, leak, detail, tc.leak)
 		}

@@ -20,7 +20,8 @@ type prepared struct {
 	gate   validator.Gate
 	// defaults are the defaults the tool's schema declares (nil: none), for declared_default.
 	defaults *declared
-	places   *placeMemo // the schema places of the tool's findings (placeFindings)
+	places   *placeMemo  // the schema places of the tool's findings (placeFindings)
+	schema   *schemaText // what a message may repeat without leaking (leak.go)
 }
 
 // siblingsFor is what the tools of the file declare, for borrowed keys and enum values.
@@ -68,7 +69,8 @@ func prepareOracle(t tool.Tool, close bool, sib *mutators.Siblings) (*prepared, 
 		return nil, &tool.Skipped{Tool: t.Name, Source: t.Source, Reason: err.Error()}
 	}
 	return &prepared{tool: t, hash: t.SchemaHash(), oracle: gk, gen: g, mctx: mutators.NewContext(gk, sib),
-		defaults: declaredDefaults(t.Parameters), places: &placeMemo{at: map[string]string{}}}, nil
+		defaults: declaredDefaults(t.Parameters), places: &placeMemo{at: map[string]string{}},
+		schema: newSchemaText(t.Parameters)}, nil
 }
 
 // compileGate calls v.Compile, turning a panic into an error.

@@ -104,7 +104,11 @@ func TestSARIFIsValid(t *testing.T) {
 			for _, r := range c.reports {
 				for _, f := range r.Findings {
 					if f.Blocking {
-						want = append(want, sarifMessage(r.Validator, f))
+						which := "Minimal case"
+						if !f.Shrunk {
+							which = "Case"
+						}
+						want = append(want, r.Validator+": "+f.String()+". "+which+": "+showArgs(string(f.Args))+" (id "+f.ID+")"+unshrunkText(f))
 					}
 				}
 			}
