@@ -33,11 +33,14 @@ func judge(c *corpus.Case, b basis, v validator.Verdict, r rules) []report.Findi
 	if v.Unclear {
 		got = "unclear"
 	}
-	if detail, ok := leaked(c, b, v); ok {
+	// An unclear answer to a call the gate may pass on is the tool's own output once the gate
+	// let it through ("Entity with name X not found"): what it repeats is the tool's business,
+	// not the gate's message.
+	if detail, ok := leaked(c, b, v); ok && !(v.Unclear && c.Expect != corpus.Reject) {
 		add(report.Leak, got, detail, true)
 	}
 	if v.Unclear {
-		return out // counted apart, never a finding (but a leak is still a leak)
+		return out // counted apart, never a finding (but a gate's leak is still a leak)
 	}
 	switch c.Expect {
 	case corpus.Accept:

@@ -91,8 +91,10 @@ func (r judgeRow) want() []outcome {
 	}
 	got := map[string]string{"valid": "accepted", "invalid": "rejected", "unclear": "unclear"}[r.answer]
 	var out []outcome
-	if r.canary == "leaked" {
-		out = append(out, outcome{report.Leak, got, true}) // a leak whatever the verdict
+	if r.canary == "leaked" && (r.answer != "unclear" || r.expect == "reject") {
+		// a leak whatever the verdict, but for the tool's own words once the gate let a call
+		// it may pass on through
+		out = append(out, outcome{report.Leak, got, true})
 	}
 	if r.answer == "unclear" {
 		return out // counted apart, never a finding

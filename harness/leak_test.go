@@ -36,3 +36,31 @@ func TestLeakedValues(t *testing.T) {
 		}
 	}
 }
+
+// TestUnclearAnswerToValidCallIsNoLeak: a valid (or implementation-defined) call the tool itself refuses in its own words
+// ("Entity with name X not found") is the tool's output, not the gate's message; the same words
+// for a distorted call, or a clear rejection of the valid call, are a leak.
+func TestUnclearAnswerToValidCallIsNoLeak(t *testing.T) {
+	msg := validator.Issue{Message: "Entity with name bbabba not found"}
+	unclear := validator.Reject(msg)
+	unclear.Unclear = true
+	for _, tc := range []struct {
+		expect corpus.Expect
+		v      validator.Verdict
+		leak   bool
+	}{
+		{corpus.Accept, unclear, false},
+		{corpus.Either, unclear, false},
+		{corpus.Reject, unclear, true},
+		{corpus.Accept, validator.Reject(msg), true},
+	} {
+		c := &corpus.Case{Args: []byte(`{"entityName":"bbabba"}`), Expect: tc.expect}
+		leak := false
+		for _, f := range judge(c, basis{schema: newSchemaText(nil)}, tc.v, rules{}) {
+			leak = leak || f.Kind == "leak"
+		}
+		if leak != tc.leak {
+			t.Errorf("expect %s, unclear %v: leak %v, want %v", tc.expect, tc.v.Unclear, leak, tc.leak)
+		}
+	}
+}
