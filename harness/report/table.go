@@ -64,7 +64,7 @@ func (t *Table) WriteMarkdown(w io.Writer) {
 		var b strings.Builder
 		b.WriteString("|")
 		for i, c := range cells {
-			c = mdCell(c)
+			c = mdText(c)
 			if strong && i == 0 {
 				c = "**" + c + "**"
 			}

@@ -14,7 +14,7 @@ func writeText(w io.Writer, r *Report) error {
 	status, _ := s.statusWord()
 	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %d cases, %d findings\n", status, EscapeLine(r.Validator),
 		r.Profile, s.closedText(), s.seedText(), r.Tools, r.Cases, len(r.Findings))
-	fmt.Fprintf(w, "%s\n\n", EscapeLine(s.countsLine()))
+	fmt.Fprintf(w, "%s\n\n", s.countsLine(EscapeLine))
 	if err := s.classTable().WriteText(w); err != nil {
 		return err
 	}
@@ -41,7 +41,7 @@ func writeText(w io.Writer, r *Report) error {
 	writeBaselineText(w, r)
 	writeTail(w, r, s, tailStyle{
 		unclear: "\nunclear answers (neither a rejection nor a call gone through; never a finding), samples:\n",
-		skipped: "\nskipped tools (%d):\n", item: "  ", sample: EscapeLine,
+		skipped: "\nskipped tools (%d):\n", item: "  ", class: EscapeLine, sample: EscapeLine,
 		skippedTool: func(s string) string { return strings.ReplaceAll(EscapeText(s), "\n", "\n    ") },
 		stale:       EscapeLine,
 		note:        func(s string) string { return strings.ReplaceAll(EscapeText(s), "\n", "\n      ") },
@@ -77,7 +77,7 @@ func writeComparisonText(w io.Writer, cmp *Comparison) error {
 	if err := m.table().WriteText(w); err != nil {
 		return err
 	}
-	if s := m.seedText(); s != "" {
+	if s := m.seedText(EscapeLine); s != "" {
 		fmt.Fprintf(w, "\n%s\n", s)
 	}
 	for _, r := range cmp.Reports {
