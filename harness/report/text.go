@@ -84,14 +84,15 @@ func writeComparisonText(w io.Writer, cmp *Comparison) error {
 		if len(r.Findings) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\nfindings of %s (%d; in full: --format json, or a run of this validator alone):\n", r.Validator, len(r.Findings))
+		fmt.Fprintf(w, "\nfindings of %s (%d; in full: --format json, or a run of this validator alone):\n", EscapeLine(r.Validator), len(r.Findings))
 		for _, f := range r.Findings {
-			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark(f), f.String(), showArgs(Truncate(string(f.Args), 160)), f.ID)
+			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark(f), EscapeLine(f.String()), showArgs(Truncate(string(f.Args), 160)),
+				EscapeLine(f.ID))
 		}
 	}
 	for _, r := range cmp.Reports {
 		for _, s := range r.Skipped {
-			fmt.Fprintf(w, "skipped by %s: %s\n", r.Validator, strings.ReplaceAll(s.String(), "\n", "\n    "))
+			fmt.Fprintf(w, "skipped by %s: %s\n", EscapeLine(r.Validator), strings.ReplaceAll(EscapeText(s.String()), "\n", "\n    "))
 		}
 	}
 	return nil
