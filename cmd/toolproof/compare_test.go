@@ -51,7 +51,7 @@ func TestComparisonTable(t *testing.T) {
 	if !strings.HasPrefix(md, "| class | reference | coerce 0 |") {
 		t.Errorf("markdown comparison header: %q", strings.SplitN(md, "\n", 2)[0])
 	}
-	if !strings.Contains(md, "\nSeed 2.\n") || !strings.Contains(md, "<details><summary>coerce 0: ") || !strings.Contains(md, "| read | stringified_type | missed | ") {
+	if !strings.Contains(md, "\nSeed 2.\n") || !strings.Contains(md, "\n**coerce 0**: ") || !strings.Contains(md, "| read | stringified_type | missed | ") {
 		t.Errorf("markdown comparison: no seed or no findings:\n%s", md)
 	}
 }

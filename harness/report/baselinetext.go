@@ -44,8 +44,8 @@ func writeBaselineMarkdown(w io.Writer, r *Report) {
 	if b == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nBaseline `%s`: %d known (still reproduce; they do not fail the run), %d fixed (no longer reproduce: remove them from the baseline).\n",
-		mdCell(b.File), len(b.Known), len(b.Fixed))
+	fmt.Fprintf(w, "\nBaseline %s: %d known (still reproduce; they do not fail the run), %d fixed (no longer reproduce: remove them from the baseline).\n",
+		mdCode(b.File), len(b.Known), len(b.Fixed))
 	if len(b.Known)+len(b.Fixed) == 0 {
 		return
 	}
@@ -55,7 +55,8 @@ func writeBaselineMarkdown(w io.Writer, r *Report) {
 		fs   []Finding
 	}{{"fixed", b.Fixed}, {"known", b.Known}} {
 		for _, f := range set.fs {
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", set.word, mdCell(f.Tool), f.Class, f.Kind, mdCode(Truncate(string(f.Args), 120)), f.ID)
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", set.word, mdText(f.Tool), mdText(string(f.Class)),
+				mdText(string(f.Kind)), mdCode(Truncate(string(f.Args), 120)), mdText(f.ID))
 		}
 	}
 }

@@ -99,13 +99,14 @@ var totalRows = []totalRow{
 	{"unclear", func(c Cell) int { return c.Unclear }, false},
 }
 
-// seedText is "seed N" when every report has the same seed, else each validator's.
-func (m *comparisonModel) seedText() string {
+// seedText is "seed N" when every report has the same seed, else each validator's, its name made
+// safe by esc.
+func (m *comparisonModel) seedText(esc func(string) string) string {
 	seeds := map[uint64]bool{}
 	var each []string
 	for _, r := range m.reports {
 		seeds[r.Seed] = true
-		each = append(each, fmt.Sprintf("%s %d", r.Validator, r.Seed))
+		each = append(each, fmt.Sprintf("%s %d", esc(r.Validator), r.Seed))
 	}
 	if len(seeds) == 1 {
 		for s := range seeds {

@@ -18,9 +18,15 @@ func TestControlCharactersAreEscaped(t *testing.T) {
 		Skipped: []Skipped{{Tool: forged, Source: "f.json", Reason: "bad\x1b[31m"}},
 		Notes:   []string{forged}}
 	r.Finish()
-	for _, format := range []string{"text", "markdown"} {
+	for _, format := range []string{"text", "markdown", "text comparison", "markdown comparison"} {
 		var b bytes.Buffer
-		if err := r.Write(&b, format); err != nil {
+		var err error
+		if f, ok := strings.CutSuffix(format, " comparison"); ok {
+			err = (&Comparison{Reports: []*Report{goldenPassing(), r}}).Write(&b, f)
+		} else {
+			err = r.Write(&b, format)
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()

@@ -132,7 +132,7 @@ func (cmp *Comparison) WriteHTML(w io.Writer, opts HTMLOptions) error {
 	}
 	m := newComparisonModel(cmp)
 	p := htmlPage{Title: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)), Heading: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)), Status: status,
-		Command: opts.Command, Seed: m.seedText()}
+		Command: opts.Command, Seed: m.seedText(func(s string) string { return s })}
 	hm := &htmlHeatmap{Classes: m.classes}
 	for i, r := range cmp.Reports {
 		v := r.htmlValidator(fmt.Sprintf("v%d", i), opts)

@@ -12,9 +12,9 @@ import (
 func writeMarkdown(w io.Writer, r *Report) error {
 	s := summarize(r)
 	v := s.verdict
-	fmt.Fprintf(w, "### toolproof: %s %s (%d tools, %s, %d cases%s)\n\n", mdCell(r.Validator), v.Word(), v.Checked,
-		mdCell(v.SkippedText()), r.Cases, s.seedText())
-	fmt.Fprintf(w, "Profile %s%s; %s.\n\n", r.Profile, s.closedText(), mdCell(s.countsLine()))
+	fmt.Fprintf(w, "### toolproof: %s %s (%d tools, %s, %d cases%s)\n\n", mdText(r.Validator), v.Word(), v.Checked,
+		mdText(v.SkippedText()), r.Cases, s.seedText())
+	fmt.Fprintf(w, "Profile %s%s; %s.\n\n", mdText(r.Profile), s.closedText(), s.countsLine(mdText))
 	s.classTable().WriteMarkdown(w)
 	if len(r.Findings) > 0 {
 		fmt.Fprintln(w)
@@ -23,28 +23,30 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	writeBaselineMarkdown(w, r)
 	writeTail(w, r, s, tailStyle{
 		unclear: "\nUnclear answers (never a finding), samples:\n\n",
-		skipped: "\nSkipped tools (%d):\n\n", item: "- ", sample: mdCode,
-		skippedTool: mdCell, stale: mdCell, note: mdCell, lead: "- ", apart: true,
+		skipped: "\nSkipped tools (%d):\n\n", item: "- ", class: mdText, sample: mdCode,
+		skippedTool: mdText, stale: mdText, note: mdText, lead: "- ", apart: true,
 	})
 	return nil
 }
 
 // writeComparisonMarkdown writes the runs that stopped early, the comparison table in Markdown, the seed, then each
-// validator's findings as a table in a collapsed section.
+// validator's name and counts and its findings as a table in a collapsed section (whose summary holds no name: a
+// line of HTML is not read as Markdown, so mdText could not make a name safe there).
 func writeComparisonMarkdown(w io.Writer, cmp *Comparison) error {
 	m := newComparisonModel(cmp)
 	for _, line := range m.interrupted() {
-		fmt.Fprintf(w, "**Interrupted**: %s\n\n", mdCell(line))
+		fmt.Fprintf(w, "**Interrupted**: %s\n\n", mdText(line))
 	}
 	m.table().WriteMarkdown(w)
-	if s := m.seedText(); s != "" {
+	if s := m.seedText(mdText); s != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.ToUpper(s[:1])+s[1:]+".")
 	}
 	for _, r := range cmp.Reports {
 		if len(r.Findings)+len(r.Skipped) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n<details><summary>%s: %d findings, %d skipped tools</summary>\n\n", mdCell(r.Validator), len(r.Findings), len(r.Skipped))
+		fmt.Fprintf(w, "\n**%s**: %d findings, %d skipped tools\n\n<details><summary>findings and skipped tools</summary>\n\n",
+			mdText(r.Validator), len(r.Findings), len(r.Skipped))
 		if len(r.Findings) > 0 {
 			writeMarkdownFindings(w, r)
 		}
@@ -53,7 +55,7 @@ func writeComparisonMarkdown(w io.Writer, cmp *Comparison) error {
 				fmt.Fprintln(w)
 			}
 			for _, s := range r.Skipped {
-				fmt.Fprintf(w, "- skipped %s\n", mdCell(s.String()))
+				fmt.Fprintf(w, "- skipped %s\n", mdText(s.String()))
 			}
 		}
 		fmt.Fprintf(w, "\n</details>\n")
@@ -70,15 +72,9 @@ func writeMarkdownFindings(w io.Writer, r *Report) {
 		if !f.Shrunk {
 			args += " (not shrunk: as first drawn)"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.Tool), f.Class, f.Kind, args,
-			mdCell(f.Path), mdCell(atText(r.At(f))), blockingWord(f), f.ID)
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdText(f.Tool), mdText(string(f.Class)), mdText(string(f.Kind)),
+			args, mdText(f.Path), mdText(atText(r.At(f))), blockingWord(f), mdText(f.ID))
 	}
-}
-
-// mdCell makes text safe in a Markdown table cell: one line, no column breaks.
-func mdCell(s string) string {
-	s = strings.ReplaceAll(EscapeLine(s), "|", `\|`)
-	return s
 }
 
 // mdCode writes s as inline code in a table cell: as is when it is plain text, else quoted as a

@@ -220,8 +220,8 @@ func checksOf(r *Report, order []string) []classChecks {
 }
 
 // countsLine is the line shared by the text and Markdown reports: checks, findings, skipped
-// tools, the counts JUnit carries too.
-func (s *summary) countsLine() string {
+// tools, the counts JUnit carries too, and why the run was interrupted, made safe by esc.
+func (s *summary) countsLine(esc func(string) string) string {
 	line := fmt.Sprintf("checks (a tool in a class): %d, %d failed; findings: %d", s.total, s.failed, len(s.Findings))
 	if nb := len(s.Findings) - s.blocking; nb > 0 {
 		line += fmt.Sprintf(" (%d not blocking)", nb)
@@ -231,7 +231,7 @@ func (s *summary) countsLine() string {
 	}
 	line += fmt.Sprintf("; skipped tools: %d", len(s.Skipped))
 	if s.Interrupted != "" {
-		line += "; interrupted: " + s.Interrupted
+		line += "; interrupted: " + esc(s.Interrupted)
 	}
 	return line
 }

@@ -29,7 +29,7 @@ type Row struct {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// WriteText writes the table aligned in columns two spaces apart.
+// WriteText writes the table aligned in columns two spaces apart, every cell escaped (EscapeLine).
 func (t *Table) WriteText(w io.Writer) error {
 	var flags uint
 	if t.Right {
@@ -38,6 +38,7 @@ func (t *Table) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', flags)
 	for _, cells := range append([][]string{t.Head}, t.cellRows()...) {
 		for i, c := range cells {
+			c = EscapeLine(c)
 			if t.Ragged && i == len(cells)-1 {
 				fmt.Fprint(tw, c)
 				continue
@@ -64,7 +65,7 @@ func (t *Table) WriteMarkdown(w io.Writer) {
 		var b strings.Builder
 		b.WriteString("|")
 		for i, c := range cells {
-			c = mdCell(c)
+			c = mdText(c)
 			if strong && i == 0 {
 				c = "**" + c + "**"
 			}

@@ -12,7 +12,7 @@ type tailStyle struct {
 	item             string // starts a sample or a skipped tool
 	lead             string // starts a stale saved case or a note
 	apart            bool   // a blank line before the stale saved cases and notes
-	sample           func(string) string
+	class, sample    func(string) string
 	skippedTool      func(string) string
 	stale, note      func(string) string
 }
@@ -24,7 +24,7 @@ func writeTail(w io.Writer, r *Report, s *summary, st tailStyle) {
 		fmt.Fprint(w, st.unclear)
 		for _, c := range s.classes {
 			for _, sample := range r.Classes[c].Samples {
-				fmt.Fprintf(w, "%s%s: %s\n", st.item, c, st.sample(sample))
+				fmt.Fprintf(w, "%s%s: %s\n", st.item, st.class(c), st.sample(sample))
 			}
 		}
 	}

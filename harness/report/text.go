@@ -14,7 +14,7 @@ func writeText(w io.Writer, r *Report) error {
 	v := s.verdict
 	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %s, %d cases, %d findings\n", v.Status, EscapeLine(r.Validator),
 		r.Profile, s.closedText(), s.seedText(), v.Checked, EscapeLine(v.SkippedText()), r.Cases, len(r.Findings))
-	fmt.Fprintf(w, "%s\n\n", EscapeLine(s.countsLine()))
+	fmt.Fprintf(w, "%s\n\n", s.countsLine(EscapeLine))
 	if err := s.classTable().WriteText(w); err != nil {
 		return err
 	}
@@ -45,7 +45,7 @@ func writeText(w io.Writer, r *Report) error {
 	writeBaselineText(w, r)
 	writeTail(w, r, s, tailStyle{
 		unclear: "\nunclear answers (neither a rejection nor a call gone through; never a finding), samples:\n",
-		skipped: "\nskipped tools (%d):\n", item: "  ", sample: EscapeLine,
+		skipped: "\nskipped tools (%d):\n", item: "  ", class: EscapeLine, sample: EscapeLine,
 		skippedTool: func(s string) string { return strings.ReplaceAll(EscapeText(s), "\n", "\n    ") },
 		stale:       EscapeLine,
 		note:        func(s string) string { return strings.ReplaceAll(EscapeText(s), "\n", "\n      ") },
@@ -81,21 +81,22 @@ func writeComparisonText(w io.Writer, cmp *Comparison) error {
 	if err := m.table().WriteText(w); err != nil {
 		return err
 	}
-	if s := m.seedText(); s != "" {
+	if s := m.seedText(EscapeLine); s != "" {
 		fmt.Fprintf(w, "\n%s\n", s)
 	}
 	for _, r := range cmp.Reports {
 		if len(r.Findings) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\nfindings of %s (%d; in full: --format json, or a run of this validator alone):\n", r.Validator, len(r.Findings))
+		fmt.Fprintf(w, "\nfindings of %s (%d; in full: --format json, or a run of this validator alone):\n", EscapeLine(r.Validator), len(r.Findings))
 		for _, f := range r.Findings {
-			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark(f), f.String(), showArgs(Truncate(string(f.Args), 160)), f.ID)
+			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark(f), EscapeLine(f.String()), showArgs(Truncate(string(f.Args), 160)),
+				EscapeLine(f.ID))
 		}
 	}
 	for _, r := range cmp.Reports {
 		for _, s := range r.Skipped {
-			fmt.Fprintf(w, "skipped by %s: %s\n", r.Validator, strings.ReplaceAll(s.String(), "\n", "\n    "))
+			fmt.Fprintf(w, "skipped by %s: %s\n", EscapeLine(r.Validator), strings.ReplaceAll(EscapeText(s.String()), "\n", "\n    "))
 		}
 	}
 	return nil
