@@ -40,7 +40,7 @@ func because(format string, args ...any) func() string {
 // confirm asks the oracle about c and returns the mutation when it is rejected as meant.
 func (tg *Target) confirm(class corpus.Class, c candidate) (corpus.Case, bool) {
 	value := c.build()
-	issues, where := tg.ctx.readings.LocateWhere(value)
+	issues, where := tg.ctx.readings.CausesAndErrors(value)
 	if len(issues) == 0 {
 		return corpus.Case{}, false
 	}

@@ -38,7 +38,7 @@ func (c *Context) DoublesDiffer(v any, valid bool) bool {
 	if valid {
 		return c.readings.DoublesDiffer(v, nil, nil)
 	}
-	return c.readings.DoublesDiffer(v, nil, c.readings.Locate(v))
+	return c.readings.DoublesDiffer(v, nil, c.readings.Causes(v))
 }
 
 // Binary64Only counts distortions that were invalid only where numbers are read exactly; a

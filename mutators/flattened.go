@@ -129,7 +129,7 @@ func flattenedProbe(p *Probe) {
 // flattened_array read backwards: where the schema wants an array, a string of joined items is
 // split, a lone value put back in an array; an object of strings whose keys and values were
 // swapped is swapped back.
-func (flattened) undo(r *reading, s *site) []undo {
+func (flattened) undo(r *undoing, s *site) []undo {
 	if s.parent == nil || s.value == nil {
 		return nil // a lone null is null_value's
 	}
@@ -161,7 +161,7 @@ func (flattened) undo(r *reading, s *site) []undo {
 
 // keysRefused reports whether the oracle refuses every key of the object at s, or it holds no
 // key the schema declares but misses one it requires: the keys are not what was meant.
-func (r *reading) keysRefused(s *site) bool {
+func (r *undoing) keysRefused(s *site) bool {
 	obj := s.value.(map[string]any)
 	declared := s.declared()
 	if len(declared) > 0 && !slices.ContainsFunc(slices.Collect(maps.Values(obj)), func(v any) bool { return !declared[v.(string)] }) {
@@ -183,7 +183,7 @@ func (r *reading) keysRefused(s *site) bool {
 }
 
 // unflattened proposes the arrays the value at s may have been flattened from.
-func (r *reading) unflattened(s *site) []undo {
+func (r *undoing) unflattened(s *site) []undo {
 	var out []undo
 	add := func(variant string, a []any) {
 		out = append(out, undo{class: FlattenedArray, variant: variant, path: s.path, value: r.replace(s, a)})

@@ -274,7 +274,7 @@ var keyKeywords = []string{"additionalProperties", "unevaluatedProperties", "pro
 // hallucinated_key read backwards: a key the schema does not declare, in an object the oracle
 // rejects for its keys; undone by taking it out. Its variant says what the key is: a near miss
 // of a declared key, a key JavaScript treats specially, another tool's key, or invented.
-func (hallucinated) undo(r *reading, s *site) []undo {
+func (hallucinated) undo(r *undoing, s *site) []undo {
 	obj, ok := s.value.(map[string]any)
 	if !ok {
 		return nil
@@ -288,7 +288,7 @@ func (hallucinated) undo(r *reading, s *site) []undo {
 		for k, e := range obj {
 			inv[e.(string)] = k
 		}
-		if len(r.ctx.readings.Where(r.replace(s, inv)())) < len(r.issues) {
+		if len(r.ctx.readings.Errors(r.replace(s, inv)())) < len(r.issues) {
 			inverted = string(FlattenedArray) + ":inverted"
 		}
 	}
@@ -309,7 +309,7 @@ func (hallucinated) undo(r *reading, s *site) []undo {
 
 // explain names a key issue no undoing removed (a key the schema declares, refused by
 // propertyNames, say).
-func (hallucinated) explain(r *reading, is validator.Issue, s *site) ([]Distortion, bool) {
+func (hallucinated) explain(r *undoing, is validator.Issue, s *site) ([]Distortion, bool) {
 	if !slices.Contains(keyKeywords, is.Keyword) {
 		return nil, false
 	}
@@ -321,7 +321,7 @@ func (hallucinated) explain(r *reading, is validator.Issue, s *site) ([]Distorti
 }
 
 // keyVariant names what the key k is, and the other variants it also is.
-func (r *reading) keyVariant(k string, declared map[string]bool) (string, []string) {
+func (r *undoing) keyVariant(k string, declared map[string]bool) (string, []string) {
 	var all []string
 	for d := range declared {
 		if slices.Contains(nearMissKeys(d), k) {
@@ -343,14 +343,14 @@ func (r *reading) keyVariant(k string, declared map[string]bool) (string, []stri
 
 // issueAt reports whether the oracle reports an issue at path with one of keywords (in a branch
 // of an alternative too).
-func (r *reading) issueAt(path string, keywords ...string) bool {
+func (r *undoing) issueAt(path string, keywords ...string) bool {
 	return slices.ContainsFunc(r.located(), func(is validator.Issue) bool {
 		return is.Path == path && slices.Contains(keywords, is.Keyword)
 	})
 }
 
 // without undoes at s by leaving out its member k.
-func (r *reading) without(s *site, k string) func() any {
+func (r *undoing) without(s *site, k string) func() any {
 	root := r.value
 	return func() any { return editedObject(root, s.tokens(), func(m map[string]any) { delete(m, k) }) }
 }

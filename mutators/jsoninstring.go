@@ -60,7 +60,7 @@ func jsonInStringProbe(p *Probe) {
 
 // json_in_string read backwards: a string holding the JSON text of an object or array, where
 // the schema does not take a string; undone by parsing it.
-func (jsonInString) undo(r *reading, s *site) []undo {
+func (jsonInString) undo(r *undoing, s *site) []undo {
 	str, ok := s.value.(string)
 	if !ok || s.parent == nil || s.onlyString() {
 		return nil

@@ -164,7 +164,7 @@ func misnamedProbe(p *Probe) {
 // of a declared key the object lacks; undone by renaming it back, and named at the declared
 // key's place. Where the object refuses the new key and it is a near miss of the declared one,
 // hallucinated_key's near miss writes the same text at the new key.
-func (renamedKey) undo(r *reading, s *site) []undo {
+func (renamedKey) undo(r *undoing, s *site) []undo {
 	obj, ok := s.value.(map[string]any)
 	if !ok {
 		return nil

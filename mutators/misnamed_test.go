@@ -28,7 +28,7 @@ var weather = tool.Tool{Name: "weather", Parameters: json.RawMessage(`{"type":"o
 
 // TestMisnamedKeyDrawsCaseAndStyle draws misnamed_key cases of weather: every case renames a
 // declared key present in the value (kept), at that key's place, rejected by the oracle for
-// required, and Classify names it; over the draws, each variant appears.
+// required, and Recognise names it; over the draws, each variant appears.
 func TestMisnamedKeyDrawsCaseAndStyle(t *testing.T) {
 	gk, g := gentest.New(t, weather)
 	ctx := mutators.NewContext(gk, nil)
@@ -66,8 +66,8 @@ func TestMisnamedKeyDrawsCaseAndStyle(t *testing.T) {
 				keys[k] = true
 			}
 		}
-		if !ctx.Classify(m.Args).Names(m) {
-			t.Errorf("Classify does not read %s back as %s/%s at %s", m.Args, m.Class, m.Variant, m.Path)
+		if !ctx.Recognise(m.Args).Names(m) {
+			t.Errorf("Recognise does not read %s back as %s/%s at %s", m.Args, m.Class, m.Variant, m.Path)
 		}
 		return 0
 	})
@@ -147,7 +147,7 @@ func TestMisnamedKeyFindsACaseInsensitiveGate(t *testing.T) {
 func TestMisnamedKeyAudit(t *testing.T) {
 	for _, tc := range []struct {
 		schema string
-		want   audit.Verdict
+		want   audit.Status
 	}{
 		{`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`, audit.Caught},
 		{`{"type":"object","properties":{"city":{"type":"string"}}}`, audit.Passes},
@@ -160,8 +160,8 @@ func TestMisnamedKeyAudit(t *testing.T) {
 			t.Errorf("%s: no misnamed_key place at the root: %+v", tc.schema, rep.Places)
 			continue
 		}
-		if p := rep.Places[i]; p.Verdict != tc.want || p.Witness == nil || !strings.EqualFold(p.Witness.Path, "/city") {
-			t.Errorf("%s: misnamed_key %s (%s), witness %+v; want %s at /city", tc.schema, p.Verdict, p.Why, p.Witness, tc.want)
+		if p := rep.Places[i]; p.Status != tc.want || p.Witness == nil || !strings.EqualFold(p.Witness.Path, "/city") {
+			t.Errorf("%s: misnamed_key %s (%s), witness %+v; want %s at /city", tc.schema, p.Status, p.Why, p.Witness, tc.want)
 		}
 	}
 }

@@ -98,7 +98,7 @@ func missingProbe(p *Probe) {
 
 // missing_required read backwards: a required (or dependent-required) property an object lacks,
 // named at the place it should be.
-func (missing) explain(r *reading, is validator.Issue, s *site) ([]Distortion, bool) {
+func (missing) explain(r *undoing, is validator.Issue, s *site) ([]Distortion, bool) {
 	obj, ok := s.value.(map[string]any)
 	if !ok || (is.Keyword != "required" && is.Keyword != "dependentRequired" && is.Keyword != "dependencies") {
 		return nil, false

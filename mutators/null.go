@@ -52,7 +52,7 @@ func nullProbe(p *Probe) {
 
 // null_value read backwards: null where the oracle reports a type (or enum, const, branch)
 // issue.
-func (nullValue) explain(r *reading, is validator.Issue, s *site) ([]Distortion, bool) {
+func (nullValue) explain(r *undoing, is validator.Issue, s *site) ([]Distortion, bool) {
 	if s.value != nil || s.parent == nil || !slices.Contains(typeKeywords, is.Keyword) {
 		return nil, false
 	}

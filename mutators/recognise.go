@@ -8,7 +8,7 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// The classifier is the taxonomy read backwards: each class's recogniser sits beside its
+// Recognition is the taxonomy read backwards: each class's recogniser sits beside its
 // mutator (in the class's file, or recognise_<class>.go), is named in its Definition, and
 // undoes, or names, what the mutator does. A call is read in three layers, as the mutators distort it: its text
 // (malformed_json, implementation_defined), its root (root_not_object), then its value, where
@@ -16,16 +16,16 @@ import (
 // undoing leaves the oracle fewer issues, and the issues left are named by keyword (the
 // explainers in the order of theirs).
 
-// Verdict is what Classify finds a call to be.
-type Verdict string
+// Reading is what Recognise finds a call to be.
+type Reading string
 
-// The verdicts of a classified call.
+// The readings of a recognised call.
 const (
-	Valid       Verdict = "valid"        // the oracle accepts it
-	Invalid     Verdict = "invalid"      // rejected, and every issue named by a class
-	Either      Verdict = "either"       // its verdict depends on how numbers (or formats) are read, or RFC 8259 leaves it open
-	Unexplained Verdict = "unexplained"  // rejected, with issues no class names
-	UnknownTool Verdict = "unknown_tool" // no tool of that name (set by callers that map names)
+	Valid       Reading = "valid"        // the oracle accepts it
+	Invalid     Reading = "invalid"      // rejected, and every issue named by a class
+	Either      Reading = "either"       // its verdict depends on how numbers (or formats) are read, or RFC 8259 leaves it open
+	Unexplained Reading = "unexplained"  // rejected, with issues no class names
+	UnknownTool Reading = "unknown_tool" // no tool of that name (set by callers that map names)
 )
 
 // Distortion is one distortion found in a call: its class and variant at a JSON Pointer.
@@ -49,9 +49,9 @@ func (d Distortion) Is(c corpus.Class, v string) bool {
 	return slices.Contains(d.Alike, string(c)+":"+v)
 }
 
-// Classification is what Classify finds in one call.
-type Classification struct {
-	Verdict     Verdict           `json:"verdict"`
+// Recognition is what Recognise finds in one call.
+type Recognition struct {
+	Reading     Reading           `json:"verdict"`
 	Distortions []Distortion      `json:"classes,omitempty"`
 	Issues      []validator.Issue `json:"issues,omitempty"` // the oracle's issues no class names (Unexplained)
 	Reason      string            `json:"reason,omitempty"` // why Either, in a few words
@@ -60,12 +60,12 @@ type Classification struct {
 // Names reports whether c reads the mutation m back: the verdict m owes (Invalid for a
 // must-reject case, Either for an either one) and m's class and variant at m's place (or, read
 // as another class that writes the same text, at a member inside it).
-func (c Classification) Names(m corpus.Case) bool {
+func (c Recognition) Names(m corpus.Case) bool {
 	want := Invalid
 	if m.Expect == corpus.Either {
 		want = Either
 	}
-	if c.Verdict != want {
+	if c.Reading != want {
 		return false
 	}
 	for _, d := range c.Distortions {
@@ -82,14 +82,14 @@ func (c Classification) Names(m corpus.Case) bool {
 // maxUndo bounds the distortions undone in one call.
 const maxUndo = 32
 
-// Classify reads one call's raw argument text against the Context's tool and names its
+// Recognise reads one call's raw argument text against the Context's tool and names its
 // distortions: the verdict, and for an invalid call the class and variant of each distortion at
 // its place. It is safe for concurrent use.
-func (c *Context) Classify(args []byte) Classification {
-	return c.classify(args, defaultRecognisers())
+func (c *Context) Recognise(args []byte) Recognition {
+	return c.recognise(args, defaultRecognisers())
 }
 
-// recognisers are the classes' recognisers a classification uses: the text and root layers'
+// recognisers are the classes' recognisers a recognition uses: the text and root layers'
 // and the value's, in order (a test breaks one on purpose).
 type recognisers struct {
 	text       func(b []byte) (v any, parsed bool, ds []Distortion, either string)
@@ -101,37 +101,37 @@ type recognisers struct {
 // defaultRecognisers are the recognisers of the Default registry.
 func defaultRecognisers() recognisers { return Default().recognisers() }
 
-// classify is Classify with the recognisers rs.
-func (c *Context) classify(args []byte, rs recognisers) Classification {
-	var out Classification
+// recognise is Recognise with the recognisers rs.
+func (c *Context) recognise(args []byte, rs recognisers) Recognition {
+	var out Recognition
 	v, parsed, ds, either := rs.text(args)
 	out.Distortions = ds
 	if either != "" {
-		out.Verdict, out.Reason = Either, either
+		out.Reading, out.Reason = Either, either
 		return out
 	}
 	if !parsed {
-		out.Verdict = Invalid
+		out.Reading = Invalid
 		return out
 	}
 	v, ds, ok := rs.root(v)
 	out.Distortions = append(out.Distortions, ds...)
 	if !ok {
-		out.Verdict = Invalid
+		out.Reading = Invalid
 		return out
 	}
-	return c.classifyValue(v, out, rs)
+	return c.recogniseValue(v, out, rs)
 }
 
-// classifyValue classifies an arguments object, after what was found in its text and root.
-func (c *Context) classifyValue(v any, out Classification, rs recognisers) Classification {
-	issues := c.readings.Where(v)
+// recogniseValue recognises an arguments object, after what was found in its text and root.
+func (c *Context) recogniseValue(v any, out Recognition, rs recognisers) Recognition {
+	issues := c.readings.Errors(v)
 	if issues == nil {
-		out.Verdict = Valid
+		out.Reading = Valid
 		if len(out.Distortions) > 0 {
-			out.Verdict = Invalid
+			out.Reading = Invalid
 		} else if c.DoublesDiffer(v, true) {
-			out.Verdict, out.Reason = Either, "valid exactly, not when its numbers are read as doubles"
+			out.Reading, out.Reason = Either, "valid exactly, not when its numbers are read as doubles"
 		}
 		return out
 	}
@@ -140,7 +140,7 @@ func (c *Context) classifyValue(v any, out Classification, rs recognisers) Class
 	} else if c.laxValid(v) {
 		out.Reason = "invalid only where format is asserted"
 	}
-	r := &reading{ctx: c, rs: rs, value: v, issues: issues}
+	r := &undoing{ctx: c, rs: rs, value: v, issues: issues}
 	for i := 0; i < maxUndo && r.undoOne(); i++ {
 	}
 	var left []validator.Issue
@@ -149,14 +149,14 @@ func (c *Context) classifyValue(v any, out Classification, rs recognisers) Class
 	}
 	out.Distortions = append(out.Distortions, r.found...)
 	if out.Reason != "" {
-		out.Verdict = Either // what was found is named, but no verdict is owed
+		out.Reading = Either // what was found is named, but no verdict is owed
 		return out
 	}
 	if len(left) > 0 {
-		out.Verdict = Unexplained
+		out.Reading = Unexplained
 		out.Issues = c.Oracle().Issues(r.value)
 		return out
 	}
-	out.Verdict = Invalid
+	out.Reading = Invalid
 	return out
 }

@@ -30,7 +30,7 @@ type brokenUndoer struct {
 	class corpus.Class
 }
 
-func (b brokenUndoer) undo(r *reading, s *site) []undo {
+func (b brokenUndoer) undo(r *undoing, s *site) []undo {
 	us := b.undoer.undo(r, s)
 	for i := range us {
 		us[i].variant, us[i].alike = "broken-"+us[i].variant, nil
@@ -43,7 +43,7 @@ type brokenExplainer struct {
 	class corpus.Class
 }
 
-func (b brokenExplainer) explain(r *reading, is validator.Issue, s *site) ([]Distortion, bool) {
+func (b brokenExplainer) explain(r *undoing, is validator.Issue, s *site) ([]Distortion, bool) {
 	ds, ok := b.explainer.explain(r, is, s)
 	return misnamed(ds, b.class), ok
 }
@@ -107,10 +107,10 @@ func TestTheRoundTripCatchesABrokenRecogniser(t *testing.T) {
 					return 0
 				}
 				made++
-				if !f.ctx.Classify(mu.Args).Names(mu) {
+				if !f.ctx.Recognise(mu.Args).Names(mu) {
 					t.Errorf("%s: the intact recognisers misread %q", c, mu.Args)
 				}
-				if !f.ctx.classify(mu.Args, rs).Names(mu) {
+				if !f.ctx.recognise(mu.Args, rs).Names(mu) {
 					caught++
 				}
 				return 0

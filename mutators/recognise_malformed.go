@@ -12,7 +12,7 @@ import (
 
 // malformed_json read backwards: each variant of the mutator has a repair of the text; the first
 // repair (in this order) that gives JSON names the variant. A repair that gives the original text
-// back lets the classifier go on with the value; truncated and nan lose what was there, so the
+// back lets recognition go on with the value; truncated and nan lose what was there, so the
 // value is not read further.
 
 // textRepair undoes one malformed_json variant; ok is false when it does not apply. whole is

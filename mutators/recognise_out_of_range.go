@@ -23,7 +23,7 @@ var rangeVariants = map[string]string{
 // constraints, named by the keyword; a value outside an enum by what it is (a near miss of a
 // member, another tool's member, a number, or another value); a fraction where an integer is
 // required.
-func (outOfRange) explain(r *reading, is validator.Issue, s *site) ([]Distortion, bool) {
+func (outOfRange) explain(r *undoing, is validator.Issue, s *site) ([]Distortion, bool) {
 	d := Distortion{Class: OutOfRangeEnum, Path: s.path, Keyword: is.Keyword}
 	kws := []string{is.Keyword}
 	if branchKeyword(is.Keyword) || is.Keyword == "false" {
@@ -72,7 +72,7 @@ func joinedAlike(s *site, str string) []string {
 }
 
 // enumVariant names a value an enum does not list.
-func (r *reading) enumVariant(s *site) (string, []string) {
+func (r *undoing) enumVariant(s *site) (string, []string) {
 	if _, ok := s.value.(json.Number); ok {
 		return "enum-number", nil
 	}

@@ -9,16 +9,16 @@ import (
 	"github.com/toolproof/toolproof/validator"
 )
 
-// reading is the state of one call's value as its distortions are undone.
-type reading struct {
+// undoing is the state of one call's value as its distortions are undone.
+type undoing struct {
 	ctx    *Context
 	rs     recognisers
 	value  any               // the value, with the distortions found so far undone
-	issues []validator.Issue // the oracle's issues with it (Where: alternatives once)
+	issues []validator.Issue // the oracle's issues with it (Errors: alternatives once)
 	found  []Distortion
 
 	partial       []string          // the places of the partial undoings kept
-	locatedIssues []validator.Issue // Locate(value), once locatedDone
+	locatedIssues []validator.Issue // Causes(value), once locatedDone
 	locatedDone   bool
 }
 
@@ -36,19 +36,19 @@ type undo struct {
 
 // undoer is a class whose distortions can be undone: the original value is in the call.
 type undoer interface {
-	undo(r *reading, s *site) []undo
+	undo(r *undoing, s *site) []undo
 }
 
 // explainer is a class that names an issue the oracle reports at a site.
 type explainer interface {
-	explain(r *reading, is validator.Issue, s *site) ([]Distortion, bool)
+	explain(r *undoing, is validator.Issue, s *site) ([]Distortion, bool)
 }
 
 // undoOne applies the best undoing the oracle confirms, over every class and flagged site: one
 // that leaves the place right and fewer issues before a partial one, then the fewest issues left,
 // then (partial ones) the deepest, then the order of undoers and sites. It reports whether one
 // was found.
-func (r *reading) undoOne() bool {
+func (r *undoing) undoOne() bool {
 	if r.issues == nil {
 		return false
 	}
@@ -65,7 +65,7 @@ func (r *reading) undoOne() bool {
 }
 
 // flagged reports whether some issue (in a branch of an alternative too) is at s or inside it.
-func (r *reading) flagged(s *site) bool {
+func (r *undoing) flagged(s *site) bool {
 	for _, is := range r.located() {
 		if jsonvalue.IsPrefix(s.path, is.Path) {
 			return true
@@ -76,7 +76,7 @@ func (r *reading) flagged(s *site) bool {
 
 // tryUndos applies the best of us (see undoOne); the other variants of its class at its place
 // that leave as many issues (or, both partial, that the oracle confirms too) are its Alike.
-func (r *reading) tryUndos(us []undo) bool {
+func (r *undoing) tryUndos(us []undo) bool {
 	values := make([]any, len(us))
 	issues := make([][]validator.Issue, len(us))
 	best := -1
@@ -91,7 +91,7 @@ func (r *reading) tryUndos(us []undo) bool {
 	}
 	for i, u := range us {
 		values[i] = u.value()
-		issues[i] = r.ctx.readings.Where(values[i])
+		issues[i] = r.ctx.readings.Errors(values[i])
 		if r.improves(u, issues[i]) && (best < 0 || better(i, best)) {
 			best = i
 		}
@@ -123,7 +123,7 @@ func (r *reading) tryUndos(us []undo) bool {
 // refusedMember names, for a member some branch of an alternative refuses as a key, the
 // hallucinated_key reading of it: where branches declare different keys, a key of one added to
 // an object of another reads as both.
-func (r *reading) refusedMember(path string) []string {
+func (r *undoing) refusedMember(path string) []string {
 	if path == "" || !r.issueAt(path, keyKeywords...) {
 		return nil
 	}
@@ -137,7 +137,7 @@ func (r *reading) refusedMember(path string) []string {
 
 // improves reports whether an undoing that leaves issues is kept: no type issue at its place,
 // and fewer issues, or for a partial undoing no more issues outside its place.
-func (r *reading) improves(u undo, issues []validator.Issue) bool {
+func (r *undoing) improves(u undo, issues []validator.Issue) bool {
 	if slices.ContainsFunc(issues, func(is validator.Issue) bool {
 		return is.Path == u.path && slices.Contains(typeKeywords, is.Keyword)
 	}) {
@@ -177,7 +177,7 @@ func gone(before, after []validator.Issue) string {
 // explain names each issue left with an explainer's class; it returns the issues none names.
 // An alternative (anyOf, oneOf, not) that no branch takes is named by the deepest issues of its
 // branches: the branch that got furthest says what was meant.
-func (r *reading) explain() []validator.Issue {
+func (r *undoing) explain() []validator.Issue {
 	sites, _ := annotate(r.ctx.Oracle().Schema(), r.value)
 	byPath := map[string]*site{}
 	for _, s := range sites {
@@ -204,7 +204,7 @@ func (r *reading) explain() []validator.Issue {
 // consequence reports whether is follows from a distortion found at or inside the place it is
 // at (a contains that no item meets once one changed, an if whose branch flipped), or lies
 // inside what a partial undoing put back.
-func (r *reading) consequence(is validator.Issue) bool {
+func (r *undoing) consequence(is validator.Issue) bool {
 	if slices.ContainsFunc(r.partial, func(p string) bool { return jsonvalue.IsPrefix(p, is.Path) }) {
 		return true // inside a partial undoing: what was meant there is not all known
 	}
@@ -218,7 +218,7 @@ func (r *reading) consequence(is validator.Issue) bool {
 }
 
 // name records the distortion the first explainer finds for is; false when none does.
-func (r *reading) name(is validator.Issue, byPath map[string]*site) bool {
+func (r *undoing) name(is validator.Issue, byPath map[string]*site) bool {
 	s := byPath[is.Path]
 	if s == nil && is.Path != "" {
 		s = byPath[jsonvalue.Parent(is.Path)] // a member the object lacks
@@ -251,9 +251,9 @@ func branchKeyword(k string) bool {
 	return false
 }
 
-// deepest returns, for an alternative's issue, the issues of its branches (Locate) deepest in
+// deepest returns, for an alternative's issue, the issues of its branches (Causes) deepest in
 // the value at or below it; nil for another issue.
-func (r *reading) deepest(is validator.Issue) []validator.Issue {
+func (r *undoing) deepest(is validator.Issue) []validator.Issue {
 	if !branchKeyword(is.Keyword) {
 		return nil
 	}
@@ -275,15 +275,15 @@ func (r *reading) deepest(is validator.Issue) []validator.Issue {
 }
 
 // located is the oracle's issues with the value, branches of alternatives included.
-func (r *reading) located() []validator.Issue {
+func (r *undoing) located() []validator.Issue {
 	if !r.locatedDone {
-		r.locatedIssues, r.locatedDone = r.ctx.readings.Locate(r.value), true
+		r.locatedIssues, r.locatedDone = r.ctx.readings.Causes(r.value), true
 	}
 	return r.locatedIssues
 }
 
 // keywordsAt are the keywords of the issues at path, alternatives' branches included.
-func (r *reading) keywordsAt(path string) []string {
+func (r *undoing) keywordsAt(path string) []string {
 	var out []string
 	for _, is := range r.located() {
 		if is.Path == path && !slices.Contains(out, is.Keyword) {
@@ -294,7 +294,7 @@ func (r *reading) keywordsAt(path string) []string {
 }
 
 // replace undoes at s: the value with v in place of s's.
-func (r *reading) replace(s *site, v any) func() any {
+func (r *undoing) replace(s *site, v any) func() any {
 	root := r.value
 	return func() any { return jsonvalue.Replaced(root, s.tokens(), v) }
 }

@@ -29,31 +29,31 @@ func newRoundTrip() *roundTrip {
 func (rt *roundTrip) check(ctx *mutators.Context, tool string, m corpus.Case) {
 	key := string(m.Class) + "/" + m.Variant
 	rt.made[key]++
-	got := ctx.Classify(m.Args)
+	got := ctx.Recognise(m.Args)
 	if got.Names(m) {
 		return
 	}
 	rt.wrong[key]++
 	if rt.wrong[key] <= 2 && len(rt.samples) < 60 {
-		rt.samples = append(rt.samples, fmt.Sprintf("%s %s at %q (%s): %q -> %s %+v %v", tool, key, m.Path, m.Expect, m.Args, got.Verdict, got.Distortions, got.Issues))
+		rt.samples = append(rt.samples, fmt.Sprintf("%s %s at %q (%s): %q -> %s %+v %v", tool, key, m.Path, m.Expect, m.Args, got.Reading, got.Distortions, got.Issues))
 	}
 }
 
 // checkValid classifies a valid value's text: valid, or either when its numbers read as doubles
 // change its verdict.
 func (rt *roundTrip) checkValid(ctx *mutators.Context, tool string, text []byte, either bool) {
-	got := ctx.Classify(text)
+	got := ctx.Recognise(text)
 	want := mutators.Valid
 	if either {
 		want = mutators.Either
 	}
-	if got.Verdict == want && len(got.Distortions) == 0 {
+	if got.Reading == want && len(got.Distortions) == 0 {
 		rt.valid++
 		return
 	}
 	rt.bad++
 	if rt.bad <= 3 && len(rt.samples) < 60 {
-		rt.samples = append(rt.samples, fmt.Sprintf("%s valid %q -> %s %+v %v", tool, text, got.Verdict, got.Distortions, got.Issues))
+		rt.samples = append(rt.samples, fmt.Sprintf("%s valid %q -> %s %+v %v", tool, text, got.Reading, got.Distortions, got.Issues))
 	}
 }
 

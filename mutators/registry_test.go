@@ -14,7 +14,7 @@ import (
 )
 
 // TestDefaultRegistry pins the order of generation (the classic four first) and the order in
-// which Classify tries the classes' undoings and explanations.
+// which Recognise tries the classes' undoings and explanations.
 func TestDefaultRegistry(t *testing.T) {
 	reg := Default()
 	want := []corpus.Class{StringifiedType, FlattenedArray, HallucinatedKey, OutOfRangeEnum, MissingRequired, NullValue,
@@ -139,7 +139,7 @@ func (r renamedMutator) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 
 type renamedUndoer struct{ undoer }
 
-func (r renamedUndoer) undo(rd *reading, s *site) []undo {
+func (r renamedUndoer) undo(rd *undoing, s *site) []undo {
 	us := r.undoer.undo(rd, s)
 	for i := range us {
 		us[i].class = boxed
@@ -166,7 +166,7 @@ func boxedRegistry(t *testing.T) *Registry {
 }
 
 // TestARegistryDrivesGenerationAndRecognition checks that a class put in a registry is drawn
-// by its Select and read back by Classify with its recognisers, and that the default
+// by its Select and read back by Recognise with its recognisers, and that the default
 // registry knows nothing of it.
 func TestARegistryDrivesGenerationAndRecognition(t *testing.T) {
 	reg := boxedRegistry(t)
@@ -202,10 +202,10 @@ func TestARegistryDrivesGenerationAndRecognition(t *testing.T) {
 			if m.Class != boxed {
 				t.Errorf("drew class %s, want %s", m.Class, boxed)
 			}
-			if !ctx.classify(m.Args, rs).Names(m) {
+			if !ctx.recognise(m.Args, rs).Names(m) {
 				t.Errorf("the registry's recognisers do not read back %q as %s", m.Args, boxed)
 			}
-			if ctx.Classify(m.Args).Names(m) {
+			if ctx.Recognise(m.Args).Names(m) {
 				t.Errorf("the default recognisers read %q as %s", m.Args, boxed)
 			}
 			return 0

@@ -179,7 +179,7 @@ func expandFor(roots []*jsonschema.Schema, v any) []*jsonschema.Schema {
 				}
 			}
 			if len(out) == n {
-				// No branch takes v (an invalid value, as the classifier reads): those that
+				// No branch takes v (an invalid value, as recognition reads it): those that
 				// take its type say what was meant.
 				out = append(out, admitting(bs, v)...)
 			}

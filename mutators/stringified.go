@@ -103,7 +103,7 @@ func stringifiedProbe(p *Probe) {
 
 // stringified_type read backwards: a string that is one of stringForms of a number, boolean or
 // null, where the schema wants that scalar; undone by reading the scalar back.
-func (stringified) undo(r *reading, s *site) []undo {
+func (stringified) undo(r *undoing, s *site) []undo {
 	str, ok := s.value.(string)
 	if !ok || s.parent == nil || s.onlyString() {
 		return nil

@@ -108,7 +108,7 @@ func wrapperProbe(p *Probe) {
 
 // wrapped_scalar read backwards: an array of one scalar where the schema does not take an
 // array; undone by taking the scalar out.
-func (wrappedScalar) undo(r *reading, s *site) []undo {
+func (wrappedScalar) undo(r *undoing, s *site) []undo {
 	a, ok := s.value.([]any)
 	if !ok || len(a) != 1 || s.parent == nil {
 		return nil
@@ -127,7 +127,7 @@ func (wrappedScalar) undo(r *reading, s *site) []undo {
 
 // wrapper_nesting read backwards: a root object whose one member, named as the mutator names
 // wrappers, holds the arguments; undone by taking them out.
-func (wrapperNesting) undo(r *reading, s *site) []undo {
+func (wrapperNesting) undo(r *undoing, s *site) []undo {
 	obj, ok := s.value.(map[string]any)
 	if s.parent != nil || !ok || len(obj) != 1 {
 		return nil

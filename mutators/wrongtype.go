@@ -84,7 +84,7 @@ var wrapKeys = []string{"value", "text", "items"}
 // wrong_type read backwards: a value put in a one-member object (jsonvalue.OtherTypes' objects) is
 // taken out; any other value of a type the schema does not take is named by the types: the
 // type wanted, then the type written ("number-to-boolean").
-func (wrongType) undo(r *reading, s *site) []undo {
+func (wrongType) undo(r *undoing, s *site) []undo {
 	obj, ok := s.value.(map[string]any)
 	if !ok || len(obj) != 1 || s.parent == nil || s.takes("object") || s.takes("any") {
 		return nil
@@ -97,7 +97,7 @@ func (wrongType) undo(r *reading, s *site) []undo {
 	return nil
 }
 
-func (wrongType) explain(r *reading, is validator.Issue, s *site) ([]Distortion, bool) {
+func (wrongType) explain(r *undoing, is validator.Issue, s *site) ([]Distortion, bool) {
 	if s.parent == nil || !slices.Contains(typeKeywords, is.Keyword) {
 		return nil, false
 	}

@@ -71,7 +71,7 @@ func classifyMeasure(args []string, stdout io.Writer) error {
 type pair struct {
 	call, def  int
 	identified bool // the definition names the call among its sources (or its group's)
-	got        mutators.Classification
+	got        mutators.Recognition
 }
 
 // readBFCLTools reads a BFCL tools file line by line: every definition counts, also two with
@@ -236,10 +236,10 @@ func (m *matcher) pairs(calls []labelled) []pair {
 			for k := range work {
 				p := &ps[k]
 				if ctxs[p.def] == nil {
-					p.got = mutators.Classification{Verdict: mutators.UnknownTool}
+					p.got = mutators.Recognition{Reading: mutators.UnknownTool}
 					continue
 				}
-				p.got = ctxs[p.def].Classify(calls[p.call].Args)
+				p.got = ctxs[p.def].Recognise(calls[p.call].Args)
 			}
 			done <- struct{}{}
 		}()
@@ -292,8 +292,8 @@ func pythonVerdicts(python string, defs []bfclTool, calls []labelled, ps []pair)
 }
 
 // agrees reports whether a classification gives the verdict valid says (nil: not JSON).
-func agrees(c mutators.Classification, valid *bool) bool {
-	switch c.Verdict {
+func agrees(c mutators.Recognition, valid *bool) bool {
+	switch c.Reading {
 	case mutators.Valid:
 		return valid != nil && *valid
 	case mutators.Invalid, mutators.Unexplained:
@@ -323,13 +323,13 @@ func check(defs []bfclTool, calls []labelled, ps []pair, py []*bool) checked {
 	for k, p := range ps {
 		call := calls[p.call]
 		switch {
-		case p.got.Verdict == mutators.Either:
+		case p.got.Reading == mutators.Either:
 			c.either++
 			c.disagreements = append(c.disagreements, fmt.Sprintf("either (%s): %s line %d against %s", p.got.Reason, call.ID, call.Line, defs[p.def].Source))
 		case agrees(p.got, py[k]):
 			c.agree++
 		default:
-			c.disagreements = append(c.disagreements, fmt.Sprintf("python says %v, classify %s: %s line %d against %s", deref(py[k]), p.got.Verdict, call.ID, call.Line, defs[p.def].Source))
+			c.disagreements = append(c.disagreements, fmt.Sprintf("python says %v, classify %s: %s line %d against %s", deref(py[k]), p.got.Reading, call.ID, call.Line, defs[p.def].Source))
 		}
 		if ch := chosen[p.call]; ch < 0 || (!ps[ch].identified && !agrees(ps[ch].got, &call.Valid) && agrees(p.got, &call.Valid)) {
 			chosen[p.call] = k
@@ -346,7 +346,7 @@ func check(defs []bfclTool, calls []labelled, ps []pair, py []*bool) checked {
 			c.ambiguousRight += btoi(right)
 		}
 		c.labels[call.Valid]++
-		c.results = append(c.results, classify.Result{Call: call.Call, Classification: p.got})
+		c.results = append(c.results, classify.Result{Call: call.Call, Recognition: p.got})
 	}
 	return c
 }

@@ -72,10 +72,10 @@ func tripOne(t *rapid.T, ctx *mutators.Context, tg *mutators.Target) tripResult 
 	if tg.DoublesDiffer() {
 		want = mutators.Either
 	}
-	got := ctx.Classify(tg.Text)
-	r := tripResult{validOK: got.Verdict == want && len(got.Distortions) == 0}
+	got := ctx.Recognise(tg.Text)
+	r := tripResult{validOK: got.Reading == want && len(got.Distortions) == 0}
 	if !r.validOK {
-		r.samples = append(r.samples, fmt.Sprintf("%s valid %s -> %s %v", ctx.Oracle().Tool().Name, truncate(string(tg.Text), 200), got.Verdict, got.Distortions))
+		r.samples = append(r.samples, fmt.Sprintf("%s valid %s -> %s %v", ctx.Oracle().Tool().Name, truncate(string(tg.Text), 200), got.Reading, got.Distortions))
 	}
 	for _, m := range mutators.All() {
 		mu, ok := m.Mutate(t, tg)
@@ -84,10 +84,10 @@ func tripOne(t *rapid.T, ctx *mutators.Context, tg *mutators.Target) tripResult 
 		}
 		key := string(mu.Class) + "/" + mu.Variant
 		r.made = append(r.made, key)
-		if got := ctx.Classify(mu.Args); !got.Names(mu) {
+		if got := ctx.Recognise(mu.Args); !got.Names(mu) {
 			r.wrong = append(r.wrong, key)
 			r.samples = append(r.samples, fmt.Sprintf("%s %s at %q: %s -> %s %v %v", ctx.Oracle().Tool().Name, key, mu.Path,
-				truncate(string(mu.Args), 200), got.Verdict, got.Distortions, got.Issues))
+				truncate(string(mu.Args), 200), got.Reading, got.Distortions, got.Issues))
 		}
 	}
 	return r

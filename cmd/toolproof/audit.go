@@ -97,7 +97,7 @@ func auditStatus(out []toolAudit, skipped []tool.Skipped) error {
 	}
 	for _, ta := range out {
 		for _, p := range ta.Places {
-			if p.Verdict == audit.Passes {
+			if p.Status == audit.Passes {
 				return errFindings
 			}
 		}
@@ -117,7 +117,7 @@ func modelDistortions(places []audit.Place) []audit.Place {
 	for _, p := range places {
 		free := false
 		for _, suffix := range freeText {
-			free = free || (p.Class == mutators.OutOfRangeEnum && p.Verdict == audit.Passes && strings.HasSuffix(p.Why, suffix))
+			free = free || (p.Class == mutators.OutOfRangeEnum && p.Status == audit.Passes && strings.HasSuffix(p.Why, suffix))
 		}
 		if !free {
 			kept = append(kept, p)
@@ -189,11 +189,11 @@ func writeToolAudit(stdout io.Writer, ta toolAudit, all bool) {
 		fmt.Fprintf(stdout, "  no valid value found: nothing could be determined\n")
 	}
 	for _, c := range mutators.Classes() {
-		byVerdict := map[audit.Verdict][]audit.Place{}
+		byVerdict := map[audit.Status][]audit.Place{}
 		n := 0
 		for _, p := range ta.Places {
 			if p.Class == c {
-				byVerdict[p.Verdict] = append(byVerdict[p.Verdict], p)
+				byVerdict[p.Status] = append(byVerdict[p.Status], p)
 				n++
 			}
 		}

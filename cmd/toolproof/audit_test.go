@@ -186,7 +186,7 @@ func TestAuditEmbeddedCorpus(t *testing.T) {
 func TestAuditTextEscapes(t *testing.T) {
 	forged := "read\x1b[2K\rPASS\nall"
 	ta := toolAudit{Report: audit.Report{Tool: forged, Drawn: 1, Places: []audit.Place{{Class: mutators.StringifiedType,
-		Path: "/a\nb", Verdict: audit.Passes, Why: "a key \x1b[31m",
+		Path: "/a\nb", Status: audit.Passes, Why: "a key \x1b[31m",
 		Witness: &audit.Witness{Args: "{\"a\nb\": \"\x07\"}", Path: "/a\nb"}}}}}
 	var b strings.Builder
 	writeToolAudit(&b, ta, true)

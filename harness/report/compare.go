@@ -215,7 +215,7 @@ func (m *comparisonModel) table() *Table {
 		{"findings", func(s *summary) string { return strconv.Itoa(len(s.Findings)) }},
 		{"failed checks", func(s *summary) string { return fmt.Sprintf("%d/%d", s.failed, s.total) }},
 		{"skipped tools", func(s *summary) string { return strconv.Itoa(len(s.Skipped)) }},
-		{"verdict", func(s *summary) string { return s.verdict.Status }},
+		{"verdict", func(s *summary) string { return s.outcome.Status }},
 	} {
 		cells := []string{cr.name}
 		for _, s := range m.reports {

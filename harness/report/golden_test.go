@@ -203,7 +203,7 @@ func TestGoldenUnchecked(t *testing.T) {
 	if r.Passed {
 		t.Fatal("a run that checked no tool passed")
 	}
-	if v := r.Verdict(); v.Status != "UNCHECKED" || v.String() != "UNCHECKED: 0 tools checked, 2 skipped (login, (unnamed) tools.json#1)" {
+	if v := r.Outcome(); v.Status != "UNCHECKED" || v.String() != "UNCHECKED: 0 tools checked, 2 skipped (login, (unnamed) tools.json#1)" {
 		t.Errorf("verdict %q", v)
 	}
 	for _, format := range []string{"text", "json", "junit", "markdown", "html", "sarif", "badge"} {

@@ -34,7 +34,7 @@ var htmlTemplate = template.Must(template.New("report").Parse(htmlTemplateText))
 type htmlPage struct {
 	Title      string
 	Heading    string
-	Status     string // the verdict's (Verdict.Status): PASS, FAIL, INTERRUPTED, UNCHECKED
+	Status     string // the verdict's (Outcome.Status): PASS, FAIL, INTERRUPTED, UNCHECKED
 	Command    string
 	Seed       string
 	Classes    []string
@@ -67,7 +67,7 @@ type htmlValidator struct {
 	Anchor                  string
 	Name                    string
 	Status                  string
-	Verdict                 string // the verdict line: Verdict.String
+	Verdict                 string // the verdict line: Outcome.String
 	Profile                 string
 	Closed                  bool
 	Seed                    string
@@ -197,7 +197,7 @@ func filterValues(rs []*Report) (classes, kinds []string) {
 
 // htmlValidator builds the view of one report.
 func (r *Report) htmlValidator(anchor string, opts HTMLOptions) htmlValidator {
-	verdict := r.Verdict()
+	verdict := r.Outcome()
 	v := htmlValidator{Anchor: anchor, Name: r.Validator, Status: verdict.Status, Verdict: verdict.String(),
 		Profile: string(r.Profile), Closed: r.Closed,
 		Tools: r.Tools, Cases: r.Cases, Findings: len(r.Findings), Baseline: r.Baseline,

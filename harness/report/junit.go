@@ -95,7 +95,7 @@ func junitSuites(sum *summary, withValidator bool) []junitSuite {
 		prefix = "toolproof/" + r.Validator + "/"
 	}
 	props := []junitProperty{{"validator", r.Validator}, {"profile", string(r.Profile)}, {"closed", strconv.FormatBool(r.Closed)},
-		{"verdict", sum.verdict.String()}}
+		{"verdict", sum.outcome.String()}}
 	if r.Seed != 0 {
 		props = append(props, junitProperty{"seed", strconv.FormatUint(r.Seed, 10)})
 	}
@@ -126,12 +126,12 @@ func junitSuites(sum *summary, withValidator bool) []junitSuite {
 		}
 		suites = append(suites, s)
 	}
-	if sum.verdict.Status == "UNCHECKED" {
+	if sum.outcome.Status == "UNCHECKED" {
 		name := prefix + "verdict"
 		suites = append(suites, junitSuite{Name: name, Tests: 1, Failures: 1, Properties: props, Cases: []junitCase{{
 			Name: "tools checked", Classname: name,
-			Failure: &junitFailure{Message: "no tool was checked: " + sum.verdict.SkippedText(), Type: "unchecked",
-				Text: xmlSafe(sum.verdict.String() + "\n")}}}})
+			Failure: &junitFailure{Message: "no tool was checked: " + sum.outcome.SkippedText(), Type: "unchecked",
+				Text: xmlSafe(sum.outcome.String() + "\n")}}}})
 	}
 	return suites
 }

@@ -11,7 +11,7 @@ import (
 // table, the unclear samples, the skipped tools and the notes as Markdown.
 func writeMarkdown(w io.Writer, r *Report) error {
 	s := summarize(r)
-	v := s.verdict
+	v := s.outcome
 	fmt.Fprintf(w, "### toolproof: %s %s (%d tools, %s, %d cases%s)\n\n", mdText(r.Validator), v.Word(), v.Checked,
 		mdText(v.SkippedText()), r.Cases, s.seedText())
 	fmt.Fprintf(w, "Profile %s%s; %s.\n\n", mdText(r.Profile), s.closedText(), s.countsLine(mdText))

@@ -85,14 +85,14 @@ type summary struct {
 	kinds         []Kind   // the kinds counted in some class, in report order
 	either        bool     // a class counted implementation-defined cases (the column shows only then)
 	unclear       bool     // a class counted unclear answers (the column shows only then)
-	verdict       Verdict
+	outcome       Outcome
 	checks        []classChecks
 	total, failed int // checks, and checks with a blocking finding
 	blocking      int // blocking findings
 }
 
 func summarize(r *Report) *summary {
-	s := &summary{Report: r, classes: r.classOrder(), verdict: r.Verdict()}
+	s := &summary{Report: r, classes: r.classOrder(), outcome: r.Outcome()}
 	for _, k := range Kinds() {
 		for _, st := range r.Classes {
 			if st.ByKind[k] > 0 {

@@ -48,7 +48,7 @@ type sarifNotification struct {
 
 // sarifInvocationOf is the invocation of r: its verdict, and the tools skipped by name.
 func sarifInvocationOf(r *Report) sarifInvocation {
-	v := r.Verdict()
+	v := r.Outcome()
 	level := map[string]string{"PASS": "note", "FAIL": "note", "INTERRUPTED": "warning", "UNCHECKED": "error"}[v.Status]
 	skipped := v.Skipped
 	if skipped == nil {

@@ -11,7 +11,7 @@ import (
 // the notes.
 func writeText(w io.Writer, r *Report) error {
 	s := summarize(r)
-	v := s.verdict
+	v := s.outcome
 	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %s, %d cases, %d findings\n", v.Status, EscapeLine(r.Validator),
 		r.Profile, s.closedText(), s.seedText(), v.Checked, EscapeLine(v.SkippedText()), r.Cases, len(r.Findings))
 	fmt.Fprintf(w, "%s\n\n", s.countsLine(EscapeLine))

@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// Verdict is the outcome of a run as every format states it, decided once from the report: its
+// Outcome is the outcome of a run as every format states it, decided once from the report: its
 // status, the tools checked, and the tools skipped by name.
-type Verdict struct {
+type Outcome struct {
 	// Status is PASS, FAIL, INTERRUPTED, or UNCHECKED for a run that checked no tool (every
 	// tool skipped, or none given): a run that checked nothing does not pass.
 	Status  string
@@ -18,9 +18,9 @@ type Verdict struct {
 // verdictNames is how many skipped tools a verdict line names before it counts the rest.
 const verdictNames = 5
 
-// Verdict decides the outcome of the run from Passed, Interrupted and the tools checked.
-func (r *Report) Verdict() Verdict {
-	v := Verdict{Status: "FAIL", Checked: r.Tools}
+// Outcome decides the outcome of the run from Passed, Interrupted and the tools checked.
+func (r *Report) Outcome() Outcome {
+	v := Outcome{Status: "FAIL", Checked: r.Tools}
 	switch {
 	case r.Interrupted != "":
 		v.Status = "INTERRUPTED"
@@ -40,14 +40,14 @@ func (r *Report) Verdict() Verdict {
 }
 
 // Word is the status as a word of a sentence: passed, failed, interrupted, checked nothing.
-func (v Verdict) Word() string {
+func (v Outcome) Word() string {
 	return map[string]string{"PASS": "passed", "FAIL": "failed", "INTERRUPTED": "interrupted",
 		"UNCHECKED": "checked nothing"}[v.Status]
 }
 
 // SkippedText is the count of the skipped tools with the first of their names: "0 skipped",
 // "2 skipped (a, b)", "7 skipped (a, b, c, d, e and 2 more)".
-func (v Verdict) SkippedText() string {
+func (v Outcome) SkippedText() string {
 	n := len(v.Skipped)
 	if n == 0 {
 		return "0 skipped"
@@ -61,6 +61,6 @@ func (v Verdict) SkippedText() string {
 }
 
 // String is the verdict in one line: "PASS: 3 tools checked, 0 skipped".
-func (v Verdict) String() string {
+func (v Outcome) String() string {
 	return fmt.Sprintf("%s: %d tools checked, %s", v.Status, v.Checked, v.SkippedText())
 }

@@ -18,14 +18,14 @@ import (
 	"github.com/toolproof/toolproof/validator/oracle"
 )
 
-// Verdict is what the audit found for one class at one place.
-type Verdict string
+// Status is what the audit found for one class at one place.
+type Status string
 
 // The verdicts.
 const (
-	Passes        Verdict = "passes"         // a distortion of the class there is accepted by the oracle
-	Caught        Verdict = "caught"         // the distortions built there are rejected by the oracle
-	NotDetermined Verdict = "not_determined" // no distortion of the class could be built there
+	Passes        Status = "passes"         // a distortion of the class there is accepted by the oracle
+	Caught        Status = "caught"         // the distortions built there are rejected by the oracle
+	NotDetermined Status = "not_determined" // no distortion of the class could be built there
 )
 
 // Witness is one concrete distortion and the oracle's verdict on it.
@@ -42,10 +42,10 @@ type Witness struct {
 // Place is one verdict of the audit: at Path (a JSON Pointer where "*" stands for any array
 // index or map key) the class passes, is caught, or was not determined, why, and the witness.
 type Place struct {
-	Class   corpus.Class `json:"class"`
-	Path    string       `json:"path"`
-	Verdict Verdict      `json:"verdict"`
-	Why     string       `json:"why"`
+	Class  corpus.Class `json:"class"`
+	Path   string       `json:"path"`
+	Status Status       `json:"verdict"`
+	Why    string       `json:"why"`
 	// Witness backs the verdict: accepted for passes, rejected for caught, nil otherwise.
 	Witness *Witness `json:"witness,omitempty"`
 	// Rejected is, for a place that passes, a distortion of the class there that is rejected
@@ -366,13 +366,13 @@ func (j *judge) decide(g *group, samples []sample) Place {
 	}
 	switch {
 	case passes:
-		pl.Verdict, pl.Witness, pl.Rejected = Passes, accepted, rejected
+		pl.Status, pl.Witness, pl.Rejected = Passes, accepted, rejected
 		pl.Why = g.why(true, "the oracle accepts "+accepted.Reason)
 	case rejected != nil:
-		pl.Verdict, pl.Witness = Caught, rejected
+		pl.Status, pl.Witness = Caught, rejected
 		pl.Why = g.why(false, fmt.Sprintf("the oracle rejects %s (%s)", rejected.Reason, rejected.Issue))
 	default:
-		pl.Verdict = NotDetermined
+		pl.Status = NotDetermined
 		pl.Why = fmt.Sprintf("none of the %d valid values drawn has a value here", len(samples))
 		switch {
 		case pr.formats > 0:

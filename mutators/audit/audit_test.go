@@ -52,8 +52,8 @@ func lies(gk *oracle.Gatekeeper, rep audit.Report) []error {
 	var out []error
 	accepts := func(w *audit.Witness) bool { _, err := gk.Parse([]byte(w.Args)); return err == nil }
 	for _, p := range rep.Places {
-		at := fmt.Sprintf("%s at %q (%s)", p.Class, p.Path, p.Verdict)
-		switch p.Verdict {
+		at := fmt.Sprintf("%s at %q (%s)", p.Class, p.Path, p.Status)
+		switch p.Status {
 		case audit.Passes:
 			if p.Witness == nil {
 				out = append(out, fmt.Errorf("%s: no witness", at))
@@ -105,12 +105,12 @@ func TestLiesFindsALie(t *testing.T) {
 	}
 	swapped := 0
 	for i, p := range rep.Places {
-		switch p.Verdict {
+		switch p.Status {
 		case audit.Caught:
-			rep.Places[i].Verdict = audit.Passes
+			rep.Places[i].Status = audit.Passes
 			swapped++
 		case audit.Passes:
-			rep.Places[i].Verdict = audit.Caught
+			rep.Places[i].Status = audit.Caught
 			swapped++
 		}
 	}
@@ -131,15 +131,15 @@ func TestEnumWithNullDoesNotPassStringified(t *testing.T) {
 	if !ok {
 		t.Fatalf("no stringified_type place at /priority: %v", keys(got))
 	}
-	if p.Verdict == audit.Passes {
+	if p.Status == audit.Passes {
 		t.Errorf("stringified_type passes at /priority: %s (%+v)", p.Why, p.Witness)
 	}
-	if p.Verdict == audit.Caught && !strings.Contains(p.Witness.Args, `"priority":"null"`) {
+	if p.Status == audit.Caught && !strings.Contains(p.Witness.Args, `"priority":"null"`) {
 		t.Errorf("caught, but the witness is not the null stringified: %s", p.Witness.Args)
 	}
 	// null itself passes: the enum lists it.
-	if n := got["null_value /priority"]; n.Verdict != audit.Passes {
-		t.Errorf("null_value at /priority: %s, want passes", n.Verdict)
+	if n := got["null_value /priority"]; n.Status != audit.Passes {
+		t.Errorf("null_value at /priority: %s, want passes", n.Status)
 	}
 }
 
@@ -148,7 +148,7 @@ func TestEnumWithNullDoesNotPassStringified(t *testing.T) {
 func TestHallucinatedKeyWitnesses(t *testing.T) {
 	_, open := run(t, `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`)
 	p := open["hallucinated_key "]
-	if p.Verdict != audit.Passes || p.Witness == nil {
+	if p.Status != audit.Passes || p.Witness == nil {
 		t.Fatalf("open object: %+v, want passes with a witness", p)
 	}
 	gk := compile(t, `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`)
@@ -163,7 +163,7 @@ func TestHallucinatedKeyWitnesses(t *testing.T) {
 
 	_, closed := run(t, `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"],"additionalProperties":false}`)
 	c := closed["hallucinated_key "]
-	if c.Verdict != audit.Caught || c.Witness == nil {
+	if c.Status != audit.Caught || c.Witness == nil {
 		t.Fatalf("closed object: %+v, want caught with a witness", c)
 	}
 	if c.Witness.Keyword != "additionalProperties" && c.Witness.Keyword != "false" {
@@ -196,8 +196,8 @@ func TestUnsatisfiableTool(t *testing.T) {
 func TestFormatOnlyIsNotDetermined(t *testing.T) {
 	_, got := run(t, `{"type":"object","properties":{"when":{"type":"string","format":"date-time"}},"required":["when"],"additionalProperties":false}`)
 	p := got["out_of_range_enum /when"]
-	if p.Verdict != audit.NotDetermined {
-		t.Errorf("out_of_range_enum at /when: %s (%s), want not_determined", p.Verdict, p.Why)
+	if p.Status != audit.NotDetermined {
+		t.Errorf("out_of_range_enum at /when: %s (%s), want not_determined", p.Status, p.Why)
 	}
 	if !strings.Contains(p.Why, "format") {
 		t.Errorf("the reason does not name format: %q", p.Why)
@@ -219,7 +219,7 @@ func TestAudit(t *testing.T) {
 		"required": ["env", "options", "count", "mode", "tags", "limit"],
 		"additionalProperties": false
 	}`)
-	for key, want := range map[string]audit.Verdict{
+	for key, want := range map[string]audit.Status{
 		"hallucinated_key /options":       audit.Passes, // an open object
 		"hallucinated_key ":               audit.Caught, // the root is closed
 		"stringified_type /count":         audit.Passes, // [integer, string]
@@ -241,8 +241,8 @@ func TestAudit(t *testing.T) {
 			t.Errorf("no place %q; have %v", key, keys(got))
 			continue
 		}
-		if p.Verdict != want {
-			t.Errorf("%s: %s, want %s (%s)", key, p.Verdict, want, p.Why)
+		if p.Status != want {
+			t.Errorf("%s: %s, want %s (%s)", key, p.Status, want, p.Why)
 		}
 	}
 }
@@ -252,12 +252,12 @@ func TestAudit(t *testing.T) {
 func TestAuditAlternatives(t *testing.T) {
 	_, got := run(t, `{"type":"object","properties":{"r":{"type":"object","properties":{"count":{"type":"integer"},"until":{"type":"string"}},"additionalProperties":false,"oneOf":[{"required":["count"]},{"required":["until"]}]}},"required":["r"]}`)
 	for key, p := range got {
-		if strings.HasPrefix(p.Path, "/r") && p.Verdict == audit.Passes && (p.Class == mutators.HallucinatedKey || p.Class == mutators.NullValue) {
+		if strings.HasPrefix(p.Path, "/r") && p.Status == audit.Passes && (p.Class == mutators.HallucinatedKey || p.Class == mutators.NullValue) {
 			t.Errorf("%s passes: %s", key, p.Why)
 		}
 	}
-	if p := got["missing_required /r"]; p.Verdict != audit.Caught {
-		t.Errorf("missing_required at /r: %s (%s), want caught", p.Verdict, p.Why)
+	if p := got["missing_required /r"]; p.Status != audit.Caught {
+		t.Errorf("missing_required at /r: %s (%s), want caught", p.Status, p.Why)
 	}
 }
 
@@ -266,8 +266,8 @@ func TestAuditAlternatives(t *testing.T) {
 func TestConditionalRequiredIsNoPass(t *testing.T) {
 	_, got := run(t, `{"type":"object","properties":{"env":{"enum":["dev","prod"]},"ticket":{"type":"string"}},"required":["env"],
 		"if":{"properties":{"env":{"const":"prod"}}},"then":{"required":["ticket"]},"additionalProperties":false}`)
-	if p := got["missing_required "]; p.Verdict != audit.Caught {
-		t.Errorf("missing_required at the root: %s (%s), want caught", p.Verdict, p.Why)
+	if p := got["missing_required "]; p.Status != audit.Caught {
+		t.Errorf("missing_required at the root: %s (%s), want caught", p.Status, p.Why)
 	}
 }
 
@@ -276,7 +276,7 @@ func TestConditionalRequiredIsNoPass(t *testing.T) {
 func TestEmbeddedCorpusTellsTheTruth(t *testing.T) {
 	set := sample.Tools()
 	sib := mutators.SiblingsOf(set.Tools)
-	count := map[audit.Verdict]int{}
+	count := map[audit.Status]int{}
 	for _, tl := range set.Tools {
 		gk, err := oracle.Compile(tl)
 		if err != nil {
@@ -287,7 +287,7 @@ func TestEmbeddedCorpusTellsTheTruth(t *testing.T) {
 			t.Errorf("%s: %v", tl.Name, err)
 		}
 		for _, p := range rep.Places {
-			count[p.Verdict]++
+			count[p.Status]++
 		}
 	}
 	if count[audit.Passes] == 0 || count[audit.Caught] == 0 {

@@ -28,7 +28,7 @@ func ExampleTool() {
 	}
 	rep := audit.Tool(gk, audit.Options{})
 	for _, p := range rep.Places {
-		if p.Verdict == audit.Passes {
+		if p.Status == audit.Passes {
 			fmt.Printf("%s passes at %q, e.g. %s\n", p.Class, p.Path, p.Witness.Args)
 		}
 	}

@@ -41,11 +41,11 @@ func TestTheRegistryDrivesTheAudit(t *testing.T) {
 	}
 	gk := compile(t, `{"type":"object","properties":{"n":{"type":"integer"},"tags":{"type":["string","array"]}},
 		"required":["n","tags"],"additionalProperties":false}`)
-	verdicts := func(rep audit.Report, c corpus.Class) map[string]audit.Verdict {
-		out := map[string]audit.Verdict{}
+	verdicts := func(rep audit.Report, c corpus.Class) map[string]audit.Status {
+		out := map[string]audit.Status{}
 		for _, p := range rep.Places {
 			if p.Class == c {
-				out[p.Path] = p.Verdict
+				out[p.Path] = p.Status
 			}
 		}
 		return out
@@ -65,7 +65,7 @@ func TestTheRegistryDrivesTheAudit(t *testing.T) {
 		t.Errorf("wrapped_scalar audited with a registry that has none: %v", left)
 	}
 	for _, p := range rep.Places {
-		if p.Class == boxed && p.Verdict == audit.Caught && p.Witness.From == "mutator" {
+		if p.Class == boxed && p.Status == audit.Caught && p.Witness.From == "mutator" {
 			return // the registry's mutator made a witness
 		}
 	}

@@ -45,27 +45,27 @@ func (c *Classifier) Tool(name string) (tool.Tool, bool) {
 	return t, ok
 }
 
-// Classify names the distortions of one call of the named tool (mutators.Context.Classify); a
+// Classify names the distortions of one call of the named tool (mutators.Context.Recognise); a
 // tool the Classifier does not have gives the verdict unknown_tool.
-func (c *Classifier) Classify(toolName string, args []byte) mutators.Classification {
+func (c *Classifier) Classify(toolName string, args []byte) mutators.Recognition {
 	ctx, ok := c.tools[toolName]
 	if !ok {
-		return mutators.Classification{Verdict: mutators.UnknownTool}
+		return mutators.Recognition{Reading: mutators.UnknownTool}
 	}
-	return ctx.Classify(args)
+	return ctx.Recognise(args)
 }
 
 // Result is one call and what Classify found in it.
 type Result struct {
 	Call
-	mutators.Classification
+	mutators.Recognition
 }
 
 // All classifies every call, in order.
 func (c *Classifier) All(calls []Call) []Result {
 	out := make([]Result, len(calls))
 	for i, call := range calls {
-		out[i] = Result{Call: call, Classification: c.Classify(call.Tool, call.Args)}
+		out[i] = Result{Call: call, Recognition: c.Classify(call.Tool, call.Args)}
 	}
 	return out
 }

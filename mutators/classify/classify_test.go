@@ -68,8 +68,8 @@ func TestReadCallsInEveryForm(t *testing.T) {
 }
 
 // classified is a call's verdict and its distortions, written "class/variant@path".
-func classified(c mutators.Classification) []string {
-	out := []string{string(c.Verdict)}
+func classified(c mutators.Recognition) []string {
+	out := []string{string(c.Reading)}
 	for _, d := range c.Distortions {
 		out = append(out, string(d.Class)+"/"+d.Variant+"@"+d.Path)
 	}
@@ -84,7 +84,7 @@ func TestClassifyTheForms(t *testing.T) {
 	}
 	var got [][]string
 	for _, r := range cl.All(calls) {
-		got = append(got, classified(r.Classification))
+		got = append(got, classified(r.Recognition))
 	}
 	want := [][]string{
 		{"invalid", "stringified_type/exact@/limit"},

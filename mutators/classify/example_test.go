@@ -22,7 +22,7 @@ func Example() {
 	}
 	cl, _ := classify.New(sample.Tools().Tools)
 	for _, r := range cl.All(calls) {
-		fmt.Printf("line %d %s (%s): %s\n", r.Line, r.Tool, r.Form, r.Verdict)
+		fmt.Printf("line %d %s (%s): %s\n", r.Line, r.Tool, r.Form, r.Reading)
 		for _, d := range r.Distortions {
 			fmt.Printf("  %s/%s at %s\n", d.Class, d.Variant, d.Path)
 		}

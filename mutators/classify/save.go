@@ -21,7 +21,7 @@ func (c *Classifier) CaseOf(r Result, source string, valid bool) (corpus.Case, b
 	}
 	cs := corpus.Case{Tool: r.Tool, SchemaHash: t.SchemaHash(), Args: r.Args,
 		Provenance: fmt.Sprintf("classify %s line %d", source, r.Line)}
-	switch r.Verdict {
+	switch r.Reading {
 	case mutators.Valid:
 		if !valid {
 			return corpus.Case{}, false

@@ -13,7 +13,7 @@ import (
 type Summary struct {
 	Calls        int                      `json:"calls"`
 	Unreadable   []LineError              `json:"unreadable,omitempty"`
-	Verdicts     map[mutators.Verdict]int `json:"verdicts"`
+	Verdicts     map[mutators.Reading]int `json:"verdicts"`
 	Classes      []ClassCount             `json:"classes"`
 	Tools        []ToolSummary            `json:"tools"`
 	UnknownTools map[string]int           `json:"unknown_tools,omitempty"` // calls of each tool no tool file defines
@@ -48,7 +48,7 @@ type Example struct {
 type ToolSummary struct {
 	Tool     string                   `json:"tool"`
 	Calls    int                      `json:"calls"`
-	Verdicts map[mutators.Verdict]int `json:"verdicts"`
+	Verdicts map[mutators.Reading]int `json:"verdicts"`
 	Classes  []ClassCount             `json:"classes,omitempty"`
 }
 
@@ -60,13 +60,13 @@ const (
 
 // Summarise tallies the results (and the unreadable lines of the log).
 func Summarise(rs []Result, unreadable []LineError) Summary {
-	s := Summary{Calls: len(rs), Unreadable: unreadable, Verdicts: map[mutators.Verdict]int{}}
+	s := Summary{Calls: len(rs), Unreadable: unreadable, Verdicts: map[mutators.Reading]int{}}
 	all := newTally(true)
 	perTool := map[string]*tally{}
 	toolCalls := map[string]*ToolSummary{}
 	for _, r := range rs {
-		s.Verdicts[r.Verdict]++
-		if r.Verdict == mutators.UnknownTool {
+		s.Verdicts[r.Reading]++
+		if r.Reading == mutators.UnknownTool {
 			if s.UnknownTools == nil {
 				s.UnknownTools = map[string]int{}
 			}
@@ -75,11 +75,11 @@ func Summarise(rs []Result, unreadable []LineError) Summary {
 		}
 		ts := toolCalls[r.Tool]
 		if ts == nil {
-			ts = &ToolSummary{Tool: r.Tool, Verdicts: map[mutators.Verdict]int{}}
+			ts = &ToolSummary{Tool: r.Tool, Verdicts: map[mutators.Reading]int{}}
 			toolCalls[r.Tool], perTool[r.Tool] = ts, newTally(false)
 		}
 		ts.Calls++
-		ts.Verdicts[r.Verdict]++
+		ts.Verdicts[r.Reading]++
 		all.add(r)
 		perTool[r.Tool].add(r)
 	}

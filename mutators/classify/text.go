@@ -12,7 +12,7 @@ import (
 )
 
 // verdictOrder is the order verdicts are written in.
-var verdictOrder = []mutators.Verdict{mutators.Valid, mutators.Invalid, mutators.Unexplained, mutators.Either, mutators.UnknownTool}
+var verdictOrder = []mutators.Reading{mutators.Valid, mutators.Invalid, mutators.Unexplained, mutators.Either, mutators.UnknownTool}
 
 // WriteText writes the summary as tables: the verdicts, the classes by frequency with their
 // variants and examples, and each tool's calls. It writes with the report's text primitives

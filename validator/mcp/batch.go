@@ -10,7 +10,7 @@ import (
 )
 
 // batch is one CheckBatch over stdio. Its goroutine writes the calls itself, up to the window
-// in flight; the session's reader settles each answer (classifies it, stores the verdict at
+// in flight; the session's reader settles each answer (reads it, stores the verdict at
 // its index, frees its place in the window), so that a call starts no goroutine and waits on
 // no channel of its own. One timer a batch ends the calls unanswered past Options.Timeout, and
 // a call that needs more than its answer (its session ended, an ambiguous error, a timeout, a
@@ -143,7 +143,7 @@ func (b *batch) send(i int, req request) {
 	b.queued = s
 }
 
-// answer settles call i: an answer is classified here, on the reader's goroutine; any other
+// answer settles call i: an answer is read here, on the reader's goroutine; any other
 // outcome goes on along settleCall.
 func (b *batch) answer(i int, r response, out outcome) {
 	b.mu.Lock()

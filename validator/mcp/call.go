@@ -196,14 +196,14 @@ func objectRoot(args []byte) bool {
 	return len(t) > 0 && t[0] == '{'
 }
 
-// verdict classifies an answer and counts its form; object: the arguments were an object, so
+// verdict reads an answer and counts its form; object: the arguments were an object, so
 // that a -32602 is input validation in the sense of SEP-1303.
 func (c *Client) verdict(r response, object bool) validator.Verdict {
 	if r.Fault != "" {
 		c.count("crash: " + strings.SplitN(r.Fault, ":", 2)[0])
 		return validator.Failed(validator.Crash, "the server failed this call: "+r.Fault)
 	}
-	v, form := c.cls.classify(r)
+	v, form := c.answers.read(r)
 	c.count(form)
 	if form == FormRPCInvalidParams && object && sep1303Applies(c.protocol) {
 		c.sep1303.Add(1)

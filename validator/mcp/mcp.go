@@ -94,7 +94,7 @@ var (
 // tools/call requests and survive crashes and hangs of the server by starting a new session.
 type Client struct {
 	opts     Options
-	cls      classifier
+	answers  answerReader
 	name     string
 	protocol string
 	era      era
@@ -156,8 +156,8 @@ func Start(opts Options) (*Client, error) {
 		opts.Stderr = os.Stderr
 	}
 	c := &Client{opts: opts, sem: make(chan struct{}, opts.Window), workers: newWorkers(), forms: map[string]int{},
-		cls:   classifier{reject: opts.RejectPattern, ran: opts.RanPattern, sdk: SDKForms()},
-		scrub: newRedactor(opts.Header)}
+		answers: answerReader{reject: opts.RejectPattern, ran: opts.RanPattern, sdk: SDKForms()},
+		scrub:   newRedactor(opts.Header)}
 	if opts.URL != "" {
 		if err := c.setupHTTP(); err != nil {
 			return nil, err

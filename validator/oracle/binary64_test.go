@@ -40,7 +40,7 @@ func TestDifferReadsTextAsTheWalkDoes(t *testing.T) {
 			}
 			tg := ctx.Target(v)
 			same(t, v, tg.Text, nil)
-			eachDistortion(t, tg, func(w any, args []byte) { same(t, w, args, gk.Oracle().Locate(w)) })
+			eachDistortion(t, tg, func(w any, args []byte) { same(t, w, args, gk.Oracle().Causes(w)) })
 		})
 		for _, text := range []string{
 			`{"9e9":"1\"2","n":12345678901234567890}`, `{"\\":"-0.5","n":1,"s":"\\\"3"}`,
@@ -48,7 +48,7 @@ func TestDifferReadsTextAsTheWalkDoes(t *testing.T) {
 		} {
 			v := parsed(t, text)
 			b := jsonvalue.MustMarshal(v)
-			if a, w := gk.Oracle().DoublesDiffer(v, b, gk.Oracle().Locate(v)), gk.Oracle().DoublesDiffer(v, nil, gk.Oracle().Locate(v)); a != w {
+			if a, w := gk.Oracle().DoublesDiffer(v, b, gk.Oracle().Causes(v)), gk.Oracle().DoublesDiffer(v, nil, gk.Oracle().Causes(v)); a != w {
 				t.Errorf("%s: from the text %v, from the value %v", b, a, w)
 			}
 		}
@@ -74,7 +74,7 @@ func TestHoldsAsDoubles(t *testing.T) {
 		o := gk.Oracle()
 		// check fails when w holds as doubles by its issues but is valid in another reading.
 		check := func(t interface{ Fatalf(string, ...any) }, w any) {
-			issues := gk.Oracle().Locate(w)
+			issues := gk.Oracle().Causes(w)
 			if len(issues) == 0 || !oracle.HoldsAsDoubles(w, issues) {
 				return
 			}
@@ -145,7 +145,7 @@ func TestHoldsAsDoubles(t *testing.T) {
 			`"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"properties":{"p":{"n":5.00000000000000001}}}`, false},
 	} {
 		gk, v := gatekeeper(t, c.schema), parsed(t, c.value)
-		issues := gk.Oracle().Locate(v)
+		issues := gk.Oracle().Causes(v)
 		if len(issues) == 0 {
 			t.Errorf("%s on %s: valid exactly: the example tests nothing", c.value, c.schema)
 			continue
@@ -161,7 +161,7 @@ func TestHoldsAsDoubles(t *testing.T) {
 	// keeps the value from holding.
 	gk := gatekeeper(t, `{"type":"array","contains":{"required":["n"],"properties":{"n":{"maximum":5}}},"minContains":1}`)
 	v := parsed(t, `[{"n":5.00000000000000001},{}]`)
-	if issues := gk.Oracle().Locate(v); oracle.HoldsAsDoubles(v, issues) {
+	if issues := gk.Oracle().Causes(v); oracle.HoldsAsDoubles(v, issues) {
 		t.Errorf("%v: holds as doubles by its issues, though one item matches contains as a double", issues)
 	}
 }

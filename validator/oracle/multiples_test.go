@@ -22,7 +22,7 @@ func doublesOf(t *testing.T, schema, value string) (*doubles, any, []validator.I
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newDoubles(gk.Oracle()), v, gk.Oracle().Locate(v)
+	return newDoubles(gk.Oracle()), v, gk.Oracle().Causes(v)
 }
 
 // A number is divided only by the multipleOf values that may apply at its place: one that

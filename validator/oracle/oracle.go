@@ -96,28 +96,32 @@ func (o *Oracle) binary64() *doubles {
 
 // DoublesDiffer reports whether the verdict on v changes when every number in v and in the
 // schema is read as its nearest binary64 double (or divided as doubles are): such a case owes no
-// verdict, since RFC 8259 leaves that precision to implementations. issues are what Locate
+// verdict, since RFC 8259 leaves that precision to implementations. issues are what Causes
 // finds in v (none: v is valid); text, when not nil, is v's JSON text as jsonvalue.Marshal
 // writes it, from a value whose numbers are all json.Number (it spares a walk).
 func (o *Oracle) DoublesDiffer(v any, text []byte, issues []validator.Issue) bool {
 	return o.binary64().differ(v, text, issues)
 }
 
-// Explain is Issues with every branch of every alternative included: which keyword, at which
-// location, makes a value invalid.
+// The oracle answers three questions about a value, each as issues (nil when v is valid):
+// Errors, where it fails (an alternative, anyOf, oneOf or not, once at its own place); Causes,
+// why it fails (every failing branch of every alternative too); and Explain, the causes with
+// their messages, for people.
+
+// Explain is Causes with the validator's message of each issue.
 func (o *Oracle) Explain(v any) []validator.Issue { return o.exact.validate(v, true, true) }
 
-// Where is Issues without messages: the keyword and the place of every error of the value, an
-// alternative (anyOf, oneOf, not) once at its location. Nil when v is valid.
-func (o *Oracle) Where(v any) []validator.Issue { return o.exact.validate(v, false, false) }
+// Errors is where v fails: the keyword and place of each error, an alternative once at its
+// place, without messages.
+func (o *Oracle) Errors(v any) []validator.Issue { return o.exact.validate(v, false, false) }
 
-// Locate is Explain without messages: the keyword and the place of every issue, for code that
-// only needs to know why and where. It is cheaper.
-func (o *Oracle) Locate(v any) []validator.Issue { return o.exact.validate(v, true, false) }
+// Causes is why v fails: the keyword and place of each error and of every failing branch of an
+// alternative, without messages (cheaper than Explain).
+func (o *Oracle) Causes(v any) []validator.Issue { return o.exact.validate(v, true, false) }
 
-// LocateWhere is Locate, and a function that returns Where's issues from the same validation
-// (so a caller that needs both only sometimes validates once).
-func (o *Oracle) LocateWhere(v any) (located []validator.Issue, where func() []validator.Issue) {
+// CausesAndErrors is Causes, and a function that returns Errors from the same validation, for a
+// caller that needs Errors only sometimes.
+func (o *Oracle) CausesAndErrors(v any) (causes []validator.Issue, errors func() []validator.Issue) {
 	err := o.exact.schema.Validate(v)
 	return issuesOf(err, v, true, false), func() []validator.Issue { return issuesOf(err, v, false, false) }
 }

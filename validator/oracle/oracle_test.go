@@ -118,7 +118,7 @@ func TestDivisionMarksStayInTheirReadings(t *testing.T) {
 		if err := d.Decode(&v); err != nil {
 			t.Fatal(err)
 		}
-		o.DoublesDiffer(v, nil, o.Locate(v))
+		o.DoublesDiffer(v, nil, o.Causes(v))
 	}
 	got := counts()
 	division, mixed := 0, 0

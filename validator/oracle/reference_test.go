@@ -295,9 +295,9 @@ func TestECMAEscapesInPatterns(t *testing.T) {
 	}
 }
 
-// Where gives the errors of the value: a failing anyOf once at its place (Locate adds its
+// Errors gives the errors of the value: a failing anyOf once at its place (Causes adds its
 // branches), and the failure of the else an if selects, where it fails.
-func TestWhere(t *testing.T) {
+func TestErrors(t *testing.T) {
 	gk, err := oracle.Compile(tool.Tool{Name: "w", Parameters: json.RawMessage(`{"type":"object",
 		"properties":{"m":{"anyOf":[{"type":"string"},{"type":"object","required":["k"]}]},"n":{"type":"integer"}},
 		"if":{"required":["e"]},"else":{"properties":{"n":{"maximum":10}}}}`)})
@@ -315,23 +315,23 @@ func TestWhere(t *testing.T) {
 		return strings.Join(out, ", ")
 	}
 	v, _ := jsonvalue.Parse([]byte(`{"m":{},"n":20}`))
-	if got, want := places(gk.Oracle().Where(v)), "/m anyOf, /n maximum"; got != want {
+	if got, want := places(gk.Oracle().Errors(v)), "/m anyOf, /n maximum"; got != want {
 		t.Errorf("Where: %s, want %s", got, want)
 	}
-	if got := places(gk.Oracle().Locate(v)); !strings.Contains(got, "/m/k required") {
+	if got := places(gk.Oracle().Causes(v)); !strings.Contains(got, "/m/k required") {
 		t.Errorf("Locate: %s, want the branch's /m/k too", got)
 	}
 	v, _ = jsonvalue.Parse([]byte(`{"e":1,"n":20}`))
-	if is := gk.Oracle().Where(v); is != nil {
+	if is := gk.Oracle().Errors(v); is != nil {
 		t.Errorf("Where of a valid value: %v", is)
 	}
 }
 
-// TestLocateNamesTheBranch: an error inside the then or else of an if also gives an issue with
+// TestCausesNameTheBranch: an error inside the then or else of an if also gives an issue with
 // that keyword at the object that holds the if (where Ajv and TypeBox say "must match "then"
 // schema"), nested or not, and through a $ref (the target applies where the $ref is), but not
 // for a $ref to a then itself, which no if chose.
-func TestLocateNamesTheBranch(t *testing.T) {
+func TestCausesNameTheBranch(t *testing.T) {
 	gk, err := oracle.Compile(tool.Tool{Name: "b", Parameters: json.RawMessage(`{"type":"object",
 		"properties":{"replicas":{"type":"integer"},"job":{"type":"object",
 			"if":{"required":["prod"]},"then":{"properties":{"n":{"minimum":2}}},"else":{"properties":{"n":{"maximum":10}}}},
@@ -354,7 +354,7 @@ func TestLocateNamesTheBranch(t *testing.T) {
 		{`{"borrowed":{"a":1}}`, "", "then"},        // the then of $defs/r, reached by a $ref alone
 		{`{"lent":{"a":1}}`, "/lent then", " then"}, // a then that is a $ref
 	} {
-		checkLocate(t, gk, tc.args, tc.want, tc.not)
+		checkCauses(t, gk, tc.args, tc.want, tc.not)
 	}
 	// Through a $ref back to the root, the root's if applies where the $ref is.
 	rec, err := oracle.Compile(tool.Tool{Name: "r", Parameters: json.RawMessage(`{"type":"object",
@@ -364,8 +364,8 @@ func TestLocateNamesTheBranch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLocate(t, rec, `{"kind":"big","size":1}`, " then", "")
-	checkLocate(t, rec, `{"kid":{"kid":{"kind":"big","size":1}}}`, "/kid/kid then", " then")
+	checkCauses(t, rec, `{"kind":"big","size":1}`, " then", "")
+	checkCauses(t, rec, `{"kid":{"kid":{"kind":"big","size":1}}}`, "/kid/kid then", " then")
 	// Draft 7: definitions, an array of items and a schema in dependencies.
 	d7, err := oracle.Compile(tool.Tool{Name: "d7", Parameters: json.RawMessage(`{
 		"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
@@ -375,9 +375,9 @@ func TestLocateNamesTheBranch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLocate(t, d7, `{"pair":["s",{"a":1}]}`, "/pair/1 then", "/pair then")
-	checkLocate(t, d7, `{"pair":["s",{}]}`, "/pair/1 else", "")
-	checkLocate(t, d7, `{"dep":{"x":1,"y":2}}`, "/dep then", " then")
+	checkCauses(t, d7, `{"pair":["s",{"a":1}]}`, "/pair/1 then", "/pair then")
+	checkCauses(t, d7, `{"pair":["s",{}]}`, "/pair/1 else", "")
+	checkCauses(t, d7, `{"dep":{"x":1,"y":2}}`, "/dep then", " then")
 	// A then that fails by a propertyNames inside it (santhosh reports that error apart).
 	pn, err := oracle.Compile(tool.Tool{Name: "pn", Parameters: json.RawMessage(`{"type":"object",
 		"if":{"required":["strict"]},
@@ -385,23 +385,23 @@ func TestLocateNamesTheBranch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLocate(t, pn, `{"strict":true,"opts":{"long":1}}`, " then", "")
+	checkCauses(t, pn, `{"strict":true,"opts":{"long":1}}`, " then", "")
 	deep, err := oracle.Compile(tool.Tool{Name: "deep", Parameters: json.RawMessage(`{"type":"object",
 		"properties":{"a":{"type":"object","if":{"required":["strict"]},
 			"then":{"properties":{"opts":{"type":"object","propertyNames":{"maxLength":3}}}}}}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLocate(t, deep, `{"a":{"strict":true,"opts":{"long":1}}}`, "/a then", " then")
+	checkCauses(t, deep, `{"a":{"strict":true,"opts":{"long":1}}}`, "/a then", " then")
 }
 
 // checkLocate fails unless Locate of args has the issue want ("PATH KEYWORD", or none of then
 // when want is empty) and not the issue not, and Issues has no branch issue.
-func checkLocate(t *testing.T, gk *oracle.Gatekeeper, args, want, not string) {
+func checkCauses(t *testing.T, gk *oracle.Gatekeeper, args, want, not string) {
 	t.Helper()
 	v, _ := jsonvalue.Parse([]byte(args))
 	var got []string
-	for _, is := range gk.Oracle().Locate(v) {
+	for _, is := range gk.Oracle().Causes(v) {
 		got = append(got, is.Path+" "+is.Keyword)
 	}
 	all := "," + strings.Join(got, ",") + ","

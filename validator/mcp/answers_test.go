@@ -12,7 +12,7 @@ func TestClassify(t *testing.T) {
 		return response{Result: b}
 	}
 	rpc := func(code int, msg string) response { return response{Error: &rpcError{Code: code, Message: msg}} }
-	c := classifier{sdk: SDKForms(), reject: regexp.MustCompile(`^ERR_BAD_INPUT`), ran: regexp.MustCompile(`quota exceeded`)}
+	c := answerReader{sdk: SDKForms(), reject: regexp.MustCompile(`^ERR_BAD_INPUT`), ran: regexp.MustCompile(`quota exceeded`)}
 	for _, tc := range []struct {
 		name string
 		r    response
@@ -42,7 +42,7 @@ func TestClassify(t *testing.T) {
 		{"plain result", response{Result: json.RawMessage(`{"content":[{"type":"text","text":"ok"}]}`)}, "accepted", FormRan, ""},
 		{"not a result", response{Result: json.RawMessage(`[1]`)}, "fault", FormProtocolError, ""},
 	} {
-		v, form := c.classify(tc.r)
+		v, form := c.read(tc.r)
 		got := "rejected"
 		switch {
 		case v.Fault != "":

@@ -85,14 +85,14 @@ type contentBlock struct {
 	Text string `json:"text"`
 }
 
-// classifier turns a tools/call response into a verdict.
-type classifier struct {
+// answerReader reads a tools/call response as a verdict.
+type answerReader struct {
 	reject, ran *regexp.Regexp
 	sdk         []SDKForm
 }
 
-// classify returns the verdict and the form it is counted under.
-func (c *classifier) classify(r response) (validator.Verdict, string) {
+// read returns the verdict of r and the form it is counted under.
+func (c *answerReader) read(r response) (validator.Verdict, string) {
 	if r.Bad != "" {
 		return validator.Failed(validator.ProtocolError, r.Bad), FormProtocolError
 	}
