@@ -183,7 +183,7 @@ func writeDemo(w io.Writer, tools []tool.Tool, opts harness.Options, prog string
 	if len(rep.Findings) == 0 {
 		fmt.Fprintf(w, "\n  (no finding: these tools have no number, boolean or null to coerce)\n")
 	} else {
-		fmt.Fprintf(w, "\n  %d findings in all (one minimal case per tool, class and kind); one of each kind is shown.\n", len(rep.Findings))
+		fmt.Fprintf(w, "\n  %d findings in all (one case per tool, class, kind and schema place); one of each kind is shown.\n", len(rep.Findings))
 	}
 	writeNext(w, prog)
 	return nil
