@@ -243,9 +243,14 @@ func sources(reports []*report.Report, tools []tool.Tool, served string) {
 	}
 }
 
-// sourceOf locates a tool a validator lists: in the module or the server's file, at its name.
+// sourceOf locates a tool a validator lists: in the module or the server's file, at its name. A
+// file inside node_modules (an installed server, "mcp:node_modules/.bin/NAME") is the package's
+// code, which the user cannot act on: it is named as the package, without a place.
 func sourceOf(t tool.Tool, served string, read func(string) []byte) report.Source {
 	s := report.Source{Served: served, File: servedFile(served)}
+	if pkg := installedPackage(s.File); pkg != "" {
+		s.File, s.Package = "", pkg
+	}
 	if s.File != "" {
 		s.Line, s.Column = locateLoose(read(s.File), t.Name)
 	}
@@ -266,6 +271,30 @@ func servedFile(spec string) string {
 		}
 	}
 	return ""
+}
+
+// installedPackage is the npm package whose installed files hold file, its symlinks followed
+// (node_modules/.bin/NAME leads into the package): "@scope/name" or "name"; "" for a file
+// outside node_modules.
+func installedPackage(file string) string {
+	if file == "" {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(file); err == nil {
+		file = real
+	}
+	parts := strings.Split(filepath.ToSlash(file), "/")
+	pkg := ""
+	for i := 0; i+1 < len(parts); i++ { // the innermost node_modules names the package
+		if parts[i] != "node_modules" || parts[i+1] == ".bin" {
+			continue
+		}
+		pkg = parts[i+1]
+		if strings.HasPrefix(pkg, "@") && i+2 < len(parts) {
+			pkg += "/" + parts[i+2]
+		}
+	}
+	return pkg
 }
 
 // locateLoose finds a tool's name in a module's source: "NAME", 'NAME' or NAME: (a key).

@@ -10,6 +10,9 @@ type Source struct {
 	Line   int    `json:"line,omitempty"`   // 1-based line of the tool's definition in File (of Schema, when set)
 	Column int    `json:"column,omitempty"` // 1-based column, in characters (Unicode code points, SARIF's unicodeCodePoints)
 	Served string `json:"served,omitempty"` // the validator that lists the tool (node:PATH, mcp:COMMAND)
+	// Package is the installed package (npm) that defines a tool a validator lists, when its
+	// file is inside node_modules: the server's code, not a place of the user's; File is "" then.
+	Package string `json:"package,omitempty"`
 	// Schema is the JSON Pointer, in the tool's parameters schema, of the place Line and Column
 	// are at (a keyword, or the subschema of a property); "" for the tool's definition.
 	Schema string `json:"schema,omitempty"`
@@ -34,8 +37,8 @@ func (r *Report) At(f Finding) Source {
 	if f.Location.File != "" && f.Location.Line > 0 {
 		return f.Location
 	}
-	if s := r.Sources[f.Tool]; s.File != "" {
-		return Source{File: s.File, Line: s.Line, Column: s.Column}
+	if s := r.Sources[f.Tool]; s.File != "" || s.Package != "" {
+		return Source{File: s.File, Line: s.Line, Column: s.Column, Package: s.Package}
 	}
 	return Source{}
 }
@@ -43,6 +46,9 @@ func (r *Report) At(f Finding) Source {
 // atText is a place as the text reports write it: FILE:LINE:COLUMN, then the schema pointer
 // when it is a place in the schema; "" for no file.
 func atText(s Source) string {
+	if s.File == "" && s.Package != "" {
+		return "in the installed package " + s.Package + " (node_modules): the server's code, not yours"
+	}
 	if s.File == "" {
 		return ""
 	}
