@@ -81,8 +81,12 @@ type ObjectShape struct {
 // A Hint is what a schema's keywords suggest of a class at a place: caught or passing, why,
 // and at an object place the names it requires and declares (the forms the audit builds).
 type Hint struct {
-	Passes             bool
-	Why                string
+	Passes bool
+	Why    string
+	// Unconstrained: the class passes only because the place declares nothing for it to leave (a
+	// free string, a number without bounds), so what passes there is another valid value, not a
+	// distortion a model sends.
+	Unconstrained      bool
 	Required, Declared []string
 }
 
@@ -198,6 +202,12 @@ func withoutKey(obj map[string]any, k string) map[string]any {
 // passing is the one hint that the class passes at the place, why written by format.
 func passing(format string, args ...any) []Hint {
 	return []Hint{{Passes: true, Why: fmt.Sprintf(format, args...)}}
+}
+
+// unconstrained is the one hint that the class passes at the place because the place declares
+// nothing for it to leave, why written by format.
+func unconstrained(format string, args ...any) []Hint {
+	return []Hint{{Passes: true, Unconstrained: true, Why: fmt.Sprintf(format, args...)}}
 }
 
 // caught is the one hint that the class is caught at the place, why written by format.
