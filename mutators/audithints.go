@@ -2,6 +2,7 @@ package mutators
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -137,6 +138,26 @@ func NewProbe(value any, text []byte, loc, declared, required []string) (p *Prob
 
 // Scalar reports whether the value at the place is neither an object nor an array.
 func (p *Probe) Scalar() bool { return p.Type != "object" && p.Type != "array" }
+
+// heldKeys is the object at the place and the keys a form that renames or leaves out a name
+// works on: each required name the object holds (each declared one, when none is required), in
+// name order; none when the value there is no object.
+func (p *Probe) heldKeys() (obj map[string]any, keys []string) {
+	obj, ok := p.X.(map[string]any)
+	if !ok {
+		return nil, nil
+	}
+	names := p.Required
+	if len(names) == 0 {
+		names = p.Declared
+	}
+	for _, k := range slices.Sorted(slices.Values(names)) {
+		if _, present := obj[k]; present {
+			keys = append(keys, k)
+		}
+	}
+	return obj, keys
+}
 
 // Put adds the sample with the value at the place replaced by nv, unless nv equals a sibling
 // item; the reason is format with args.
