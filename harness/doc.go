@@ -8,7 +8,8 @@
 // draws), judge.go (the verdict rules), basis.go (what each case is judged against), shrink.go
 // (minimal cases, the steps that bound them, and which tool shrinks what), profile.go (the
 // strict and repair verdict rules), stats.go (each case counted in its class), diff.go (the
-// value a gate passed on against the one sent), issues.go (a gate's issues, faults and skipped
+// value a gate passed on against the one sent), leak.go (a gate's message that hands back what
+// the call sent), issues.go (a gate's issues, faults and skipped
 // tools as the report holds them), place.go and locate.go (where in its tool file the part of
 // the schema a finding is about is written, found with the Gatekeeper the tool was checked
 // with, Options.Files). The harness builds the whole model: package report only renders it.

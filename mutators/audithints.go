@@ -2,6 +2,7 @@ package mutators
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -81,8 +82,12 @@ type ObjectShape struct {
 // A Hint is what a schema's keywords suggest of a class at a place: caught or passing, why,
 // and at an object place the names it requires and declares (the forms the audit builds).
 type Hint struct {
-	Passes             bool
-	Why                string
+	Passes bool
+	Why    string
+	// Unconstrained: the class passes only because the place declares nothing for it to leave (a
+	// free string, a number without bounds), so what passes there is another valid value, not a
+	// distortion a model sends.
+	Unconstrained      bool
 	Required, Declared []string
 }
 
@@ -133,6 +138,26 @@ func NewProbe(value any, text []byte, loc, declared, required []string) (p *Prob
 
 // Scalar reports whether the value at the place is neither an object nor an array.
 func (p *Probe) Scalar() bool { return p.Type != "object" && p.Type != "array" }
+
+// heldKeys is the object at the place and the keys a form that renames or leaves out a name
+// works on: each required name the object holds (each declared one, when none is required), in
+// name order; none when the value there is no object.
+func (p *Probe) heldKeys() (obj map[string]any, keys []string) {
+	obj, ok := p.X.(map[string]any)
+	if !ok {
+		return nil, nil
+	}
+	names := p.Required
+	if len(names) == 0 {
+		names = p.Declared
+	}
+	for _, k := range slices.Sorted(slices.Values(names)) {
+		if _, present := obj[k]; present {
+			keys = append(keys, k)
+		}
+	}
+	return obj, keys
+}
 
 // Put adds the sample with the value at the place replaced by nv, unless nv equals a sibling
 // item; the reason is format with args.
@@ -198,6 +223,12 @@ func withoutKey(obj map[string]any, k string) map[string]any {
 // passing is the one hint that the class passes at the place, why written by format.
 func passing(format string, args ...any) []Hint {
 	return []Hint{{Passes: true, Why: fmt.Sprintf(format, args...)}}
+}
+
+// unconstrained is the one hint that the class passes at the place because the place declares
+// nothing for it to leave, why written by format.
+func unconstrained(format string, args ...any) []Hint {
+	return []Hint{{Passes: true, Unconstrained: true, Why: fmt.Sprintf(format, args...)}}
 }
 
 // caught is the one hint that the class is caught at the place, why written by format.

@@ -8,13 +8,13 @@
 //
 // Each class is defined once, in its file: a Definition holds its name, its docs line, its
 // Mutator, its recogniser and its AuditHints; registry.go holds the one ordered table of them
-// (Default), which All, Classes, Select, Classify and the audit read. Beside the classes:
+// (Default), which All, Classes, Select, Context.Recognise and the audit read. Beside the classes:
 // mutation.go (the Mutator), audithints.go (what the audit asks of a class), context.go (one
 // tool's Context), target.go (a valid value and edits of its text), confirm.go (the oracle's
 // check of a candidate), sites.go (the places of a value), siblings.go; and the recognisers,
-// the taxonomy read backwards: recognise.go (Classify), recognise_reading.go (undoing
+// the taxonomy read backwards: recognise.go (Context.Recognise), recognise_reading.go (undoing
 // distortions one by one), recognise_site.go. A class's recogniser is in its file, or in
-// recognise_<class>.go where that file would be too long (out_of_range_enum) or where Classify
+// recognise_<class>.go where that file would be too long (out_of_range_enum) or where Recognise
 // reads the class in the text and root layers (recognise_root.go, recognise_malformed.go,
 // recognise_implementation.go).
 package mutators

@@ -132,18 +132,8 @@ func misnamedHints(p *SchemaPlace) []Hint {
 // required) to each of its misnamings the object does not declare, in name order. The form
 // touches the declared key, which is then missing; an optional key's touches the new one.
 func misnamedProbe(p *Probe) {
-	obj, isObject := p.X.(map[string]any)
-	if !isObject {
-		return
-	}
-	names := p.Required
-	if len(names) == 0 {
-		names = p.Declared
-	}
-	for _, k := range slices.Sorted(slices.Values(names)) {
-		if _, present := obj[k]; !present {
-			continue
-		}
+	obj, keys := p.heldKeys()
+	for _, k := range keys {
 		for _, f := range misnamings(k) {
 			if _, taken := obj[f[1]]; taken || slices.Contains(p.Declared, f[1]) {
 				continue

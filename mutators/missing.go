@@ -78,21 +78,10 @@ func missingHints(p *SchemaPlace) []Hint {
 // missingProbe leaves out each required property the object holds (each declared one, when
 // none is required), in name order.
 func missingProbe(p *Probe) {
-	obj, isObject := p.X.(map[string]any)
-	if !isObject {
-		return
-	}
-	names := p.Required
-	if len(names) == 0 {
-		names = p.Declared
-	}
-	names = append([]string(nil), names...)
-	sort.Strings(names)
-	for _, k := range names {
-		if _, present := obj[k]; present {
-			p.PutObject(withoutKey(obj, k), p.Path+"/"+jsonvalue.EscapeToken(k), "omitted",
-				fmt.Sprintf("the property %q left out of %s", k, where(p.Path)))
-		}
+	obj, keys := p.heldKeys()
+	for _, k := range keys {
+		p.PutObject(withoutKey(obj, k), p.Path+"/"+jsonvalue.EscapeToken(k), "omitted",
+			fmt.Sprintf("the property %q left out of %s", k, where(p.Path)))
 	}
 }
 

@@ -348,9 +348,9 @@ func rangeHints(p *SchemaPlace) []Hint {
 	case len(p.Constraints) > 0:
 		return caught("%s has %s to break", p.Where, strings.Join(p.Constraints, ", "))
 	case ts != nil && ts["string"] && len(ts) == 1:
-		return passing("%s is a free string: no enum, pattern or length to leave", p.Where)
+		return unconstrained("%s is a free string: no enum, pattern or length to leave", p.Where)
 	case ts != nil && (ts["number"] || ts["integer"]):
-		return passing("%s is %s without bounds: any number passes", p.Where, p.Desc)
+		return unconstrained("%s is %s without bounds: any number passes", p.Where, p.Desc)
 	}
 	return nil
 }

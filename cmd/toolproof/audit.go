@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -58,7 +57,7 @@ func (c *auditCmd) run(_ []string, stdout, stderr io.Writer) error {
 	}
 	out, skipped := auditAll(ts, skipped)
 	for i := range out {
-		out[i].Places = modelDistortions(out[i].Places)
+		out[i].Places = audit.ModelDistortions(out[i].Places)
 	}
 	if c.format == "json" {
 		enc := json.NewEncoder(stdout)
@@ -103,27 +102,6 @@ func auditStatus(out []toolAudit, skipped []tool.Skipped) error {
 		}
 	}
 	return nil
-}
-
-// freeText ends the reasons mutators/audit gives for an out_of_range_enum that passes only because
-// the place declares no range at all (a free string, a number without bounds).
-var freeText = []string{" is a free string: no enum, pattern or length to leave", "without bounds: any number passes"}
-
-// modelDistortions drops the places a model's real mistake cannot be at: an out_of_range_enum
-// "passes" where the schema declares no range to leave, since another string or number there is
-// just another valid value.
-func modelDistortions(places []audit.Place) []audit.Place {
-	var kept []audit.Place
-	for _, p := range places {
-		free := false
-		for _, suffix := range freeText {
-			free = free || (p.Class == mutators.OutOfRangeEnum && p.Status == audit.Passes && strings.HasSuffix(p.Why, suffix))
-		}
-		if !free {
-			kept = append(kept, p)
-		}
-	}
-	return kept
 }
 
 // auditAll audits each tool on its own (deterministically): in parallel, in the file's order.

@@ -4,5 +4,5 @@
 // the handler unmarshals). Each example gives toolproof the tool as the SDK describes it and a
 // gate that is the SDK's own path up to the handler, which passes on what it was given.
 //
-// It is a nested module so that the main module keeps its three dependencies.
+// It is a nested module so that the SDKs stay out of the main module's dependencies.
 package gosdks

@@ -5,5 +5,5 @@
 //
 // A schema is planned once into nodes (generator.go; types.go picks the types, dead.go says why
 // none can have a value) and each draw walks the plan: numbers (number.go), strings (string.go,
-// formats.go), arrays (arrays.go) and objects (objects.go).
+// formats.go; a pattern rewritten for RE2 in lookaround.go, through one scanner, scanner.go), arrays (arrays.go) and objects (objects.go).
 package generate

@@ -12,33 +12,22 @@ import (
 // string built from the rest is given those parts and then checked by the oracle's own engine.
 func withoutLookarounds(src string) (base string, ahead []string) {
 	var b strings.Builder
-	inClass := false
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		switch {
-		case c == '\\' && i+1 < len(src):
-			b.WriteString(src[i : i+2])
-			i++
-			continue
-		case inClass:
-			inClass = c != ']'
-		case c == '[':
-			inClass = true
-		case c == '(' && lookaround(src[i:]) > 0:
-			open := lookaround(src[i:])
-			end := groupEnd(src, i)
+	sc := scanner{src: src}
+	for t, ok := sc.scan(); ok; t, ok = sc.scan() {
+		if open := lookaround(src[t.at:]); t.opens() && open > 0 {
+			end := groupEnd(src, t.at)
 			if end < 0 {
 				return src, nil
 			}
-			if src[i+2] == '=' {
-				body := src[i+open : end]
+			if src[t.at+2] == '=' {
+				body := src[t.at+open : end]
 				body = strings.TrimPrefix(strings.TrimPrefix(body, ".*?"), ".*")
 				ahead = append(ahead, body)
 			}
-			i = end
+			sc.next = end + 1
 			continue
 		}
-		b.WriteByte(c)
+		b.WriteString(t.text)
 	}
 	return b.String(), ahead
 }
@@ -58,21 +47,16 @@ func lookaround(s string) int {
 // groupEnd is the index of the ')' that closes the group opened at src[open], escapes and
 // classes skipped; -1 when none does.
 func groupEnd(src string, open int) int {
-	depth, inClass := 0, false
-	for i := open; i < len(src); i++ {
-		switch c := src[i]; {
-		case c == '\\':
-			i++
-		case inClass:
-			inClass = c != ']'
-		case c == '[':
-			inClass = true
-		case c == '(':
+	depth := 0
+	sc := scanner{src: src, next: open}
+	for t, ok := sc.scan(); ok; t, ok = sc.scan() {
+		switch {
+		case t.opens():
 			depth++
-		case c == ')':
+		case t.text == ")" && !t.inClass:
 			depth--
 			if depth == 0 {
-				return i
+				return t.at
 			}
 		}
 	}
@@ -83,62 +67,51 @@ func groupEnd(src string, open int) int {
 // group it names, (?:...): RE2 builds a string of the same shape, which the oracle's engine
 // keeps only when the copy repeats the group's text. Unchanged when src has none.
 func withGroupsForBackrefs(src string) string {
-	var groups []string // the capture groups' bodies, in the order they open
-	names := map[string]int{}
-	inClass := false
-	for i := 0; i < len(src); i++ {
-		switch c := src[i]; {
-		case c == '\\':
-			i++
-		case inClass:
-			inClass = c != ']'
-		case c == '[':
-			inClass = true
-		case c == '(' && !strings.HasPrefix(src[i:], "(?") || strings.HasPrefix(src[i:], "(?<") && lookaround(src[i:]) == 0:
-			open := i + 1
-			if src[i+1] == '?' {
-				end := strings.IndexByte(src[i:], '>')
-				if end < 0 {
-					return src
-				}
-				names[src[i+3:i+end]] = len(groups)
-				open = i + end + 1
-			}
-			end := groupEnd(src, i)
-			if end < 0 {
-				return src
-			}
-			groups = append(groups, src[open:end])
-		}
+	groups, names, ok := captureGroups(src)
+	if !ok {
+		return src
 	}
 	var b strings.Builder
-	inClass = false
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if c == '\\' && i+1 < len(src) && !inClass {
-			n, width := backref(src[i+1:], names)
-			if n >= 0 && n < len(groups) {
+	sc := scanner{src: src}
+	for t, ok := sc.scan(); ok; t, ok = sc.scan() {
+		if len(t.text) == 2 && t.text[0] == '\\' && !t.inClass {
+			if n, width := backref(src[t.at+1:], names); n >= 0 && n < len(groups) {
 				b.WriteString("(?:" + withGroupsForBackrefs(groups[n]) + ")")
-				i += width
+				sc.next = t.at + 1 + width
 				continue
 			}
-			b.WriteString(src[i : i+2])
-			i++
-			continue
 		}
-		switch {
-		case c == '\\':
-			b.WriteString(src[i : i+2])
-			i++
-			continue
-		case inClass:
-			inClass = c != ']'
-		case c == '[':
-			inClass = true
-		}
-		b.WriteByte(c)
+		b.WriteString(t.text)
 	}
 	return b.String()
+}
+
+// captureGroups are the bodies of src's capture groups in the order they open, and the index of
+// each named one; ok is false when a group does not close.
+func captureGroups(src string) (groups []string, names map[string]int, ok bool) {
+	names = map[string]int{}
+	sc := scanner{src: src}
+	for t, more := sc.scan(); more; t, more = sc.scan() {
+		rest := src[t.at:]
+		if !t.opens() || strings.HasPrefix(rest, "(?") && (!strings.HasPrefix(rest, "(?<") || lookaround(rest) > 0) {
+			continue
+		}
+		open := t.at + 1
+		if strings.HasPrefix(rest, "(?<") {
+			end := strings.IndexByte(rest, '>')
+			if end < 0 {
+				return nil, nil, false
+			}
+			names[rest[3:end]] = len(groups)
+			open = t.at + end + 1
+		}
+		end := groupEnd(src, t.at)
+		if end < 0 {
+			return nil, nil, false
+		}
+		groups = append(groups, src[open:end])
+	}
+	return groups, names, true
 }
 
 // backref reads the backreference after a backslash: the index of the group it names and the
@@ -185,32 +158,19 @@ func ecmaClasses(src string) string {
 		return binaryClass[m[3:len(m)-1]]
 	})
 	var b strings.Builder
-	inClass := false
-	for i := 0; i < len(src); i++ {
-		c := src[i]
+	sc := scanner{src: src}
+	for t, ok := sc.scan(); ok; t, ok = sc.scan() {
 		switch {
-		case c == '\\' && i+2 < len(src) && src[i+1] == 'c' && isASCIILetter(src[i+2]):
-			fmt.Fprintf(&b, `\x{%x}`, src[i+2]%32)
-			i += 2
-			continue
-		case c == '\\' && i+1 < len(src):
-			b.WriteString(src[i : i+2])
-			i++
-			continue
-		case inClass:
-			inClass = c != ']'
-		case strings.HasPrefix(src[i:], "[^]"):
+		case t.text == `\c` && t.at+2 < len(src) && isASCIILetter(src[t.at+2]):
+			fmt.Fprintf(&b, `\x{%x}`, src[t.at+2]%32)
+			sc.next = t.at + 3
+		case t.text == "[^]":
 			b.WriteString(`[\s\S]`)
-			i += 2
-			continue
-		case strings.HasPrefix(src[i:], "[]"):
+		case t.text == "[]":
 			b.WriteString(`[^\s\S]`)
-			i++
-			continue
-		case c == '[':
-			inClass = true
+		default:
+			b.WriteString(t.text)
 		}
-		b.WriteByte(c)
 	}
 	return b.String()
 }

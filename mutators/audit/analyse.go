@@ -17,12 +17,14 @@ import (
 // hypothesis is what the schema's keywords suggest at one place: the class is caught there or
 // passes, and why. The witnesses decide (see Tool); a hypothesis is never reported unchecked.
 type hypothesis struct {
-	Class    corpus.Class
-	Path     string // a JSON Pointer where "*" stands for any array index or map key
-	Passes   bool
-	Why      string
-	required []string // object places: the names the object requires
-	declared []string // object places: the names it declares
+	Class  corpus.Class
+	Path   string // a JSON Pointer where "*" stands for any array index or map key
+	Passes bool
+	Why    string
+	// unconstrained: it passes only because the place declares nothing for the class to leave
+	unconstrained bool
+	required      []string // object places: the names the object requires
+	declared      []string // object places: the names it declares
 }
 
 // analyse reads one compiled schema and returns its hypotheses: at each place, what each
@@ -60,17 +62,20 @@ type hypothesisKey struct {
 	why    string
 }
 
-// add records a hypothesis: class c passes at path or is caught there, why, and at an object
-// place the names it requires and declares.
-func (a *auditor) add(c corpus.Class, path string, passes bool, why string, required, declared []string) {
-	k := hypothesisKey{c, path, passes, why}
+// add records what class c's hint h says at path: the class passes there or is caught, why,
+// whether only because the place is unconstrained, and at an object place the names it
+// requires and declares.
+func (a *auditor) add(c corpus.Class, path string, h mutators.Hint) {
+	k := hypothesisKey{c, path, h.Passes, h.Why}
 	if i, ok := a.index[k]; ok {
-		a.out[i].required = uniq.Of(append(a.out[i].required, required...))
-		a.out[i].declared = uniq.Of(append(a.out[i].declared, declared...))
+		a.out[i].unconstrained = a.out[i].unconstrained || h.Unconstrained
+		a.out[i].required = uniq.Of(append(a.out[i].required, h.Required...))
+		a.out[i].declared = uniq.Of(append(a.out[i].declared, h.Declared...))
 		return
 	}
 	a.index[k] = len(a.out)
-	a.out = append(a.out, hypothesis{Class: c, Path: path, Passes: passes, Why: why, required: required, declared: declared})
+	a.out = append(a.out, hypothesis{Class: c, Path: path, Passes: h.Passes, Why: h.Why, unconstrained: h.Unconstrained,
+		required: h.Required, declared: h.Declared})
 }
 
 // conj expands $ref and allOf.
@@ -230,7 +235,7 @@ func (a *auditor) walkWith(s *jsonschema.Schema, with []*jsonschema.Schema, path
 			continue
 		}
 		for _, h := range d.Audit.Analyse(p) {
-			a.add(d.Name, path, h.Passes, h.Why, h.Required, h.Declared)
+			a.add(d.Name, path, h)
 		}
 	}
 	if p.Object != nil {

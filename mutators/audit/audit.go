@@ -51,6 +51,10 @@ type Place struct {
 	// Rejected is, for a place that passes, a distortion of the class there that is rejected
 	// all the same (the schema catches some forms, not all).
 	Rejected *Witness `json:"rejected,omitempty"`
+	// Unconstrained: the place passes only because it declares nothing for the class to leave
+	// (a free string, a number without bounds): what passes is another valid value, not a
+	// distortion a model sends (ModelDistortions leaves it out).
+	Unconstrained bool `json:"unconstrained,omitempty"`
 }
 
 // Report is the audit of one tool.
@@ -367,7 +371,10 @@ func (j *judge) decide(g *group, samples []sample) Place {
 	switch {
 	case passes:
 		pl.Status, pl.Witness, pl.Rejected = Passes, accepted, rejected
-		pl.Why = g.why(true, "the oracle accepts "+accepted.Reason)
+		pl.Why = "the oracle accepts " + accepted.Reason
+		if h, ok := g.agreeing(true); ok {
+			pl.Why, pl.Unconstrained = h.Why, h.unconstrained
+		}
 	case rejected != nil:
 		pl.Status, pl.Witness = Caught, rejected
 		pl.Why = g.why(false, fmt.Sprintf("the oracle rejects %s (%s)", rejected.Reason, rejected.Issue))
@@ -477,12 +484,21 @@ func (j *judge) probe(g *group, samples []sample, haveRejected bool) probed {
 	return pr
 }
 
-// why is the reason of the first hypothesis that agrees with the verdict, else fallback.
-func (g *group) why(passes bool, fallback string) string {
+// agreeing is the first hypothesis that agrees with the verdict (passes or caught): the one whose
+// reason the place gives.
+func (g *group) agreeing(passes bool) (hypothesis, bool) {
 	for _, h := range g.hyps {
 		if h.Passes == passes {
-			return h.Why
+			return h, true
 		}
+	}
+	return hypothesis{}, false
+}
+
+// why is the reason of the first hypothesis that agrees with the verdict, else fallback.
+func (g *group) why(passes bool, fallback string) string {
+	if h, ok := g.agreeing(passes); ok {
+		return h.Why
 	}
 	return fallback
 }

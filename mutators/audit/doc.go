@@ -7,7 +7,9 @@
 // judged by the oracle (the reference gatekeeper). "passes" shows argument text the oracle
 // accepts, "caught" argument text it rejects; where no distortion of the class could be built
 // at a place, the verdict is "not_determined" and nothing is claimed. The schema's keywords only
-// say which classes to try where, and explain a verdict when they agree with it.
+// say which classes to try where, and explain a verdict when they agree with it. A place that
+// passes only because it declares nothing for the class to leave (a free string, a number
+// without bounds) is marked Unconstrained; ModelDistortions leaves such places out.
 //
 // What the audit knows of a class is the class's mutators.AuditHints, read from a registry
 // (Options.Classes, mutators.Default by default): analyse.go walks the schema and asks each

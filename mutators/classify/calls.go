@@ -1,5 +1,5 @@
 // Package classify reads the tool calls a team's models made, in the forms teams log them, and
-// names each call's distortions with the mutators' own taxonomy (mutators.Context.Classify): valid,
+// names each call's distortions with the mutators' own taxonomy (mutators.Context.Recognise): valid,
 // invalid with its classes and variants at their JSON Pointers, unexplained with the oracle's
 // issues, either where the verdict depends on how numbers are read, or unknown_tool. It tallies
 // the classes, writes the invalid calls as regression cases for replay, and the observed class

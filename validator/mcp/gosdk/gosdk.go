@@ -5,7 +5,7 @@
 // HTTPValidator does the same over Streamable HTTP, through the SDK's own handler on a
 // loopback httptest.Server; toolmcp.StartHandler takes any http.Handler.
 //
-// It is a nested module so that the main module keeps its three dependencies.
+// It is a nested module so that the SDKs stay out of the main module's dependencies.
 package gosdk
 
 import (
