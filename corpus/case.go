@@ -172,7 +172,8 @@ func (c Case) Validate() error {
 	case c.Class == "":
 		return errors.New("no class")
 	case c.ID != ComputeID(c.Tool, c.Class, c.Expect, c.Args):
-		return fmt.Errorf("id %s does not match the content (want %s)", c.ID, ComputeID(c.Tool, c.Class, c.Expect, c.Args))
+		return fmt.Errorf("id %s does not match the content (want %s)", c.ID,
+			ComputeID(c.Tool, c.Class, c.Expect, c.Args))
 	}
 	return nil
 }
@@ -222,7 +223,8 @@ func Load(dir string) ([]Case, error) {
 		if info, err := os.Stat(path); err != nil {
 			return nil, err
 		} else if !info.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s: not a regular file (mode %s): a saved case is a regular file; move it out of %s", path, info.Mode(), dir)
+			return nil, fmt.Errorf("%s: not a regular file (mode %s): a saved case is a regular file; move it out "+
+				"of %s", path, info.Mode(), dir)
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {

@@ -14,7 +14,8 @@ import (
 func TestSaveLoadRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	cs := []corpus.Case{
-		{Tool: "../../etc/passwd", Args: []byte(`{"limit":"20"}`), Expect: "reject", Class: "stringified_type", Path: "/limit", Keyword: "type", Original: []byte(`{"limit":20}`)},
+		{Tool: "../../etc/passwd", Args: []byte(`{"limit":"20"}`), Expect: "reject", Class: "stringified_type",
+			Path: "/limit", Keyword: "type", Original: []byte(`{"limit":20}`)},
 		{Tool: "read", Args: []byte("{\"p\":\"\xff\"}"), Expect: "reject", Class: "malformed_json"},
 		{Tool: "read", Args: []byte(`{"path":"a"}`), Expect: "accept", Class: "valid"},
 	}
@@ -49,7 +50,8 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 
 func TestStableID(t *testing.T) {
 	a := corpus.ComputeID("read", "valid", "accept", []byte(`{"path":"a"}`))
-	if a != corpus.ComputeID("read", "valid", "accept", []byte(`{"path":"a"}`)) || a == corpus.ComputeID("read", "valid", "accept", []byte(`{"path":"b"}`)) {
+	if a != corpus.ComputeID("read", "valid", "accept", []byte(`{"path":"a"}`)) ||
+		a == corpus.ComputeID("read", "valid", "accept", []byte(`{"path":"b"}`)) {
 		t.Fatal("id is not a content hash")
 	}
 }

@@ -54,7 +54,8 @@ func (tg *Target) confirm(class corpus.Class, c candidate) (corpus.Case, bool) {
 		if !slices.Contains(c.keywords, is.Keyword) {
 			continue
 		}
-		if is.Path == c.path || (c.path != "" && is.Path == parent) || (c.below && jsonvalue.IsPrefix(c.path, is.Path)) {
+		if is.Path == c.path || (c.path != "" && is.Path == parent) ||
+			(c.below && jsonvalue.IsPrefix(c.path, is.Path)) {
 			scope := scopeOf(c.path, is.Path, is.Keyword, issues)
 			// Read the other places from this validation before the oracle runs again.
 			also := alsoInvalid(&corpus.Case{Path: c.path, Scope: scope}, issues, where)
@@ -78,7 +79,8 @@ func (tg *Target) confirm(class corpus.Class, c candidate) (corpus.Case, bool) {
 	}
 	if tg.ctx.offTarget.Add(1) <= 5 {
 		tg.ctx.offMu.Lock()
-		tg.ctx.offSample = append(tg.ctx.offSample, fmt.Sprintf("%s %s at %s (%v): %v", class, c.variant, c.path, c.keywords, issues))
+		tg.ctx.offSample = append(tg.ctx.offSample,
+			fmt.Sprintf("%s %s at %s (%v): %v", class, c.variant, c.path, c.keywords, issues))
 		tg.ctx.offMu.Unlock()
 	}
 	return corpus.Case{}, false
@@ -140,7 +142,8 @@ func scopeOf(path, at, keyword string, issues []validator.Issue) string {
 	}
 	for _, o := range issues {
 		switch o.Keyword {
-		case "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "contains", "unevaluatedProperties", "unevaluatedItems":
+		case "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "contains",
+			"unevaluatedProperties", "unevaluatedItems":
 			if jsonvalue.IsPrefix(o.Path, scope) {
 				scope = o.Path
 			}
@@ -152,7 +155,8 @@ func scopeOf(path, at, keyword string, issues []validator.Issue) string {
 // firstConfirmed tries the candidates made by propose for the places in order, starting at a
 // drawn place, and returns the first the oracle confirms: the place is uniform over the places
 // where the class applies.
-func firstConfirmed(t *rapid.T, tg *Target, class corpus.Class, places []*site, propose func(t *rapid.T, s *site) []candidate) (corpus.Case, bool) {
+func firstConfirmed(t *rapid.T, tg *Target, class corpus.Class, places []*site,
+	propose func(t *rapid.T, s *site) []candidate) (corpus.Case, bool) {
 	if len(places) == 0 {
 		return corpus.Case{}, false
 	}

@@ -55,9 +55,11 @@ func (flattened) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 		switch v := s.value.(type) {
 		case []any:
 			if parts, ok := jsonvalue.ScalarTexts(v); ok {
-				add("comma-joined", strings.Join(parts, ","), because("the array at %s joined into one comma-separated string", s.path))
+				add("comma-joined", strings.Join(parts, ","),
+					because("the array at %s joined into one comma-separated string", s.path))
 				if len(parts) > 1 {
-					add("comma-space", strings.Join(parts, ", "), because("the array at %s joined with \", \" into one string", s.path))
+					add("comma-space", strings.Join(parts, ", "),
+						because("the array at %s joined with \", \" into one string", s.path))
 				}
 			}
 			add("unwrapped", v[0], because("the array at %s replaced by its first item", s.path))
@@ -121,7 +123,8 @@ func flattenedProbe(p *Probe) {
 		return
 	}
 	if parts, ok := jsonvalue.ScalarTexts(a); ok {
-		p.Put("comma-joined", strings.Join(parts, ","), "the array at %s joined into one comma-separated string", p.Path)
+		p.Put("comma-joined", strings.Join(parts, ","),
+			"the array at %s joined into one comma-separated string", p.Path)
 	}
 	p.Put("unwrapped", a[0], "the array at %s replaced by its first item", p.Path)
 }
@@ -146,10 +149,12 @@ func (flattened) undo(r *undoing, s *site) []undo {
 	}
 	if a, isArray := s.value.([]any); isArray {
 		// An array of arrays unwrapped: its first item, an array, in its place.
-		if !r.issueAt(s.path, "type") && !slices.ContainsFunc(a, func(e any) bool { return r.issueAt(s.path+"/0", "type") }) {
+		if !r.issueAt(s.path, "type") &&
+			!slices.ContainsFunc(a, func(e any) bool { return r.issueAt(s.path+"/0", "type") }) {
 			return out
 		}
-		u := undo{class: FlattenedArray, variant: "unwrapped", path: s.path, value: r.replace(s, []any{a}), partial: true}
+		u := undo{class: FlattenedArray, variant: "unwrapped", path: s.path,
+			value: r.replace(s, []any{a}), partial: true}
 		if len(a) == 1 {
 			// [[x]] written [x]: the outer array unwrapped, or the inner one.
 			u.alike = []string{string(FlattenedArray) + ":unwrapped@" + s.path + "/0"}
@@ -164,7 +169,8 @@ func (flattened) undo(r *undoing, s *site) []undo {
 func (r *undoing) keysRefused(s *site) bool {
 	obj := s.value.(map[string]any)
 	declared := s.declared()
-	if len(declared) > 0 && !slices.ContainsFunc(slices.Collect(maps.Values(obj)), func(v any) bool { return !declared[v.(string)] }) {
+	if len(declared) > 0 &&
+		!slices.ContainsFunc(slices.Collect(maps.Values(obj)), func(v any) bool { return !declared[v.(string)] }) {
 		return true // every value is a key the schema declares
 	}
 	if len(obj) < 2 {
@@ -207,7 +213,8 @@ func (r *undoing) unflattened(s *site) []undo {
 		add("comma-joined", splitItems(str, ",", false))
 		add("comma-joined", splitItems(str, ",", true))
 		tooLong := ""
-		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxLength }, false); ok && utf8.RuneCountInString(str) > m {
+		if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxLength }, false); ok &&
+			utf8.RuneCountInString(str) > m {
 			tooLong = string(OutOfRangeEnum) + ":too-long" // a string past its length reads so too
 		}
 		for i := range out {

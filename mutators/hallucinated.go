@@ -163,7 +163,8 @@ func (p *keyAdder) borrowed(t *rapid.T) {
 	first := draw.Int(t, 0, len(sib)-1, "borrow")
 	for i := 0; i < len(sib) && i < 16; i++ {
 		if k := sib[(first+i)%len(sib)]; p.free(k) {
-			p.add("borrowed", k, p.c, because("the key %q, which another tool of the file declares, added to %s", k, describe(p.s)))
+			p.add("borrowed", k, p.c,
+				because("the key %q, which another tool of the file declares, added to %s", k, describe(p.s)))
 			return
 		}
 	}
@@ -181,7 +182,8 @@ func (p *keyAdder) jsSpecial(t *rapid.T) {
 	if k == "__proto__" {
 		v = map[string]any{"polluted": p.c, "isAdmin": true}
 	}
-	p.add("js-special-key", k, v, because("the key %q, which JavaScript objects treat specially, added to %s", k, describe(p.s)))
+	p.add("js-special-key", k, v,
+		because("the key %q, which JavaScript objects treat specially, added to %s", k, describe(p.s)))
 }
 
 // nearMiss proposes a near miss of one declared key, drawn: the first of its spellings that is
@@ -230,7 +232,8 @@ func hallucinatedHints(p *SchemaPlace) []Hint {
 	case o.Names:
 		h.Why = p.Where + " restricts its keys with propertyNames"
 	case o.Map:
-		h.Passes, h.Why = true, p.Where+" is a map (additionalProperties is a schema): any key with a valid value passes"
+		h.Passes, h.Why = true, p.Where+
+			" is a map (additionalProperties is a schema): any key with a valid value passes"
 	default:
 		h.Passes, h.Why = true, p.Where+" is an open object: invented keys pass"
 	}

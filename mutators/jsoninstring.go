@@ -32,7 +32,8 @@ func (jsonInString) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	})
 	return firstConfirmed(t, tg, JSONInString, places, func(t *rapid.T, s *site) []candidate {
 		encoded := string(tg.Text[s.start:s.end])
-		return []candidate{{build: func() any { return jsonvalue.Replaced(tg.Value, s.tokens(), encoded) }, replaces: s, with: encoded,
+		return []candidate{{build: func() any { return jsonvalue.Replaced(tg.Value, s.tokens(), encoded) },
+			replaces: s, with: encoded,
 			path: s.path, variant: "encoded", keywords: typeKeywords,
 			reason: because("the %s at %s JSON-encoded into a string", jsonvalue.TypeName(s.value), s.path)}}
 	})

@@ -178,7 +178,8 @@ func (renamedKey) undo(r *undoing, s *site) []undo {
 			u := undo{class: MisnamedKey, variant: forms[i][0], path: s.path + "/" + jsonvalue.EscapeToken(k),
 				value: func() any { return renamed(root, toks, from, to) }}
 			at := s.path + "/" + jsonvalue.EscapeToken(v)
-			if slices.Contains(nearMissKeys(k), v) && (r.issueAt(s.path, keyKeywords...) || r.issueAt(at, keyKeywords...)) {
+			if slices.Contains(nearMissKeys(k), v) &&
+				(r.issueAt(s.path, keyKeywords...) || r.issueAt(at, keyKeywords...)) {
 				u.alike = []string{string(HallucinatedKey) + ":near-miss@" + at}
 			}
 			out = append(out, u)

@@ -74,7 +74,8 @@ func TestMisnamedKeyDrawsCaseAndStyle(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		draw.Example(i)
 	}
-	for _, k := range []string{"City", "CITY", "fileName", "File_name", "FILE_NAME", "repo_name", "RepoName", "REPONAME",
+	for _, k := range []string{"City", "CITY", "fileName", "File_name", "FILE_NAME", "repo_name",
+		"RepoName", "REPONAME",
 		"reponame"} {
 		if !keys[k] {
 			t.Errorf("never drawn: %q (drawn: %v)", k, sortedSet(keys))
@@ -155,13 +156,15 @@ func TestMisnamedKeyAudit(t *testing.T) {
 	} {
 		gk, _ := gentest.Schema(t, tc.schema)
 		rep := audit.Tool(gk, audit.Options{})
-		i := slices.IndexFunc(rep.Places, func(p audit.Place) bool { return p.Class == mutators.MisnamedKey && p.Path == "" })
+		i := slices.IndexFunc(rep.Places,
+			func(p audit.Place) bool { return p.Class == mutators.MisnamedKey && p.Path == "" })
 		if i < 0 {
 			t.Errorf("%s: no misnamed_key place at the root: %+v", tc.schema, rep.Places)
 			continue
 		}
 		if p := rep.Places[i]; p.Status != tc.want || p.Witness == nil || !strings.EqualFold(p.Witness.Path, "/city") {
-			t.Errorf("%s: misnamed_key %s (%s), witness %+v; want %s at /city", tc.schema, p.Status, p.Why, p.Witness, tc.want)
+			t.Errorf("%s: misnamed_key %s (%s), witness %+v; want %s at /city", tc.schema, p.Status,
+				p.Why, p.Witness, tc.want)
 		}
 	}
 }

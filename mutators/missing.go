@@ -47,9 +47,12 @@ func (missing) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 				continue
 			}
 			out = append(out, candidate{
-				build: func() any { return editedObject(tg.Value, s.tokens(), func(m map[string]any) { delete(m, r) }) },
-				text:  tg.withoutKey(s, r),
-				path:  s.path + "/" + jsonvalue.EscapeToken(r), variant: "omitted",
+				build: func() any {
+					return editedObject(tg.Value, s.tokens(),
+						func(m map[string]any) { delete(m, r) })
+				},
+				text: tg.withoutKey(s, r),
+				path: s.path + "/" + jsonvalue.EscapeToken(r), variant: "omitted",
 				keywords: []string{"required", "dependentRequired", "dependencies"},
 				reason:   because("the required property %q left out of %s", r, describe(s)),
 			})

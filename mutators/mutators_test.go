@@ -111,13 +111,15 @@ func checkMutation(t failer, f fixture, m corpus.Case, class corpus.Class) {
 			t.Fatalf("malformed_json case is valid JSON: %q", m.Args)
 		}
 		if !m.Raw && f.ctx.DoublesDiffer(mustParse(t, m.Args), false) {
-			t.Fatalf("%s (%s): a must-reject case whose verdict changes when its numbers are read as doubles: %s", class, m.Variant, m.Args)
+			t.Fatalf("%s (%s): a must-reject case whose verdict changes when its numbers are read as doubles: %s",
+				class, m.Variant, m.Args)
 		}
 		if !m.Raw {
 			issues := f.gk.Oracle().Explain(mustParse(t, m.Args))
 			found := false
 			for _, is := range issues {
-				if is.Keyword == m.Keyword && (is.Path == m.Path || is.Path == jsonvalue.Parent(m.Path) || jsonvalue.IsPrefix(m.Path, is.Path)) {
+				if is.Keyword == m.Keyword &&
+					(is.Path == m.Path || is.Path == jsonvalue.Parent(m.Path) || jsonvalue.IsPrefix(m.Path, is.Path)) {
 					found = true
 				}
 			}
@@ -209,24 +211,45 @@ func TestAppliesWhereItShouldAndNowhereElse(t *testing.T) {
 		schema string
 		always bool // true: every draw; false: never
 	}{
-		{mutators.HallucinatedKey, `{"type":"object","properties":{"a":{"type":"string"},"o":{"type":"object"}},"required":["a"]}`, false},
-		{mutators.HallucinatedKey, `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`, true},
-		{mutators.HallucinatedKey, `{"type":"object","properties":{"o":{"type":"object","properties":{"x":{}},"unevaluatedProperties":false}},"required":["o"]}`, true},
-		{mutators.StringifiedType, `{"type":"object","properties":{"n":{"type":["integer","string"]}},"required":["n"],"additionalProperties":false}`, false},
+		{mutators.HallucinatedKey,
+			`{"type":"object","properties":{"a":{"type":"string"},"o":{"type":"object"}},"required":["a"]}`, false},
+		{mutators.HallucinatedKey,
+			`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`,
+			true},
+		{mutators.HallucinatedKey,
+			`{"type":"object","properties":{"o":{"type":"object","properties":{"x":{}},` +
+				`"unevaluatedProperties":false}},"required":["o"]}`, true},
+		{mutators.StringifiedType,
+			`{"type":"object","properties":{"n":{"type":["integer","string"]}},"required":["n"],` +
+				`"additionalProperties":false}`, false},
 		{mutators.StringifiedType, `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`, true},
 		{mutators.OutOfRangeEnum, `{"type":"object","properties":{"env":{"type":"string"}},"required":["env"]}`, false},
-		{mutators.OutOfRangeEnum, `{"type":"object","properties":{"env":{"enum":["dev","staging","prod"]}},"required":["env"]}`, true},
-		{mutators.OutOfRangeEnum, `{"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":60}},"required":["n"]}`, true},
-		{mutators.FlattenedArray, `{"type":"object","properties":{"n":{"type":"integer"},"s":{"type":"string"}},"required":["n","s"]}`, false},
-		{mutators.FlattenedArray, `{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"},"minItems":2}},"required":["tags"]}`, true},
-		{mutators.FlattenedArray, `{"type":"object","properties":{"tags":{"anyOf":[{"type":"array","items":{"type":"string"},"minItems":1},{"type":"string"}]}},"required":["tags"]}`, false},
+		{mutators.OutOfRangeEnum,
+			`{"type":"object","properties":{"env":{"enum":["dev","staging","prod"]}},"required":["env"]}`, true},
+		{mutators.OutOfRangeEnum,
+			`{"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":60}},"required":["n"]}`, true},
+		{mutators.FlattenedArray,
+			`{"type":"object","properties":{"n":{"type":"integer"},"s":{"type":"string"}},"required":["n","s"]}`,
+			false},
+		{mutators.FlattenedArray,
+			`{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"},"minItems":2}},` +
+				`"required":["tags"]}`, true},
+		{mutators.FlattenedArray,
+			`{"type":"object","properties":{"tags":{"anyOf":[{"type":"array","items":{"type":"string"},"minItems":1},` +
+				`{"type":"string"}]}},"required":["tags"]}`, false},
 		{mutators.MissingRequired, `{"type":"object","properties":{"a":{"type":"string"}}}`, false},
 		{mutators.MissingRequired, `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`, true},
-		{mutators.NullValue, `{"type":"object","properties":{"a":{"type":["string","null"]}},"required":["a"],"additionalProperties":false}`, false},
+		{mutators.NullValue,
+			`{"type":"object","properties":{"a":{"type":["string","null"]}},"required":["a"],` +
+				`"additionalProperties":false}`, false},
 		{mutators.NullValue, `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`, true},
 		{mutators.JSONInString, `{"type":"object","properties":{"q":{"type":"object"}},"required":["q"]}`, true},
-		{mutators.JSONInString, `{"type":"object","properties":{"q":{"type":["object","string"]}},"required":["q"],"additionalProperties":false}`, false},
-		{mutators.WrappedScalar, `{"type":"object","properties":{"ids":{"type":["string","array"]}},"required":["ids"],"additionalProperties":false}`, false},
+		{mutators.JSONInString,
+			`{"type":"object","properties":{"q":{"type":["object","string"]}},"required":["q"],` +
+				`"additionalProperties":false}`, false},
+		{mutators.WrappedScalar,
+			`{"type":"object","properties":{"ids":{"type":["string","array"]}},"required":["ids"],` +
+				`"additionalProperties":false}`, false},
 		{mutators.WrapperNesting, `{"type":"object","properties":{"a":{"type":"string"}}}`, false},
 		{mutators.WrapperNesting, `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`, true},
 		{mutators.RootNotObject, `{"type":"object"}`, true},
@@ -248,7 +271,8 @@ func TestAppliesWhereItShouldAndNowhereElse(t *testing.T) {
 }
 
 func TestBorrowedAndNearMissKeys(t *testing.T) {
-	a := `{"type":"object","properties":{"timeoutSeconds":{"type":"integer"}},"required":["timeoutSeconds"],"additionalProperties":false}`
+	a := `{"type":"object","properties":{"timeoutSeconds":{"type":"integer"}},"required":["timeoutSeconds"],` +
+		`"additionalProperties":false}`
 	b := `{"type":"object","properties":{"max_results":{"type":"integer"}},"additionalProperties":false}`
 	ga, _ := oracle.Compile(tool.Tool{Name: "a", Parameters: json.RawMessage(a)})
 	gb, _ := oracle.Compile(tool.Tool{Name: "b", Parameters: json.RawMessage(b)})
@@ -300,7 +324,8 @@ func TestSameSeedSameMutation(t *testing.T) {
 // validator) is never a must-reject case: "ANY" passes the ipv4 branch where format is an
 // annotation.
 func TestNoCaseDependsOnFormatAssertion(t *testing.T) {
-	f := fixtureFor(t, `{"type":"object","properties":{"source":{"anyOf":[{"type":"string","format":"ipv4"},{"const":"any"}]}},"required":["source"],"additionalProperties":false}`)
+	f := fixtureFor(t, `{"type":"object","properties":{"source":{"anyOf":[{"type":"string","format":"ipv4"},`+
+		`{"const":"any"}]}},"required":["source"],"additionalProperties":false}`)
 	lax, err := oracle.Compile(f.gk.Tool(), oracle.FormatsAsAnnotations())
 	if err != nil {
 		t.Fatal(err)
@@ -329,7 +354,8 @@ func TestNoCaseDependsOnFormatAssertion(t *testing.T) {
 // A key that should not be there is located by an issue at its object: the scope of a
 // hallucinated key or a missing required one reaches its parent.
 func TestScopeOfKeys(t *testing.T) {
-	f := fixtureFor(t, `{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}},"required":["o"],"additionalProperties":false}`)
+	f := fixtureFor(t, `{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"string"}},`+
+		`"required":["a"],"additionalProperties":false}},"required":["o"],"additionalProperties":false}`)
 	ms, err := mutators.Select("hallucinated_key,missing_required")
 	if err != nil {
 		t.Fatal(err)
@@ -423,16 +449,20 @@ func TestDoublesDiffer(t *testing.T) {
 		valid, differ bool
 	}{
 		// 9007199254740993.0 is 2^53 as a double, below the exact minimum 2^53+1 (Python).
-		{`{"type":"object","properties":{"n":{"type":"integer","minimum":9007199254740993}}}`, `{"n":9007199254740993.0}`, true, true},
+		{`{"type":"object","properties":{"n":{"type":"integer","minimum":9007199254740993}}}`,
+			`{"n":9007199254740993.0}`, true, true},
 		// As doubles the minimum and the value are both 2^53: one below only exactly.
-		{`{"type":"object","properties":{"n":{"type":"integer","minimum":9007199254740993}}}`, `{"n":9007199254740992}`, false, true},
-		{`{"type":"object","properties":{"n":{"type":"integer","minimum":9007199254740993}}}`, `{"n":9007199254740995}`, true, false},
+		{`{"type":"object","properties":{"n":{"type":"integer","minimum":9007199254740993}}}`,
+			`{"n":9007199254740992}`, false, true},
+		{`{"type":"object","properties":{"n":{"type":"integer","minimum":9007199254740993}}}`,
+			`{"n":9007199254740995}`, true, false},
 		// 0.07 / 0.01 is 7.000000000000001 in doubles.
 		{`{"type":"object","properties":{"a":{"type":"number","multipleOf":0.01}}}`, `{"a":0.07}`, true, true},
 		{`{"type":"object","properties":{"a":{"type":"number","multipleOf":0.01}}}`, `{"a":0.5}`, true, true},
 		{`{"type":"object","properties":{"a":{"type":"number","multipleOf":0.5}}}`, `{"a":2.5}`, true, false},
 		// Under not: 1e19 is no multiple of 3 exactly, but 1e19/3 is a whole double.
-		{`{"type":"object","properties":{"x":{"type":"integer","not":{"multipleOf":3}}}}`, `{"x":10000000000000000000}`, true, true},
+		{`{"type":"object","properties":{"x":{"type":"integer","not":{"multipleOf":3}}}}`,
+			`{"x":10000000000000000000}`, true, true},
 		// A fraction a double keeps, and one it loses.
 		{`{"type":"object","properties":{"k":{"type":"integer"}}}`, `{"k":20.5}`, false, false},
 		{`{"type":"object","properties":{"k":{"type":"integer"}}}`, `{"k":10000000000000000000.5}`, false, true},

@@ -24,9 +24,11 @@ const OutOfRangeEnum corpus.Class = "out_of_range_enum"
 
 func outOfRangeClass() Definition {
 	return Definition{Name: OutOfRangeEnum, Mutator: outOfRange{},
-		Doc: "a constraint broken: an enum near miss (another case, `prod`/`production`, `in_progress`/`in-progress`, " +
+		Doc: "a constraint broken: an enum near miss (another case, `prod`/`production`, " +
+			"`in_progress`/`in-progress`, " +
 			"a sibling tool's value), past minimum/maximum, equal to an exclusive bound, a fraction for an integer, " +
-			"off a multipleOf, too short or long, off the pattern, too few or many items, a duplicate under uniqueItems",
+			"off a multipleOf, too short or long, off the pattern, too few or many items, a duplicate under " +
+			"uniqueItems",
 		recognise: recogniser{explain: outOfRange{}, explainRank: 3},
 		Audit:     AuditHints{Analyse: rangeHints, Probe: rangeProbe, Breaks: true}}
 }
@@ -156,8 +158,9 @@ func (b *breaks) put(v any, variant string, reason func() string, canary string,
 // putBuilt is put for a value built only if the candidate is tried (a long string, say).
 func (b *breaks) putBuilt(build func() any, variant string, reason func() string, canary string, keywords ...string) {
 	tg, s := b.tg, b.s
-	b.out = append(b.out, candidate{build: func() any { return jsonvalue.Replaced(tg.Value, s.tokens(), build()) }, path: s.path,
-		variant: variant, keywords: keywords, reason: reason, canary: canary})
+	b.out = append(b.out,
+		candidate{build: func() any { return jsonvalue.Replaced(tg.Value, s.tokens(), build()) }, path: s.path,
+			variant: variant, keywords: keywords, reason: reason, canary: canary})
 }
 
 // putItems is put for array changes, which the oracle may report at an item.
@@ -181,13 +184,16 @@ func (b *breaks) enumBreaks() {
 		if str, ok := s.value.(string); ok {
 			for _, miss := range nearMissValues(str) {
 				if !inEnum(enum, miss) {
-					put(miss, "enum-near-miss", because("%q written as %q at %s, which the enum does not list", str, miss, s.path), "", "enum", "const")
+					put(miss, "enum-near-miss",
+						because("%q written as %q at %s, which the enum does not list", str, miss,
+							s.path), "", "enum", "const")
 				}
 			}
 			if sib := tg.ctx.siblingEnum; len(sib) > 0 && drawing {
 				v := sib[draw.Int(t, 0, len(sib)-1, "siblingEnum")]
 				if !inEnum(enum, v) {
-					put(v, "enum-borrowed", because("%q, an enum value of another tool of the file, at %s", v, s.path), "", "enum", "const")
+					put(v, "enum-borrowed", because("%q, an enum value of another tool of the file, at %s", v, s.path),
+						"", "enum", "const")
 				}
 			}
 		}
@@ -200,7 +206,8 @@ func (b *breaks) enumBreaks() {
 				for _, x := range tries {
 					v := json.Number(jsonvalue.RatText(x))
 					if !inEnum(enum, v) && n < 2 {
-						put(v, "enum-number", because("%s at %s, a number the enum does not list", v, s.path), "", "enum", "const")
+						put(v, "enum-number",
+							because("%s at %s, a number the enum does not list", v, s.path), "", "enum", "const")
 						n++
 					}
 				}
@@ -224,33 +231,43 @@ func (b *breaks) numberBreaks(v json.Number) {
 	}
 	if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Minimum }, true); ok {
 		for _, below := range []*big.Rat{new(big.Rat).Sub(m, step), farBelow(m, step)} {
-			put(json.Number(jsonvalue.RatText(below)), "below-minimum", because("%s at %s, below the minimum %s", jsonvalue.RatText(below), s.path, m.RatString()), "", "minimum")
+			put(json.Number(jsonvalue.RatText(below)), "below-minimum",
+				because("%s at %s, below the minimum %s", jsonvalue.RatText(below), s.path,
+					m.RatString()), "", "minimum")
 		}
 	}
 	if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMinimum }, true); ok {
-		put(json.Number(jsonvalue.RatText(m)), "exclusive-minimum", because("%s at %s, equal to the exclusive minimum", m.RatString(), s.path), "", "exclusiveMinimum")
+		put(json.Number(jsonvalue.RatText(m)), "exclusive-minimum",
+			because("%s at %s, equal to the exclusive minimum", m.RatString(), s.path), "", "exclusiveMinimum")
 	}
 	if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.Maximum }, false); ok {
 		for _, above := range []*big.Rat{new(big.Rat).Add(m, step), farAbove(m, step)} {
-			put(json.Number(jsonvalue.RatText(above)), "above-maximum", because("%s at %s, above the maximum %s", jsonvalue.RatText(above), s.path, m.RatString()), "", "maximum")
+			put(json.Number(jsonvalue.RatText(above)), "above-maximum",
+				because("%s at %s, above the maximum %s", jsonvalue.RatText(above), s.path,
+					m.RatString()), "", "maximum")
 		}
 	}
 	if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.ExclusiveMaximum }, false); ok {
-		put(json.Number(jsonvalue.RatText(m)), "exclusive-maximum", because("%s at %s, equal to the exclusive maximum", m.RatString(), s.path), "", "exclusiveMaximum")
+		put(json.Number(jsonvalue.RatText(m)), "exclusive-maximum",
+			because("%s at %s, equal to the exclusive maximum", m.RatString(), s.path), "", "exclusiveMaximum")
 	}
 	if integer {
 		// The value plus a half, and, where a double cannot hold that half (|value| >= 2^52),
 		// a fraction small enough to survive as a double.
 		for _, f := range []*big.Rat{new(big.Rat).Add(r, big.NewRat(1, 2)), smallFraction(r)} {
-			put(json.Number(jsonvalue.RatText(f)), "float-for-integer", because("%s at %s, a fraction where an integer is required", jsonvalue.RatText(f), s.path), "", "type")
+			put(json.Number(jsonvalue.RatText(f)), "float-for-integer",
+				because("%s at %s, a fraction where an integer is required", jsonvalue.RatText(f), s.path), "", "type")
 		}
 	}
 	if m, ok := s.ratField(func(x *jsonschema.Schema) *big.Rat { return x.MultipleOf }, true); ok {
 		half := new(big.Rat).Quo(m, big.NewRat(2, 1))
 		// Off by half a step, from the value and, for values too large for doubles to see
 		// the half, from zero.
-		for _, off := range []*big.Rat{new(big.Rat).Add(r, half), new(big.Rat).Add(new(big.Rat).Mul(m, big.NewRat(3, 1)), half)} {
-			put(json.Number(jsonvalue.RatText(off)), "not-multiple", because("%s at %s, not a multiple of %s", jsonvalue.RatText(off), s.path, m.RatString()), "", "multipleOf", "type")
+		for _, off := range []*big.Rat{new(big.Rat).Add(r, half),
+			new(big.Rat).Add(new(big.Rat).Mul(m, big.NewRat(3, 1)), half)} {
+			put(json.Number(jsonvalue.RatText(off)), "not-multiple",
+				because("%s at %s, not a multiple of %s", jsonvalue.RatText(off), s.path,
+					m.RatString()), "", "multipleOf", "type")
 		}
 	}
 }
@@ -285,7 +302,8 @@ func (b *breaks) stringBreaks(v string) {
 				if strings.Contains(bad, c) {
 					cn = c
 				}
-				put(bad, "pattern", because("a string at %s that does not match the pattern %s", s.path, sch.Pattern.String()), cn, "pattern")
+				put(bad, "pattern", because("a string at %s that does not match the pattern %s", s.path,
+					sch.Pattern.String()), cn, "pattern")
 				break
 			}
 		}
@@ -297,9 +315,11 @@ func (b *breaks) stringBreaks(v string) {
 func (b *breaks) arrayBreaks(v []any) {
 	s, putItems := b.s, b.putItems
 	if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MinItems }, true); ok && m > 0 && len(v) >= m {
-		putItems(append([]any{}, v[:m-1]...), "too-few-items", because("the array at %s cut to %d items, below minItems %d", s.path, m-1, m), "minItems")
+		putItems(append([]any{}, v[:m-1]...), "too-few-items",
+			because("the array at %s cut to %d items, below minItems %d", s.path, m-1, m), "minItems")
 	}
-	if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxItems }, false); ok && len(v) > 0 && m < 10000 {
+	if m, ok := s.intField(func(x *jsonschema.Schema) *int { return x.MaxItems }, false); ok &&
+		len(v) > 0 && m < 10000 {
 		long := append([]any{}, v...)
 		for len(long) <= m {
 			long = append(long, v[len(long)%len(v)])
@@ -312,7 +332,8 @@ func (b *breaks) arrayBreaks(v []any) {
 	}
 	if unique && len(v) > 0 {
 		dup := append(append([]any{}, v...), v[0])
-		putItems(dup, "duplicate-items", because("the first item of the array at %s repeated, which uniqueItems forbids", s.path), "uniqueItems")
+		putItems(dup, "duplicate-items",
+			because("the first item of the array at %s repeated, which uniqueItems forbids", s.path), "uniqueItems")
 	}
 }
 

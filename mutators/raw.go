@@ -33,7 +33,9 @@ func tokens(b []byte) []token {
 			i = j + 1
 		case c == '-' || (c >= '0' && c <= '9'):
 			j := i
-			for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+			for j < len(b) &&
+				(b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' ||
+					b[j] == '+' || b[j] == '-') {
 				j++
 			}
 			out = append(out, token{'0', i, j})
@@ -88,7 +90,8 @@ type rawCandidate struct {
 func fixed[T any](x T) func() T { return func() T { return x } }
 
 // pickRaw draws one of the candidates, uniformly.
-func pickRaw(t *rapid.T, class corpus.Class, keyword string, expect corpus.Expect, cands []rawCandidate) (corpus.Case, bool) {
+func pickRaw(t *rapid.T, class corpus.Class, keyword string, expect corpus.Expect,
+	cands []rawCandidate) (corpus.Case, bool) {
 	if len(cands) == 0 {
 		return corpus.Case{}, false
 	}
@@ -116,9 +119,11 @@ func (rootNotObject) Class() corpus.Class { return RootNotObject }
 func (rootNotObject) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	text := tg.Text
 	cands := []rawCandidate{
-		{func() []byte { return append(append([]byte("["), text...), ']') }, "array", fixed("the arguments wrapped in an array")},
+		{func() []byte { return append(append([]byte("["), text...), ']') }, "array",
+			fixed("the arguments wrapped in an array")},
 		{fixed([]byte("null")), "null", fixed("null instead of an arguments object")},
-		{func() []byte { return jsonvalue.AppendString(nil, string(text)) }, "double-encoded", fixed("the arguments object JSON-encoded a second time, into a string")},
+		{func() []byte { return jsonvalue.AppendString(nil, string(text)) }, "double-encoded",
+			fixed("the arguments object JSON-encoded a second time, into a string")},
 		{fixed([]byte(`""`)), "empty-string", fixed("an empty string instead of an arguments object")},
 		{fixed([]byte("[]")), "empty-array", fixed("an empty array instead of an arguments object")},
 		{fixed([]byte("true")), "boolean", fixed("true instead of an arguments object")},
@@ -163,7 +168,8 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 		add(func() []byte { return append([]byte{}, b[:cut]...) }, "truncated",
 			because("the text cut off after %d of %d bytes", cut, len(b)))
 	}
-	add(func() []byte { return splice(b, len(b)-1, len(b)-1, ",") }, "trailing-comma", fixed("a comma before the closing brace"))
+	add(func() []byte { return splice(b, len(b)-1, len(b)-1, ",") }, "trailing-comma",
+		fixed("a comma before the closing brace"))
 	if bytes.Contains(b, []byte(`"`)) {
 		add(func() []byte { return bytes.ReplaceAll(b, []byte(`"`), []byte(`'`)) }, "single-quotes",
 			fixed("single quotes instead of double quotes"))
@@ -173,18 +179,21 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 	if len(lits) > 0 {
 		tk := lits[draw.Int(t, 0, len(lits)-1, "literal")]
 		py := map[byte]string{'t': "True", 'f': "False", 'n': "None"}[b[tk.start]]
-		add(func() []byte { return splice(b, tk.start, tk.end, py) }, "python-literal", because("the Python literal %s", py))
+		add(func() []byte { return splice(b, tk.start, tk.end, py) }, "python-literal",
+			because("the Python literal %s", py))
 	}
 	if len(nums) > 0 {
 		tk := nums[draw.Int(t, 0, len(nums)-1, "number")]
 		nan := []string{"NaN", "Infinity", "-Infinity"}[draw.Int(t, 0, 2, "nan")]
-		add(func() []byte { return splice(b, tk.start, tk.end, nan) }, "nan", because("%s, which JSON has no syntax for", nan))
+		add(func() []byte { return splice(b, tk.start, tk.end, nan) }, "nan",
+			because("%s, which JSON has no syntax for", nan))
 	}
 	if len(b) > 2 && b[1] == '"' {
 		end := bytes.IndexByte(b[2:], '"') + 2
 		add(func() []byte { return splice(b, 1, end+1, string(b[2:end])) }, "unquoted-key",
 			fixed("an object key without quotes, as in JavaScript"))
-		add(func() []byte { return splice(b, 1, 1, "/* arguments */ ") }, "comment", fixed("a /* comment */ inside the object"))
+		add(func() []byte { return splice(b, 1, 1, "/* arguments */ ") }, "comment",
+			fixed("a /* comment */ inside the object"))
 	}
 	if len(strs) > 0 {
 		tk := strs[draw.Int(t, 0, len(strs)-1, "string")]
@@ -192,7 +201,8 @@ func (malformed) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 			fixed("a byte that is not UTF-8 inside a string"))
 	}
 	for _, w := range textAround {
-		add(func() []byte { return append(append(append([]byte{}, w.before...), b...), w.after...) }, w.variant, fixed(w.reason))
+		add(func() []byte { return append(append(append([]byte{}, w.before...), b...), w.after...) },
+			w.variant, fixed(w.reason))
 	}
 	m, ok := pickRaw(t, MalformedJSON, "json", corpus.Reject, cands)
 	// The oracle for text: RFC 8259 must reject it. What encoding/json's scanner rejects (it
@@ -263,7 +273,8 @@ func (implementationDefined) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) 
 	})
 	if num != nil {
 		vs = append(vs, variant{"huge-number", "a number beyond every float and integer type", func() []byte {
-			huge := []string{"1e400", "123456789012345678901234567890123456789", "-1e-400", "1" + strings.Repeat("0", 400)}[draw.Int(t, 0, 3, "huge")]
+			huge := []string{"1e400", "123456789012345678901234567890123456789", "-1e-400",
+				"1" + strings.Repeat("0", 400)}[draw.Int(t, 0, 3, "huge")]
 			return splice(b, num.start, num.end, huge)
 		}})
 	}
@@ -319,7 +330,8 @@ const deepNestingDepth = 5000
 
 // deepNesting is the deep-nesting text, made once: 10 KB every case would cost more than the
 // rest of the case.
-var deepNesting = []byte(`{"deep":` + strings.Repeat("[", deepNestingDepth) + strings.Repeat("]", deepNestingDepth) + `}`)
+var deepNesting = []byte(`{"deep":` + strings.Repeat("[", deepNestingDepth) +
+	strings.Repeat("]", deepNestingDepth) + `}`)
 
 // rootNotObjectHints: the parse gate requires a plain object at the root.
 func rootNotObjectHints(p *SchemaPlace) []Hint {

@@ -21,9 +21,10 @@ type Reading string
 
 // The readings of a recognised call.
 const (
-	Valid       Reading = "valid"        // the oracle accepts it
-	Invalid     Reading = "invalid"      // rejected, and every issue named by a class
-	Either      Reading = "either"       // its verdict depends on how numbers (or formats) are read, or RFC 8259 leaves it open
+	Valid   Reading = "valid"   // the oracle accepts it
+	Invalid Reading = "invalid" // rejected, and every issue named by a class
+	// Either: its verdict depends on how numbers (or formats) are read, or RFC 8259 leaves it open.
+	Either      Reading = "either"
 	Unexplained Reading = "unexplained"  // rejected, with issues no class names
 	UnknownTool Reading = "unknown_tool" // no tool of that name (set by callers that map names)
 )
@@ -69,7 +70,8 @@ func (c Recognition) Names(m corpus.Case) bool {
 		return false
 	}
 	for _, d := range c.Distortions {
-		if d.Is(m.Class, m.Variant) && (d.Path == m.Path || (d.Class != m.Class && jsonvalue.IsPrefix(m.Path, d.Path))) {
+		if d.Is(m.Class, m.Variant) &&
+			(d.Path == m.Path || (d.Class != m.Class && jsonvalue.IsPrefix(m.Path, d.Path))) {
 			return true
 		}
 		if slices.Contains(d.Alike, string(m.Class)+":"+m.Variant+"@"+m.Path) {

@@ -122,7 +122,8 @@ func TestTheRoundTripCatchesABrokenRecogniser(t *testing.T) {
 		// A few cases of a class are also read as another class that writes the same text (an
 		// Alike), which the broken recogniser does not touch.
 		if made == 0 || caught*10 < made*9 {
-			t.Errorf("%s broken on purpose: %d of its %d cases no longer classify back, want nine in ten at least", c, caught, made)
+			t.Errorf("%s broken on purpose: %d of its %d cases no longer classify back, want nine in ten at least",
+				c, caught, made)
 		}
 	}
 }

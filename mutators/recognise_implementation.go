@@ -51,7 +51,8 @@ func hasLoneSurrogate(b []byte) bool {
 		switch {
 		case r >= 0xD800 && r < 0xDC00:
 			if i+12 <= len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
-				if lo, err := strconv.ParseUint(string(b[i+8:i+12]), 16, 32); err == nil && lo >= 0xDC00 && lo < 0xE000 {
+				if lo, err := strconv.ParseUint(string(b[i+8:i+12]), 16, 32); err == nil &&
+					lo >= 0xDC00 && lo < 0xE000 {
 					i += 11
 					continue
 				}

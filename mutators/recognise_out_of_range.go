@@ -50,7 +50,8 @@ func (outOfRange) explain(r *undoing, is validator.Issue, s *site) ([]Distortion
 		if s.multipleOf() {
 			d.Alike = []string{"not-multiple"}
 		}
-	case (slices.Contains(kws, "enum") || slices.Contains(kws, "const")) && slices.Contains(s.typeNames(), jsonvalue.TypeName(s.value)):
+	case (slices.Contains(kws, "enum") || slices.Contains(kws, "const")) &&
+		slices.Contains(s.typeNames(), jsonvalue.TypeName(s.value)):
 		d.Variant, d.Alike = r.enumVariant(s)
 	default:
 		return nil, false

@@ -104,14 +104,16 @@ func (r *undoing) tryUndos(us []undo) bool {
 	for i, o := range us {
 		// A reading as good, or (at a place only partly known) one that also holds.
 		good := len(issues[i]) == len(issues[best]) || (u.partial && o.partial && r.improves(o, issues[i]))
-		if good && o.class == u.class && o.variant != u.variant && o.path == u.path && !slices.Contains(alike, o.variant) {
+		if good && o.class == u.class && o.variant != u.variant && o.path == u.path &&
+			!slices.Contains(alike, o.variant) {
 			alike = append(alike, o.variant)
 		}
 	}
 	if u.partial {
 		alike = append(alike, r.refusedMember(u.path)...)
 	}
-	d := Distortion{Class: u.class, Variant: u.variant, Path: u.path, Alike: alike, Keyword: gone(r.issues, issues[best])}
+	d := Distortion{Class: u.class, Variant: u.variant, Path: u.path, Alike: alike,
+		Keyword: gone(r.issues, issues[best])}
 	r.found = append(r.found, d)
 	if u.partial {
 		r.partial = append(r.partial, u.path)
@@ -167,7 +169,8 @@ func (r *undoing) improves(u undo, issues []validator.Issue) bool {
 // gone is the keyword of the first issue of before that after no longer has.
 func gone(before, after []validator.Issue) string {
 	for _, b := range before {
-		if !slices.ContainsFunc(after, func(a validator.Issue) bool { return a.Path == b.Path && a.Keyword == b.Keyword }) {
+		if !slices.ContainsFunc(after,
+			func(a validator.Issue) bool { return a.Path == b.Path && a.Keyword == b.Keyword }) {
 			return b.Keyword
 		}
 	}
@@ -232,7 +235,8 @@ func (r *undoing) name(is validator.Issue, byPath map[string]*site) bool {
 			continue
 		}
 		for _, d := range ds {
-			if !slices.ContainsFunc(r.found, func(f Distortion) bool { return f.Class == d.Class && f.Path == d.Path && f.Variant == d.Variant }) {
+			if !slices.ContainsFunc(r.found,
+				func(f Distortion) bool { return f.Class == d.Class && f.Path == d.Path && f.Variant == d.Variant }) {
 				r.found = append(r.found, d)
 			}
 		}

@@ -35,7 +35,9 @@ func (rt *roundTrip) check(ctx *mutators.Context, tool string, m corpus.Case) {
 	}
 	rt.wrong[key]++
 	if rt.wrong[key] <= 2 && len(rt.samples) < 60 {
-		rt.samples = append(rt.samples, fmt.Sprintf("%s %s at %q (%s): %q -> %s %+v %v", tool, key, m.Path, m.Expect, m.Args, got.Reading, got.Distortions, got.Issues))
+		rt.samples = append(rt.samples,
+			fmt.Sprintf("%s %s at %q (%s): %q -> %s %+v %v", tool, key, m.Path, m.Expect, m.Args, got.Reading,
+				got.Distortions, got.Issues))
 	}
 }
 
@@ -53,7 +55,8 @@ func (rt *roundTrip) checkValid(ctx *mutators.Context, tool string, text []byte,
 	}
 	rt.bad++
 	if rt.bad <= 3 && len(rt.samples) < 60 {
-		rt.samples = append(rt.samples, fmt.Sprintf("%s valid %q -> %s %+v %v", tool, text, got.Reading, got.Distortions, got.Issues))
+		rt.samples = append(rt.samples,
+			fmt.Sprintf("%s valid %q -> %s %+v %v", tool, text, got.Reading, got.Distortions, got.Issues))
 	}
 }
 

@@ -18,7 +18,8 @@ import (
 func TestDefaultRegistry(t *testing.T) {
 	reg := Default()
 	want := []corpus.Class{StringifiedType, FlattenedArray, HallucinatedKey, OutOfRangeEnum, MissingRequired, NullValue,
-		WrongType, JSONInString, WrappedScalar, WrapperNesting, RootNotObject, MalformedJSON, ImplementationDef, MisnamedKey}
+		WrongType, JSONInString, WrappedScalar, WrapperNesting, RootNotObject, MalformedJSON,
+		ImplementationDef, MisnamedKey}
 	if got := reg.Classes(); !slices.Equal(got, want) {
 		t.Errorf("generation order %v, want %v", got, want)
 	}

@@ -28,7 +28,8 @@ func TestSitesKnowTheirText(t *testing.T) {
 			if want := jsonvalue.MustMarshal(v); !bytes.Equal(tg.Text, want) {
 				rt.Fatalf("%s: Target text\n%s\nwant\n%s", tl.Name, tg.Text, want)
 			}
-			if got, want := tg.wrapped("arguments")(), jsonvalue.MustMarshal(map[string]any{"arguments": v}); !bytes.Equal(got, want) {
+			if got, want := tg.wrapped("arguments")(),
+				jsonvalue.MustMarshal(map[string]any{"arguments": v}); !bytes.Equal(got, want) {
 				rt.Fatalf("%s: wrapped %q, want %q", tl.Name, got, want)
 			}
 			for _, s := range tg.sites {
@@ -45,7 +46,8 @@ func TestSitesKnowTheirText(t *testing.T) {
 				}
 				// Every member left out, and keys added before, between and after the others.
 				for k := range obj {
-					want := jsonvalue.MustMarshal(editedObject(tg.Value, s.tokens(), func(m map[string]any) { delete(m, k) }))
+					want := jsonvalue.MustMarshal(editedObject(tg.Value, s.tokens(),
+						func(m map[string]any) { delete(m, k) }))
 					if got := tg.withoutKey(s, k)(); got != nil && !bytes.Equal(got, want) {
 						rt.Fatalf("%s %s without %q: %q, want %q", tl.Name, s.path, k, got, want)
 					}
@@ -54,7 +56,8 @@ func TestSitesKnowTheirText(t *testing.T) {
 					if _, present := obj[k]; present {
 						continue
 					}
-					want := jsonvalue.MustMarshal(editedObject(tg.Value, s.tokens(), func(m map[string]any) { m[k] = []any{1, "x"} }))
+					want := jsonvalue.MustMarshal(editedObject(tg.Value, s.tokens(),
+						func(m map[string]any) { m[k] = []any{1, "x"} }))
 					if got := tg.withKey(s, k, []any{1, "x"})(); got != nil && !bytes.Equal(got, want) {
 						rt.Fatalf("%s %s with %q: %q, want %q", tl.Name, s.path, k, got, want)
 					}

@@ -34,8 +34,10 @@ func (wrappedScalar) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 		return !s.mayBe("array")
 	})
 	return firstConfirmed(t, tg, WrappedScalar, places, func(t *rapid.T, s *site) []candidate {
-		return []candidate{{build: at(tg, s, []any{s.value}), replaces: s, with: []any{s.value}, path: s.path, variant: "wrapped",
-			keywords: typeKeywords, reason: because("the %s at %s wrapped in an array", jsonvalue.TypeName(s.value), s.path)}}
+		return []candidate{{build: at(tg, s, []any{s.value}), replaces: s, with: []any{s.value},
+			path: s.path, variant: "wrapped",
+			keywords: typeKeywords, reason: because("the %s at %s wrapped in an array",
+				jsonvalue.TypeName(s.value), s.path)}}
 	})
 }
 
@@ -61,7 +63,8 @@ func (wrapperNesting) Mutate(t *rapid.T, tg *Target) (corpus.Case, bool) {
 		var out []candidate
 		for _, k := range wrapperKeys {
 			k := k
-			out = append(out, candidate{build: func() any { return map[string]any{k: tg.Value} }, text: tg.wrapped(k), path: "", variant: k,
+			out = append(out, candidate{build: func() any { return map[string]any{k: tg.Value} },
+				text: tg.wrapped(k), path: "", variant: k,
 				keywords: structuralKeywords, below: true, reason: because("the arguments nested under %q", k)})
 		}
 		return out

@@ -74,7 +74,8 @@ func wrongTypeHints(p *SchemaPlace) []Hint {
 // wrongTypeProbe puts a value of each other JSON type in place of the value.
 func wrongTypeProbe(p *Probe) {
 	for _, f := range jsonvalue.OtherTypes(p.X, ProbeCanary) {
-		p.Put(p.Type+"-to-"+jsonvalue.TypeName(f), f, "a %s at %s in place of the %s", jsonvalue.TypeName(f), p.Path, p.Type)
+		p.Put(p.Type+"-to-"+jsonvalue.TypeName(f), f, "a %s at %s in place of the %s",
+			jsonvalue.TypeName(f), p.Path, p.Type)
 	}
 }
 
@@ -91,7 +92,8 @@ func (wrongType) undo(r *undoing, s *site) []undo {
 	}
 	for k, inner := range obj {
 		if slices.Contains(wrapKeys, k) {
-			return []undo{{class: WrongType, variant: jsonvalue.TypeName(inner) + "-to-object", path: s.path, value: r.replace(s, inner)}}
+			return []undo{{class: WrongType, variant: jsonvalue.TypeName(inner) + "-to-object", path: s.path,
+				value: r.replace(s, inner)}}
 		}
 	}
 	return nil
@@ -110,5 +112,6 @@ func (wrongType) explain(r *undoing, is validator.Issue, s *site) ([]Distortion,
 	for _, w := range wanted {
 		variants = append(variants, w+"-to-"+got)
 	}
-	return []Distortion{{Class: WrongType, Variant: variants[0], Alike: variants[1:], Path: s.path, Keyword: is.Keyword}}, true
+	return []Distortion{{Class: WrongType, Variant: variants[0], Alike: variants[1:], Path: s.path,
+		Keyword: is.Keyword}}, true
 }

@@ -43,7 +43,8 @@ func classifyMeasure(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("classify", flag.ContinueOnError)
 	callsPath := fs.String("calls", "", "labelled calls, JSON Lines {id, tool, arguments, valid}")
 	python := fs.String("python", "python3", "the Python with jsonschema that gives the independent verdicts")
-	out := fs.String("json", "", "write the summary of the calls, each against its own definition, as JSON to this file")
+	out := fs.String("json", "",
+		"write the summary of the calls, each against its own definition, as JSON to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -325,13 +326,17 @@ func check(defs []bfclTool, calls []labelled, ps []pair, py []*bool) checked {
 		switch {
 		case p.got.Reading == mutators.Either:
 			c.either++
-			c.disagreements = append(c.disagreements, fmt.Sprintf("either (%s): %s line %d against %s", p.got.Reason, call.ID, call.Line, defs[p.def].Source))
+			c.disagreements = append(c.disagreements,
+				fmt.Sprintf("either (%s): %s line %d against %s", p.got.Reason, call.ID, call.Line, defs[p.def].Source))
 		case agrees(p.got, py[k]):
 			c.agree++
 		default:
-			c.disagreements = append(c.disagreements, fmt.Sprintf("python says %v, classify %s: %s line %d against %s", deref(py[k]), p.got.Reading, call.ID, call.Line, defs[p.def].Source))
+			c.disagreements = append(c.disagreements,
+				fmt.Sprintf("python says %v, classify %s: %s line %d against %s", deref(py[k]), p.got.Reading, call.ID,
+					call.Line, defs[p.def].Source))
 		}
-		if ch := chosen[p.call]; ch < 0 || (!ps[ch].identified && !agrees(ps[ch].got, &call.Valid) && agrees(p.got, &call.Valid)) {
+		if ch := chosen[p.call]; ch < 0 ||
+			(!ps[ch].identified && !agrees(ps[ch].got, &call.Valid) && agrees(p.got, &call.Valid)) {
 			chosen[p.call] = k
 		}
 	}
@@ -362,8 +367,10 @@ func btoi(b bool) int {
 // own definition.
 func writeClassifyReport(w io.Writer, defs []bfclTool, calls []labelled, ps []pair, py []*bool, jsonOut string) error {
 	c := check(defs, calls, ps, py)
-	fmt.Fprintf(w, "%d labelled calls (%d valid, %d invalid), %d (call, definition) pairs classified\n", len(calls), c.labels[true], c.labels[false], len(ps))
-	fmt.Fprintf(w, "python-jsonschema on the same pair: %d of %d agree, %d either, %d disagree\n", c.agree, len(ps), c.either, len(ps)-c.agree-c.either)
+	fmt.Fprintf(w, "%d labelled calls (%d valid, %d invalid), %d (call, definition) pairs classified\n", len(calls),
+		c.labels[true], c.labels[false], len(ps))
+	fmt.Fprintf(w, "python-jsonschema on the same pair: %d of %d agree, %d either, %d disagree\n", c.agree, len(ps),
+		c.either, len(ps)-c.agree-c.either)
 	for i, d := range c.disagreements {
 		if i == 20 {
 			fmt.Fprintf(w, "  ... and %d more\n", len(c.disagreements)-i)
@@ -371,8 +378,10 @@ func writeClassifyReport(w io.Writer, defs []bfclTool, calls []labelled, ps []pa
 		}
 		fmt.Fprintf(w, "  %s\n", d)
 	}
-	fmt.Fprintf(w, "the label, against the definition the call names among its sources: %d of %d right\n", c.labelRight, c.identified)
-	fmt.Fprintf(w, "the label, where several definitions share the name and none names the call: %d of %d right against one of them\n", c.ambiguousRight, c.ambiguous)
+	fmt.Fprintf(w, "the label, against the definition the call names among its sources: %d of %d right\n",
+		c.labelRight, c.identified)
+	fmt.Fprintf(w, "the label, where several definitions share the name and none names the call: %d of %d right "+
+		"against one of them\n", c.ambiguousRight, c.ambiguous)
 	s := classify.Summarise(c.results, nil)
 	fmt.Fprintln(w)
 	if err := classify.WriteText(w, s); err != nil {

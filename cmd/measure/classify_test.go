@@ -37,7 +37,8 @@ func TestRoundTripOnBFCL(t *testing.T) {
 	if err := roundTrip([]string{sample}, 2, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !regexp.MustCompile(`, 0 read back otherwise; \d+ mutations in \d+ classes and variants, 0 read back otherwise;`).MatchString(out.String()) {
+	if !regexp.MustCompile(`, 0 read back otherwise; \d+ mutations in \d+ classes and variants, 0 read back ` +
+		`otherwise;`).MatchString(out.String()) {
 		t.Errorf("round trip on BFCL:\n%s", out.String())
 	}
 }
@@ -47,7 +48,8 @@ func TestRoundTripOnBFCL(t *testing.T) {
 func TestClassifyVerdictsOnBFCL(t *testing.T) {
 	needBFCL(t)
 	var out bytes.Buffer
-	err := classifyMeasure([]string{"-calls", filepath.Join(bfclDir, "bfcl-valid-args.jsonl"), filepath.Join(bfclDir, "bfcl-converted.jsonl")}, &out)
+	err := classifyMeasure([]string{"-calls", filepath.Join(bfclDir, "bfcl-valid-args.jsonl"),
+		filepath.Join(bfclDir, "bfcl-converted.jsonl")}, &out)
 	if err != nil {
 		t.Fatal(err)
 	}

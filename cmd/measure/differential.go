@@ -27,11 +27,12 @@ const correctValidators = "reference,ajv,typebox,jsonschema-go,kaptinlin,python-
 type diffRow struct {
 	validator, file string
 	tools, skipped  int
-	cases, either   int // either: implementation-defined cases outside the implementation_defined class (the binary64 rule)
-	blocking        int // blocking findings (tool, class, kind)
-	blockingCases   int // cases behind them
-	elapsed         time.Duration
-	err             error
+	// either: implementation-defined cases outside the implementation_defined class (the binary64 rule)
+	cases, either int
+	blocking      int // blocking findings (tool, class, kind)
+	blockingCases int // cases behind them
+	elapsed       time.Duration
+	err           error
 }
 
 // diffGroup gathers the blocking findings with one cause.
@@ -50,9 +51,11 @@ func differential(args []string, stdout io.Writer) error {
 	checks := fs.Int("checks", 100, "valid values drawn per tool (each with one distortion per class)")
 	seed := fs.Uint64("seed", 1, "seed of the cases (the same for every validator)")
 	list := fs.String("validators", correctValidators, "comma-separated validator names (see `toolproof validators`)")
-	shrink := fs.Int("shrink-steps", harness.DefaultShrinkSteps, "draws sent to a validator while minimising one finding")
+	shrink := fs.Int("shrink-steps", harness.DefaultShrinkSteps,
+		"draws sent to a validator while minimising one finding")
 	dump := fs.String("json", "", "write every blocking finding as JSONL to this file")
-	closeFlag := fs.Bool("close", false, "treat every object that does not say otherwise as closed (the open BFCL file)")
+	closeFlag := fs.Bool("close", false,
+		"treat every object that does not say otherwise as closed (the open BFCL file)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -76,7 +79,8 @@ func differential(args []string, stdout io.Writer) error {
 		}
 		sets[i] = s
 	}
-	opener := &registry.Opener{Root: os.Getenv("TOOLPROOF_ROOT"), Progress: os.Stderr, Options: stdio.Options{Stderr: os.Stderr}}
+	opener := &registry.Opener{Root: os.Getenv("TOOLPROOF_ROOT"), Progress: os.Stderr,
+		Options: stdio.Options{Stderr: os.Stderr}}
 	var rows []diffRow
 	groups := map[string]*diffGroup{}
 	for _, name := range strings.Split(*list, ",") {
@@ -84,7 +88,8 @@ func differential(args []string, stdout io.Writer) error {
 		for i, file := range fs.Args() {
 			row := diffRow{validator: name, file: file}
 			start := time.Now()
-			rep, err := runOne(opener, name, sets[i].Tools, harness.Options{Close: *closeFlag, Checks: *checks, Seed: *seed, ShrinkSteps: *shrink})
+			rep, err := runOne(opener, name, sets[i].Tools,
+				harness.Options{Close: *closeFlag, Checks: *checks, Seed: *seed, ShrinkSteps: *shrink})
 			row.elapsed = time.Since(start)
 			if err != nil {
 				row.err = err
@@ -94,7 +99,8 @@ func differential(args []string, stdout io.Writer) error {
 			}
 			tally(&row, groups, rep, name, file, out)
 			rows = append(rows, row)
-			fmt.Fprintf(os.Stderr, "measure: %s on %s: %d blocking findings (%d cases), %v\n", name, file, row.blocking, row.blockingCases, row.elapsed.Round(time.Second))
+			fmt.Fprintf(os.Stderr, "measure: %s on %s: %d blocking findings (%d cases), %v\n", name, file, row.blocking,
+				row.blockingCases, row.elapsed.Round(time.Second))
 		}
 	}
 	writeDifferential(stdout, rows, groups, *checks, *seed)
@@ -121,7 +127,8 @@ func tally(row *diffRow, groups map[string]*diffGroup, rep *report.Report, name,
 		key := strings.Join([]string{name, string(f.Class), string(f.Kind), sig}, "\x00")
 		g := groups[key]
 		if g == nil {
-			g = &diffGroup{validator: name, class: string(f.Class), kind: string(f.Kind), sig: sig, example: f, file: file}
+			g = &diffGroup{validator: name, class: string(f.Class), kind: string(f.Kind), sig: sig,
+				example: f, file: file}
 			groups[key] = g
 		}
 		g.findings++
@@ -199,14 +206,16 @@ func signature(f report.Finding) string {
 
 func writeDifferential(w io.Writer, rows []diffRow, groups map[string]*diffGroup, checks int, seed uint64) {
 	fmt.Fprintf(w, "differential: %d checks per tool, seed %d\n\n", checks, seed)
-	fmt.Fprintln(w, "| validator | file | tools | skipped | cases | either (binary64) | blocking findings | their cases | time |")
+	fmt.Fprintln(w, "| validator | file | tools | skipped | cases | either (binary64) | blocking findings | their "+
+		"cases | time |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rows {
 		if r.err != nil {
 			fmt.Fprintf(w, "| %s | %s | error: %v |||||||\n", r.validator, shortFile(r.file), r.err)
 			continue
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d | %d | %v |\n", r.validator, shortFile(r.file), r.tools, r.skipped,
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d | %d | %v |\n", r.validator,
+			shortFile(r.file), r.tools, r.skipped,
 			r.cases, r.either, r.blocking, r.blockingCases, r.elapsed.Round(time.Second))
 	}
 	var gs []*diffGroup
@@ -223,10 +232,12 @@ func writeDifferential(w io.Writer, rows []diffRow, groups map[string]*diffGroup
 		}
 		return a.class+a.kind+a.sig < b.class+b.kind+b.sig
 	})
-	fmt.Fprintf(w, "\n%d groups of blocking findings (validator, class, kind, cause): findings (tool, class, kind) / cases; the shortest case\n", len(gs))
+	fmt.Fprintf(w, "\n%d groups of blocking findings (validator, class, kind, cause): findings (tool, class, kind) / "+
+		"cases; the shortest case\n", len(gs))
 	for _, g := range gs {
 		e := g.example
-		fmt.Fprintf(w, "\n- %s | %s | %s | %s: %d findings, %d cases\n", g.validator, g.class, g.kind, g.sig, g.findings, g.cases)
+		fmt.Fprintf(w, "\n- %s | %s | %s | %s: %d findings, %d cases\n", g.validator, g.class, g.kind,
+			g.sig, g.findings, g.cases)
 		fmt.Fprintf(w, "    %s (%s) %s: %s\n", e.Tool, shortFile(g.file), e.Path, truncate(string(e.Args), 300))
 		if e.Reason != "" {
 			fmt.Fprintf(w, "    reason: %s\n", truncate(e.Reason, 200))

@@ -9,7 +9,8 @@
 //	go run ./cmd/measure differential [-checks N] [-validators LIST] FILE...  # blocking findings of correct validators
 //	go run ./cmd/measure memory [-checks N] FILE  # the largest live heap of a run
 //	go run ./cmd/measure size .  # functions over 60 lines and files over 500 lines of the module
-//	go run ./cmd/measure classify -calls LOG TOOLS  # classify's verdicts on labelled calls, checked by python-jsonschema
+//	go run ./cmd/measure classify -calls LOG TOOLS  # classify's verdicts on labelled calls,
+//	                                                # checked by python-jsonschema
 //	go run ./cmd/measure [-n N] roundtrip FILE...  # every mutation classifies back to its class and variant
 package main
 
@@ -39,7 +40,9 @@ func main() {
 	dump := flag.String("dump", "", "write every generated value as JSONL to this file (for an independent validator)")
 	flag.Parse()
 	if flag.NArg() < 2 {
-		fmt.Fprintln(os.Stderr, "usage: measure [-n N] [-dump FILE] suite DIR | bfcl FILE | mutators FILE... | differential [-checks N] [-seed S] [-validators LIST] [-json OUT] FILE... | memory [-checks N] FILE | size DIR")
+		fmt.Fprintln(os.Stderr,
+			"usage: measure [-n N] [-dump FILE] suite DIR | bfcl FILE | mutators FILE... | differential [-checks N] "+
+				"[-seed S] [-validators LIST] [-json OUT] FILE... | memory [-checks N] FILE | size DIR")
 		os.Exit(2)
 	}
 	var err error
@@ -112,7 +115,8 @@ func (d *dumper) write(schema json.RawMessage, id string, values []any) {
 		return
 	}
 	for _, v := range values {
-		line, _ := json.Marshal(map[string]any{"id": id, "schema": schema, "value": json.RawMessage(jsonvalue.MustMarshal(v))})
+		line, _ := json.Marshal(map[string]any{"id": id, "schema": schema,
+			"value": json.RawMessage(jsonvalue.MustMarshal(v))})
 		d.f.Write(append(line, '\n'))
 	}
 }
@@ -158,7 +162,8 @@ func suite(dir string, n int, dumpPath string) error {
 		}
 	}
 	fmt.Printf("JSON-Schema-Test-Suite draft2020-12 (%s)\n", dir)
-	fmt.Printf("schemas with a valid test: %d (left out: %d with remote refs, %d with no valid test)\n", t.eligible, t.remote, t.noValid)
+	fmt.Printf("schemas with a valid test: %d (left out: %d with remote refs, %d with no valid test)\n",
+		t.eligible, t.remote, t.noValid)
 	fmt.Printf("reached: %d/%d (%.1f%%)\n", t.reached, t.eligible, 100*float64(t.reached)/float64(t.eligible))
 	fmt.Printf("values generated: %d, rejected by the oracle: %d\n", t.values, t.invalid)
 	fmt.Printf("time: %v\n", time.Since(start).Round(time.Millisecond))
@@ -259,7 +264,8 @@ func bfcl(files []string, n int, dumpPath string) error {
 			st := g.Stats()
 			invalid += int(st.Bugs)
 			if st.Bugs > 0 {
-				problems = append(problems, fmt.Sprintf("%s: oracle rejected %d values, last %s", tl.Name, st.Bugs, st.LastBug))
+				problems = append(problems,
+					fmt.Sprintf("%s: oracle rejected %d values, last %s", tl.Name, st.Bugs, st.LastBug))
 			}
 			values += len(vs)
 			if len(vs) > 0 {
@@ -269,8 +275,10 @@ func bfcl(files []string, n int, dumpPath string) error {
 			}
 			d.write(tl.Parameters, tl.Name, vs)
 		}
-		fmt.Printf("%s: %d tools (%d skipped while reading), %d compile, %d generate; %d values, %d rejected by the oracle, %d draws without a value; %v\n",
-			file, len(set.Tools), len(set.Skipped), compiled, generated, values, invalid, failedDraws, time.Since(start).Round(time.Millisecond))
+		fmt.Printf("%s: %d tools (%d skipped while reading), %d compile, %d generate; %d values, %d rejected by the "+
+			"oracle, %d draws without a value; %v\n",
+			file, len(set.Tools), len(set.Skipped), compiled, generated, values, invalid, failedDraws,
+			time.Since(start).Round(time.Millisecond))
 		for _, p := range problems {
 			fmt.Println("  -", p)
 		}
@@ -328,7 +336,9 @@ func mutators_(files []string, n int) error {
 // targetGen is a generator of each's result on gk's valid values, each made a mutation target
 // (none when the generator drew no value), and the mutation context; ok is false when gk's
 // schema has no generator.
-func targetGen[R any](gk *oracle.Gatekeeper, sib *mutators.Siblings, none R, each func(*rapid.T, *mutators.Context, *mutators.Target) R) (gen *rapid.Generator[R], ctx *mutators.Context, ok bool) {
+func targetGen[R any](gk *oracle.Gatekeeper, sib *mutators.Siblings, none R,
+	each func(*rapid.T, *mutators.Context,
+		*mutators.Target) R) (gen *rapid.Generator[R], ctx *mutators.Context, ok bool) {
 	g, err := generate.New(gk)
 	if err != nil {
 		return nil, nil, false
@@ -346,20 +356,22 @@ func targetGen[R any](gk *oracle.Gatekeeper, sib *mutators.Siblings, none R, eac
 // countMutations draws n values of each tool and every mutator's distortion of each, counting
 // the cases, the implementation-defined ones, where a class applies nowhere, and the cases the
 // tool's own parse accepts; it returns the candidates rejected off target.
-func countMutations(gks []*oracle.Gatekeeper, sib *mutators.Siblings, all []mutators.Mutator, counts map[corpus.Class]*classCount, n int) int64 {
+func countMutations(gks []*oracle.Gatekeeper, sib *mutators.Siblings, all []mutators.Mutator,
+	counts map[corpus.Class]*classCount, n int) int64 {
 	var offTarget int64
 	for _, gk := range gks {
-		gen, ctx, ok := targetGen(gk, sib, mutResult{}, func(t *rapid.T, _ *mutators.Context, tg *mutators.Target) mutResult {
-			r := mutResult{ok: true}
-			for _, m := range all {
-				if mu, ok := m.Mutate(t, tg); ok {
-					r.muts = append(r.muts, mu)
-				} else {
-					r.na = append(r.na, m.Class())
+		gen, ctx, ok := targetGen(gk, sib, mutResult{},
+			func(t *rapid.T, _ *mutators.Context, tg *mutators.Target) mutResult {
+				r := mutResult{ok: true}
+				for _, m := range all {
+					if mu, ok := m.Mutate(t, tg); ok {
+						r.muts = append(r.muts, mu)
+					} else {
+						r.na = append(r.na, m.Class())
+					}
 				}
-			}
-			return r
-		})
+				return r
+			})
 		if !ok {
 			continue
 		}
@@ -379,7 +391,8 @@ func countMutations(gks []*oracle.Gatekeeper, sib *mutators.Siblings, all []muta
 					}
 				}
 				if c.example == "" {
-					c.example = fmt.Sprintf("%s %s: %s -> %s", gk.Tool().Name, mu.Path, mu.Reason, truncate(string(mu.Args), 160))
+					c.example = fmt.Sprintf("%s %s: %s -> %s", gk.Tool().Name, mu.Path, mu.Reason,
+						truncate(string(mu.Args), 160))
 				}
 			}
 		}

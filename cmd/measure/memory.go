@@ -54,6 +54,7 @@ func memory(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%s: %d tools, %d cases, largest live heap %.1f MB\n", fs.Arg(0), len(set.Tools), rep.Cases, float64(peak)/(1<<20))
+	fmt.Fprintf(out, "%s: %d tools, %d cases, largest live heap %.1f MB\n", fs.Arg(0), len(set.Tools),
+		rep.Cases, float64(peak)/(1<<20))
 	return nil
 }

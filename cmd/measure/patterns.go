@@ -39,7 +39,9 @@ func patterns(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("measure patterns", flag.ContinueOnError)
 	n := fs.Int("n", 50, "strings drawn per pattern and place")
 	dump := fs.String("dump", "", "JSONL file to write the strings to (required)")
-	toolsOut := fs.String("tools", "", "also write every pattern as a tool (a string property with the pattern, an object with it as patternProperties key) to this JSONL file, for `measure differential`")
+	toolsOut := fs.String("tools", "",
+		"also write every pattern as a tool (a string property with the pattern, an object with it as "+
+			"patternProperties key) to this JSONL file, for `measure differential`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -83,7 +85,8 @@ func patterns(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "patterns: %d (%v), %d distinct strings written to %s, %d pattern/place pairs the oracle or generator could not use\n",
+	fmt.Fprintf(stdout, "patterns: %d (%v), %d distinct strings written to %s, %d pattern/place pairs the oracle or "+
+		"generator could not use\n",
 		len(list), bySource, values, *dump, skipped)
 	return nil
 }
@@ -113,7 +116,8 @@ func allPatterns(sources []string) (map[string]string, error) {
 func patternStrings(p, pj, where string, n int) ([]string, bool) {
 	schema := `{"type":"string","pattern":` + pj + `}`
 	if where == "key" {
-		schema = `{"type":"object","patternProperties":{` + pj + `:{}},"additionalProperties":false,"minProperties":1,"maxProperties":1}`
+		schema = `{"type":"object","patternProperties":{` + pj +
+			`:{}},"additionalProperties":false,"minProperties":1,"maxProperties":1}`
 	}
 	gk, err := oracle.Compile(tool.Tool{Name: "pattern", Parameters: json.RawMessage(schema)})
 	if err != nil {
@@ -159,7 +163,8 @@ func writePatternTools(path string, list []string) error {
 				"k": map[string]any{"type": "object", "additionalProperties": false,
 					"patternProperties": map[string]any{p: map[string]any{"type": "integer"}}},
 			}}
-		if err := enc.Encode(map[string]any{"name": fmt.Sprintf("pattern_%d", i), "description": "pattern " + p, "parameters": params}); err != nil {
+		if err := enc.Encode(map[string]any{"name": fmt.Sprintf("pattern_%d", i), "description": "pattern " + p,
+			"parameters": params}); err != nil {
 			f.Close()
 			return err
 		}

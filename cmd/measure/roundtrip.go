@@ -75,7 +75,9 @@ func tripOne(t *rapid.T, ctx *mutators.Context, tg *mutators.Target) tripResult 
 	got := ctx.Recognise(tg.Text)
 	r := tripResult{validOK: got.Reading == want && len(got.Distortions) == 0}
 	if !r.validOK {
-		r.samples = append(r.samples, fmt.Sprintf("%s valid %s -> %s %v", ctx.Oracle().Tool().Name, truncate(string(tg.Text), 200), got.Reading, got.Distortions))
+		r.samples = append(r.samples,
+			fmt.Sprintf("%s valid %s -> %s %v", ctx.Oracle().Tool().Name, truncate(string(tg.Text), 200),
+				got.Reading, got.Distortions))
 	}
 	for _, m := range mutators.All() {
 		mu, ok := m.Mutate(t, tg)
@@ -86,14 +88,16 @@ func tripOne(t *rapid.T, ctx *mutators.Context, tg *mutators.Target) tripResult 
 		r.made = append(r.made, key)
 		if got := ctx.Recognise(mu.Args); !got.Names(mu) {
 			r.wrong = append(r.wrong, key)
-			r.samples = append(r.samples, fmt.Sprintf("%s %s at %q: %s -> %s %v %v", ctx.Oracle().Tool().Name, key, mu.Path,
-				truncate(string(mu.Args), 200), got.Reading, got.Distortions, got.Issues))
+			r.samples = append(r.samples,
+				fmt.Sprintf("%s %s at %q: %s -> %s %v %v", ctx.Oracle().Tool().Name, key, mu.Path,
+					truncate(string(mu.Args), 200), got.Reading, got.Distortions, got.Issues))
 		}
 	}
 	return r
 }
 
-func writeTrip(w io.Writer, file string, tools, n, values, validWrong int, made, wrong map[string]int, samples []string, took time.Duration) {
+func writeTrip(w io.Writer, file string, tools, n, values, validWrong int, made, wrong map[string]int,
+	samples []string, took time.Duration) {
 	total, bad := 0, 0
 	var keys []string
 	for k, c := range made {
@@ -102,7 +106,8 @@ func writeTrip(w io.Writer, file string, tools, n, values, validWrong int, made,
 		bad += wrong[k]
 	}
 	sort.Strings(keys)
-	fmt.Fprintf(w, "%s: %d tools, %d draws each: %d valid values, %d read back otherwise; %d mutations in %d classes and variants, %d read back otherwise; %v\n",
+	fmt.Fprintf(w, "%s: %d tools, %d draws each: %d valid values, %d read back otherwise; %d mutations in %d classes "+
+		"and variants, %d read back otherwise; %v\n",
 		file, tools, n, values, validWrong, total, len(keys), bad, took.Round(time.Millisecond))
 	classes := map[corpus.Class]bool{}
 	for _, k := range keys {

@@ -74,7 +74,8 @@ func skipDir(path, rel, name string) bool {
 	if rel == "." {
 		return false
 	}
-	if rel == "validator/zoo" || rel == "examples" || name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") {
+	if rel == "validator/zoo" || rel == "examples" || name == "testdata" || name == "node_modules" ||
+		strings.HasPrefix(name, ".") {
 		return true
 	}
 	_, err := os.Stat(filepath.Join(path, "go.mod"))

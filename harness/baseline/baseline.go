@@ -41,7 +41,8 @@ func Parse(data []byte, file string) (*Baseline, error) {
 	var doc report.Document
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("baseline %s: not a JSON report of toolproof run (write one with --format json, or --report json=FILE): %v", file, err)
+		return nil, fmt.Errorf("baseline %s: not a JSON report of toolproof run (write one with --format json, or "+
+			"--report json=FILE): %v", file, err)
 	}
 	if doc.Reports == nil {
 		return nil, fmt.Errorf("baseline %s: no \"reports\": not a JSON report of toolproof run", file)
@@ -64,7 +65,8 @@ func checkEntries(r *report.Report) error {
 					list, j, f.Tool, f.Kind, kindNames())
 			}
 			if f.Expect != corpus.Accept && f.Expect != corpus.Reject && f.Expect != corpus.Either {
-				return fmt.Errorf("%s[%d] (tool %q): expect is %q, want accept, reject or either", list, j, f.Tool, f.Expect)
+				return fmt.Errorf("%s[%d] (tool %q): expect is %q, want accept, reject or either",
+					list, j, f.Tool, f.Expect)
 			}
 		}
 		return nil
@@ -160,7 +162,8 @@ type Replayed struct {
 // case, whatever the seed of the run. validators is how many validators the run has; with
 // opts.Shards, only the entries whose tool is in the shard are replayed (an entry whose tool is
 // gone, in shard 0).
-func (b *Baseline) Replay(tools []tool.Tool, v validator.Validator, validators int, opts harness.Options) (*Replayed, error) {
+func (b *Baseline) Replay(tools []tool.Tool, v validator.Validator, validators int,
+	opts harness.Options) (*Replayed, error) {
 	es, note := b.entries(v.Name(), validators)
 	out := &Replayed{File: b.File}
 	if note != "" {

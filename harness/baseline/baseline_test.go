@@ -46,14 +46,16 @@ func TestBaselineOfAnotherValidator(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(r.Known)+len(r.Fixed) != 0 || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "not used") {
-		t.Errorf("a baseline of ajv replayed for zod: known %d, fixed %d, notes %q", len(r.Known), len(r.Fixed), r.Notes)
+		t.Errorf("a baseline of ajv replayed for zod: known %d, fixed %d, notes %q",
+			len(r.Known), len(r.Fixed), r.Notes)
 	}
 	r, err = b.Replay(tools, gate("ajv 8.21.0"), 1, harness.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Known)+len(r.Fixed) != 1 || len(r.Notes) == 0 || !strings.Contains(r.Notes[0], "used for ajv 8.21.0") {
-		t.Errorf("a baseline of ajv 8.20.0 for ajv 8.21.0: known %d, fixed %d, notes %q", len(r.Known), len(r.Fixed), r.Notes)
+		t.Errorf("a baseline of ajv 8.20.0 for ajv 8.21.0: known %d, fixed %d, notes %q",
+			len(r.Known), len(r.Fixed), r.Notes)
 	}
 }
 
@@ -69,7 +71,8 @@ func TestBaselineRefusesUnknownValues(t *testing.T) {
 		{report.Missed, "rejected", `findings[0] (tool "read"): expect is "rejected"`},
 	} {
 		_, err := baseline.Parse(documentOf(t, "ajv 8.20.0", tc.kind, tc.expect), "base.json")
-		if err == nil || !strings.Contains(err.Error(), "baseline base.json: reports[0] (validator ajv 8.20.0): "+tc.want) {
+		if err == nil ||
+			!strings.Contains(err.Error(), "baseline base.json: reports[0] (validator ajv 8.20.0): "+tc.want) {
 			t.Errorf("kind %q expect %q: got %v, want an error with %q", tc.kind, tc.expect, err, tc.want)
 		}
 	}

@@ -12,7 +12,8 @@ import (
 // class and kind, with their cases.
 func ExampleTrim() {
 	found := report.Finding{Case: corpus.Case{Tool: "read", Class: "stringified_type", Expect: corpus.Reject,
-		Args: []byte(`{"limit":"20","path":"a"}`), ID: "fedcba9876543210fedc"}, Kind: report.Missed, Blocking: true, Count: 5}
+		Args: []byte(`{"limit":"20","path":"a"}`), ID: "fedcba9876543210fedc"}, Kind: report.Missed,
+		Blocking: true, Count: 5}
 	note := report.Finding{Case: corpus.Case{Tool: "grep", Class: "hallucinated_key", Expect: corpus.Reject,
 		Args: []byte(`{"Pattern":"x","pattern":"x"}`), ID: "0123456789abcdef0123"}, Kind: report.ImpreciseLocation}
 	run := report.NewDocument(&report.Report{Validator: "my-gate", Findings: []report.Finding{found, note}})

@@ -32,7 +32,8 @@ func planArray(n *node) (*arrPlan, string) {
 		}
 		p.prefix = append(p.prefix, n.g.lazy(roots))
 		if p.contains != nil {
-			p.prefixContains = append(p.prefixContains, n.g.lazy(append(append([]*jsonschema.Schema{}, roots...), p.contains)))
+			p.prefixContains = append(p.prefixContains,
+				n.g.lazy(append(append([]*jsonschema.Schema{}, roots...), p.contains)))
 		}
 	}
 	if len(p.prefix) == prefixLen {

@@ -26,7 +26,8 @@ func TestBigEnumFilteredByTheOtherConstraints(t *testing.T) {
 	schema, _ := json.Marshal(map[string]any{
 		"type": "object", "required": []string{"e"},
 		"properties": map[string]any{"e": map[string]any{"$ref": "#/$defs/e"}},
-		"$defs":      map[string]any{"e": map[string]any{"enum": vals, "type": "string", "pattern": "^v1", "allOf": []any{map[string]any{"enum": sub}}}},
+		"$defs": map[string]any{"e": map[string]any{"enum": vals, "type": "string", "pattern": "^v1",
+			"allOf": []any{map[string]any{"enum": sub}}}},
 	})
 	gk, err := oracle.Compile(tool.Tool{Name: "t", Parameters: schema})
 	if err != nil {
@@ -58,11 +59,13 @@ func TestBigEnumFilteredByTheOtherConstraints(t *testing.T) {
 
 // A tool whose values would be too big to draw is refused with the budget it exceeds.
 func TestMinPropertiesBeyondTheBudget(t *testing.T) {
-	gk, err := oracle.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(`{"type":"object","minProperties":100000}`)})
+	gk, err := oracle.Compile(tool.Tool{Name: "t",
+		Parameters: json.RawMessage(`{"type":"object","minProperties":100000}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := generate.New(gk); !errors.Is(err, generate.ErrTooBig) || !strings.Contains(err.Error(), "generate.MaxMinProperties") {
+	if _, err := generate.New(gk); !errors.Is(err, generate.ErrTooBig) ||
+		!strings.Contains(err.Error(), "generate.MaxMinProperties") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -71,9 +74,11 @@ func TestMinPropertiesBeyondTheBudget(t *testing.T) {
 // budget it exceeds, before anything is allocated.
 func TestSizeBeyondTheBudget(t *testing.T) {
 	for _, c := range []struct{ schema, want string }{
-		{`{"type":"object","required":["a"],"properties":{"a":{"type":"array","minItems":200000000}}}`, "generate.MaxMinItems"},
+		{`{"type":"object","required":["a"],"properties":{"a":{"type":"array","minItems":200000000}}}`,
+			"generate.MaxMinItems"},
 		{`{"type":"object","properties":{"a":{"type":"array","minItems":50000000}}}`, "generate.MaxMinItems"},
-		{`{"type":"object","required":["s"],"properties":{"s":{"type":"string","minLength":200000000}}}`, "generate.MaxMinLength"},
+		{`{"type":"object","required":["s"],"properties":{"s":{"type":"string","minLength":200000000}}}`,
+			"generate.MaxMinLength"},
 	} {
 		gk, err := oracle.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(c.schema)})
 		if err != nil {

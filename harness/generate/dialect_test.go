@@ -56,7 +56,8 @@ func TestPatternStringsHoldInEveryDialect(t *testing.T) {
 		`^.{3}$`, `^[^a]+$`, `^\S\W.\D$`, `^[^,]+(,[^,]+)*$`, `x\s`, `^[^"]*$`} {
 		pj, _ := json.Marshal(p)
 		for _, schema := range []string{`{"type":"string","minLength":1,"pattern":` + string(pj) + `}`,
-			`{"type":"object","patternProperties":{` + string(pj) + `:{}},"additionalProperties":false,"minProperties":1}`} {
+			`{"type":"object","patternProperties":{` + string(pj) +
+				`:{}},"additionalProperties":false,"minProperties":1}`} {
 			g, gk := newGen(t, schema)
 			for _, v := range sampleValues(t, g, gk, 300) {
 				var strs []string

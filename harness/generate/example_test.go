@@ -45,7 +45,9 @@ func ExampleNew() {
 
 // A schema no value can satisfy is refused with the reason.
 func ExampleNew_unsatisfiable() {
-	t := tool.Tool{Name: "t", Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","minimum":5,"maximum":2}},"required":["n"]}`)}
+	t := tool.Tool{Name: "t",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","minimum":5,"maximum":2}},` +
+			`"required":["n"]}`)}
 	gk, err := oracle.Compile(t)
 	if err != nil {
 		panic(err)

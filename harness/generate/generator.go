@@ -79,7 +79,8 @@ func newGenerator(gk *oracle.Gatekeeper, objects bool) (*Generator, error) {
 			g.dynamic = true
 		}
 		if s.MinProperties != nil && *s.MinProperties > MaxMinProperties && tooBig == "" {
-			tooBig = fmt.Sprintf("minProperties %d at %s: more properties than a drawn value may have (generate.MaxMinProperties, %d)", *s.MinProperties, s.Location, MaxMinProperties)
+			tooBig = fmt.Sprintf("minProperties %d at %s: more properties than a drawn value may have "+
+				"(generate.MaxMinProperties, %d)", *s.MinProperties, s.Location, MaxMinProperties)
 		}
 		if tooBig == "" {
 			tooBig = sizeBeyondBudget(s)
@@ -115,7 +116,8 @@ func sizeBeyondBudget(s *jsonschema.Schema) string {
 			*s.MinItems, s.Location, MaxMinItems)
 	}
 	if s.MinLength != nil && *s.MinLength > MaxMinLength {
-		return fmt.Sprintf("minLength %d at %s: a longer string than a drawn value may hold (generate.MaxMinLength, %d)",
+		return fmt.Sprintf("minLength %d at %s: a longer string than a drawn value may hold "+
+			"(generate.MaxMinLength, %d)",
 			*s.MinLength, s.Location, MaxMinLength)
 	}
 	return ""
@@ -329,7 +331,8 @@ func refLoop(roots []*jsonschema.Schema) string {
 			for _, p := range append(path[i:], s) {
 				locs = append(locs, p.Location)
 			}
-			return "a loop of $ref with no value: " + strings.Join(locs, " -> ") + " (the oracle rejects every value there as a reference cycle)"
+			return "a loop of $ref with no value: " + strings.Join(locs, " -> ") +
+				" (the oracle rejects every value there as a reference cycle)"
 		}
 		path = append(path, s)
 		defer func() { path = path[:len(path)-1]; done[s] = true }()

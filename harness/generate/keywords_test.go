@@ -65,19 +65,32 @@ func TestKeywords(t *testing.T) {
 		"lengths":            `{"type":"string","minLength":3,"maxLength":5}`,
 		"pattern":            `{"type":"string","pattern":"^[A-Z]{2}-[0-9]{3,5}$"}`,
 		"pattern and length": `{"type":"string","pattern":"^a+$","minLength":4,"maxLength":6}`,
-		"formats":            `{"type":"array","prefixItems":[{"format":"date-time"},{"format":"date"},{"format":"time"},{"format":"duration"},{"format":"email"},{"format":"hostname"},{"format":"ipv4"},{"format":"ipv6"},{"format":"uri"},{"format":"uri-reference"},{"format":"uuid"}],"minItems":11,"items":false}`,
-		"items":              `{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":4,"uniqueItems":true}`,
-		"contains":           `{"type":"array","contains":{"const":7},"minContains":2,"maxContains":3,"items":{"type":"integer","minimum":0,"maximum":9}}`,
-		"object":             `{"type":"object","properties":{"a":{"type":"string"}},"patternProperties":{"^x_":{"type":"integer"}},"propertyNames":{"maxLength":8},"minProperties":2,"maxProperties":4}`,
-		"dependencies":       `{"type":"object","properties":{"a":{},"b":{},"c":{"type":"integer"}},"dependentRequired":{"a":["b"]},"dependentSchemas":{"b":{"required":["c"]}}}`,
-		"allOf merged":       `{"allOf":[{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]},{"properties":{"b":{"type":"string"}},"required":["b"]}],"unevaluatedProperties":false}`,
-		"oneOf exactly one":  `{"oneOf":[{"type":"integer","multipleOf":2},{"type":"integer","multipleOf":3}]}`,
-		"not":                `{"type":["string","integer"],"not":{"type":"string"}}`,
-		"if then else":       `{"type":"object","properties":{"kind":{"enum":["a","b"]}},"required":["kind"],"if":{"properties":{"kind":{"const":"a"}}},"then":{"required":["x"]},"else":{"required":["y"]}}`,
-		"recursive ref":      `{"$defs":{"node":{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["children"]}},"$ref":"#/$defs/node"}`,
-		"anchor":             `{"$defs":{"x":{"$anchor":"pos","type":"integer","minimum":1}},"type":"array","items":{"$ref":"#pos"}}`,
-		"boolean schemas":    `{"type":"object","properties":{"never":false,"any":true}}`,
-		"draft-07":           `{"$schema":"http://json-schema.org/draft-07/schema#","type":"array","items":[{"type":"string"}],"additionalItems":false}`,
+		"formats": `{"type":"array","prefixItems":[{"format":"date-time"},{"format":"date"},` +
+			`{"format":"time"},{"format":"duration"},{"format":"email"},{"format":"hostname"},{"format":"ipv4"},` +
+			`{"format":"ipv6"},{"format":"uri"},{"format":"uri-reference"},{"format":"uuid"}],"minItems":11,` +
+			`"items":false}`,
+		"items": `{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":4,` +
+			`"uniqueItems":true}`,
+		"contains": `{"type":"array","contains":{"const":7},"minContains":2,"maxContains":3,` +
+			`"items":{"type":"integer","minimum":0,"maximum":9}}`,
+		"object": `{"type":"object","properties":{"a":{"type":"string"}},` +
+			`"patternProperties":{"^x_":{"type":"integer"}},"propertyNames":{"maxLength":8},"minProperties":2,` +
+			`"maxProperties":4}`,
+		"dependencies": `{"type":"object","properties":{"a":{},"b":{},"c":{"type":"integer"}},` +
+			`"dependentRequired":{"a":["b"]},"dependentSchemas":{"b":{"required":["c"]}}}`,
+		"allOf merged": `{"allOf":[{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]},` +
+			`{"properties":{"b":{"type":"string"}},"required":["b"]}],"unevaluatedProperties":false}`,
+		"oneOf exactly one": `{"oneOf":[{"type":"integer","multipleOf":2},{"type":"integer","multipleOf":3}]}`,
+		"not":               `{"type":["string","integer"],"not":{"type":"string"}}`,
+		"if then else": `{"type":"object","properties":{"kind":{"enum":["a","b"]}},"required":["kind"],` +
+			`"if":{"properties":{"kind":{"const":"a"}}},"then":{"required":["x"]},"else":{"required":["y"]}}`,
+		"recursive ref": `{"$defs":{"node":{"type":"object","properties":{"children":{"type":"array",` +
+			`"items":{"$ref":"#/$defs/node"}}},"required":["children"]}},"$ref":"#/$defs/node"}`,
+		"anchor": `{"$defs":{"x":{"$anchor":"pos","type":"integer","minimum":1}},"type":"array",` +
+			`"items":{"$ref":"#pos"}}`,
+		"boolean schemas": `{"type":"object","properties":{"never":false,"any":true}}`,
+		"draft-07": `{"$schema":"http://json-schema.org/draft-07/schema#","type":"array",` +
+			`"items":[{"type":"string"}],"additionalItems":false}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			g, gk := newGen(t, schema)
@@ -95,9 +108,10 @@ func TestUnsatisfiableSchemasSaySo(t *testing.T) {
 		"required but off": `{"type":"object","required":["a"],"properties":{"a":false}}`,
 		"no multiple":      `{"type":"integer","multipleOf":10,"minimum":1,"maximum":9}`,
 		"lengths":          `{"type":"string","minLength":5,"maxLength":2}`,
-		"nested required":  `{"type":"object","properties":{"p":{"type":"object","required":["a"],"additionalProperties":false}},"required":["p"]}`,
-		"items":            `{"type":"array","minItems":1,"items":{"type":"string","enum":[1]}}`,
-		"every branch":     `{"anyOf":[{"type":"string","minLength":3,"maxLength":1},{"const":1,"type":"string"}]}`,
+		"nested required": `{"type":"object","properties":{"p":{"type":"object","required":["a"],` +
+			`"additionalProperties":false}},"required":["p"]}`,
+		"items":        `{"type":"array","minItems":1,"items":{"type":"string","enum":[1]}}`,
+		"every branch": `{"anyOf":[{"type":"string","minLength":3,"maxLength":1},{"const":1,"type":"string"}]}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			gk, err := oracle.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
@@ -195,7 +209,8 @@ func TestEdges(t *testing.T) {
 }
 
 func TestSameSeedSameValues(t *testing.T) {
-	g, _ := newGen(t, `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"array","items":{"type":"number"}}}}`)
+	g, _ := newGen(t, `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"array",`+
+		`"items":{"type":"number"}}}}`)
 	gen := rapid.Custom(func(rt *rapid.T) string { v, _ := g.Draw(rt); return string(jsonvalue.MustMarshal(v)) })
 	for i := 0; i < 20; i++ {
 		if a, b := gen.Example(i), gen.Example(i); a != b {

@@ -111,7 +111,8 @@ func (p *numPlan) read(conj []*jsonschema.Schema) {
 
 // planFast sets up the fast path when the integers to draw are all the int64 k in a range.
 func (p *numPlan) planFast() {
-	if p.stepInt.Cmp(ratOne) != 0 || (p.kInt.min != nil && !p.kInt.min.IsInt64()) || (p.kInt.max != nil && !p.kInt.max.IsInt64()) {
+	if p.stepInt.Cmp(ratOne) != 0 || (p.kInt.min != nil && !p.kInt.min.IsInt64()) ||
+		(p.kInt.max != nil && !p.kInt.max.IsInt64()) {
 		return
 	}
 	p.fast = true

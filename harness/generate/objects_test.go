@@ -18,14 +18,15 @@ import (
 // {} and true mean any object.
 func TestToolArgumentsAreObjects(t *testing.T) {
 	for name, schema := range map[string]string{
-		"empty":          `{}`,
-		"true":           `true`,
-		"description":    `{"description":"no type at all"}`,
-		"two types":      `{"type":["string","object"],"minLength":2}`,
-		"anyOf":          `{"anyOf":[{"type":"string"},{"type":"object","properties":{"a":{"type":"integer"}}}]}`,
-		"oneOf":          `{"oneOf":[{"type":"integer"},{"type":"object","required":["b"]}]}`,
-		"enum":           `{"enum":[1,"a",{"k":true},null]}`,
-		"nested loop":    `{"type":"object","properties":{"p":{"$ref":"#/$defs/a"},"q":{"type":"integer"}},"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}}}`,
+		"empty":       `{}`,
+		"true":        `true`,
+		"description": `{"description":"no type at all"}`,
+		"two types":   `{"type":["string","object"],"minLength":2}`,
+		"anyOf":       `{"anyOf":[{"type":"string"},{"type":"object","properties":{"a":{"type":"integer"}}}]}`,
+		"oneOf":       `{"oneOf":[{"type":"integer"},{"type":"object","required":["b"]}]}`,
+		"enum":        `{"enum":[1,"a",{"k":true},null]}`,
+		"nested loop": `{"type":"object","properties":{"p":{"$ref":"#/$defs/a"},"q":{"type":"integer"}},` +
+			`"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}}}`,
 		"not an object?": `{"not":{"type":["string","number","integer","boolean","null","array"]}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -62,13 +63,16 @@ func TestToolArgumentsAreObjects(t *testing.T) {
 // for a tool, and the error says which.
 func TestNoObjectAndRefLoopsSaySo(t *testing.T) {
 	for name, c := range map[string]struct{ schema, want string }{
-		"array":      {`{"type":"array"}`, "admits no JSON object"},
-		"scalars":    {`{"type":["string","number"]}`, "admits no JSON object"},
-		"enum":       {`{"enum":[1,"a"]}`, "admits no JSON object"},
-		"loop":       {`{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}}}`, "loop of $ref"},
-		"self":       {`{"$ref":"#"}`, "loop of $ref"},
-		"allOf loop": {`{"type":"object","allOf":[{"$ref":"#/$defs/a"}],"$defs":{"a":{"allOf":[{"$ref":"#"}]}}}`, "loop of $ref"},
-		"required":   {`{"type":"object","required":["p"],"properties":{"p":{"$ref":"#/$defs/a"}},"$defs":{"a":{"$ref":"#/$defs/a"}}}`, "loop of $ref"},
+		"array":   {`{"type":"array"}`, "admits no JSON object"},
+		"scalars": {`{"type":["string","number"]}`, "admits no JSON object"},
+		"enum":    {`{"enum":[1,"a"]}`, "admits no JSON object"},
+		"loop": {`{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}}}`,
+			"loop of $ref"},
+		"self": {`{"$ref":"#"}`, "loop of $ref"},
+		"allOf loop": {`{"type":"object","allOf":[{"$ref":"#/$defs/a"}],"$defs":{"a":{"allOf":[{"$ref":"#"}]}}}`,
+			"loop of $ref"},
+		"required": {`{"type":"object","required":["p"],"properties":{"p":{"$ref":"#/$defs/a"}},` +
+			`"$defs":{"a":{"$ref":"#/$defs/a"}}}`, "loop of $ref"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			gk, err := oracle.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(c.schema)})

@@ -68,9 +68,9 @@ func planString(conj []*jsonschema.Schema) (*strPlan, string) {
 }
 
 // newPattern prepares the strings of a compiled pattern: built from its RE2 form (the ECMA-262
-// \u escapes, property escapes, \cX, [^] and [] rewritten, lookarounds taken out, the positive lookaheads' parts put in, a copy of
-// the group for each backreference), each judged by re itself. A pattern RE2 still cannot
-// parse then is an error.
+// \u escapes, property escapes, \cX, [^] and [] rewritten, lookarounds taken out, the positive
+// lookaheads' parts put in, a copy of the group for each backreference), each judged by re
+// itself. A pattern RE2 still cannot parse then is an error.
 func newPattern(re jsonschema.Regexp) (*pattern, error) {
 	src := re.String()
 	pt, err := buildable(src)

@@ -36,7 +36,8 @@ func TestDirUnpacksByContent(t *testing.T) {
 	if dir != filepath.Join(root, sum) {
 		t.Errorf("Dir %s, want %s", dir, filepath.Join(root, sum))
 	}
-	for name, want := range map[string]string{"validator/node/adapters/a.mjs": "v1", "validator/python/x_adapter.py": "print(1)\n"} {
+	for name, want := range map[string]string{"validator/node/adapters/a.mjs": "v1",
+		"validator/python/x_adapter.py": "print(1)\n"} {
 		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil || string(got) != want {
 			t.Errorf("%s: %q, %v; want %q", name, got, err, want)
@@ -144,7 +145,8 @@ func fakeNPM(t *testing.T, script string) (npm, calls string) {
 }
 
 func TestInstalled(t *testing.T) {
-	npm, calls := fakeNPM(t, `test -f package-lock.json || exit 9; mkdir -p node_modules/zod && echo '{}' > node_modules/zod/package.json`)
+	npm, calls := fakeNPM(t,
+		`test -f package-lock.json || exit 9; mkdir -p node_modules/zod && echo '{}' > node_modules/zod/package.json`)
 	var progress bytes.Buffer
 	c := &bundle.Cache{Root: t.TempDir(), Parts: parts("v1"), NPM: npm, Progress: &progress}
 	dir, err := c.Installed("validator/node", "ajv")
@@ -182,7 +184,8 @@ func TestInstalledErrors(t *testing.T) {
 	if err == nil {
 		t.Fatal("a failing npm ci gave no error")
 	}
-	for _, w := range []string{"validator zod", "`npm ci` of ajv and zod", "exit status 1", "404 Not Found", "npm config get registry"} {
+	for _, w := range []string{"validator zod", "`npm ci` of ajv and zod", "exit status 1", "404 Not Found",
+		"npm config get registry"} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error %q does not say %q", err, w)
 		}

@@ -36,7 +36,9 @@ func (c *Cache) Installed(rel, what string) (string, error) {
 		}
 	}
 	if c.Progress != nil {
-		fmt.Fprintf(c.Progress, "toolproof: installing %s for %s with npm ci into %s (once for this version of toolproof)\n", pkgs, what, dir)
+		fmt.Fprintf(c.Progress,
+			"toolproof: installing %s for %s with npm ci into %s (once for this version of toolproof)\n",
+			pkgs, what, dir)
 	}
 	tmp, err := os.MkdirTemp(dir, ".npm-")
 	if err != nil {

@@ -37,7 +37,8 @@ func TestChanceOdds(t *testing.T) {
 		want := float64(c.m) / float64(int(1)<<c.k)
 		got := float64(hits) / n
 		// six standard deviations, and exact at the ends
-		if tol := 6 * math.Sqrt(want*(1-want)/n); math.Abs(got-want) > tol || (want == 0 && hits != 0) || (want == 1 && hits != n) {
+		if tol := 6 * math.Sqrt(want*(1-want)/n); math.Abs(got-want) > tol || (want == 0 && hits != 0) ||
+			(want == 1 && hits != n) {
 			t.Errorf("Chance(%d, %d): true %.4f of the time, want %.4f", c.m, c.k, got, want)
 		}
 	}
@@ -88,7 +89,8 @@ func TestChanceReadsU(t *testing.T) {
 				// answer is the same for every u sharing the first read bits.
 				for v := u &^ (1<<(k-read) - 1); v < (u|(1<<(k-read)-1))+1; v++ {
 					if (v >= 1<<k-m) != got {
-						t.Fatalf("chance(m=%d, k=%d) on u=%d stopped after %d bits, but u=%d would differ", m, k, u, read, v)
+						t.Fatalf("chance(m=%d, k=%d) on u=%d stopped after %d bits, but u=%d would differ",
+							m, k, u, read, v)
 					}
 				}
 			}

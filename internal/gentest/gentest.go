@@ -19,7 +19,8 @@ func New(t testing.TB, tl tool.Tool) (*oracle.Gatekeeper, *generate.Generator) {
 }
 
 // Build is New with the generator that build makes (a test's own constructor, say).
-func Build(t testing.TB, tl tool.Tool, build func(*oracle.Gatekeeper) (*generate.Generator, error)) (*oracle.Gatekeeper, *generate.Generator) {
+func Build(t testing.TB, tl tool.Tool,
+	build func(*oracle.Gatekeeper) (*generate.Generator, error)) (*oracle.Gatekeeper, *generate.Generator) {
 	t.Helper()
 	gk, err := oracle.Compile(tl)
 	if err != nil {

@@ -30,7 +30,8 @@ func TestFewDigitsReadBack(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		// Up to 18 significant digits, the point anywhere among them.
 		n := rapid.IntRange(1, 18).Draw(t, "digits")
-		digits := []byte(rapid.StringMatching(`[1-9]`).Draw(t, "first") + rapid.StringMatching(fmt.Sprintf(`[0-9]{%d}`, n-1)).Draw(t, "rest"))
+		digits := []byte(rapid.StringMatching(`[1-9]`).Draw(t, "first") +
+			rapid.StringMatching(fmt.Sprintf(`[0-9]{%d}`, n-1)).Draw(t, "rest"))
 		point := rapid.IntRange(0, n).Draw(t, "point")
 		text := string(digits)
 		switch {
@@ -52,12 +53,14 @@ func TestFewDigitsReadBack(t *testing.T) {
 			t.Fatalf("%s: kept as written, but its double reads back as %s", text, shortestOf(text))
 		}
 	})
-	for _, s := range []string{"9007199254740993", "0.10000000000000001", "1.0000000000000001", "1e-320", "1.7976931348623159e308"} {
+	for _, s := range []string{"9007199254740993", "0.10000000000000001", "1.0000000000000001", "1e-320",
+		"1.7976931348623159e308"} {
 		if fewDigits(s) {
 			t.Errorf("%s: kept as written, though it has more than 15 digits or is out of range", s)
 		}
 	}
-	for _, s := range []string{"0.1", "-0.07", "123456789012345", "1.5e-7", "0.000000000000000000001", "0", "-0.0", "1E5"} {
+	for _, s := range []string{"0.1", "-0.07", "123456789012345", "1.5e-7",
+		"0.000000000000000000001", "0", "-0.0", "1E5"} {
 		if !fewDigits(s) {
 			t.Errorf("%s: not kept as written, though it has at most 15 digits", s)
 		}
@@ -89,7 +92,8 @@ func TestKeepsMeansKept(t *testing.T) {
 // TestNumberTokens: the numbers NumberTokens finds in a JSON text are those of its value,
 // whatever the strings around them hold.
 func TestNumberTokens(t *testing.T) {
-	pieces := []string{`1`, `-0.5`, `1e+300`, `"2"`, `"a\"3"`, `"\\"`, `"\\\""`, `"-4"`, `true`, `null`, `[]`, `{}`, `"x\u0035"`, `12345678901234567890`}
+	pieces := []string{`1`, `-0.5`, `1e+300`, `"2"`, `"a\"3"`, `"\\"`, `"\\\""`, `"-4"`, `true`, `null`, `[]`, `{}`,
+		`"x\u0035"`, `12345678901234567890`}
 	rapid.Check(t, func(t *rapid.T) {
 		var parts []string
 		for _, i := range rapid.SliceOfN(rapid.IntRange(0, len(pieces)-1), 0, 8).Draw(t, "pieces") {
@@ -131,7 +135,8 @@ func shortestOf(s string) string {
 // strict parser decides (the malformed_json mutator does).
 func TestStdlibScannerIsNoStricter(t *testing.T) {
 	pieces := []string{`{`, `}`, `[`, `]`, `"`, `,`, `:`, `\`, `"a"`, `1`, `-0`, `01`, `1.`, `.5`, `1e`, `1e+2`,
-		`true`, `True`, `null`, `nul`, ` `, "\t", "\n", "\xff", "\u2028", `\u12`, `\ud800`, `/*`, `'`, `NaN`, "\x00", "é"}
+		`true`, `True`, `null`, `nul`, ` `, "\t", "\n", "\xff", "\u2028", `\u12`, `\ud800`, `/*`,
+		`'`, `NaN`, "\x00", "é"}
 	rapid.Check(t, func(t *rapid.T) {
 		var b []byte
 		for _, i := range rapid.SliceOfN(rapid.IntRange(0, len(pieces)-1), 0, 12).Draw(t, "pieces") {

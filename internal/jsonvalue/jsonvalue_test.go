@@ -57,10 +57,12 @@ func TestNumbersStayExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(MustMarshal(v)); got != `{"big":123456789012345678901234567890,"f":0.1000000000000000055511151231257827}` {
+	if got := string(MustMarshal(v)); got != `{"big":123456789012345678901234567890,`+
+		`"f":0.1000000000000000055511151231257827}` {
 		t.Fatalf("numbers changed: %s", got)
 	}
-	if !Equal(json.Number("1.0"), json.Number("1")) || !Equal(json.Number("1e2"), json.Number("100")) || Equal(json.Number("1"), "1") {
+	if !Equal(json.Number("1.0"), json.Number("1")) || !Equal(json.Number("1e2"), json.Number("100")) ||
+		Equal(json.Number("1"), "1") {
 		t.Fatal("JSON equality of numbers")
 	}
 	if !IsInteger("1.0") || !IsInteger("1e2") || IsInteger("1.5") {
@@ -82,7 +84,8 @@ func TestPointers(t *testing.T) {
 	if got, ok := Get(v, p); !ok || got != "x" {
 		t.Fatalf("Get = %v %v", got, ok)
 	}
-	if !IsPrefix("/a", "/a/b") || IsPrefix("/a", "/ab") || !IsPrefix("", "/x") || Parent("/a/b") != "/a" || Parent("/a") != "" {
+	if !IsPrefix("/a", "/a/b") || IsPrefix("/a", "/ab") || !IsPrefix("", "/x") ||
+		Parent("/a/b") != "/a" || Parent("/a") != "" {
 		t.Fatal("IsPrefix/Parent")
 	}
 }
@@ -152,7 +155,8 @@ func TestParseKeysAgreesWithParse(t *testing.T) {
 }
 
 func TestRatText(t *testing.T) {
-	for in, want := range map[string]string{"1/2": "0.5", "-3/40": "-0.075", "7": "7", "1/100": "0.01", "1001/1000": "1.001"} {
+	for in, want := range map[string]string{"1/2": "0.5", "-3/40": "-0.075", "7": "7", "1/100": "0.01",
+		"1001/1000": "1.001"} {
 		r, _ := new(big.Rat).SetString(in)
 		if got := RatText(r); got != want {
 			t.Errorf("RatText(%s) = %s, want %s", in, got, want)

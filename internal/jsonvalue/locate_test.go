@@ -10,7 +10,8 @@ import (
 // keys by what they spell, and what the text does not hold (or holds only after broken JSON)
 // at -1.
 func TestOffsets(t *testing.T) {
-	data := []byte(`[ {"name": "a", "parameters": {"type": "object", "properties": {"a/b": {"type": "string"}, "x": {}}}},
+	data := []byte(`[ {"name": "a", "parameters": {"type": "object", "properties": {"a/b": {"type": "string"}, ` +
+		`"x": {}}}},
  {"na\u006de": "b", "list": [1, {"k": [true, null]}], "t~": 2}, "tail", {"bad": ]`)
 	at := func(sub string, nth int) int {
 		i := -1

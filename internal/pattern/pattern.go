@@ -31,24 +31,32 @@ func (w Warning) String() string {
 
 // The problems, one sentence each.
 const (
-	inlineFlags = "inline flags such as (?i) are RE2 and Python syntax; ECMA-262 (JSON Schema's dialect: Ajv, TypeBox) rejects them"
+	inlineFlags = "inline flags such as (?i) are RE2 and Python syntax; ECMA-262 (JSON Schema's dialect: Ajv, " +
+		"TypeBox) rejects them"
 	pythonNamed = "(?P<name>...) is RE2 and Python syntax; ECMA-262 rejects it (it writes (?<name>...))"
 	ecmaNamed   = "(?<name>...) is ECMA-262 and RE2 syntax; Python's re rejects it (it writes (?P<name>...))"
-	lookaround  = "lookahead and lookbehind are ECMA-262 and Python syntax; RE2 rejects them, so Go validators on regexp refuse the tool"
-	backref     = "backreferences are ECMA-262 and Python syntax; RE2 rejects them, so Go validators on regexp refuse the tool"
+	lookaround  = "lookahead and lookbehind are ECMA-262 and Python syntax; RE2 rejects them, so Go validators on " +
+		"regexp refuse the tool"
+	backref = "backreferences are ECMA-262 and Python syntax; RE2 rejects them, so Go validators on regexp " +
+		"refuse the tool"
 	atomic      = "atomic groups and possessive quantifiers are Python 3.11+ syntax only; ECMA-262 and RE2 reject them"
 	comment     = "(?#...) comments are Python syntax only"
-	unicodeProp = `\p{...} is ECMA-262 syntax only with the u flag (Ajv and TypeBox set it; without it \p is a letter p), RE2 syntax with other property names (scripts as \p{Greek}, where ECMA-262 wants \p{Script=Greek}), and Python's re rejects it`
-	shortProp   = `\pL (a property without braces) is RE2 syntax only`
-	anchors     = `\A, \z and \Z are not ECMA-262 (with the u flag a syntax error, without it a plain letter); \z is RE2 only, \Z Python only`
-	quoting     = `\Q...\E quoting is RE2 syntax only`
-	hexBrace    = `\x{...} is RE2 syntax only (ECMA-262 with the u flag writes \u{...})`
-	uBrace      = `\u{...} is ECMA-262 syntax with the u flag only; RE2 (Go validators) and Python reject it`
-	uEscape     = `\uXXXX is ECMA-262 and Python syntax; RE2 rejects it, so Go validators on regexp refuse the tool`
-	controlEsc  = `\cX control escapes are ECMA-262 syntax only; RE2 and Python reject them`
-	posixClass  = "[[:alpha:]] POSIX classes are RE2 syntax only; ECMA-262 and Python read them as a class of the letters ':', 'a', 'l', ..."
-	emptyClass  = "[] and [^] are the empty and the full class in ECMA-262; RE2 and Python read the ] as a member and the class goes on"
-	notRE2      = "RE2 cannot compile it, so Go validators on regexp refuse the tool: "
+	unicodeProp = `\p{...} is ECMA-262 syntax only with the u flag (Ajv and TypeBox set it; without it \p is a ` +
+		`letter p), RE2 syntax with other property names (scripts as \p{Greek}, where ECMA-262 wants ` +
+		`\p{Script=Greek}), and Python's re rejects it`
+	shortProp = `\pL (a property without braces) is RE2 syntax only`
+	anchors   = `\A, \z and \Z are not ECMA-262 (with the u flag a syntax error, without it a plain letter); \z is ` +
+		`RE2 only, \Z Python only`
+	quoting    = `\Q...\E quoting is RE2 syntax only`
+	hexBrace   = `\x{...} is RE2 syntax only (ECMA-262 with the u flag writes \u{...})`
+	uBrace     = `\u{...} is ECMA-262 syntax with the u flag only; RE2 (Go validators) and Python reject it`
+	uEscape    = `\uXXXX is ECMA-262 and Python syntax; RE2 rejects it, so Go validators on regexp refuse the tool`
+	controlEsc = `\cX control escapes are ECMA-262 syntax only; RE2 and Python reject them`
+	posixClass = "[[:alpha:]] POSIX classes are RE2 syntax only; ECMA-262 and Python read them as a class of the " +
+		"letters ':', 'a', 'l', ..."
+	emptyClass = "[] and [^] are the empty and the full class in ECMA-262; RE2 and Python read the ] as a member " +
+		"and the class goes on"
+	notRE2 = "RE2 cannot compile it, so Go validators on regexp refuse the tool: "
 )
 
 // Problems lists the syntax in src that not every dialect has (or reads alike), in the order
@@ -74,7 +82,8 @@ func Problems(src string) []string {
 			}
 			i++ // the escaped character
 			// The braces of \p{..}, \x{..}, \u{..} and the name of \k<..> are part of the escape.
-			if strings.IndexByte("pPxuk", e) >= 0 && i+1 < len(src) && (src[i+1] == '{' || (e == 'k' && src[i+1] == '<')) {
+			if strings.IndexByte("pPxuk", e) >= 0 && i+1 < len(src) &&
+				(src[i+1] == '{' || (e == 'k' && src[i+1] == '<')) {
 				if end := strings.IndexAny(src[i+1:], "}>"); end >= 0 {
 					i += 1 + end
 				}
@@ -102,7 +111,8 @@ func Problems(src string) []string {
 			if p := groupProblem(rest[1:]); p != "" {
 				add(p)
 			}
-		case (c == '*' || c == '+' || c == '?' || (c == '}' && countedEnd.MatchString(src[:i+1]))) && strings.HasPrefix(rest, "+") && i > 0:
+		case (c == '*' || c == '+' || c == '?' || (c == '}' && countedEnd.MatchString(src[:i+1]))) &&
+			strings.HasPrefix(rest, "+") && i > 0:
 			add(atomic)
 		}
 	}
@@ -144,7 +154,8 @@ func escapeProblem(src string, i int, inClass bool) string {
 // groupProblem is the problem of a group that starts "(?" followed by g ("" if none).
 func groupProblem(g string) string {
 	switch {
-	case strings.HasPrefix(g, "=") || strings.HasPrefix(g, "!") || strings.HasPrefix(g, "<=") || strings.HasPrefix(g, "<!"):
+	case strings.HasPrefix(g, "=") || strings.HasPrefix(g, "!") || strings.HasPrefix(g, "<=") ||
+		strings.HasPrefix(g, "<!"):
 		return lookaround
 	case strings.HasPrefix(g, "P<"):
 		return pythonNamed
@@ -209,7 +220,8 @@ func Warnings(schema json.RawMessage) []Warning {
 			if m, ok := x.(map[string]any); ok {
 				for _, pk := range slices.Sorted(maps.Keys(m)) {
 					for _, p := range Problems(pk) {
-						out = append(out, Warning{Pointer: at.String() + "/" + jsonvalue.EscapeToken(pk), Pattern: pk, Problem: p})
+						out = append(out, Warning{Pointer: at.String() + "/" + jsonvalue.EscapeToken(pk),
+							Pattern: pk, Problem: p})
 					}
 				}
 			}

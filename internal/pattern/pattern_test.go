@@ -11,7 +11,8 @@ import (
 // Patterns every dialect reads alike get no warning.
 func TestPortablePatternsHaveNoProblem(t *testing.T) {
 	for _, p := range []string{`^[a-z]+$`, `^\d{3}-\d{4}$`, `^(?:a|b)+$`, `^[\w.-]+@[\w-]+\.[a-z]{2,}$`,
-		`\(\?i\)`, `^[^\]]*$`, `a+?b*?`, `^\s*$`, `^[\[\]]$`, `^(a)(b)$`, `^\\u0041$`, `^\\p$`, `[\d]`, `x{2,3}`, `^\$\{[A-Z_]+\}$`} {
+		`\(\?i\)`, `^[^\]]*$`, `a+?b*?`, `^\s*$`, `^[\[\]]$`, `^(a)(b)$`, `^\\u0041$`, `^\\p$`, `[\d]`,
+		`x{2,3}`, `^\$\{[A-Z_]+\}$`} {
 		if got := pattern.Problems(p); len(got) > 0 {
 			t.Errorf("%s: %q", p, got)
 		}
@@ -100,7 +101,8 @@ func TestWarningsPointAtThePattern(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	w := pattern.Warnings(json.RawMessage(`{"properties":{"a":{"pattern":"(?i)x"}}}`))[0].String()
-	if w != `pattern "(?i)x" at /properties/a/pattern: `+strings.SplitN(w, ": ", 2)[1] || !strings.Contains(w, "ECMA-262") {
+	if w != `pattern "(?i)x" at /properties/a/pattern: `+strings.SplitN(w, ": ", 2)[1] ||
+		!strings.Contains(w, "ECMA-262") {
 		t.Fatalf("String: %s", w)
 	}
 	if pattern.Warnings(json.RawMessage(`not json`)) != nil {

@@ -117,7 +117,8 @@ func PropertyNames(s *jsonschema.Schema) []string {
 // what it refers to ($ref, $recursiveRef, $dynamicRef) and its allOf members, transitively, each
 // schema once, in that order. branches, when not nil, names more schemas of s to follow (the
 // anyOf, oneOf or if/then/else branches a given value takes). Boolean schemas are included.
-func Conjunction(roots []*jsonschema.Schema, branches func(s *jsonschema.Schema) []*jsonschema.Schema) []*jsonschema.Schema {
+func Conjunction(roots []*jsonschema.Schema,
+	branches func(s *jsonschema.Schema) []*jsonschema.Schema) []*jsonschema.Schema {
 	out := make([]*jsonschema.Schema, 0, len(roots)+2)
 	var add func(s *jsonschema.Schema)
 	add = func(s *jsonschema.Schema) {

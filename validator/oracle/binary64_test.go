@@ -24,7 +24,8 @@ func TestDifferReadsTextAsTheWalkDoes(t *testing.T) {
 			`"x":{"type":"number","multipleOf":0.01},"s":{"type":"string"}},"required":["n"]}`,
 		`{"type":"object","properties":{"a":{"type":"array","items":{"type":"number","exclusiveMaximum":1e300}},` +
 			`"k":{"not":{"const":12345678901234567890}}},"additionalProperties":{"type":"integer"}}`,
-		`{"type":"object","properties":{"e":{"enum":[0.1,100000000000000000001,"9e9"]},"u":{"type":"array","uniqueItems":true}}}`,
+		`{"type":"object","properties":{"e":{"enum":[0.1,100000000000000000001,"9e9"]},"u":{"type":"array",` +
+			`"uniqueItems":true}}}`,
 	}
 	for _, schema := range schemas {
 		gk, g, ctx := generated(t, schema)
@@ -48,7 +49,8 @@ func TestDifferReadsTextAsTheWalkDoes(t *testing.T) {
 		} {
 			v := parsed(t, text)
 			b := jsonvalue.MustMarshal(v)
-			if a, w := gk.Oracle().DoublesDiffer(v, b, gk.Oracle().Causes(v)), gk.Oracle().DoublesDiffer(v, nil, gk.Oracle().Causes(v)); a != w {
+			if a, w := gk.Oracle().DoublesDiffer(v, b, gk.Oracle().Causes(v)), gk.Oracle().DoublesDiffer(v, nil,
+				gk.Oracle().Causes(v)); a != w {
 				t.Errorf("%s: from the text %v, from the value %v", b, a, w)
 			}
 		}
@@ -62,7 +64,8 @@ func TestDifferReadsTextAsTheWalkDoes(t *testing.T) {
 func TestHoldsAsDoubles(t *testing.T) {
 	schemas := []string{
 		`{"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":9007199254740993},` +
-			`"x":{"type":"number","multipleOf":0.01},"s":{"type":"string","minLength":2},"t":{"type":"array","maxItems":2}},` +
+			`"x":{"type":"number","multipleOf":0.01},"s":{"type":"string","minLength":2},"t":{"type":"array",` +
+			`"maxItems":2}},` +
 			`"required":["n"],"additionalProperties":false}`,
 		`{"type":"object","properties":{"k":{"allOf":[{"$ref":"#/$defs/d"}]},"m":{"type":"object","required":["a"],` +
 			`"properties":{"a":{"exclusiveMaximum":1e300}}}},"$defs":{"d":{"type":"string","pattern":"^[a-z]+$"}},` +
@@ -117,32 +120,55 @@ func TestHoldsAsDoubles(t *testing.T) {
 		schema, value string
 		robust        bool // looks robust by its issues: only doubles.conditional keeps it
 	}{
-		{`{"anyOf":[{"properties":{"n":{"minimum":5},"y":true}},{}],"unevaluatedProperties":{"minLength":3}}`, `{"n":4.99999999999999999,"y":"ab"}`, true},
-		{`{"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"$ref":"#/$defs/r"},"$defs":{"r":{"required":["x"]}}}`, `{"n":5.00000000000000001}`, false},
-		{`{"$ref":"#/$defs/c","$defs":{"c":{"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`, false},
-		{`{"properties":{"s":{"type":"string"}},"$ref":"#/$defs/c","$defs":{"c":{"if":{"properties":{"n":{"maximum":5}}},"else":{"properties":{"s":{"maxLength":1}}}}}}`, `{"n":5.00000000000000001,"s":"ab"}`, false},
-		{`{"$schema":"http://json-schema.org/draft-07/schema#","type":"array","items":[{"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}]}`, `[{"n":5.00000000000000001}]`, false},
-		{`{"$schema":"http://json-schema.org/draft-07/schema#","dependencies":{"n":{"if":{"properties":{"n":{"exclusiveMinimum":5}}},"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`, false},
-		{`{"$schema":"http://json-schema.org/draft-07/schema#","allOf":[{"$ref":"#/definitions/c"}],"definitions":{"c":{"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"minProperties":2}}}}`, `{"n":5.00000000000000001}`, false},
-		{`{"if":{"properties":{"n":{"minimum":9007199254740993}},"required":["n"]},"then":{"$ref":"#/$defs/r"},"$defs":{"r":{"required":["x"]}}}`, `{"n":9007199254740993.0}`, false},
+		{`{"anyOf":[{"properties":{"n":{"minimum":5},"y":true}},{}],"unevaluatedProperties":{"minLength":3}}`,
+			`{"n":4.99999999999999999,"y":"ab"}`, true},
+		{`{"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"$ref":"#/$defs/r"},` +
+			`"$defs":{"r":{"required":["x"]}}}`, `{"n":5.00000000000000001}`, false},
+		{`{"$ref":"#/$defs/c","$defs":{"c":{"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},` +
+			`"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`, false},
+		{`{"properties":{"s":{"type":"string"}},"$ref":"#/$defs/c",` +
+			`"$defs":{"c":{"if":{"properties":{"n":{"maximum":5}}},"else":{"properties":{"s":{"maxLength":1}}}}}}`,
+			`{"n":5.00000000000000001,"s":"ab"}`, false},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","type":"array",` +
+			`"items":[{"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}]}`,
+			`[{"n":5.00000000000000001}]`, false},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#",` +
+			`"dependencies":{"n":{"if":{"properties":{"n":{"exclusiveMinimum":5}}},"then":{"required":["x"]}}}}`,
+			`{"n":5.00000000000000001}`, false},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","allOf":[{"$ref":"#/definitions/c"}],` +
+			`"definitions":{"c":{"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},` +
+			`"then":{"minProperties":2}}}}`, `{"n":5.00000000000000001}`, false},
+		{`{"if":{"properties":{"n":{"minimum":9007199254740993}},"required":["n"]},"then":{"$ref":"#/$defs/r"},` +
+			`"$defs":{"r":{"required":["x"]}}}`, `{"n":9007199254740993.0}`, false},
 		// A $dynamicRef that lands on a subschema known only by its $dynamicAnchor, which no
 		// walk of the compiled schema reaches (the last: nothing else is number-sensitive).
-		{`{"properties":{"n":{"minimum":0}},"$ref":"inner","$defs":{"inner":{"$id":"inner","$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
-			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`, false},
-		{`{"properties":{"n":{"minimum":0}},"$ref":"inner","$defs":{"inner":{"$id":"inner","$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
-			`"hidden":{"$dynamicAnchor":"a","anyOf":[{"properties":{"n":{"minimum":5},"y":true}},{}],"unevaluatedProperties":{"minLength":3}}}}`, `{"n":4.99999999999999999,"y":"ab"}`, true},
-		{`{"properties":{"n":{"minimum":0}},"$ref":"inner","$defs":{"inner":{"$id":"inner","$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
-			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"minimum":9007199254740993}},"required":["n"]},"then":{"minProperties":2}}}}`, `{"n":9007199254740993.0}`, false},
+		{`{"properties":{"n":{"minimum":0}},"$ref":"inner","$defs":{"inner":{"$id":"inner",` +
+			`"$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
+			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},` +
+			`"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`, false},
+		{`{"properties":{"n":{"minimum":0}},"$ref":"inner","$defs":{"inner":{"$id":"inner",` +
+			`"$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
+			`"hidden":{"$dynamicAnchor":"a","anyOf":[{"properties":{"n":{"minimum":5},"y":true}},{}],` +
+			`"unevaluatedProperties":{"minLength":3}}}}`, `{"n":4.99999999999999999,"y":"ab"}`, true},
+		{`{"properties":{"n":{"minimum":0}},"$ref":"inner","$defs":{"inner":{"$id":"inner",` +
+			`"$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
+			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"minimum":9007199254740993}},"required":["n"]},` +
+			`"then":{"minProperties":2}}}}`, `{"n":9007199254740993.0}`, false},
 		{`{"$ref":"inner","$defs":{"inner":{"$id":"inner","$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
-			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`, false},
+			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},` +
+			`"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`, false},
 		// The same, the $dynamicRef under a $defs entry or a property named like data keywords,
 		// and a $dynamicRef only in the 2020-12 meta-schema, which lands on the tool's anchor.
 		{`{"$ref":"inner","$defs":{"const":{"$id":"inner","$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"},` +
-			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`, false},
-		{`{"properties":{"enum":{"$ref":"inner"}},"$defs":{"inner":{"$id":"inner","properties":{"examples":{"$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"}}},` +
-			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"enum":{"examples":{"n":5.00000000000000001}}}`, false},
+			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},` +
+			`"then":{"required":["x"]}}}}`, `{"n":5.00000000000000001}`, false},
+		{`{"properties":{"enum":{"$ref":"inner"}},"$defs":{"inner":{"$id":"inner",` +
+			`"properties":{"examples":{"$defs":{"x":{"$dynamicAnchor":"a"}},"$dynamicRef":"#a"}}},` +
+			`"hidden":{"$dynamicAnchor":"a","if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},` +
+			`"then":{"required":["x"]}}}}`, `{"enum":{"examples":{"n":5.00000000000000001}}}`, false},
 		{`{"$ref":"https://json-schema.org/draft/2020-12/schema","$defs":{"hidden":{"$dynamicAnchor":"meta",` +
-			`"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`, `{"properties":{"p":{"n":5.00000000000000001}}}`, false},
+			`"if":{"properties":{"n":{"exclusiveMinimum":5}},"required":["n"]},"then":{"required":["x"]}}}}`,
+			`{"properties":{"p":{"n":5.00000000000000001}}}`, false},
 	} {
 		gk, v := gatekeeper(t, c.schema), parsed(t, c.value)
 		issues := gk.Oracle().Causes(v)
@@ -154,12 +180,14 @@ func TestHoldsAsDoubles(t *testing.T) {
 			t.Errorf("%s on %s: looks robust by its issues (%v): %v, want %v", c.value, c.schema, issues, got, c.robust)
 		}
 		if !gk.Oracle().DoublesDiffer(v, nil, issues) {
-			t.Errorf("%s on %s: valid in another reading, but not implementation-defined (issues %v)", c.value, c.schema, issues)
+			t.Errorf("%s on %s: valid in another reading, but not implementation-defined (issues %v)",
+				c.value, c.schema, issues)
 		}
 	}
 	// minContains lists the failures of the items that did not match under it: its keyword
 	// keeps the value from holding.
-	gk := gatekeeper(t, `{"type":"array","contains":{"required":["n"],"properties":{"n":{"maximum":5}}},"minContains":1}`)
+	gk := gatekeeper(t, `{"type":"array","contains":{"required":["n"],"properties":{"n":{"maximum":5}}},`+
+		`"minContains":1}`)
 	v := parsed(t, `[{"n":5.00000000000000001},{}]`)
 	if issues := gk.Oracle().Causes(v); oracle.HoldsAsDoubles(v, issues) {
 		t.Errorf("%v: holds as doubles by its issues, though one item matches contains as a double", issues)

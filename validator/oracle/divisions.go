@@ -55,7 +55,8 @@ func (d *doubles) compileDivisions() {
 // division is the reading with numbers read by round (nil: as written) and the multipleOf
 // values float picks (nil: all) divided in floating point (MarkFloatDivisions, FloatDivision);
 // nil when the schema cannot be read so.
-func (d *doubles) division(round func(json.Number) (json.Number, bool), float func(json.Number) bool, exactOnOverflow bool) *Gatekeeper {
+func (d *doubles) division(round func(json.Number) (json.Number, bool), float func(json.Number) bool,
+	exactOnOverflow bool) *Gatekeeper {
 	shared, err := d.params()
 	if err != nil {
 		return nil

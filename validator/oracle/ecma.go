@@ -28,7 +28,8 @@ const LastResort = 5 * time.Second
 // lookahead, lookbehind, backreferences and \u{...} mean what they mean to a JavaScript gate.
 // Its String is the pattern's source.
 func ecmaRegexp(src string) (jsonschema.Regexp, error) {
-	re, err := regexp2.Compile(src, regexp2.ECMAScript|regexp2.Unicode, regexp2.OptionMaxBacktrackingStackSize(MaxBacktrack))
+	re, err := regexp2.Compile(src, regexp2.ECMAScript|regexp2.Unicode,
+		regexp2.OptionMaxBacktrackingStackSize(MaxBacktrack))
 	if err != nil {
 		return nil, fmt.Errorf("not an ECMA-262 regular expression: %v", err)
 	}
@@ -56,7 +57,8 @@ func badPattern(doc any) string {
 	bad := ""
 	try := func(src, at string) {
 		if _, err := ecmaRegexp(src); err != nil && bad == "" {
-			bad = fmt.Sprintf("pattern %q at %s: %v (the oracle reads patterns as ECMA-262 with the u flag, as Ajv does)", src, at, err)
+			bad = fmt.Sprintf("pattern %q at %s: %v (the oracle reads patterns as ECMA-262 with the u flag, as Ajv "+
+				"does)", src, at, err)
 		}
 	}
 	schemawalk.Keywords(doc, func(_ map[string]any, k string, x any, at *schemawalk.Path) bool {

@@ -51,7 +51,8 @@ func TestSuitePatterns(t *testing.T) {
 					t.Fatal(err)
 				}
 				if gk.Valid(v) != tc.Valid {
-					t.Errorf("%s: %s: %s: valid %v, the suite says %v", filepath.Base(f), g.Description, tc.Description, !tc.Valid, tc.Valid)
+					t.Errorf("%s: %s: %s: valid %v, the suite says %v", filepath.Base(f), g.Description,
+						tc.Description, !tc.Valid, tc.Valid)
 				}
 			}
 		}
@@ -83,8 +84,10 @@ func TestBacktrackingIsBounded(t *testing.T) {
 // where it is and why, not the metaschema.
 func TestBadPatternIsNamed(t *testing.T) {
 	for schema, want := range map[string]string{
-		`{"type":"object","properties":{"a":{"type":"string","pattern":"^(?P<x>a)$"}}}`: `pattern "^(?P<x>a)$" at /properties/a/pattern: not an ECMA-262 regular expression`,
-		`{"type":"object","patternProperties":{"^\\pL$":{}}}`:                           `pattern "^\\pL$" at /patternProperties/^\pL$: not an ECMA-262 regular expression`,
+		`{"type":"object","properties":{"a":{"type":"string","pattern":"^(?P<x>a)$"}}}`: `pattern "^(?P<x>a)$" at ` +
+			`/properties/a/pattern: not an ECMA-262 regular expression`,
+		`{"type":"object","patternProperties":{"^\\pL$":{}}}`: `pattern "^\\pL$" at ` +
+			`/patternProperties/^\pL$: not an ECMA-262 regular expression`,
 	} {
 		_, err := oracle.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "metaschema") {

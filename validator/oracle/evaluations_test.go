@@ -23,7 +23,8 @@ func fan(levels int) json.RawMessage {
 			map[string]any{"anyOf": []any{next, map[string]any{"type": "object"}}}}}
 	}
 	defs[fmt.Sprintf("d%d", levels)] = map[string]any{"type": "object"}
-	b, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"$ref": "#/$defs/d0"}}, "$defs": defs})
+	b, _ := json.Marshal(map[string]any{"type": "object",
+		"properties": map[string]any{"a": map[string]any{"$ref": "#/$defs/d0"}}, "$defs": defs})
 	return b
 }
 

@@ -78,7 +78,8 @@ func flatten(e *jsonschema.ValidationError, all, messages bool, instance any, ba
 		// its length can be trusted. Report the name in every object at that depth that has it.
 		objs := objectsWithKey(instance, k.Property, len(e.InstanceLocation))
 		for _, p := range objs {
-			*out = append(*out, validator.Issue{Path: child(p, k.Property), Keyword: "propertyNames", Message: "is not an allowed property name"})
+			*out = append(*out, validator.Issue{Path: child(p, k.Property), Keyword: "propertyNames",
+				Message: "is not an allowed property name"})
 		}
 		if all && len(objs) == 1 {
 			// The propertyNames may lie in a then or else: its SchemaURL is the keyword's own.
@@ -228,17 +229,20 @@ func describe(k jsonschema.ErrorKind, loc string, sink issueSink) bool {
 		sink.emit(loc, "contains", func() string { return "must contain a matching item" })
 		return false
 	case *kind.MinContains:
-		sink.emit(loc, "minContains", func() string { return fmt.Sprintf("must contain at least %d matching items", k.Want) })
+		sink.emit(loc, "minContains",
+			func() string { return fmt.Sprintf("must contain at least %d matching items", k.Want) })
 		return false
 	case *kind.MaxContains:
-		sink.emit(loc, "maxContains", func() string { return fmt.Sprintf("must contain at most %d matching items", k.Want) })
+		sink.emit(loc, "maxContains",
+			func() string { return fmt.Sprintf("must contain at most %d matching items", k.Want) })
 		return false
 	case *kind.AnyOf:
 		sink.emit(loc, "anyOf", func() string { return "must match at least one of the allowed shapes" })
 		return false
 	case *kind.OneOf:
 		if len(k.Subschemas) > 1 {
-			sink.emit(loc, "oneOf", func() string { return "matches more than one of the allowed shapes; must match exactly one" })
+			sink.emit(loc, "oneOf",
+				func() string { return "matches more than one of the allowed shapes; must match exactly one" })
 		} else {
 			sink.emit(loc, "oneOf", func() string { return "must match exactly one of the allowed shapes" })
 		}
@@ -261,18 +265,22 @@ func describeMember(k jsonschema.ErrorKind, loc string, sink issueSink) {
 		}
 	case *kind.DependentRequired:
 		for _, m := range k.Missing {
-			sink.emit(child(loc, m), "dependentRequired", func() string { return fmt.Sprintf("is required when %q is present", k.Prop) })
+			sink.emit(child(loc, m), "dependentRequired",
+				func() string { return fmt.Sprintf("is required when %q is present", k.Prop) })
 		}
 	case *kind.Dependency:
 		for _, m := range k.Missing {
-			sink.emit(child(loc, m), "dependencies", func() string { return fmt.Sprintf("is required when %q is present", k.Prop) })
+			sink.emit(child(loc, m), "dependencies",
+				func() string { return fmt.Sprintf("is required when %q is present", k.Prop) })
 		}
 	case *kind.AdditionalProperties:
 		for _, p := range k.Properties {
-			sink.emit(child(loc, p), "additionalProperties", func() string { return "is not a property this tool accepts" })
+			sink.emit(child(loc, p), "additionalProperties",
+				func() string { return "is not a property this tool accepts" })
 		}
 	case *kind.UniqueItems:
-		sink.emit(child(loc, fmt.Sprint(k.Duplicates[1])), "uniqueItems", func() string { return fmt.Sprintf("duplicates item %d; items must be unique", k.Duplicates[0]) })
+		sink.emit(child(loc, fmt.Sprint(k.Duplicates[1])), "uniqueItems",
+			func() string { return fmt.Sprintf("duplicates item %d; items must be unique", k.Duplicates[0]) })
 	}
 }
 
@@ -280,7 +288,8 @@ func describeMember(k jsonschema.ErrorKind, loc string, sink issueSink) {
 func describeValue(k jsonschema.ErrorKind, loc string, sink issueSink) {
 	switch k := k.(type) {
 	case *kind.Type:
-		sink.emit(loc, "type", func() string { return fmt.Sprintf("must be %s, found %s", strings.Join(k.Want, " or "), k.Got) })
+		sink.emit(loc, "type",
+			func() string { return fmt.Sprintf("must be %s, found %s", strings.Join(k.Want, " or "), k.Got) })
 	case *kind.Enum:
 		sink.emit(loc, "enum", func() string { return "must be one of " + listValues(k.Want) })
 	case *kind.Const:
@@ -288,7 +297,8 @@ func describeValue(k jsonschema.ErrorKind, loc string, sink issueSink) {
 	case *kind.Format:
 		sink.emit(loc, "format", func() string { return fmt.Sprintf("must be a valid %s", k.Want) })
 	case *kind.MinProperties:
-		sink.emit(loc, "minProperties", func() string { return fmt.Sprintf("must have at least %d properties", k.Want) })
+		sink.emit(loc, "minProperties",
+			func() string { return fmt.Sprintf("must have at least %d properties", k.Want) })
 	case *kind.MaxProperties:
 		sink.emit(loc, "maxProperties", func() string { return fmt.Sprintf("must have at most %d properties", k.Want) })
 	case *kind.MinItems:
@@ -312,7 +322,8 @@ func describeValue(k jsonschema.ErrorKind, loc string, sink issueSink) {
 	case *kind.ExclusiveMaximum:
 		sink.emit(loc, "exclusiveMaximum", func() string { return fmt.Sprintf("must be < %s", ratString(k.Want)) })
 	case *kind.MultipleOf:
-		sink.emit(loc, "multipleOf", func() string { return fmt.Sprintf("must be a multiple of %s", ratString(k.Want)) })
+		sink.emit(loc, "multipleOf",
+			func() string { return fmt.Sprintf("must be a multiple of %s", ratString(k.Want)) })
 	case *kind.Not:
 		sink.emit(loc, "not", func() string { return "must not match the excluded shape" })
 	case *kind.FalseSchema:

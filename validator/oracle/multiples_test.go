@@ -34,19 +34,30 @@ func doublesOf(t *testing.T, schema, value string) (*doubles, any, []validator.I
 // tried, as before.
 func TestMultipleOfAtItsPlace(t *testing.T) {
 	const (
-		money = `{"type":"object","properties":{"price":{"type":"number","multipleOf":0.01},"count":{"type":"integer"},"ratio":{"type":"number"}},"additionalProperties":false}`
+		money = `{"type":"object","properties":{"price":{"type":"number","multipleOf":0.01},` +
+			`"count":{"type":"integer"},"ratio":{"type":"number"}},"additionalProperties":false}`
 		seven = `{"type":"object","properties":{"rate":{"type":"number","multipleOf":0.07},"count":{"type":"integer"}}}`
-		lines = `{"$defs":{"money":{"type":"number","multipleOf":0.01}},"type":"object","properties":{"lines":{"type":"array","items":{"type":"object","properties":{"amount":{"$ref":"#/$defs/money"},"qty":{"type":"number"}}}}}}`
-		pair  = `{"type":"object","properties":{"pair":{"type":"array","prefixItems":[{"type":"number"},{"multipleOf":0.01}]}}}`
-		anyOf = `{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"number","multipleOf":0.01}]},"y":{"type":"number"}}}`
-		not   = `{"type":"object","properties":{"x":{"not":{"multipleOf":0.01}},"y":{"type":"number"}}}`
-		pats  = `{"type":"object","patternProperties":{"^p_":{"multipleOf":0.01}},"additionalProperties":{"type":"number"}}`
+		lines = `{"$defs":{"money":{"type":"number","multipleOf":0.01}},"type":"object",` +
+			`"properties":{"lines":{"type":"array","items":{"type":"object",` +
+			`"properties":{"amount":{"$ref":"#/$defs/money"},"qty":{"type":"number"}}}}}}`
+		pair = `{"type":"object","properties":{"pair":{"type":"array","prefixItems":[{"type":"number"},` +
+			`{"multipleOf":0.01}]}}}`
+		anyOf = `{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"number",` +
+			`"multipleOf":0.01}]},"y":{"type":"number"}}}`
+		not  = `{"type":"object","properties":{"x":{"not":{"multipleOf":0.01}},"y":{"type":"number"}}}`
+		pats = `{"type":"object","patternProperties":{"^p_":{"multipleOf":0.01}},` +
+			`"additionalProperties":{"type":"number"}}`
 		// \p{L} is a letter class to ECMA-262 with the u flag, the text "p{L}" without it.
-		dialect = `{"type":"object","patternProperties":{"^\\p{L}$":{"multipleOf":0.01}},"additionalProperties":{"type":"number"}}`
-		addl    = `{"type":"object","properties":{"n":{"type":"number"}},"additionalProperties":{"multipleOf":0.01}}`
-		deps    = `{"type":"object","properties":{"c":{"type":"number"}},"dependentSchemas":{"a":{"properties":{"b":{"multipleOf":0.01}}}}}`
-		tree    = `{"$defs":{"tree":{"type":"object","properties":{"v":{"multipleOf":0.01},"w":{"type":"number"},"kids":{"type":"array","items":{"$ref":"#/$defs/tree"}}}}},"$ref":"#/$defs/tree"}`
-		dyn     = `{"$schema":"https://json-schema.org/draft/2020-12/schema","$dynamicAnchor":"node","type":"object","properties":{"n":{"multipleOf":0.01},"w":{"type":"number"},"kids":{"type":"array","items":{"$dynamicRef":"#node"}}}}`
+		dialect = `{"type":"object","patternProperties":{"^\\p{L}$":{"multipleOf":0.01}},` +
+			`"additionalProperties":{"type":"number"}}`
+		addl = `{"type":"object","properties":{"n":{"type":"number"}},"additionalProperties":{"multipleOf":0.01}}`
+		deps = `{"type":"object","properties":{"c":{"type":"number"}},` +
+			`"dependentSchemas":{"a":{"properties":{"b":{"multipleOf":0.01}}}}}`
+		tree = `{"$defs":{"tree":{"type":"object","properties":{"v":{"multipleOf":0.01},"w":{"type":"number"},` +
+			`"kids":{"type":"array","items":{"$ref":"#/$defs/tree"}}}}},"$ref":"#/$defs/tree"}`
+		dyn = `{"$schema":"https://json-schema.org/draft/2020-12/schema","$dynamicAnchor":"node","type":"object",` +
+			`"properties":{"n":{"multipleOf":0.01},"w":{"type":"number"},"kids":{"type":"array",` +
+			`"items":{"$dynamicRef":"#node"}}}}`
 	)
 	for _, tc := range []struct {
 		schema, value string
@@ -116,8 +127,10 @@ func TestMultipleOfAtItsPlace(t *testing.T) {
 // whole-schema pairing does not, and leaves fewer marked.
 func TestMultipleOfPairingIsASubset(t *testing.T) {
 	gk, err := Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(
-		`{"type":"object","properties":{"price":{"type":"number","multipleOf":0.01},"count":{"type":"integer"},"ratio":{"type":"number"},` +
-			`"items":{"type":"array","items":{"type":"object","properties":{"qty":{"type":"number","multipleOf":0.1},"w":{"type":"number"}}}}}}`)})
+		`{"type":"object","properties":{"price":{"type":"number","multipleOf":0.01},"count":{"type":"integer"},` +
+			`"ratio":{"type":"number"},` +
+			`"items":{"type":"array","items":{"type":"object","properties":{"qty":{"type":"number","multipleOf":0.1},` +
+			`"w":{"type":"number"}}}}}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,9 +159,11 @@ func TestMultipleOfPairingIsASubset(t *testing.T) {
 		}
 	}
 	if now >= old {
-		t.Errorf("precise pairing marked %d of %d values, the whole-schema pairing %d: no precision won", now, len(nums)*len(nums), old)
+		t.Errorf("precise pairing marked %d of %d values, the whole-schema pairing %d: no precision won", now,
+			len(nums)*len(nums), old)
 	}
-	t.Logf("values whose division differs: %d of %d paired by place, %d paired with every multipleOf", now, len(nums)*len(nums), old)
+	t.Logf("values whose division differs: %d of %d paired by place, %d paired with every multipleOf", now,
+		len(nums)*len(nums), old)
 }
 
 // A value that fails by a bound can fail, read as doubles, by a multipleOf instead, which
@@ -162,8 +177,10 @@ func TestFailureTurnsIntoAMultipleOf(t *testing.T) {
 		return `{"type":"object","properties":` + props + `,"additionalProperties":false}`
 	}
 	const (
-		upper = `{"type":"object","properties":{"f":{"type":"number","multipleOf":0.001,"maximum":1e15}},"required":["f"],"additionalProperties":false}`
-		lower = `{"type":"object","properties":{"f":{"type":"number","multipleOf":0.001,"minimum":-1e15}},"required":["f"],"additionalProperties":false}`
+		upper = `{"type":"object","properties":{"f":{"type":"number","multipleOf":0.001,"maximum":1e15}},` +
+			`"required":["f"],"additionalProperties":false}`
+		lower = `{"type":"object","properties":{"f":{"type":"number","multipleOf":0.001,"minimum":-1e15}},` +
+			`"required":["f"],"additionalProperties":false}`
 	)
 	for _, tc := range []struct {
 		schema, value string
@@ -173,25 +190,38 @@ func TestFailureTurnsIntoAMultipleOf(t *testing.T) {
 		{lower, `{"f":-1000000000000000.001}`, true},
 		// The same inside anyOf, oneOf, if/then and items, and valid cases that floating-point
 		// division fails (found by an adversarial run against Ajv, TypeBox and jsonschema-go).
-		{obj(`{"f":{"anyOf":[{"type":"number","multipleOf":0.001,"maximum":1e15},{"type":"string"}]}}`), `{"f":1000000000000000.001}`, true},
-		{obj(`{"f":{"oneOf":[{"type":"number","multipleOf":0.001,"maximum":1e15},{"type":"string"}]}}`), `{"f":1000000000000000.001}`, true},
+		{obj(`{"f":{"anyOf":[{"type":"number","multipleOf":0.001,"maximum":1e15},{"type":"string"}]}}`),
+			`{"f":1000000000000000.001}`, true},
+		{obj(`{"f":{"oneOf":[{"type":"number","multipleOf":0.001,"maximum":1e15},{"type":"string"}]}}`),
+			`{"f":1000000000000000.001}`, true},
 		{obj(`{"f":{"not":{"type":"number","multipleOf":0.001,"minimum":1e15}}}`), `{"f":999999999999999.999}`, true},
-		{obj(`{"f":{"if":{"type":"number","minimum":1e15},"then":{"type":"number","minimum":9007199254740992,"multipleOf":0.001}}}`), `{"f":9007199254740991.999}`, true},
-		{obj(`{"a":{"type":"number","multipleOf":1e-5},"b":{"anyOf":[{"type":"number","minimum":-1e16},{"type":"string"}]}}`), `{"a":-225,"b":-10000000000000000.0009765625}`, true},
-		{obj(`{"f":{"oneOf":[{"type":"integer","multipleOf":1e-5},{"type":"number","maximum":1e15}]}}`), `{"f":999999999999999.999}`, true},
-		{obj(`{"f":{"type":"array","items":{"anyOf":[{"type":"number","multipleOf":0.001,"maximum":1e15},{"type":"string"}]}}}`), `{"f":[1000000000000000.001]}`, true},
+		{obj(`{"f":{"if":{"type":"number","minimum":1e15},"then":{"type":"number","minimum":9007199254740992,` +
+			`"multipleOf":0.001}}}`), `{"f":9007199254740991.999}`, true},
+		{obj(`{"a":{"type":"number","multipleOf":1e-5},"b":{"anyOf":[{"type":"number","minimum":-1e16},` +
+			`{"type":"string"}]}}`), `{"a":-225,"b":-10000000000000000.0009765625}`, true},
+		{obj(`{"f":{"oneOf":[{"type":"integer","multipleOf":1e-5},{"type":"number","maximum":1e15}]}}`),
+			`{"f":999999999999999.999}`, true},
+		{obj(`{"f":{"type":"array","items":{"anyOf":[{"type":"number","multipleOf":0.001,"maximum":1e15},` +
+			`{"type":"string"}]}}}`), `{"f":[1000000000000000.001]}`, true},
 		// Judged on shortest decimals (gates that divide decimals): 9999999999999999 reads as
 		// 1e16, and 490 is a multiple of 0.07, so the case is valid there.
-		{obj(`{"a":{"type":"number","multipleOf":0.07},"b":{"type":"number","minimum":1e16}}`), `{"a":490,"b":9999999999999999}`, true},
+		{obj(`{"a":{"type":"number","multipleOf":0.07},"b":{"type":"number","minimum":1e16}}`),
+			`{"a":490,"b":9999999999999999}`, true},
 		// python-jsonschema divides by 7 with a remainder and by 0.1 in floating point, both
 		// in one value: 7e22 fails the first (as a double its remainder is 2) and meets the
 		// second, so the not fails and the valid 7e22 is rejected.
 		{obj(`{"p0":{"const":7e22,"anyOf":[{"multipleOf":7},{"not":{"multipleOf":0.1}}]}}`), `{"p0":7e22}`, true},
-		{obj(`{"p0":{"type":"number","minimum":1e+17,"maximum":1e+18,"oneOf":[{"multipleOf":6},{"multipleOf":1.5}]},"p1":{"type":"number","minimum":9e+21,"maximum":1e+23,"anyOf":[{"multipleOf":0.1},{"not":{"multipleOf":6}}]}}`), `{"p0":999999999999999999,"p1":8999999999999999999999.9}`, true},
+		{obj(`{"p0":{"type":"number","minimum":1e+17,"maximum":1e+18,"oneOf":[{"multipleOf":6},{"multipleOf":1.5}]},` +
+			`"p1":{"type":"number","minimum":9e+21,"maximum":1e+23,"anyOf":[{"multipleOf":0.1},` +
+			`{"not":{"multipleOf":6}}]}}`), `{"p0":999999999999999999,"p1":8999999999999999999999.9}`, true},
 		// The same multipleOf reached only by a $dynamicRef (known by its $dynamicAnchor), and
 		// one in a default that a $ref points into (found by review).
-		{`{"$id":"https://x.example/root.json","type":"object","$defs":{"item":{"$dynamicAnchor":"item","anyOf":[{"multipleOf":7},{"not":{"multipleOf":0.1}}]},"list":{"$id":"list","$defs":{"item":{"$dynamicAnchor":"item"}},"$dynamicRef":"#item"}},"properties":{"a":{"$ref":"list"}}}`, `{"a":7e22}`, true},
-		{`{"type":"object","properties":{"a":{"$ref":"#/properties/b/default"},"b":{"default":{"multipleOf":3,"maximum":1e22}}}}`, `{"a":10000000000000000000002}`, true},
+		{`{"$id":"https://x.example/root.json","type":"object","$defs":{"item":{"$dynamicAnchor":"item",` +
+			`"anyOf":[{"multipleOf":7},{"not":{"multipleOf":0.1}}]},"list":{"$id":"list",` +
+			`"$defs":{"item":{"$dynamicAnchor":"item"}},"$dynamicRef":"#item"}},"properties":{"a":{"$ref":"list"}}}`,
+			`{"a":7e22}`, true},
+		{`{"type":"object","properties":{"a":{"$ref":"#/properties/b/default"},"b":{"default":{"multipleOf":3,` +
+			`"maximum":1e22}}}}`, `{"a":10000000000000000000002}`, true},
 		// Broken by a margin a double sees, and a multiple either way: it holds.
 		{upper, `{"f":1000000000000001}`, false},
 		// A key too many, no number read otherwise: it holds.
@@ -213,7 +243,8 @@ func TestFailureTurnsIntoAMultipleOf(t *testing.T) {
 // only so. 9007199254740993 is past an exclusiveMinimum of 9007199254740992 except as a double;
 // 18446744073709551618 breaks a maximum of 18446744073709551617 except as a double.
 func TestSerdeReading(t *testing.T) {
-	const schema = `{"type":"object","properties":{"x":{"exclusiveMinimum":9007199254740992},"y":{"maximum":18446744073709551617}}}`
+	const schema = `{"type":"object","properties":{"x":{"exclusiveMinimum":9007199254740992},` +
+		`"y":{"maximum":18446744073709551617}}}`
 	for _, tc := range []struct {
 		value  string
 		either bool

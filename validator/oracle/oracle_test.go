@@ -18,11 +18,14 @@ import (
 // divide otherwise (the doubles and division readings) and an integer beyond a double (the mixed
 // and serde_json readings; serde_json's is the mixed one here, as the integer fits a uint64).
 var readingsTool = tool.Tool{Name: "order", Parameters: json.RawMessage(`{"type":"object",` +
-	`"properties":{"when":{"type":"string","format":"date"},"price":{"type":"number","multipleOf":0.01,"maximum":1000},` +
-	`"id":{"type":"integer","minimum":1,"maximum":12345678901234567890},"tags":{"type":"array","items":{"type":"string","maxLength":5}}},` +
+	`"properties":{"when":{"type":"string","format":"date"},"price":{"type":"number","multipleOf":0.01,` +
+	`"maximum":1000},` +
+	`"id":{"type":"integer","minimum":1,"maximum":12345678901234567890},"tags":{"type":"array",` +
+	`"items":{"type":"string","maxLength":5}}},` +
 	`"required":["when","price"],"additionalProperties":false}`)}
 
-var plainTool = tool.Tool{Name: "plain", Parameters: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)}
+var plainTool = tool.Tool{Name: "plain",
+	Parameters: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)}
 
 // checkOnce fails when some reading was compiled more than once, or a tool's exact reading not
 // exactly once, and returns how many readings each tool had compiled.
@@ -61,7 +64,8 @@ func TestRunCompilesEachReadingOnce(t *testing.T) {
 	}
 	// exact, lax, as doubles, mixed (= serde_json), and the division readings.
 	if per["order"] < 5 {
-		t.Errorf("order: %d readings compiled, want at least 5: the test no longer reaches them (%v)", per["order"], counts())
+		t.Errorf("order: %d readings compiled, want at least 5: the test no longer reaches them (%v)",
+			per["order"], counts())
 	}
 }
 
@@ -76,7 +80,8 @@ func TestAuditCompilesEachReadingOnce(t *testing.T) {
 	audit.Tool(gk, audit.Options{Values: 4})
 	got := counts()
 	checkOnce(t, got, readingsTool)
-	lax := slices.ContainsFunc(slices.Collect(maps.Keys(got)), func(k string) bool { return strings.HasSuffix(k, "lax=true") })
+	lax := slices.ContainsFunc(slices.Collect(maps.Keys(got)),
+		func(k string) bool { return strings.HasSuffix(k, "lax=true") })
 	if !lax {
 		t.Errorf("the audit compiled no lax reading (%v): the test no longer reaches it", got)
 	}
@@ -133,7 +138,8 @@ func TestDivisionMarksStayInTheirReadings(t *testing.T) {
 		}
 	}
 	if division == 0 || mixed == 0 {
-		t.Errorf("the test no longer reaches a division reading (%d) and a reading after it (%d): %v", division, mixed, got)
+		t.Errorf("the test no longer reaches a division reading (%d) and a reading after it (%d): %v",
+			division, mixed, got)
 	}
 	checkOnce(t, got)
 }

@@ -154,7 +154,8 @@ func (refuseLoader) Load(u string) (any, error) {
 func explainCompileError(err error, loc string, doc any) error {
 	var le *jsonschema.LoadURLError
 	if errors.As(err, &le) && schemaNames(doc, le.URL) {
-		return fmt.Errorf("$schema %s: not a dialect toolproof knows (drafts 4, 6, 7, 2019-09 and 2020-12); metaschemas are not loaded", le.URL)
+		return fmt.Errorf("$schema %s: not a dialect toolproof knows (drafts 4, 6, 7, 2019-09 and 2020-12); "+
+			"metaschemas are not loaded", le.URL)
 	}
 	if errors.As(err, &le) {
 		return fmt.Errorf("$ref to %s: remote references are not loaded (only local $defs)", le.URL)
@@ -190,7 +191,8 @@ func (g *Gatekeeper) Schema() *jsonschema.Schema { return g.schema }
 func (g *Gatekeeper) Parse(args []byte) (map[string]any, error) {
 	v, err := jsonvalue.ParseKeys(args, g.keys)
 	if err != nil {
-		return nil, &validator.Error{Tool: g.tool.Name, Issues: []validator.Issue{{Path: "", Keyword: "json", Message: syntaxMessage(err)}}}
+		return nil, &validator.Error{Tool: g.tool.Name,
+			Issues: []validator.Issue{{Path: "", Keyword: "json", Message: syntaxMessage(err)}}}
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {

@@ -186,14 +186,16 @@ func TestCompileErrorsAreConfigErrors(t *testing.T) {
 // and the same keys inside enum, const, default and examples (data, not schemas), are fine.
 func TestSizesBeyondInt64(t *testing.T) {
 	for params, want := range map[string]string{
-		`{"properties":{"s":{"maxLength":18446744073709551616}}}`:     "maxLength is 18446744073709551616 at /properties/s/maxLength",
-		`{"items":[{"type":"string"},{"minItems":1e19}]}`:             "minItems is 1e19 at /items/1/minItems",
-		`{"$defs":{"d":{"maxProperties":99999999999999999999}}}`:      "at /$defs/d/maxProperties",
-		`{"properties":{"a":{"maxLength":9223372036854775807}}}`:      "",
-		`{"const":{"maxLength":18446744073709551616},"maxLength":3}`:  "",
-		`{"properties":{"maxItems":{"type":"integer"}}}`:              "",
-		`{"properties":{"const":{"maxLength":18446744073709551616}}}`: "maxLength is 18446744073709551616 at /properties/const/maxLength",
-		`{"$defs":{"enum":{"minItems":1e20}}}`:                        "minItems is 1e20 at /$defs/enum/minItems",
+		`{"properties":{"s":{"maxLength":18446744073709551616}}}`: "maxLength is 18446744073709551616 at " +
+			"/properties/s/maxLength",
+		`{"items":[{"type":"string"},{"minItems":1e19}]}`:            "minItems is 1e19 at /items/1/minItems",
+		`{"$defs":{"d":{"maxProperties":99999999999999999999}}}`:     "at /$defs/d/maxProperties",
+		`{"properties":{"a":{"maxLength":9223372036854775807}}}`:     "",
+		`{"const":{"maxLength":18446744073709551616},"maxLength":3}`: "",
+		`{"properties":{"maxItems":{"type":"integer"}}}`:             "",
+		`{"properties":{"const":{"maxLength":18446744073709551616}}}`: "maxLength is 18446744073709551616 at " +
+			"/properties/const/maxLength",
+		`{"$defs":{"enum":{"minItems":1e20}}}`: "minItems is 1e20 at /$defs/enum/minItems",
 	} {
 		_, err := oracle.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(params)})
 		switch {
@@ -204,9 +206,11 @@ func TestSizesBeyondInt64(t *testing.T) {
 		}
 	}
 	// The largest count the check lets through is read as written.
-	g := compile(t, tool.Tool{Name: "fits", Parameters: json.RawMessage(`{"properties":{"s":{"maxLength":9223372036854775807,"minLength":2}}}`)})
+	g := compile(t, tool.Tool{Name: "fits",
+		Parameters: json.RawMessage(`{"properties":{"s":{"maxLength":9223372036854775807,"minLength":2}}}`)})
 	if !g.Valid(map[string]any{"s": "ab"}) || g.Valid(map[string]any{"s": "a"}) {
-		t.Errorf("maxLength 2^63-1 with minLength 2: \"ab\" valid %v, \"a\" valid %v; want true, false", g.Valid(map[string]any{"s": "ab"}), g.Valid(map[string]any{"s": "a"}))
+		t.Errorf("maxLength 2^63-1 with minLength 2: \"ab\" valid %v, \"a\" valid %v; want true, false",
+			g.Valid(map[string]any{"s": "ab"}), g.Valid(map[string]any{"s": "a"}))
 	}
 }
 
@@ -283,7 +287,9 @@ func TestPropertyNamesLocation(t *testing.T) {
 }
 
 func TestECMAEscapesInPatterns(t *testing.T) {
-	gk, err := oracle.Compile(tool.Tool{Name: "name", Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"string","pattern":"^[\\u4e00-\\u9fa5]+$"}}}`)})
+	gk, err := oracle.Compile(tool.Tool{Name: "name",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"string",` +
+			`"pattern":"^[\\u4e00-\\u9fa5]+$"}}}`)})
 	if err != nil {
 		t.Fatalf("a pattern with \\u escapes: %v", err)
 	}
@@ -334,7 +340,8 @@ func TestErrors(t *testing.T) {
 func TestCausesNameTheBranch(t *testing.T) {
 	gk, err := oracle.Compile(tool.Tool{Name: "b", Parameters: json.RawMessage(`{"type":"object",
 		"properties":{"replicas":{"type":"integer"},"job":{"type":"object",
-			"if":{"required":["prod"]},"then":{"properties":{"n":{"minimum":2}}},"else":{"properties":{"n":{"maximum":10}}}},
+			"if":{"required":["prod"]},"then":{"properties":{"n":{"minimum":2}}},` +
+		`"else":{"properties":{"n":{"maximum":10}}}},
 			"ref":{"$ref":"#/$defs/r"},
 			"refs":{"type":"array","items":{"$ref":"#/$defs/r"}},
 			"borrowed":{"$ref":"#/$defs/r/then"},
@@ -412,7 +419,8 @@ func checkCauses(t *testing.T, gk *oracle.Gatekeeper, args, want, not string) {
 		t.Errorf("%s: Locate %v, did not want %q", args, got, not)
 	}
 	if is := gk.Issues(v); len(is) == 0 || strings.Contains(fmt.Sprint(is), "then") {
-		t.Errorf("%s: Issues %v: want the error inside, and no branch issue (the gate's own report is unchanged)", args, is)
+		t.Errorf("%s: Issues %v: want the error inside, and no branch issue (the gate's own report is unchanged)",
+			args, is)
 	}
 }
 
@@ -421,7 +429,8 @@ func checkCauses(t *testing.T, gk *oracle.Gatekeeper, args, want, not string) {
 // 1000000000000000.0005 is a multiple of 0.001 in floating point (as a double it is 1e15), not
 // exactly; 0.07 is a multiple of 0.01 exactly, not in floating point (7.000000000000001).
 func TestFloatDivision(t *testing.T) {
-	schema := `{"type":"object","properties":{"a":{"anyOf":[{"type":"number","multipleOf":0.001},{"type":"string"}]},"b":{"type":"array","items":{"multipleOf":0.01}}}}`
+	schema := `{"type":"object","properties":{"a":{"anyOf":[{"type":"number","multipleOf":0.001},{"type":"string"}]},` +
+		`"b":{"type":"array","items":{"multipleOf":0.01}}}}`
 	tl := tool.Tool{Name: "t", Parameters: json.RawMessage(schema)}
 	exact, err := oracle.Compile(tl)
 	if err != nil {
@@ -463,7 +472,8 @@ func TestFloatDivision(t *testing.T) {
 // MarkFloatDivisions renames the multipleOf keywords float picks, and nothing else: not a
 // property named multipleOf, nor data.
 func TestMarkFloatDivisions(t *testing.T) {
-	doc, err := jsonvalue.Parse([]byte(`{"properties":{"multipleOf":{"multipleOf":7},"x":{"multipleOf":0.5,"enum":[{"multipleOf":1.5}]}},"$defs":{"d":{"anyOf":[{"multipleOf":2.5}]}}}`))
+	doc, err := jsonvalue.Parse([]byte(`{"properties":{"multipleOf":{"multipleOf":7},"x":{"multipleOf":0.5,` +
+		`"enum":[{"multipleOf":1.5}]}},"$defs":{"d":{"anyOf":[{"multipleOf":2.5}]}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,13 +481,16 @@ func TestMarkFloatDivisions(t *testing.T) {
 		t.Errorf("no reference into data, but the marking says it is incomplete")
 	}
 	got := string(jsonvalue.MustMarshal(doc))
-	want := `{"$defs":{"d":{"anyOf":[{"x-toolproof-float-multipleOf":2.5}]}},"properties":{"multipleOf":{"multipleOf":7},"x":{"enum":[{"multipleOf":1.5}],"x-toolproof-float-multipleOf":0.5}}}`
+	want := `{"$defs":{"d":{"anyOf":[{"x-toolproof-float-multipleOf":2.5}]}},` +
+		`"properties":{"multipleOf":{"multipleOf":7},"x":{"enum":[{"multipleOf":1.5}],` +
+		`"x-toolproof-float-multipleOf":0.5}}}`
 	if got != want {
 		t.Errorf("marked:\n got %s\nwant %s", got, want)
 	}
 	// A $ref into a default reaches a schema the marking leaves alone; one to a property
 	// named default does not.
-	for ref, complete := range map[string]bool{"#/properties/b/default": false, "#/properties/default": true, "#/$defs/enum": true, "#/properties/b/enum/0": false} {
+	for ref, complete := range map[string]bool{"#/properties/b/default": false, "#/properties/default": true,
+		"#/$defs/enum": true, "#/properties/b/enum/0": false} {
 		doc, err := jsonvalue.Parse([]byte(`{"properties":{"a":{"$ref":"` + ref + `"}}}`))
 		if err != nil {
 			t.Fatal(err)

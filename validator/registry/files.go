@@ -44,7 +44,8 @@ func (o *Opener) folder(rel, what string, npm bool) (string, error) {
 	if o.Root != "" {
 		dir := filepath.Join(o.Root, filepath.FromSlash(rel))
 		if _, err := os.Stat(dir); err != nil {
-			return "", fmt.Errorf("validator %s: the toolproof checkout %s (TOOLPROOF_ROOT) has no %s: %v", what, o.Root, rel, err)
+			return "", fmt.Errorf("validator %s: the toolproof checkout %s (TOOLPROOF_ROOT) has no %s: %v",
+				what, o.Root, rel, err)
 		}
 		if !npm {
 			return dir, nil
@@ -85,10 +86,12 @@ func (o *Opener) nodeIn(what, rel string) (node, dir string, err error) {
 	}
 	if node != "" {
 		if _, err := os.Stat(node); err != nil {
-			return "", "", fmt.Errorf("validator %s: the node binary named by TOOLPROOF_NODE (or Opener.Node): %v", what, err)
+			return "", "", fmt.Errorf("validator %s: the node binary named by TOOLPROOF_NODE (or Opener.Node): %v",
+				what, err)
 		}
 	} else if node, err = exec.LookPath("node"); err != nil {
-		return "", "", fmt.Errorf("validator %s needs Node.js 20 or later (node is not on PATH; TOOLPROOF_NODE names another)", what)
+		return "", "", fmt.Errorf("validator %s needs Node.js 20 or later (node is not on PATH; TOOLPROOF_NODE names "+
+			"another)", what)
 	}
 	dir, err = o.folder(rel, what, true)
 	if err != nil {

@@ -38,7 +38,8 @@ func (o *Opener) Listed() ([]Entry, []string) {
 func (o *Opener) zooMissing() string {
 	clone := "set TOOLPROOF_ROOT to a clone of toolproof, and it is built from its validator/zoo with go build"
 	if _, err := exec.LookPath("go"); err != nil {
-		return "it is built from source and the go command is not on PATH: install Go (https://go.dev/dl), then " + clone
+		return "it is built from source and the go command is not on PATH: install Go (https://go.dev/dl), then " +
+			clone
 	}
 	if o.Root != "" {
 		return ""

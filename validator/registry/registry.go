@@ -24,7 +24,8 @@ type Entry struct {
 // Entries lists every named validator, in display order.
 func Entries() []Entry {
 	return []Entry{
-		{"reference", "built-in gatekeeper: santhosh-tekuri/jsonschema v6, strict parse, no coercion (also builtin:reference)", "builtin"},
+		{"reference", "built-in gatekeeper: santhosh-tekuri/jsonschema v6, strict parse, no coercion (also " +
+			"builtin:reference)", "builtin"},
 		{"ajv", "node: Ajv 8, draft 2020-12 (draft-07 when the schema says so), strict schemas, ajv-formats", "node"},
 		{"ajv-coerce", "node: Ajv 8 with coerceTypes: true; passes on the coerced value", "node"},
 		{"ajv-strip", "node: Ajv 8 with removeAdditional: true; passes on the stripped value", "node"},
@@ -36,9 +37,13 @@ func Entries() []Entry {
 		{"kaptinlin", "go zoo: github.com/kaptinlin/jsonschema v0.9.8", "go-zoo"},
 		{"json-struct", "go zoo: encoding/json into a struct built from the schema", "go-zoo"},
 		{"json-struct-strict", "go zoo: the same with DisallowUnknownFields", "go-zoo"},
-		{"python-jsonschema", "python: python-jsonschema (the draft $schema names, formats asserted), json.loads numbers, strict parse gate", "python"},
-		{"seed-typebox", "seed gate: TypeBox parseToolArguments, tool read (validator/node/seeds/seed-typebox; serves its tools)", "seed"},
-		{"seed-zod", "seed gate: zod ToolValidationGatekeeper, tool execute_code (validator/node/seeds/seed-zod; serves its tools)", "seed"},
+		{"python-jsonschema",
+			"python: python-jsonschema (the draft $schema names, formats asserted), json.loads numbers, strict parse " +
+				"gate", "python"},
+		{"seed-typebox", "seed gate: TypeBox parseToolArguments, tool read (validator/node/seeds/seed-typebox; " +
+			"serves its tools)", "seed"},
+		{"seed-zod", "seed gate: zod ToolValidationGatekeeper, tool execute_code (validator/node/seeds/seed-zod; " +
+			"serves its tools)", "seed"},
 	}
 }
 
@@ -123,7 +128,8 @@ func (o *Opener) Open(spec string) (validator.Validator, error) {
 			return o.seed(name)
 		}
 	}
-	return nil, fmt.Errorf("unknown validator %q: `toolproof validators` lists the names; exec:COMMAND runs any toolproof/1 program, mcp:COMMAND an MCP server", spec)
+	return nil, fmt.Errorf("unknown validator %q: `toolproof validators` lists the names; exec:COMMAND runs any "+
+		"toolproof/1 program, mcp:COMMAND an MCP server", spec)
 }
 
 // RedactSpec is a validator spec as reports and commands record it: the URL of mcp:http(s)://...

@@ -34,7 +34,8 @@ func (o *Opener) buildZoo(name string) (string, error) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		return "", fmt.Errorf("it is built from source, and the go command is not on PATH: " +
-			"install Go (https://go.dev/dl) or choose a validator `toolproof validators` lists as node, python or builtin")
+			"install Go (https://go.dev/dl) or choose a validator `toolproof validators` lists as node, python or " +
+			"builtin")
 	}
 	cache, err := o.cacheRoot()
 	if err != nil {
@@ -59,7 +60,8 @@ func (o *Opener) buildZoo(name string) (string, error) {
 	}
 	query, err := zooQuery(version)
 	if err != nil {
-		return "", fmt.Errorf("this toolproof installs it with `go install %s@VERSION` at its own version: %v", zooCommand, err)
+		return "", fmt.Errorf("this toolproof installs it with `go install %s@VERSION` at its own version: %v",
+			zooCommand, err)
 	}
 	return o.installZoo(goCmd, filepath.Join(cache, "zoo"), exe, query, name)
 }
@@ -81,7 +83,9 @@ func (o *Opener) installZoo(goCmd, dir, exe, query, name string) (string, error)
 	}
 	defer os.RemoveAll(tmp)
 	if o.Progress != nil {
-		fmt.Fprintf(o.Progress, "toolproof: building the Go validator zoo for %s: go install %s@%s (once for this version of toolproof)\n", name, zooCommand, query)
+		fmt.Fprintf(o.Progress,
+			"toolproof: building the Go validator zoo for %s: go install %s@%s (once for this version of toolproof)\n",
+			name, zooCommand, query)
 	}
 	cmd := exec.Command(goCmd, "install", zooCommand+"@"+query)
 	cmd.Dir = tmp // no go.mod nor go.work of the user's applies
@@ -131,10 +135,12 @@ var release = regexp.MustCompile(`^v\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$`)
 func zooQuery(version string) (string, error) {
 	switch {
 	case version == "" || version == "(devel)":
-		return "", fmt.Errorf("this binary was built from a checkout (its module version is %q), so there is no version to install: "+
+		return "", fmt.Errorf("this binary was built from a checkout (its module version is %q), so there is no "+
+			"version to install: "+
 			"set TOOLPROOF_ROOT to that checkout to build the zoo from its source", version)
 	case strings.Contains(version, "+dirty"):
-		return "", fmt.Errorf("this binary was built from a modified checkout (%s): set TOOLPROOF_ROOT to that checkout to build the zoo from its source", version)
+		return "", fmt.Errorf("this binary was built from a modified checkout (%s): set TOOLPROOF_ROOT to that "+
+			"checkout to build the zoo from its source", version)
 	}
 	if m := pseudo.FindStringSubmatch(version); m != nil {
 		return m[1], nil

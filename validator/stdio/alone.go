@@ -51,7 +51,8 @@ func (c *Client) aloneGate(name string) (validator.Gate, validator.Verdict) {
 		iso.gates = map[string]validator.Gate{}
 	}
 	if iso.err != nil {
-		return nil, validator.Unclear(fmt.Sprintf("could not start a process to run the call alone (so it cannot be told whether it crashed the validator): %v", iso.err))
+		return nil, validator.Unclear(fmt.Sprintf("could not start a process to run the call alone (so it cannot be "+
+			"told whether it crashed the validator): %v", iso.err))
 	}
 	g := iso.gates[name]
 	if g == nil {

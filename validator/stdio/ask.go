@@ -8,7 +8,8 @@ import (
 // ask queues line on ch, with its waiter added by wait (under c.mu), and waits for the reply:
 // until ch dies, the client is closed, or the start timeout passes (late then gives the error).
 // Tool registrations and tool lists are asked so.
-func ask[T any](c *Client, ch *child, line []byte, reply <-chan T, wait func(), late func(limit time.Duration) error) (T, error) {
+func ask[T any](c *Client, ch *child, line []byte, reply <-chan T, wait func(),
+	late func(limit time.Duration) error) (T, error) {
 	var zero T
 	c.mu.Lock()
 	if ch.dead {

@@ -36,6 +36,7 @@ func TestCancelledBatchIsNotSentAgain(t *testing.T) {
 		t.Fatalf("the call after the cancelled batch got %+v, want valid", v)
 	}
 	if r := c.Stats().Restarts; r > 1 {
-		t.Errorf("%d restarts: the cancelled calls were written again after the first one hung, each costing a timeout; want at most 1", r)
+		t.Errorf("%d restarts: the cancelled calls were written again after the first one hung, each costing a "+
+			"timeout; want at most 1", r)
 	}
 }

@@ -342,9 +342,11 @@ func (c *Client) awaitExits(children []*child) []error {
 			case <-tick.C:
 				switch {
 				case c.silentFor(ch) >= c.opts.Timeout:
-					why = fmt.Sprintf("validator %s had answered nothing for %v (its timeout) when closed; killed", c.command, c.opts.Timeout)
+					why = fmt.Sprintf("validator %s had answered nothing for %v (its timeout) when closed; killed",
+						c.command, c.opts.Timeout)
 				case time.Now().After(grace):
-					why = fmt.Sprintf("validator %s still running %v after its stdin was closed; killed", c.command, c.closeGrace)
+					why = fmt.Sprintf("validator %s still running %v after its stdin was closed; killed",
+						c.command, c.closeGrace)
 				}
 			}
 		}

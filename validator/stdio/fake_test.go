@@ -160,8 +160,10 @@ func runFake(behaviour string, n int) int {
 			}
 			json.Unmarshal(m.Tool, &t)
 			refusedLater := behaviour == "refuselater" && !f.first && strings.HasPrefix(t.Name, "maybe")
-			if strings.HasPrefix(t.Name, "refuse") || (f.first && behaviour != "refuselater" && strings.HasPrefix(t.Name, "maybe")) || refusedLater {
-				f.write(map[string]any{"op": "tool", "name": t.Name, "ok": false, "error": "schema does not compile: nope"})
+			if strings.HasPrefix(t.Name, "refuse") ||
+				(f.first && behaviour != "refuselater" && strings.HasPrefix(t.Name, "maybe")) || refusedLater {
+				f.write(map[string]any{"op": "tool", "name": t.Name, "ok": false,
+					"error": "schema does not compile: nope"})
 			} else {
 				f.tools[t.Name] = true
 				f.write(map[string]any{"op": "tool", "name": t.Name, "ok": true})
@@ -172,16 +174,19 @@ func runFake(behaviour string, n int) int {
 			json.Unmarshal(m.Tool, &toolName)
 			text, isB64 := f.arguments(m)
 			switch {
-			case (behaviour == "crash" || behaviour == "restartfails" || f.first && behaviour == "crashone") && f.count == n:
+			case (behaviour == "crash" || behaviour == "restartfails" || f.first && behaviour == "crashone") &&
+				f.count == n:
 				f.out.Flush()
 				fmt.Fprintf(os.Stderr, "fake adapter: crashing on request %d\n", n)
 				os.Exit(3)
 			case behaviour == "slowdieon" && !bytes.Contains(text, []byte(`"die":1`)):
 				logState(fmt.Sprintf("serve %d", os.Getpid()))
-			case (behaviour == "dieon" || behaviour == "slowdieon" || behaviour == "refuselater") && bytes.Contains(text, []byte(`"die":1`)):
+			case (behaviour == "dieon" || behaviour == "slowdieon" || behaviour == "refuselater") &&
+				bytes.Contains(text, []byte(`"die":1`)):
 				fmt.Fprintln(os.Stderr, "fake adapter: dying on a marked call")
 				os.Exit(3)
-			case (behaviour == "closeout" || f.first && behaviour == "closeoutone" || behaviour == "sparecloseout" && f.ordinal < 2) && f.count == n:
+			case (behaviour == "closeout" || f.first && behaviour == "closeoutone" || behaviour == "sparecloseout" &&
+				f.ordinal < 2) && f.count == n:
 				f.out.Flush()
 				os.Stdout.Close()
 				time.Sleep(time.Hour)
@@ -279,14 +284,16 @@ func fakeJSON(m map[string]any) []byte {
 func (f *fake) write(m map[string]any) { f.out.Write(fakeJSON(m)) }
 
 func reject(id json.Number, path, msg string) []byte {
-	return fmt.Appendf(nil, `{"op":"result","id":%s,"valid":false,"issues":[{"path":%q,"message":%q}]}`+"\n", id, path, msg)
+	return fmt.Appendf(nil,
+		`{"op":"result","id":%s,"valid":false,"issues":[{"path":%q,"message":%q}]}`+"\n", id, path, msg)
 }
 
 // verdict is the answer of a correct adapter (valid iff the arguments are a JSON object), bent
 // by the behaviour.
 func (f *fake) verdict(id json.Number, text []byte, isB64 bool) []byte {
 	if f.behaviour == "pid" || f.behaviour == "crashone" {
-		return fakeJSON(map[string]any{"op": "result", "id": id, "valid": true, "value": map[string]any{"pid": os.Getpid()}})
+		return fakeJSON(map[string]any{"op": "result", "id": id, "valid": true,
+			"value": map[string]any{"pid": os.Getpid()}})
 	}
 	if f.behaviour == "digest" {
 		sum := sha256.Sum256(text)

@@ -69,7 +69,8 @@ func TestFastResult(t *testing.T) {
 	}{
 		{`{"op":"result","id":7,"valid":true}`, true},
 		{` { "valid" : false , "id" : 0 , "op" : "result" , "issues" : [ ] } `, true},
-		{`{"op":"result","id":8,"valid":false,"issues":[{"path":"/limit","message":"must be integer","keyword":"type"},{"path":"/","message":"é"}]}`, true},
+		{`{"op":"result","id":8,"valid":false,"issues":[{"path":"/limit","message":"must be ` +
+			`integer","keyword":"type"},{"path":"/","message":"é"}]}`, true},
 		{`{"op":"result","id":8,"valid":false}`, true},
 		{`{"op":"result","id":8,"valid":false,"issues":[{}]}`, true},
 		{`{"op":"result","id":8,"valid":true,"value":{"a":1}}`, false},
@@ -108,7 +109,8 @@ func TestFastResultAgrees(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var b strings.Builder
 		if rapid.Bool().Draw(t, "shaped") {
-			b.WriteString(`{"op":"result","id":` + rapid.SampledFrom([]string{"1", "0", "123"}).Draw(t, "id") + `,"valid":`)
+			b.WriteString(`{"op":"result","id":` +
+				rapid.SampledFrom([]string{"1", "0", "123"}).Draw(t, "id") + `,"valid":`)
 		}
 		for _, p := range rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 30).Draw(t, "pieces") {
 			b.WriteString(p)
@@ -158,7 +160,8 @@ func TestAppendArguments(t *testing.T) {
 			t.Errorf("%q: %s reads back as %q (%v)", args, got[1:], back, err)
 		}
 	}
-	for _, s := range []string{"", `{"path":"a"}`, "a\x00\x1f\x7f\"\\\n\r\t\b\f", "é😀\u2028\u2029x", "\xff", "a\xc3", "\xed\xa0\x80"} {
+	for _, s := range []string{"", `{"path":"a"}`, "a\x00\x1f\x7f\"\\\n\r\t\b\f", "é😀\u2028\u2029x", "\xff",
+		"a\xc3", "\xed\xa0\x80"} {
 		check(t, []byte(s))
 	}
 	rapid.Check(t, func(t *rapid.T) {

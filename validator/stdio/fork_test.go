@@ -17,7 +17,8 @@ import (
 )
 
 // startForky starts testdata/forky.py, a Python adapter that offers a fork server, with the
-// environment variables vars, behind the wrapper opts.Command if there is one; it returns the client and the file that counts its starts anew.
+// environment variables vars, behind the wrapper opts.Command if there is one; it returns the
+// client and the file that counts its starts anew.
 func startForky(t *testing.T, opts Options, vars ...string) (*Client, string, *syncBuffer) {
 	t.Helper()
 	why := ""
@@ -85,7 +86,8 @@ func TestForkServerStartsProcesses(t *testing.T) {
 		t.Errorf("%d processes started anew, want 2 (the first and the fork server)\nstderr:\n%s", n, stderr)
 	}
 	if st.Forks < oftenCrashes || st.Forks < st.Restarts {
-		t.Errorf("%d forks for %d restarts and %d crashes: some processes were not forked", st.Forks, st.Restarts, oftenCrashes)
+		t.Errorf("%d forks for %d restarts and %d crashes: some processes were not forked", st.Forks,
+			st.Restarts, oftenCrashes)
 	}
 
 	c, starts, _ = startForky(t, Options{}, "FORKY_NOFORK=1")
@@ -210,7 +212,8 @@ func TestForkServerThatStopsReporting(t *testing.T) {
 				fs.cmd.Process.Kill() // so that the client can be closed
 			}
 			c.forks.mu.Unlock()
-			t.Fatalf("a call on %q got no verdict in 20s: the client waits for an exit report that never comes\nstderr:\n%s", path, stderr)
+			t.Fatalf("a call on %q got no verdict in 20s: the client waits for an exit report that never "+
+				"comes\nstderr:\n%s", path, stderr)
 			return validator.Verdict{}
 		}
 	}
@@ -272,7 +275,8 @@ func TestForkFailureKeepsChildren(t *testing.T) {
 		}
 	}
 	if st := c.Stats(); st.Restarts != 1 || st.Forks != 1 {
-		t.Errorf("%d restarts and %d forks, want 1 and 1: a forked process died for the refused fork", st.Restarts, st.Forks)
+		t.Errorf("%d restarts and %d forks, want 1 and 1: a forked process died for the refused fork",
+			st.Restarts, st.Forks)
 	}
 	if !strings.Contains(stderr.String(), "fork server failed") {
 		t.Errorf("no note that the fork server failed:\n%s", stderr)
@@ -301,7 +305,8 @@ func TestForkServerBehindAWrapper(t *testing.T) {
 	if n, st := startsAnew(t, starts), c.Stats(); st.Forks != 0 || n < oftenCrashes {
 		t.Errorf("%d forks, %d starts anew", st.Forks, n)
 	}
-	for _, note := range []string{"is not toolproof's socket", "fork server failed (the fork server exited (exit status 1))"} {
+	for _, note := range []string{"is not toolproof's socket",
+		"fork server failed (the fork server exited (exit status 1))"} {
 		if !strings.Contains(stderr.String(), note) {
 			t.Errorf("no note %q:\n%s", note, stderr)
 		}

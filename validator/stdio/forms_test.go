@@ -15,14 +15,17 @@ func TestResultForms(t *testing.T) {
 		check  func(validator.Verdict) bool
 		expect string
 	}{
-		{`{"op":"result","id":1,"gate_error":{"message":"RangeError: Maximum call stack size exceeded","stack":"at convertUndefinedToNull (tool.js:198:12)"}}`,
+		{`{"op":"result","id":1,"gate_error":{"message":"RangeError: Maximum call stack size exceeded","stack":"at ` +
+			`convertUndefinedToNull (tool.js:198:12)"}}`,
 			func(v validator.Verdict) bool {
-				return v.Fault == validator.GateError && strings.Contains(v.Detail, "RangeError: Maximum call stack") && strings.Contains(v.Detail, "at convertUndefinedToNull")
+				return v.Fault == validator.GateError && strings.Contains(v.Detail, "RangeError: Maximum call stack") &&
+					strings.Contains(v.Detail, "at convertUndefinedToNull")
 			}, "a gate_error with the message and the stack"},
 		{`{"op":"result","id":2,"gate_error":"boom"}`,
 			func(v validator.Verdict) bool { return v.Fault == validator.ProtocolError }, "a protocol_error"},
 		{`{"op":"result","id":3,"unclear":"isError: disk full","issues":[{"path":"","message":"disk full"}]}`,
-			func(v validator.Verdict) bool { return v.Unclear && v.Fault == "" && len(v.Issues) == 1 }, "unclear with its issue"},
+			func(v validator.Verdict) bool { return v.Unclear && v.Fault == "" && len(v.Issues) == 1 },
+			"unclear with its issue"},
 		{`{"op":"result","id":4,"not_sent":"not JSON"}`,
 			func(v validator.Verdict) bool { return v.NotSent && v.Detail == "not JSON" }, "not sent"},
 		{`{"op":"result","id":5,"not_sent":7}`,

@@ -50,5 +50,6 @@ func refusedVerdict(r *request, v validator.Verdict) validator.Verdict {
 	if v.Fault == validator.Crash || v.Fault == validator.Timeout {
 		return v
 	}
-	return protocolError("a process of the validator started after the first refused tool %q, which the first accepted (%s); the call's answer does not count", r.tool, r.refused)
+	return protocolError("a process of the validator started after the first refused tool %q, which the first "+
+		"accepted (%s); the call's answer does not count", r.tool, r.refused)
 }

@@ -17,8 +17,10 @@ import (
 // a protocol error, never a pass: after a death (the restarted process) and on the processes
 // that run calls alone.
 func TestLaterProcessRefusesATool(t *testing.T) {
-	c, _ := startFake(t, "refuselater", 0, Options{Env: []string{fakeState + "=" + filepath.Join(t.TempDir(), "first")}})
-	g := compile(t, c, tool.Tool{Name: "maybe_read", Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)})
+	c, _ := startFake(t, "refuselater", 0,
+		Options{Env: []string{fakeState + "=" + filepath.Join(t.TempDir(), "first")}})
+	g := compile(t, c, tool.Tool{Name: "maybe_read",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)})
 	ctx := context.Background()
 	if v := g.Check(ctx, []byte(`{"path":7}`)); v.Fault != "" {
 		t.Fatalf("on the first process: %+v, want a verdict", v)
@@ -34,7 +36,8 @@ func TestLaterProcessRefusesATool(t *testing.T) {
 		{"alone", func() validator.Verdict { return g.(validator.Isolator).CheckAlone(ctx, []byte(`{"path":7}`)) }},
 	} {
 		v := how.check()
-		if v.Fault != validator.ProtocolError || !strings.Contains(v.Detail, `refused tool "maybe_read"`) || !strings.Contains(v.Detail, "schema does not compile") {
+		if v.Fault != validator.ProtocolError || !strings.Contains(v.Detail, `refused tool "maybe_read"`) ||
+			!strings.Contains(v.Detail, "schema does not compile") {
 			t.Errorf("%s: %+v, want a protocol error naming the refusal", how.name, v)
 		}
 	}

@@ -12,7 +12,8 @@ import (
 // A line over MaxLineSize is read and dropped without being held: readLine says so (naming the
 // limit) and the next line reads as usual.
 func TestLineOverTheLimitIsDropped(t *testing.T) {
-	huge := io.MultiReader(io.LimitReader(repeatReader('x'), MaxLineSize+ioBuffer*3), strings.NewReader("\n{\"op\":\"hello\"}\n"))
+	huge := io.MultiReader(io.LimitReader(repeatReader('x'), MaxLineSize+ioBuffer*3),
+		strings.NewReader("\n{\"op\":\"hello\"}\n"))
 	r := bufio.NewReaderSize(huge, ioBuffer)
 	var buf []byte
 	line, _, err := readLine(r, &buf)

@@ -143,7 +143,8 @@ func TestPoolWindow(t *testing.T) {
 		}
 	}
 	if c.inflight != 0 || len(c.waiters) != 0 || len(c.pending) != 0 {
-		t.Errorf("after all batches: %d slots taken, %d waiters, %d pending", c.inflight, len(c.waiters), len(c.pending))
+		t.Errorf("after all batches: %d slots taken, %d waiters, %d pending", c.inflight,
+			len(c.waiters), len(c.pending))
 	}
 }
 
@@ -163,8 +164,9 @@ func TestPoolCrash(t *testing.T) {
 	const k, window = 5, 8
 	stderr := newSyncBuffer()
 	c, err := Start(Options{
-		Command:   fakeCommand(),
-		Env:       fakeEnviron(fakeEnv+"=crashone", fmt.Sprintf("%s=%d", fakeNEnv, k), fakeState+"="+filepath.Join(t.TempDir(), "first")),
+		Command: fakeCommand(),
+		Env: fakeEnviron(fakeEnv+"=crashone", fmt.Sprintf("%s=%d", fakeNEnv, k),
+			fakeState+"="+filepath.Join(t.TempDir(), "first")),
 		Processes: 2,
 		Window:    window,
 		Stderr:    stderr,
@@ -182,7 +184,8 @@ func TestPoolCrash(t *testing.T) {
 	for i, v := range got {
 		if v.Fault == validator.Crash {
 			crashes++
-			if !strings.Contains(v.Detail, "exit status 3") || !strings.Contains(v.Detail, fmt.Sprintf("crashing on request %d", k)) {
+			if !strings.Contains(v.Detail, "exit status 3") ||
+				!strings.Contains(v.Detail, fmt.Sprintf("crashing on request %d", k)) {
 				t.Errorf("case %d: crash without exit status or stderr: %+v", i, v)
 			}
 			continue
@@ -277,7 +280,8 @@ func TestPoolRefuse(t *testing.T) {
 
 // TestPoolRefuseOne: a tool refused by one process is refused.
 func TestPoolRefuseOne(t *testing.T) {
-	c, _ := startFake(t, "refuseone", 0, Options{Processes: 2, Env: []string{fakeState + "=" + filepath.Join(t.TempDir(), "first")}})
+	c, _ := startFake(t, "refuseone", 0,
+		Options{Processes: 2, Env: []string{fakeState + "=" + filepath.Join(t.TempDir(), "first")}})
 	_, err := c.Compile(tool.Tool{Name: "maybe", Parameters: json.RawMessage(`{}`)})
 	var r *RefusedError
 	if !errors.As(err, &r) || r.Tool != "maybe" {

@@ -24,7 +24,8 @@ import (
 var readTool = tool.Tool{
 	Name:        "read",
 	Description: "Read a file.",
-	Parameters:  json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer"}}}`),
+	Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},` +
+		`"limit":{"type":"integer"}}}`),
 }
 
 var writeTool = tool.Tool{Name: "write", Parameters: json.RawMessage("{\n  \"type\": \"object\"\n}")}
@@ -35,7 +36,8 @@ func startFake(t testing.TB, behaviour string, n int, opts Options) (*Client, *s
 	t.Helper()
 	stderr := newSyncBuffer()
 	opts.Command = fakeCommand()
-	opts.Env = fakeEnviron(append([]string{fakeEnv + "=" + behaviour, fmt.Sprintf("%s=%d", fakeNEnv, n)}, opts.Env...)...)
+	opts.Env = fakeEnviron(append([]string{fakeEnv + "=" + behaviour, fmt.Sprintf("%s=%d", fakeNEnv, n)},
+		opts.Env...)...)
 	if opts.Stderr == nil {
 		opts.Stderr = stderr
 	}
@@ -341,7 +343,8 @@ func TestRestartWaitsForTheSpare(t *testing.T) {
 		}
 	}
 	if len(starts) < 4 || served != starts[2] {
-		t.Errorf("the call after the second death was served by process %s; want the third ready, the spare that was starting (starts %v)", served, starts)
+		t.Errorf("the call after the second death was served by process %s; want the third ready, the spare that was "+
+			"starting (starts %v)", served, starts)
 	}
 }
 
@@ -505,7 +508,8 @@ func TestGarbage(t *testing.T) {
 		t.Errorf("stats %+v", s)
 	}
 	log := stderr.String()
-	for _, w := range []string{"not JSON", "unknown id", "not a JSON object", "without a usable id", `unknown op "bogus"`, "further ignored lines"} {
+	for _, w := range []string{"not JSON", "unknown id", "not a JSON object", "without a usable id",
+		`unknown op "bogus"`, "further ignored lines"} {
 		if !strings.Contains(log, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, log)
 		}
@@ -561,7 +565,8 @@ func TestLargeArguments(t *testing.T) {
 		big.WriteString(`abc \"quoted\" \\ é 😀 \n` + "\u2028\u2029\t\x01")
 	}
 	big.WriteString(`"}`)
-	args := [][]byte{big.Bytes(), {0xff, 0xfe, '{', 0}, []byte("line\nbreak\r\"\\\u2028"), bytes.Repeat([]byte{0xc3}, 3<<20)}
+	args := [][]byte{big.Bytes(), {0xff, 0xfe, '{', 0}, []byte("line\nbreak\r\"\\\u2028"),
+		bytes.Repeat([]byte{0xc3}, 3<<20)}
 	got := g.CheckBatch(context.Background(), args)
 	for i, a := range args {
 		sum := sha256.Sum256(a)
@@ -621,7 +626,8 @@ func TestClosedStdout(t *testing.T) {
 // and gets its verdict; only the call that child had been sent waits for the cause (a kill after
 // exitGrace) and ends with Crash.
 func TestReplacedWhenStdoutEnds(t *testing.T) {
-	c, _ := startFake(t, "closeoutone", 1, Options{Env: []string{fakeState + "=" + filepath.Join(t.TempDir(), "state")}})
+	c, _ := startFake(t, "closeoutone", 1,
+		Options{Env: []string{fakeState + "=" + filepath.Join(t.TempDir(), "state")}})
 	g := compile(t, c, readTool)
 	first := c.procs[0].cur
 	cut := make(chan validator.Verdict, 1)
@@ -639,14 +645,16 @@ func TestReplacedWhenStdoutEnds(t *testing.T) {
 	}
 	select {
 	case <-first.exited:
-		t.Fatal("the child that closed its stdout was replaced only once it had exited (killed after exitGrace): the restart waited for the exit")
+		t.Fatal("the child that closed its stdout was replaced only once it had exited (killed after exitGrace): the " +
+			"restart waited for the exit")
 	default:
 	}
 	if v := g.Check(context.Background(), []byte(`{"path":"a"}`)); !v.Valid || v.Fault != "" {
 		t.Errorf("a call made after the stdout ended, before the process exited: %+v, want valid", v)
 	}
 	if v := <-cut; v.Fault != validator.Crash || !strings.Contains(v.Detail, "closed its stdout and was killed") {
-		t.Errorf("the call that was cut short: %+v, want a crash whose detail says the process closed its stdout and was killed", v)
+		t.Errorf("the call that was cut short: %+v, want a crash whose detail says the process closed its stdout and "+
+			"was killed", v)
 	}
 }
 
@@ -720,7 +728,8 @@ func TestParseCommand(t *testing.T) {
 // running) is out of service at once, as a current child is: the next restart does not make it
 // current, and a call made after that restart gets its verdict.
 func TestSpareWhoseStdoutEndedIsNotInstalled(t *testing.T) {
-	c, _ := startFake(t, "sparecloseout", 1, Options{Env: []string{fakeState + "=" + filepath.Join(t.TempDir(), "state")}})
+	c, _ := startFake(t, "sparecloseout", 1,
+		Options{Env: []string{fakeState + "=" + filepath.Join(t.TempDir(), "state")}})
 	g := compile(t, c, readTool)
 	p := c.procs[0]
 	// The first process closes its stdout on its first call; the second one is started and the
@@ -762,6 +771,7 @@ func TestSpareWhoseStdoutEndedIsNotInstalled(t *testing.T) {
 		}
 	}
 	if v := g.Check(context.Background(), []byte(`{"path":"a"}`)); !v.Valid || v.Fault != "" {
-		t.Errorf("a call made after the restart: %+v, want valid (the spare whose stdout had ended was made current)", v)
+		t.Errorf("a call made after the restart: %+v, want valid (the spare whose stdout had ended was made current)",
+			v)
 	}
 }

@@ -111,7 +111,8 @@ func parseToolList(line []byte, from string) ([]tool.Tool, error) {
 			Parameters  json.RawMessage `json:"parameters"`
 		}
 		if err := json.Unmarshal(raw, &t); err != nil || t.Name == nil || *t.Name == "" {
-			return nil, fmt.Errorf("tools[%d] of the tools answer is not {name, description, parameters} with a non-empty string name", i)
+			return nil, fmt.Errorf("tools[%d] of the tools answer is not {name, description, parameters} with a "+
+				"non-empty string name", i)
 		}
 		params := bytes.TrimSpace(t.Parameters)
 		if len(params) == 0 || bytes.Equal(params, []byte("null")) {

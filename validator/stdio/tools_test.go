@@ -17,7 +17,9 @@ import (
 const toolsFakeEnv = "TOOLPROOF_STDIO_TOOLS_FAKE"
 
 // The tools the "serve" fake lists: parameters must reach toolproof byte for byte.
-const servedList = `[{"name":"read","description":"Read a file","parameters":{"type":"object","properties":{"path":{"type":"string","minLength":1}},"required":["path"],"additionalProperties":false}},{"name":"ping","parameters":{"type":"object"}}]`
+const servedList = `[{"name":"read","description":"Read a file","parameters":{"type":"object",` +
+	`"properties":{"path":{"type":"string","minLength":1}},"required":["path"],"additionalProperties":false}},` +
+	`{"name":"ping","parameters":{"type":"object"}}]`
 
 func TestToolsHelperProcess(t *testing.T) {
 	behaviour := os.Getenv(toolsFakeEnv)
@@ -106,10 +108,13 @@ func TestServedTools(t *testing.T) {
 				t.Fatalf("got %d tools, want %d", len(tools), len(want))
 			}
 			for i, tl := range tools {
-				if tl.Name != want[i].Name || tl.Description != want[i].Description || string(tl.Parameters) != string(want[i].Parameters) {
-					t.Errorf("tool %d: got %q %q %s, want %q %q %s", i, tl.Name, tl.Description, tl.Parameters, want[i].Name, want[i].Description, want[i].Parameters)
+				if tl.Name != want[i].Name || tl.Description != want[i].Description ||
+					string(tl.Parameters) != string(want[i].Parameters) {
+					t.Errorf("tool %d: got %q %q %s, want %q %q %s", i, tl.Name, tl.Description, tl.Parameters,
+						want[i].Name, want[i].Description, want[i].Parameters)
 				}
-				if !strings.Contains(tl.Source, "toolfake") || !strings.Contains(tl.Source, fmt.Sprintf("tools[%d]", i)) {
+				if !strings.Contains(tl.Source, "toolfake") ||
+					!strings.Contains(tl.Source, fmt.Sprintf("tools[%d]", i)) {
 					t.Errorf("tool %d: Source %q does not say where it came from", i, tl.Source)
 				}
 			}
@@ -134,7 +139,8 @@ func TestServedToolsNotAnnounced(t *testing.T) {
 		t.Error("ServesTools() = true without tools in hello")
 	}
 	if _, ok := c.Validator().(validator.ToolSource); ok {
-		t.Error("Validator() is a ToolSource although the child serves no tools: run without --tools would not test the corpus")
+		t.Error("Validator() is a ToolSource although the child serves no tools: run without --tools would not test " +
+			"the corpus")
 	}
 	if _, err := c.ListTools(); err == nil || !strings.Contains(err.Error(), "does not serve tools") {
 		t.Errorf("ListTools error %v", err)

@@ -64,7 +64,8 @@ func TestWindowGrowsOnFastChild(t *testing.T) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.win.perProc <= DefaultWindow || c.win.perProc > MaxWindow {
-		t.Errorf("window %d a process after 20000 quick answers, want more than %d and at most %d", c.win.perProc, DefaultWindow, MaxWindow)
+		t.Errorf("window %d a process after 20000 quick answers, want more than %d and at most %d", c.win.perProc,
+			DefaultWindow, MaxWindow)
 	}
 	if c.inflight != 0 || len(c.pending) != 0 {
 		t.Errorf("after the batch: %d slots taken, %d pending", c.inflight, len(c.pending))

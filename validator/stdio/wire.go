@@ -104,7 +104,8 @@ func appendASCII(dst, args []byte, extra int) []byte {
 				out[j+1] = c
 				j += 2
 			default:
-				out[j], out[j+1], out[j+2], out[j+3], out[j+4], out[j+5] = '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf]
+				out[j], out[j+1], out[j+2], out[j+3], out[j+4], out[j+
+					5] = '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf]
 				j += 6
 			}
 		}
@@ -145,7 +146,8 @@ func gateErrorOf(g any) validator.Verdict {
 	m, ok := g.(map[string]any)
 	msg, okMsg := m["message"].(string)
 	if !ok || !okMsg {
-		return protocolError(`the validator sent a result whose "gate_error" is not {"message": string, "stack"?: string}`)
+		return protocolError(`the validator sent a result whose "gate_error" is not {"message": string, "stack"?: ` +
+			`string}`)
 	}
 	detail := msg
 	if stack, _ := m["stack"].(string); strings.TrimSpace(stack) != "" {
@@ -169,14 +171,16 @@ func verdictOf(m map[string]any) validator.Verdict {
 	if why, has := m["not_sent"]; has {
 		s, ok := why.(string)
 		if !ok {
-			return protocolError(`the validator sent a result whose "not_sent" is %s, not a string`, jsonvalue.TypeName(why))
+			return protocolError(`the validator sent a result whose "not_sent" is %s, not a string`,
+				jsonvalue.TypeName(why))
 		}
 		return validator.NotSent(s)
 	}
 	if detail, has := m["unclear"]; has {
 		s, ok := detail.(string)
 		if !ok {
-			return protocolError(`the validator sent a result whose "unclear" is %s, not a string`, jsonvalue.TypeName(detail))
+			return protocolError(`the validator sent a result whose "unclear" is %s, not a string`,
+				jsonvalue.TypeName(detail))
 		}
 		issues, err := issuesOf(m["issues"])
 		if err != nil {

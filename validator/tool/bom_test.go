@@ -14,7 +14,8 @@ import (
 // and its places are where they are without the mark.
 func TestByteOrderMark(t *testing.T) {
 	for _, body := range []string{
-		"{\"name\": \"read\",\n \"parameters\": {\"type\": \"object\", \"properties\": {\"path\": {\"type\": \"string\"}}}}\n",
+		"{\"name\": \"read\",\n \"parameters\": {\"type\": \"object\", \"properties\": {\"path\": {\"type\": " +
+			"\"string\"}}}}\n",
 		// JSON Lines: one definition a line
 		"{\"name\": \"list\", \"parameters\": {\"type\": \"object\"}}\n{\"name\": \"read\", \"parameters\": {}}\n",
 	} {

@@ -11,9 +11,11 @@ import (
 // used is skipped with its reason and where it was; the rest is read.
 func ExampleParse() {
 	data := []byte(`[
-		{"type": "function", "function": {"name": "read", "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}},
+		{"type": "function", "function": {"name": "read", "parameters": {"type": "object", ` +
+		`"properties": {"path": {"type": "string"}}}}},
 		{"name": "grep", "input_schema": {"type": "object", "properties": {"pattern": {"type": "string"}}}},
-		{"name": "fetch", "inputSchema": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}}},
+		{"name": "fetch", "inputSchema": {"type": "object", "properties": {"url": {"type": "string", ` +
+		`"format": "uri"}}}},
 		{"type": "object", "properties": {"q": {"type": "string"}}}
 	]`)
 	set, err := tool.Parse(data, "tools.json")
@@ -51,7 +53,8 @@ func ExampleClose() {
 
 // Pick takes the tools a test needs from a set, in the order given, or says which is missing.
 func ExampleSet_Pick() {
-	set, _ := tool.Parse([]byte(`[{"name": "read", "parameters": {"type": "object"}}, {"name": "grep", "parameters": {"type": "object"}}]`), "tools.json")
+	set, _ := tool.Parse([]byte(`[{"name": "read", "parameters": {"type": "object"}}, {"name": "grep", "parameters": `+
+		`{"type": "object"}}]`), "tools.json")
 	picked, _ := set.Pick("grep", "read")
 	for _, t := range picked {
 		fmt.Println(t.Name)

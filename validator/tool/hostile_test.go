@@ -16,7 +16,8 @@ import (
 // to /dev/zero, is skipped with its reason at once, and the other files are read.
 func TestDirectoryReadsOnlyRegularFiles(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "a.json"), []byte(`{"name":"a","parameters":{"type":"object"}}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "a.json"),
+		[]byte(`{"name":"a","parameters":{"type":"object"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.json"), 0o644); err != nil {
@@ -78,12 +79,17 @@ func TestRenamingManyToolsOfOneName(t *testing.T) {
 // name the file, the line, the column and the place.
 func TestInvalidUTF8AndDuplicateKeysAreNamed(t *testing.T) {
 	for name, c := range map[string]struct{ text, want string }{
-		"utf8":  {"[{\"name\":\"a\",\"parameters\":{\"type\":\"object\",\"properties\":{\"x\":{\"pattern\":\"^\xff$\"}}}}]", "t.json:1:74: at /0/parameters/properties/x/pattern: invalid UTF-8"},
-		"dup":   {"[{\"name\":\"a\",\"parameters\":{\"type\":\"object\",\n\"properties\":{\"x\":{},\"x\":{}}}}]", "t.json:2:22: at /0/parameters/properties/x: a key repeated"},
-		"jsonl": {"{\"name\":\"a\",\"parameters\":{}}\n{\"name\":\"b\",\"name\":\"c\",\"parameters\":{}}\n", "t.json:2:13: at /name: a key repeated"},
+		"utf8": {"[{\"name\":\"a\",\"parameters\":{\"type\":\"object\"," +
+			"\"properties\":{\"x\":{\"pattern\":\"^\xff$\"}}}}]",
+			"t.json:1:74: at /0/parameters/properties/x/pattern: invalid UTF-8"},
+		"dup": {"[{\"name\":\"a\",\"parameters\":{\"type\":\"object\",\n\"properties\":{\"x\":{},\"x\":{}}}}]",
+			"t.json:2:22: at /0/parameters/properties/x: a key repeated"},
+		"jsonl": {"{\"name\":\"a\",\"parameters\":{}}\n{\"name\":\"b\",\"name\":\"c\",\"parameters\":{}}\n",
+			"t.json:2:13: at /name: a key repeated"},
 		"lone surrogate": {`[{"name":"a","parameters":{"type":"object","properties":{"\ud83dx":{}}}}]`,
 			`t.json:1:59: \ud83d: a lone surrogate`},
-		"lone low surrogate, JSON Lines": {"{\"name\":\"a\",\"parameters\":{}}\n{\"name\":\"b\\\\\\udc00\",\"parameters\":{}}\n",
+		"lone low surrogate, JSON Lines": {"{\"name\":\"a\",\"parameters\":{}}\n{\"name\":\"b\\\\\\udc00\"," +
+			"\"parameters\":{}}\n",
 			`t.json:2:13: \udc00: a lone surrogate`},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -9,7 +9,8 @@ import (
 )
 
 func TestLocate(t *testing.T) {
-	data := []byte("[\n  {\"name\": \"read\", \"parameters\": {}},\n  {\"type\": \"function\", \"function\": {\n    \"name\":\"read\"}},\n  {\"name\": \"a\\\"b\"}\n]\n")
+	data := []byte("[\n  {\"name\": \"read\", \"parameters\": {}},\n  {\"type\": \"function\", \"function\": {\n    " +
+		"\"name\":\"read\"}},\n  {\"name\": \"a\\\"b\"}\n]\n")
 	for _, c := range []struct {
 		name      string
 		line, col int
@@ -33,11 +34,14 @@ func TestLocate(t *testing.T) {
 // result, JSON Lines; and what the file does not write (a tool without parameters) nowhere.
 func TestLocateAll(t *testing.T) {
 	files := map[string]string{
-		"array.json": "[\n  {\"name\": \"a\", \"parameters\": {\"type\": \"object\",\n    \"properties\": {\"limit\": {\"type\": \"integer\", \"maximum\": 5}}}},\n" +
-			"  {\"type\": \"function\", \"parameters\": {\"properties\": {\"limit\": {}}}, \"function\": {\"name\": \"b\",\n    \"parameters\": {\"properties\": {\"limit\": {\"maximum\": 5}}}}},\n" +
+		"array.json": "[\n  {\"name\": \"a\", \"parameters\": {\"type\": \"object\",\n    \"properties\": " +
+			"{\"limit\": {\"type\": \"integer\", \"maximum\": 5}}}},\n" +
+			"  {\"type\": \"function\", \"parameters\": {\"properties\": {\"limit\": {}}}, \"function\": {\"name\": " +
+			"\"b\",\n    \"parameters\": {\"properties\": {\"limit\": {\"maximum\": 5}}}}},\n" +
 			"  {\"name\": \"c\", \"input_schema\": {\"properties\": {\"q\": {\"minLength\": 1}}}},\n" +
 			"  {\"name\": \"d\"}\n]\n",
-		"mcp.json": `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "e", "inputSchema": {"properties": {"q": {"type": "string"}}}}]}}`,
+		"mcp.json": `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "e", "inputSchema": {"properties": ` +
+			`{"q": {"type": "string"}}}}]}}`,
 		"lines.jsonl": "{\"name\": \"f\", \"parameters\": {\"properties\": {\"x\": {}}}}\n\r\n" +
 			"  [{\"name\": \"g\", \"parameters\": {}}, {\"name\": \"h\", \"parameters\": {\"required\": [\"x\"]}}]\r\n",
 	}
@@ -75,7 +79,8 @@ func TestLocateAll(t *testing.T) {
 		}
 		for _, tl := range set.Tools {
 			spots := []Spot{{Source: tl.Source, Name: true}, {Source: tl.Source, Schema: "/properties/limit/maximum"},
-				{Source: tl.Source, Schema: "/properties/q"}, {Source: tl.Source, Schema: "/required"}, {Source: tl.Source}}
+				{Source: tl.Source, Schema: "/properties/q"}, {Source: tl.Source,
+					Schema: "/required"}, {Source: tl.Source}}
 			got := LocateAll([]byte(text), spots)
 			var w []Position
 			for _, a := range want[tl.Name] {
@@ -130,7 +135,8 @@ func TestLoadKeepsTexts(t *testing.T) {
 			file := OriginOf(tl.Source).File
 			rel, _ := filepath.Rel(dir, file)
 			if got := string(set.Texts[file]); got != texts[filepath.ToSlash(rel)] {
-				t.Errorf("Load(%s): the text of %s (%s) is %q, want %q", path, file, tl.Name, got, texts[filepath.ToSlash(rel)])
+				t.Errorf("Load(%s): the text of %s (%s) is %q, want %q", path, file, tl.Name, got,
+					texts[filepath.ToSlash(rel)])
 			}
 		}
 	}

@@ -152,7 +152,8 @@ func readFile(fsys fs.FS, name string) ([]byte, error) {
 		return nil, fmt.Errorf("not a regular file (%s): only regular files are read", fileKind(info.Mode()))
 	}
 	if info.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%d bytes, more than the %d bytes a tool file may hold (tool.MaxFileSize)", info.Size(), MaxFileSize)
+		return nil, fmt.Errorf("%d bytes, more than the %d bytes a tool file may hold (tool.MaxFileSize)",
+			info.Size(), MaxFileSize)
 	}
 	f, err := fsys.Open(name)
 	if err != nil {

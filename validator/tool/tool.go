@@ -300,8 +300,10 @@ func Parse(data []byte, file string) (Set, error) {
 			}
 			if err == nil {
 				rest := line[ld.InputOffset():]
-				col := int(ld.InputOffset()) + len(rest) - len(bytes.TrimLeft(rest, " \t")) + 1 + (len(raw) - len(bytes.TrimLeft(raw, " \t\r")))
-				return Set{}, fmt.Errorf("%s:%d:%d: not JSON Lines: a second value on the line, from here", file, i+1, col)
+				col := int(ld.InputOffset()) + len(rest) - len(bytes.TrimLeft(rest, " \t")) + 1 +
+					(len(raw) - len(bytes.TrimLeft(raw, " \t\r")))
+				return Set{}, fmt.Errorf("%s:%d:%d: not JSON Lines: a second value on the line, from here",
+					file, i+1, col)
 			}
 			lead := len(raw) - len(bytes.TrimLeft(raw, " \t\r"))
 			return Set{}, syntaxError(file, append(bytes.Repeat([]byte{' '}, lead), line...), i+1, err)

@@ -27,14 +27,19 @@ func names(s tool.Set) []string {
 
 func TestParseEnvelopes(t *testing.T) {
 	tests := map[string]string{
-		"plain":              `{"name":"read","description":"d","parameters":` + params + `}`,
-		"openai chat":        `{"type":"function","function":{"name":"read","description":"d","parameters":` + params + `,"strict":true}}`,
-		"openai responses":   `{"type":"function","name":"read","description":"d","parameters":` + params + `,"strict":true}`,
-		"anthropic":          `{"name":"read","description":"d","input_schema":` + params + `,"cache_control":{"type":"ephemeral"}}`,
-		"mcp":                `{"name":"read","description":"d","inputSchema":` + params + `,"annotations":{}}`,
-		"mcp tools/list":     `{"tools":[{"name":"read","description":"d","inputSchema":` + params + `}],"nextCursor":null}`,
-		"jsonrpc tools/list": `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"read","description":"d","inputSchema":` + params + `}]}}`,
-		"array":              `[{"name":"read","description":"d","parameters":` + params + `}]`,
+		"plain": `{"name":"read","description":"d","parameters":` + params + `}`,
+		"openai chat": `{"type":"function","function":{"name":"read","description":"d","parameters":` +
+			params + `,"strict":true}}`,
+		"openai responses": `{"type":"function","name":"read","description":"d","parameters":` +
+			params + `,"strict":true}`,
+		"anthropic": `{"name":"read","description":"d","input_schema":` + params +
+			`,"cache_control":{"type":"ephemeral"}}`,
+		"mcp": `{"name":"read","description":"d","inputSchema":` + params + `,"annotations":{}}`,
+		"mcp tools/list": `{"tools":[{"name":"read","description":"d","inputSchema":` + params +
+			`}],"nextCursor":null}`,
+		"jsonrpc tools/list": `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"read","description":"d",` +
+			`"inputSchema":` + params + `}]}}`,
+		"array": `[{"name":"read","description":"d","parameters":` + params + `}]`,
 	}
 	for name, data := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -123,12 +128,14 @@ func TestParseErrorsGiveLineAndColumn(t *testing.T) {
 
 // A bare JSON Schema is not a tool; the reason says what to do with it.
 func TestBareSchemaIsNamedAsSuch(t *testing.T) {
-	for _, data := range []string{params, `{"$schema":"https://json-schema.org/draft/2020-12/schema"}`, `{"type":["object","null"]}`} {
+	for _, data := range []string{params, `{"$schema":"https://json-schema.org/draft/2020-12/schema"}`,
+		`{"type":["object","null"]}`} {
 		set, err := tool.Parse([]byte(data), "args.schema.json")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(set.Tools) != 0 || len(set.Skipped) != 1 || !strings.Contains(set.Skipped[0].Reason, "JSON Schema, not a tool definition") ||
+		if len(set.Tools) != 0 || len(set.Skipped) != 1 ||
+			!strings.Contains(set.Skipped[0].Reason, "JSON Schema, not a tool definition") ||
 			!strings.Contains(set.Skipped[0].Reason, "gen --schema") {
 			t.Errorf("%s: tools %v, skipped %v", data, set.Tools, set.Skipped)
 		}
@@ -141,7 +148,8 @@ func TestBareSchemaIsNamedAsSuch(t *testing.T) {
 
 func TestDuplicateNames(t *testing.T) {
 	other := `{"type":"object","properties":{"q":{"type":"string"}}}`
-	data := `[{"name":"a","parameters":` + params + `},{"name":"a","parameters":` + params + `},{"name":"a","parameters":` + other + `}]`
+	data := `[{"name":"a","parameters":` + params + `},{"name":"a","parameters":` + params +
+		`},{"name":"a","parameters":` + other + `}]`
 	set, err := tool.Parse([]byte(data), "f.json")
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +196,8 @@ func TestLoadDirectory(t *testing.T) {
 		t.Errorf("skipped %v, want c.json with the line and column", set.Skipped)
 	}
 	// The same file given on its own is an error naming it, the line and the column.
-	if _, err := tool.Load(filepath.Join(dir, "c.json")); err == nil || !strings.Contains(err.Error(), "c.json:2:17: not JSON") {
+	if _, err := tool.Load(filepath.Join(dir, "c.json")); err == nil ||
+		!strings.Contains(err.Error(), "c.json:2:17: not JSON") {
 		t.Errorf("err = %v, want one naming c.json:2:17", err)
 	}
 	if _, err := tool.Load(filepath.Join(dir, "missing")); err == nil {
@@ -199,7 +208,8 @@ func TestLoadDirectory(t *testing.T) {
 func TestClose(t *testing.T) {
 	tl := tool.Tool{Name: "x", Parameters: json.RawMessage(`{
 		"type":"object",
-		"properties":{"o":{"type":"object","properties":{"a":{}}}, "m":{"type":"object","additionalProperties":{"type":"string"}},
+		"properties":{"o":{"type":"object","properties":{"a":{}}}, "m":{"type":"object",` +
+		`"additionalProperties":{"type":"string"}},
 		"l":{"type":"array","items":{"properties":{"k":{}}}}},
 		"allOf":[{"properties":{"z":{}}}],
 		"$defs":{"d":{"type":"object"}}
@@ -234,7 +244,8 @@ func TestCloseKeepsTheMeaning(t *testing.T) {
 		"if": {"properties": {"kind": {"const": "a"}}},
 		"then": {"properties": {"n": {"minimum": 0}, "extra_a": {"type": "string"}}},
 		"else": {"properties": {"m": {"type": "string"}}},
-		"oneOf": [{"properties": {"p": {"type": "boolean"}}, "required": ["p"]}, {"properties": {"q": {"type": "boolean"}}, "required": ["q"]}],
+		"oneOf": [{"properties": {"p": {"type": "boolean"}}, "required": ["p"]}, ` +
+		`{"properties": {"q": {"type": "boolean"}}, "required": ["q"]}],
 		"$defs": {"child": {"type": "object", "properties": {"x": {"type": "integer"}}}}
 	}`
 	closed := tool.Close(tool.Tool{Name: "c", Parameters: json.RawMessage(schema)})
@@ -260,8 +271,10 @@ func TestCloseKeepsTheMeaning(t *testing.T) {
 // A pattern not every regex dialect reads alike is a warning of the set, naming the tool, the
 // pattern and its place; portable patterns are not.
 func TestSetWarnsOfDialectOnlyPatterns(t *testing.T) {
-	set, err := tool.Parse([]byte(`[{"name":"a","parameters":{"type":"object","properties":{"x":{"type":"string","pattern":"(?i)^id$"}}}},
-		{"name":"b","parameters":{"type":"object","properties":{"x":{"type":"string","pattern":"^[a-z]+$"}}}}]`), "f.json")
+	set, err := tool.Parse([]byte(`[{"name":"a","parameters":{"type":"object",`+
+		`"properties":{"x":{"type":"string","pattern":"(?i)^id$"}}}},
+		{"name":"b","parameters":{"type":"object","properties":{"x":{"type":"string","pattern":"^[a-z]+$"}}}}]`),
+		"f.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -123,7 +123,8 @@ func provenAlone(v validator.Verdict) validator.Verdict {
 // crashed alone already: the valid case's crash, the rest not sent. ok is false when vs[0]
 // is no such crash.
 func (e *Executor) afterLead(cs []corpus.Case, vs []validator.Verdict) (out []validator.Verdict, ok bool) {
-	if e.onlyReject || len(cs) == 0 || cs[0].Class != corpus.Valid || vs[0].Fault != validator.Crash || vs[0].Death != 0 {
+	if e.onlyReject || len(cs) == 0 || cs[0].Class != corpus.Valid ||
+		vs[0].Fault != validator.Crash || vs[0].Death != 0 {
 		return nil, false
 	}
 	out = make([]validator.Verdict, len(cs))

@@ -99,7 +99,8 @@ func (e *Executor) Check(g validator.Gate, cs []corpus.Case) (out []validator.Ve
 // distortions after it, and blame judges it on its valid case alone when that case crashes.
 // ctx ends the wait of a gate in another process (a check in flight whose tool stopped): what
 // it has not answered then is a Timeout "cancelled", which no one judges.
-func (e *Executor) checkCases(ctx context.Context, g validator.Gate, cs []corpus.Case, lead bool) (out []validator.Verdict, mutated []bool) {
+func (e *Executor) checkCases(ctx context.Context, g validator.Gate, cs []corpus.Case,
+	lead bool) (out []validator.Verdict, mutated []bool) {
 	if !e.onlyReject {
 		return e.send(ctx, g, cs, lead)
 	}
@@ -132,7 +133,8 @@ func (e *Executor) CheckAll(g validator.Gate, cs []corpus.Case) ([]validator.Ver
 }
 
 // send sends cs to the gate; with lead, as checkCases has it.
-func (e *Executor) send(ctx context.Context, g validator.Gate, cs []corpus.Case, lead bool) ([]validator.Verdict, []bool) {
+func (e *Executor) send(ctx context.Context, g validator.Gate, cs []corpus.Case,
+	lead bool) ([]validator.Verdict, []bool) {
 	mutated := make([]bool, len(cs))
 	lead = lead && len(cs) > 1 && cs[0].Class == corpus.Valid
 	if bg, ok := g.(validator.BatchGate); ok {
@@ -177,7 +179,8 @@ func (e *Executor) guarded(g validator.Gate, given [][]byte, out []validator.Ver
 			go worker(e.work)
 		}
 		// The batch has its own verdicts: an abandoned worker that wakes up writes only there.
-		b := &batch{gate: g, args: given[from:], out: make([]validator.Verdict, len(given)-from), done: make(chan struct{})}
+		b := &batch{gate: g, args: given[from:], out: make([]validator.Verdict, len(given)-from),
+			done: make(chan struct{})}
 		e.work <- b
 		timer := time.NewTimer(e.timeout)
 		seen := int64(0)
@@ -200,7 +203,8 @@ func (e *Executor) guarded(g validator.Gate, given [][]byte, out []validator.Ver
 				// worker, and go on with the next case on a new one.
 				copy(out[from:], b.out[:now])
 				i := from + int(now)
-				out[i] = validator.Failed(validator.Timeout, fmt.Sprintf("no verdict after %v; the call was abandoned", e.timeout))
+				out[i] = validator.Failed(validator.Timeout,
+					fmt.Sprintf("no verdict after %v; the call was abandoned", e.timeout))
 				e.hung++
 				e.work = nil
 				from = i + 1
@@ -256,7 +260,8 @@ func (e *Executor) blame(g validator.Gate, args [][]byte, vs []validator.Verdict
 
 // again runs call i, cut short by a death, alone, and gives it the verdict it gets there; it
 // reports whether the call crashed the validator again.
-func (e *Executor) again(alone func(context.Context, []byte) validator.Verdict, args [][]byte, vs []validator.Verdict, i int) bool {
+func (e *Executor) again(alone func(context.Context, []byte) validator.Verdict, args [][]byte,
+	vs []validator.Verdict, i int) bool {
 	death := vs[i]
 	v := alone(context.Background(), args[i])
 	reproduced := v.Fault == validator.Crash

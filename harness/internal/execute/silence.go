@@ -137,7 +137,8 @@ func (t *ToolSilence) observe(vs []validator.Verdict) bool {
 		return false
 	}
 	t.stopped = true
-	why := fmt.Errorf("the validator stopped answering: %d calls in a row got no verdict (the last: %s)", t.run.limit, t.last)
+	why := fmt.Errorf("the validator stopped answering: %d calls in a row got no verdict (the last: %s)",
+		t.run.limit, t.last)
 	t.stop(why)
 	t.run.trip(t.idx, why)
 	return true

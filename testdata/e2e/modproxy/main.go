@@ -130,7 +130,8 @@ func write(out, mod, dir, version, commit, info string, files []string, modules 
 	if err != nil {
 		return err
 	}
-	for name, body := range map[string]string{"list": version + "\n", version + ".info": info, commit + ".info": info, version + ".mod": string(gomod)} {
+	for name, body := range map[string]string{"list": version + "\n", version + ".info": info, commit + ".info": info,
+		version + ".mod": string(gomod)} {
 		if err := os.WriteFile(filepath.Join(at, name), []byte(body), 0o644); err != nil {
 			return err
 		}

@@ -43,7 +43,8 @@ func TestCyclicRefCrashesSomeLibraries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes that overflow their stack")
 	}
-	schema := `{"type":"object","$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"properties":{"x":{"$ref":"#/$defs/a"}}}`
+	schema := `{"type":"object","$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},` +
+		`"properties":{"x":{"$ref":"#/$defs/a"}}}`
 	for name, wantCrash := range map[string]bool{
 		"gojsonschema": true, "jsonschema-go": true, "qri": true,
 		"kaptinlin": false, "json-struct": false,
@@ -64,14 +65,17 @@ func TestCyclicRefCrashesSomeLibraries(t *testing.T) {
 				t.Fatalf("run: %v", err)
 			}
 			lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-			if len(lines) < 2 || !strings.Contains(lines[0], `"op":"hello"`) || !strings.Contains(lines[1], `"ok":true`) {
+			if len(lines) < 2 || !strings.Contains(lines[0], `"op":"hello"`) ||
+				!strings.Contains(lines[1], `"ok":true`) {
 				t.Errorf("hello and tool answers missing: %q", stdout.String())
 			}
 			if crashed != wantCrash {
-				t.Fatalf("crashed=%v, want %v; stdout %q; stderr tail %q", crashed, wantCrash, stdout.String(), head(stderr.String()))
+				t.Fatalf("crashed=%v, want %v; stdout %q; stderr tail %q", crashed, wantCrash,
+					stdout.String(), head(stderr.String()))
 			}
 			if crashed {
-				if !strings.Contains(stderr.String(), "stack overflow") && !strings.Contains(stderr.String(), "stack exceeds") {
+				if !strings.Contains(stderr.String(), "stack overflow") &&
+					!strings.Contains(stderr.String(), "stack exceeds") {
 					t.Errorf("crash is not a stack overflow: %q", head(stderr.String()))
 				}
 				return

@@ -81,7 +81,8 @@ var goJSONSchemaKeywords = map[string]string{
 // (or name a JSON type), never from the arguments. Everything else, and the
 // library's own description (which can quote values or property names taken
 // from the arguments), is left out of messages.
-var goJSONSchemaSafeDetails = []string{"expected", "given", "min", "max", "multiple", "format", "pattern", "property", "dependency"}
+var goJSONSchemaSafeDetails = []string{"expected", "given", "min", "max", "multiple", "format", "pattern",
+	"property", "dependency"}
 
 func goJSONSchemaIssue(e gojsonschema.ResultError) server.Issue {
 	typ := e.Type()

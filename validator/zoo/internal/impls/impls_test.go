@@ -12,7 +12,8 @@ import (
 	"github.com/toolproof/toolproof/validator/zoo/internal/server"
 )
 
-const readSchema = `{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["path"],"additionalProperties":false}`
+const readSchema = `{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer","minimum":1}},` +
+	`"required":["path"],"additionalProperties":false}`
 
 const canary = "SECRET-CANARY-42"
 
@@ -41,7 +42,8 @@ func (r result) hasIssueAt(path string) bool {
 // session drives the protocol in-process: hello, one tool "t" with schema,
 // then one validate per argument text (all pipelined), ids 0..n-1. A []byte
 // argument travels as arguments_base64.
-func session(t *testing.T, name, schema string, args ...any) (hello map[string]any, tool map[string]any, results map[int]result) {
+func session(t *testing.T, name, schema string, args ...any) (hello map[string]any, tool map[string]any,
+	results map[int]result) {
 	t.Helper()
 	impl, ok := Lookup(name)
 	if !ok {
@@ -56,7 +58,8 @@ func session(t *testing.T, name, schema string, args ...any) (hello map[string]a
 		case string:
 			enc.Encode(map[string]any{"op": "validate", "id": i, "tool": "t", "arguments": a})
 		case []byte:
-			enc.Encode(map[string]any{"op": "validate", "id": i, "tool": "t", "arguments_base64": base64.StdEncoding.EncodeToString(a)})
+			enc.Encode(map[string]any{"op": "validate", "id": i, "tool": "t",
+				"arguments_base64": base64.StdEncoding.EncodeToString(a)})
 		default:
 			t.Fatalf("bad argument type %T", a)
 		}
@@ -315,7 +318,8 @@ func TestLibraryQuirks(t *testing.T) {
 	t.Run("qri accepts strings that parse as booleans", func(t *testing.T) {
 		// BUG in qri v0.2.1: Type.ValidateKeyword accepts a string for
 		// "boolean" when strconv.ParseBool parses it ("true", "1", "F", ...).
-		_, _, res := session(t, "qri", `{"type":"object","properties":{"b":{"type":"boolean"}}}`, `{"b":"true"}`, `{"b":"1"}`, `{"b":"yes"}`)
+		_, _, res := session(t, "qri", `{"type":"object","properties":{"b":{"type":"boolean"}}}`, `{"b":"true"}`,
+			`{"b":"1"}`, `{"b":"yes"}`)
 		if !*res[0].Valid || !*res[1].Valid || *res[2].Valid {
 			t.Errorf("got %v %v %v", res[0], res[1], res[2])
 		}
@@ -323,7 +327,8 @@ func TestLibraryQuirks(t *testing.T) {
 	t.Run("qri calls 1e20 a non-integer", func(t *testing.T) {
 		// BUG in qri v0.2.1: DataType tests float64(int(x)) == x, which
 		// fails beyond the int64 range.
-		_, _, res := session(t, "qri", `{"type":"object","properties":{"n":{"type":"integer"}}}`, `{"n":1e20}`, `{"n":2.0}`)
+		_, _, res := session(t, "qri", `{"type":"object","properties":{"n":{"type":"integer"}}}`,
+			`{"n":1e20}`, `{"n":2.0}`)
 		if *res[0].Valid || !*res[1].Valid {
 			t.Errorf("got %v %v", res[0], res[1])
 		}
@@ -333,7 +338,8 @@ func TestLibraryQuirks(t *testing.T) {
 		// and passes "maximum": 2^53. gojsonschema and kaptinlin compare
 		// exactly.
 		schema := `{"type":"object","properties":{"n":{"type":"integer","maximum":9007199254740992}}}`
-		for name, want := range map[string]bool{"gojsonschema": false, "kaptinlin": false, "jsonschema-go": true, "qri": true} {
+		for name, want := range map[string]bool{"gojsonschema": false, "kaptinlin": false,
+			"jsonschema-go": true, "qri": true} {
 			_, _, res := session(t, name, schema, `{"n":9007199254740993}`)
 			if *res[0].Valid != want {
 				t.Errorf("%s: got %v, want valid=%v", name, res[0], want)
@@ -344,7 +350,8 @@ func TestLibraryQuirks(t *testing.T) {
 		// gojsonschema (draft 7 at most) and qri (2019-09) ignore the
 		// unknown keyword prefixItems.
 		schema := `{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"}]}}}`
-		for name, want := range map[string]bool{"gojsonschema": true, "qri": true, "jsonschema-go": false, "kaptinlin": false} {
+		for name, want := range map[string]bool{"gojsonschema": true, "qri": true,
+			"jsonschema-go": false, "kaptinlin": false} {
 			_, _, res := session(t, name, schema, `{"p":[1]}`)
 			if *res[0].Valid != want {
 				t.Errorf("%s: got %v, want valid=%v", name, res[0], want)
@@ -353,7 +360,8 @@ func TestLibraryQuirks(t *testing.T) {
 	})
 	t.Run("format is asserted by gojsonschema and qri only", func(t *testing.T) {
 		schema := `{"type":"object","properties":{"d":{"type":"string","format":"date"}}}`
-		for name, want := range map[string]bool{"gojsonschema": false, "qri": false, "jsonschema-go": true, "kaptinlin": true} {
+		for name, want := range map[string]bool{"gojsonschema": false, "qri": false,
+			"jsonschema-go": true, "kaptinlin": true} {
 			_, _, res := session(t, name, schema, `{"d":"not a date"}`)
 			if *res[0].Valid != want {
 				t.Errorf("%s: got %v, want valid=%v", name, res[0], want)
@@ -412,7 +420,8 @@ func TestLibraryQuirks(t *testing.T) {
 		}
 	})
 	t.Run("jsonschema-go reports one error, at a schema-derived location", func(t *testing.T) {
-		schema := `{"type":"object","properties":{"l":{"type":"array","items":{"type":"object","properties":{"v":{"type":"integer"}}}}}}`
+		schema := `{"type":"object","properties":{"l":{"type":"array","items":{"type":"object",` +
+			`"properties":{"v":{"type":"integer"}}}}}}`
 		_, _, res := session(t, "jsonschema-go", schema, `{"l":[{"v":1},{"v":"x"},{"v":"y"}]}`)
 		if len(res[0].Issues) != 1 || res[0].Issues[0].Path != "/l" {
 			t.Errorf("got %v", res[0])
@@ -486,8 +495,10 @@ func TestGoJSONSchemaContextPointer(t *testing.T) {
 
 // jsonschema-go: instance paths derived through $ref hops and prefixItems.
 func TestJSONSchemaGoPaths(t *testing.T) {
-	schema := `{"type":"object","$defs":{"pt":{"type":"object","properties":{"x/y":{"type":"integer"}},"required":["z"]}},
-		"properties":{"p":{"$ref":"#/$defs/pt"},"t":{"type":"array","prefixItems":[{"type":"string"},{"$ref":"#/$defs/pt"}]},
+	schema := `{"type":"object","$defs":{"pt":{"type":"object","properties":{"x/y":{"type":"integer"}},` +
+		`"required":["z"]}},
+		"properties":{"p":{"$ref":"#/$defs/pt"},"t":{"type":"array","prefixItems":[{"type":"string"},` +
+		`{"$ref":"#/$defs/pt"}]},
 		"all":{"allOf":[{"properties":{"q":{"type":"string"}}}]}}}`
 	args := []any{`{"p":{"x/y":"s","z":1}}`, `{"t":["a",{"x/y":1}]}`, `{"all":{"q":1}}`}
 	_, _, res := session(t, "jsonschema-go", schema, args...)
@@ -509,7 +520,9 @@ func TestUndecodableArgumentsRejected(t *testing.T) {
 			continue
 		}
 		msg := r.Issues[0].Message
-		if !strings.HasPrefix(msg, name+": arguments cannot be decoded into Go values (a JSON number does not fit Go type float64)") || strings.Contains(msg, "1e400") {
+		if !strings.HasPrefix(msg,
+			name+": arguments cannot be decoded into Go values (a JSON number does not fit Go type float64)") ||
+			strings.Contains(msg, "1e400") {
 			t.Errorf("%s: message %q", name, msg)
 		}
 	}

@@ -141,7 +141,8 @@ func (v *jsonSchemaGoSchema) issues(err error) []server.Issue {
 					// One error names every missing property: one issue each.
 					var issues []server.Issue
 					for _, n := range names {
-						issues = append(issues, server.Issue{Path: server.Child(path, n), Message: msg, Keyword: keyword})
+						issues = append(issues,
+							server.Issue{Path: server.Child(path, n), Message: msg, Keyword: keyword})
 					}
 					return issues
 				}
@@ -246,9 +247,11 @@ func refTargetPath(ref string) string {
 }
 
 var (
-	schemaMapKeywords    = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+	schemaMapKeywords = []string{"properties", "patternProperties", "$defs", "definitions",
+		"dependentSchemas", "dependencies"}
 	schemaArrayKeywords  = []string{"prefixItems", "allOf", "anyOf", "oneOf", "items"}
-	schemaSingleKeywords = []string{"items", "additionalItems", "additionalProperties", "contains", "not", "if", "then", "else",
+	schemaSingleKeywords = []string{"items", "additionalItems", "additionalProperties", "contains",
+		"not", "if", "then", "else",
 		"propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
 )
 

@@ -44,10 +44,11 @@ import (
 // object is decoded into map[string]any instead, as a Go programmer would
 // have to.
 var jsonStruct = server.Impl{
-	Name:        "json-struct",
-	Description: "encoding/json into a struct built from the schema (reflect.StructOf): a Go agent that just unmarshals",
-	Version:     runtime.Version(),
-	Compile:     func(schema json.RawMessage) (server.Validator, error) { return compileJSONStruct(schema, false) },
+	Name: "json-struct",
+	Description: "encoding/json into a struct built from the schema (reflect.StructOf): a Go agent that just " +
+		"unmarshals",
+	Version: runtime.Version(),
+	Compile: func(schema json.RawMessage) (server.Validator, error) { return compileJSONStruct(schema, false) },
 }
 
 var jsonStructStrict = server.Impl{
@@ -103,7 +104,8 @@ func compileJSONStruct(schema json.RawMessage, strict bool) (server.Validator, e
 	root := b.build(doc, nil)
 	if root.kind != kindStruct && root.kind != kindMap {
 		// The arguments are always an object: decode them into a map.
-		root = &jsNode{typ: reflect.TypeFor[map[string]any](), kind: kindMap, elem: &jsNode{typ: anyType, kind: kindAny}}
+		root = &jsNode{typ: reflect.TypeFor[map[string]any](), kind: kindMap,
+			elem: &jsNode{typ: anyType, kind: kindAny}}
 	}
 	name := "json-struct"
 	if strict {
@@ -122,7 +124,8 @@ func (b *jsBuilder) build(s any, refs []string) *jsNode {
 	if ref, ok := obj["$ref"].(string); ok {
 		for _, r := range refs {
 			if r == ref {
-				return &jsNode{typ: anyType, kind: kindAny} // recursive: Go types cannot be built recursively at run time
+				return &jsNode{typ: anyType,
+					kind: kindAny} // recursive: Go types cannot be built recursively at run time
 			}
 		}
 		target, ok := resolveLocalRef(b.doc, ref)
@@ -188,7 +191,8 @@ func (b *jsBuilder) buildStruct(obj, props map[string]any, refs []string) *jsNod
 	sort.Strings(names)
 	for _, name := range names {
 		if !validJSONTagName(name) {
-			return &jsNode{typ: reflect.TypeFor[map[string]any](), kind: kindMap, elem: &jsNode{typ: anyType, kind: kindAny}}
+			return &jsNode{typ: reflect.TypeFor[map[string]any](), kind: kindMap,
+				elem: &jsNode{typ: anyType, kind: kindAny}}
 		}
 	}
 	var sfs []reflect.StructField
@@ -368,14 +372,20 @@ func (v jsonStructValidator) locate(val any, n *jsNode, path string, issues *[]s
 		if !ok {
 			mismatch("int64")
 		} else if _, err := strconv.ParseInt(string(num), 10, 64); err != nil {
-			*issues = append(*issues, server.Issue{Path: path, Message: v.name + ": the number does not fit Go type int64 (fraction, exponent or out of range)", Keyword: "type"})
+			*issues = append(*issues,
+				server.Issue{Path: path,
+					Message: v.name +
+						": the number does not fit Go type int64 (fraction, exponent or out of range)",
+					Keyword: "type"})
 		}
 	case kindFloat:
 		num, ok := val.(json.Number)
 		if !ok {
 			mismatch("float64")
 		} else if _, err := strconv.ParseFloat(string(num), 64); err != nil {
-			*issues = append(*issues, server.Issue{Path: path, Message: v.name + ": the number does not fit Go type float64 (out of range)", Keyword: "type"})
+			*issues = append(*issues,
+				server.Issue{Path: path,
+					Message: v.name + ": the number does not fit Go type float64 (out of range)", Keyword: "type"})
 		}
 	case kindSlice:
 		arr, ok := val.([]any)

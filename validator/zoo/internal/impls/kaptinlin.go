@@ -57,8 +57,10 @@ var kaptinlinSummaries = map[string]bool{
 
 // kaptinlinSafeParams are parameters taken from the schema (or naming a JSON
 // type); every other parameter may carry argument values or names.
-var kaptinlinSafeParams = []string{"expected", "received", "minimum", "maximum", "exclusive_minimum", "exclusive_maximum",
-	"divisor", "min_length", "max_length", "min_items", "max_items", "min_properties", "max_properties", "format", "pattern"}
+var kaptinlinSafeParams = []string{"expected", "received", "minimum", "maximum",
+	"exclusive_minimum", "exclusive_maximum",
+	"divisor", "min_length", "max_length", "min_items", "max_items", "min_properties",
+	"max_properties", "format", "pattern"}
 
 func kaptinlinIssues(r *jsonschema.EvaluationResult, base []string) []server.Issue {
 	tokens := base
@@ -119,12 +121,14 @@ func kaptinlinIssue(path, kw string, e *jsonschema.EvaluationError) []server.Iss
 		if len(names) > 0 {
 			var out []server.Issue
 			for _, n := range names {
-				out = append(out, server.Issue{Path: server.Child(path, n), Message: msg + " (missing " + n + ")", Keyword: kw})
+				out = append(out, server.Issue{Path: server.Child(path, n),
+					Message: msg + " (missing " + n + ")", Keyword: kw})
 			}
 			return out
 		}
 	case kw == "format" && e.Code == "invalid_json":
-		msg = "kaptinlin: its JSON decoder (go-json-experiment) rejected the arguments (invalid_json: duplicate member names or a lone surrogate escape)"
+		msg = "kaptinlin: its JSON decoder (go-json-experiment) rejected the arguments (invalid_json: duplicate " +
+			"member names or a lone surrogate escape)"
 	default:
 		var parts []string
 		for _, p := range kaptinlinSafeParams {

@@ -11,7 +11,8 @@ import (
 
 // compiled is the Compile of a library adapter: the tool's schema compiled once with the
 // library's compile, each call then judged by validate against what it made.
-func compiled[S any](compile func(json.RawMessage) (S, error), validate func(S, []byte) (server.Verdict, error)) func(json.RawMessage) (server.Validator, error) {
+func compiled[S any](compile func(json.RawMessage) (S, error),
+	validate func(S, []byte) (server.Verdict, error)) func(json.RawMessage) (server.Validator, error) {
 	return func(schema json.RawMessage) (server.Validator, error) {
 		s, err := compile(schema)
 		if err != nil {
@@ -39,7 +40,8 @@ func rejected(issues []server.Issue) server.Verdict {
 func decodeArgs(lib string, raw []byte) (any, *server.Verdict) {
 	var doc any
 	if err := json.Unmarshal(raw, &doc); err != nil {
-		v := rejected([]server.Issue{{Path: "", Message: lib + ": arguments cannot be decoded into Go values (" + decodeErrorKind(err) + ")"}})
+		v := rejected([]server.Issue{{Path: "",
+			Message: lib + ": arguments cannot be decoded into Go values (" + decodeErrorKind(err) + ")"}})
 		return nil, &v
 	}
 	return doc, nil

@@ -72,7 +72,8 @@ func TestProtocol(t *testing.T) {
 		`{"op":"validate","id":2,"tool":"t","arguments":"{\"boom\":1}"}`,
 		`{"op":"validate","id":3,"tool":"t","arguments":"{}"}`,
 		`{"op":"validate","id":4,"tool":"r","arguments":"{}"}`,
-		`{"op":"validate","id":5,"tool":"t","arguments_base64":"`+base64.StdEncoding.EncodeToString([]byte("{\"a\":\"\xff\"}"))+`"}`,
+		`{"op":"validate","id":5,"tool":"t","arguments_base64":"`+
+			base64.StdEncoding.EncodeToString([]byte("{\"a\":\"\xff\"}"))+`"}`,
 		`{"op":"validate","id":6,"tool":"t","arguments":"{\"fail\":1}"}`,
 		string(bigReq),
 		`not json at all`,
@@ -88,10 +89,12 @@ func TestProtocol(t *testing.T) {
 		`{"error":"panic: kaboom","id":2,"op":"result"}`,
 		`{"id":3,"op":"result","valid":true}`,
 		`{"error":"unknown tool","id":4,"op":"result"}`,
-		`{"id":5,"issues":[{"message":"arguments are not valid UTF-8, so not JSON","path":""}],"op":"result","valid":false}`,
+		`{"id":5,"issues":[{"message":"arguments are not valid UTF-8, so not ` +
+			`JSON","path":""}],"op":"result","valid":false}`,
 		`{"error":"adapter trouble","id":6,"op":"result"}`,
 		`{"id":7,"op":"result","valid":true}`,
-		`{"id":"s","issues":[{"keyword":"type","message":"arguments must be a JSON object","path":""}],"op":"result","valid":false}`,
+		`{"id":"s","issues":[{"keyword":"type","message":"arguments must be a JSON ` +
+			`object","path":""}],"op":"result","valid":false}`,
 	}
 	if len(msgs) != len(want) {
 		t.Fatalf("got %d answers, want %d: %v", len(msgs), len(want), msgs)
