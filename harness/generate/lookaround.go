@@ -138,12 +138,14 @@ func backref(s string, names map[string]int) (int, int) {
 
 // ecmaProperty matches the ECMA-262 property escapes RE2 spells otherwise: \p{Script=Greek},
 // \p{sc=Greek}, \p{Script_Extensions=Greek}, \p{scx=Greek}, \p{General_Category=L}, \p{gc=L}.
-var ecmaProperty = regexp.MustCompile(`\\([pP])\{(?:Script|sc|Script_Extensions|scx|General_Category|gc)=([A-Za-z_]+)\}`)
+var ecmaProperty = regexp.MustCompile(`\\([pP])\{(?:Script|sc|Script_Extensions|scx|General_Category|gc)` +
+	`=([A-Za-z_]+)\}`)
 
 // binaryProperty matches the ECMA-262 binary property escapes RE2 does not name, and
 // binaryClass is the RE2 class each is built from (the oracle's engine judges what is built).
 var (
-	binaryProperty = regexp.MustCompile(`\\p\{(ASCII|Any|Assigned|Alphabetic|Alpha|Uppercase|Upper|Lowercase|Lower|White_Space|space)\}`)
+	binaryProperty = regexp.MustCompile(`\\p\{(ASCII|Any|Assigned|Alphabetic|Alpha|Uppercase|Upper|Lowercase|Lower|` +
+		`White_Space|space)\}`)
 	binaryClass    = map[string]string{"ASCII": `[\x00-\x7F]`, "Any": `[\x00-\x{10FFFF}]`, "Assigned": `\P{Cn}`,
 		"Alphabetic": `[\p{L}\p{Nl}]`, "Alpha": `[\p{L}\p{Nl}]`, "Uppercase": `\p{Lu}`, "Upper": `\p{Lu}`,
 		"Lowercase": `\p{Ll}`, "Lower": `\p{Ll}`, "White_Space": `\s`, "space": `\s`}
