@@ -146,7 +146,7 @@ var ecmaProperty = regexp.MustCompile(`\\([pP])\{(?:Script|sc|Script_Extensions|
 var (
 	binaryProperty = regexp.MustCompile(`\\p\{(ASCII|Any|Assigned|Alphabetic|Alpha|Uppercase|Upper|Lowercase|Lower|` +
 		`White_Space|space)\}`)
-	binaryClass    = map[string]string{"ASCII": `[\x00-\x7F]`, "Any": `[\x00-\x{10FFFF}]`, "Assigned": `\P{Cn}`,
+	binaryClass = map[string]string{"ASCII": `[\x00-\x7F]`, "Any": `[\x00-\x{10FFFF}]`, "Assigned": `\P{Cn}`,
 		"Alphabetic": `[\p{L}\p{Nl}]`, "Alpha": `[\p{L}\p{Nl}]`, "Uppercase": `\p{Lu}`, "Upper": `\p{Lu}`,
 		"Lowercase": `\p{Ll}`, "Lower": `\p{Ll}`, "White_Space": `\s`, "space": `\s`}
 )
