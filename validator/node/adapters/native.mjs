@@ -7,7 +7,7 @@
 //   - an object mapping names to { description, schema, parameters? }, or
 //   - a Vercel AI SDK tool set, names to tool({ description, inputSchema }), or
 //   - framework tools, in an array or an object of names: OpenAI Agents SDK tool()s
-//     (native-agents.mjs), LangChain tools (native-langchain.mjs), Mastra createTool()s
+//     (native-agents.mjs), Anthropic SDK betaZodTool()/betaTool()s (native-anthropic.mjs), LangChain tools (native-langchain.mjs), Mastra createTool()s
 //     (native-mastra.mjs), each gated through its framework's own path; or
 //   - an MCP TypeScript SDK McpServer (as `tools`, `server` or the default export), served in
 //     process (native-mcp.mjs).
@@ -32,6 +32,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { escapeToken, parseJSONText, pointer } from "./gate.mjs";
 import { agentsTool, isAgentsTool } from "./native-agents.mjs";
+import { anthropicTool, isAnthropicTool } from "./native-anthropic.mjs";
 import { gateError } from "./native-common.mjs";
 import { isLangChainTool, langChainTool } from "./native-langchain.mjs";
 import { isMastraTool, mastraTool } from "./native-mastra.mjs";
@@ -242,13 +243,14 @@ async function aiTool(name, def) {
 
 /** What node: understands, for a tool it does not. */
 const UNDERSTOOD =
-  "node: understands {name, schema (a Standard Schema or a JSON Schema), parameters?}, AI SDK tool(), OpenAI Agents SDK tool(), LangChain tool()/StructuredTool, Mastra createTool() and an MCP SDK McpServer";
+  "node: understands {name, schema (a Standard Schema or a JSON Schema), parameters?}, AI SDK tool(), OpenAI Agents SDK tool(), Anthropic SDK betaZodTool()/betaTool(), LangChain tool()/StructuredTool, Mastra createTool() and an MCP SDK McpServer";
 
 async function prepare(name, def) {
   if (def === null || typeof def !== "object") throw new Error(`not an object: ${UNDERSTOOD}`);
   if (isMastraTool(def)) return mastraTool(def, absolute, name);
   if (typeof name !== "string" || name === "") throw new Error("a tool has no name");
   if (isAgentsTool(def)) return agentsTool(def, absolute);
+  if (isAnthropicTool(def)) return anthropicTool(def, absolute);
   if (isLangChainTool(def)) return langChainTool(def, absolute);
   if (isMcpServer(def)) throw new Error("an McpServer inside a tool list: export the server itself (as `tools`, `server` or the default export)");
   const description = typeof def.description === "string" ? def.description : "";

@@ -1,0 +1,22 @@
+package registry_test
+
+// The tool layers beside the agent frameworks, through node:PATH (examples/frameworks): the
+// Anthropic and OpenAI SDKs' runnable tools, Standard Schema libraries whose schemas are not
+// plain objects, LangGraph's ToolNode and Genkit's tools, each through its own code path, as
+// checkFramework runs the frameworks.
+
+import (
+	"testing"
+
+	"github.com/toolproof/toolproof/harness/report"
+)
+
+// Anthropic SDK: betaTool's parse hands the input on unchecked; a betaZodTool's zod object strips
+// invented keys. Written with betaZodTool and .strict() objects, nothing gets through.
+func TestFrameworkAnthropicSDK(t *testing.T) {
+	checkFramework(t, "anthropic-loose.mjs", "anthropic-strict.mjs", []want{
+		{"get_weather", "missing_required", report.Missed},
+		{"get_weather", "root_not_object", report.Missed},
+		{"set_labels", "hallucinated_key", report.Missed},
+	}, nil)
+}
