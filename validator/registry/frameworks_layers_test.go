@@ -20,3 +20,14 @@ func TestFrameworkAnthropicSDK(t *testing.T) {
 		{"set_labels", "hallucinated_key", report.Missed},
 	}, nil)
 }
+
+// OpenAI SDK runTools: a runnable function with parse: JSON.parse checks only the JSON; a
+// zodFunction's zod object strips invented keys. Written with zodFunction and .strict()
+// objects, nothing gets through.
+func TestFrameworkOpenAIRunTools(t *testing.T) {
+	checkFramework(t, "openai-loose.mjs", "openai-strict.mjs", []want{
+		{"get_weather", "missing_required", report.Missed},
+		{"get_weather", "out_of_range_enum", report.Missed},
+		{"set_labels", "hallucinated_key", report.Missed},
+	}, nil)
+}

@@ -7,7 +7,8 @@
 //   - an object mapping names to { description, schema, parameters? }, or
 //   - a Vercel AI SDK tool set, names to tool({ description, inputSchema }), or
 //   - framework tools, in an array or an object of names: OpenAI Agents SDK tool()s
-//     (native-agents.mjs), Anthropic SDK betaZodTool()/betaTool()s (native-anthropic.mjs), LangChain tools (native-langchain.mjs), Mastra createTool()s
+//     (native-agents.mjs), Anthropic SDK betaZodTool()/betaTool()s (native-anthropic.mjs), OpenAI SDK zodFunction()s and
+//     runTools functions (native-openai.mjs), LangChain tools (native-langchain.mjs), Mastra createTool()s
 //     (native-mastra.mjs), each gated through its framework's own path; or
 //   - an MCP TypeScript SDK McpServer (as `tools`, `server` or the default export), served in
 //     process (native-mcp.mjs).
@@ -37,6 +38,7 @@ import { gateError } from "./native-common.mjs";
 import { isLangChainTool, langChainTool } from "./native-langchain.mjs";
 import { isMastraTool, mastraTool } from "./native-mastra.mjs";
 import { isMcpServer, mcpServerTools } from "./native-mcp.mjs";
+import { isOpenAITool, openAITool } from "./native-openai.mjs";
 import { serve } from "./protocol.mjs";
 
 const log = (text) => process.stderr.write(`toolproof native: ${text}\n`);
@@ -74,12 +76,15 @@ async function importFrom(specifier, ...requires) {
 
 const mod = await import(pathToFileURL(absolute).href);
 
+/** The name a tool object gives itself: `name`, or an OpenAI SDK tool's `function.name`. */
+const ownName = (t) => t?.name ?? (isOpenAITool(t) ? t.function.name : undefined);
+
 /** The tools the module exports, as [name, definition, where] triples. */
 function exported(m) {
   let set = m.tools ?? m.default;
   if (set && !Array.isArray(set) && set.tools !== undefined && m.tools === undefined) set = set.tools; // module.exports = { tools }
-  if (Array.isArray(set)) return set.map((t, i) => [t?.name ?? (isMastraTool(t) ? t.id : undefined), t, `tools[${i}]`]);
-  if (set && typeof set === "object") return Object.entries(set).map(([k, t]) => [isMastraTool(t) ? k : t?.name ?? k, t, JSON.stringify(k)]);
+  if (Array.isArray(set)) return set.map((t, i) => [ownName(t) ?? (isMastraTool(t) ? t.id : undefined), t, `tools[${i}]`]);
+  if (set && typeof set === "object") return Object.entries(set).map(([k, t]) => [isMastraTool(t) ? k : ownName(t) ?? k, t, JSON.stringify(k)]);
   throw new Error("the module exports no `tools` (nor a default export) that is an array or an object of tools");
 }
 
@@ -243,7 +248,7 @@ async function aiTool(name, def) {
 
 /** What node: understands, for a tool it does not. */
 const UNDERSTOOD =
-  "node: understands {name, schema (a Standard Schema or a JSON Schema), parameters?}, AI SDK tool(), OpenAI Agents SDK tool(), Anthropic SDK betaZodTool()/betaTool(), LangChain tool()/StructuredTool, Mastra createTool() and an MCP SDK McpServer";
+  "node: understands {name, schema (a Standard Schema or a JSON Schema), parameters?}, AI SDK tool(), OpenAI Agents SDK tool(), Anthropic SDK betaZodTool()/betaTool(), OpenAI SDK zodFunction() (runTools), LangChain tool()/StructuredTool, Mastra createTool() and an MCP SDK McpServer";
 
 async function prepare(name, def) {
   if (def === null || typeof def !== "object") throw new Error(`not an object: ${UNDERSTOOD}`);
@@ -251,6 +256,7 @@ async function prepare(name, def) {
   if (typeof name !== "string" || name === "") throw new Error("a tool has no name");
   if (isAgentsTool(def)) return agentsTool(def, absolute);
   if (isAnthropicTool(def)) return anthropicTool(def, absolute);
+  if (isOpenAITool(def)) return openAITool(def, absolute);
   if (isLangChainTool(def)) return langChainTool(def, absolute);
   if (isMcpServer(def)) throw new Error("an McpServer inside a tool list: export the server itself (as `tools`, `server` or the default export)");
   const description = typeof def.description === "string" ? def.description : "";
