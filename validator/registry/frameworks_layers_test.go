@@ -31,3 +31,22 @@ func TestFrameworkOpenAIRunTools(t *testing.T) {
 		{"set_labels", "hallucinated_key", report.Missed},
 	}, nil)
 }
+
+// arktype: its types are functions with a `~standard` property. An open type behind a closed
+// `parameters` passes an invented key on; a string.integer.parse branch changes a valid call.
+// Its own defect: its messages repeat the value they reject ("(was \"CELSIUS\")"), a leak.
+func TestFrameworkArkType(t *testing.T) {
+	checkFramework(t, "arktype-loose.mjs", "arktype-strict.mjs", []want{
+		{"get_weather", "hallucinated_key", report.Missed},
+		{"read_file", "valid", report.SilentChange},
+	}, []frameworkOwn{{"", report.Leak}})
+}
+
+// effect Schema, the Schema itself as `schema`: node: joins its two Standard Schema converters.
+// The Standard JSON Schema shows every Struct open and the decoder strips undeclared keys; with
+// onExcessProperty "error" on both sides, nothing gets through.
+func TestFrameworkEffectSchema(t *testing.T) {
+	checkFramework(t, "effect-loose.mjs", "effect-strict.mjs", []want{
+		{"get_weather", "valid", report.SilentChange},
+	}, nil)
+}

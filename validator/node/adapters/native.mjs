@@ -16,10 +16,12 @@
 // that throws on an input answers gate_error with the exception's message and stack.
 //
 // `schema` is the gate: a Standard Schema (`schema['~standard'].validate(value)`, zod 4, valibot,
-// arktype; it may return a Promise), or a JSON Schema object (TypeBox types are JSON Schema),
-// checked with TypeBox Compile. The JSON Schema shown to the model is `parameters` when given,
-// else the library's own: Standard JSON Schema (`~standard.jsonSchema.input`, zod 4), valibot's
-// @valibot/to-json-schema, or the JSON Schema object itself.
+// arktype, whose types are functions; it may return a Promise), an effect Schema (its two
+// Standard Schema converters joined, native-effect.mjs), or a JSON Schema object (TypeBox types
+// are JSON Schema), checked with TypeBox Compile. The JSON Schema shown to the model is
+// `parameters` when given, else the library's own: Standard JSON Schema
+// (`~standard.jsonSchema.input`, zod 4, arktype, effect), valibot's @valibot/to-json-schema, or
+// the JSON Schema object itself.
 //
 // A call goes through what a typical agent does: JSON.parse of the raw text (a rejection when it
 // throws; no check of the root), then the schema. The value passed on is the schema's output. An
@@ -35,6 +37,7 @@ import { escapeToken, parseJSONText, pointer } from "./gate.mjs";
 import { agentsTool, isAgentsTool } from "./native-agents.mjs";
 import { anthropicTool, isAnthropicTool } from "./native-anthropic.mjs";
 import { gateError } from "./native-common.mjs";
+import { effectStandard, mayBeEffectSchema } from "./native-effect.mjs";
 import { isLangChainTool, langChainTool } from "./native-langchain.mjs";
 import { isMastraTool, mastraTool } from "./native-mastra.mjs";
 import { isMcpServer, mcpServerTools } from "./native-mcp.mjs";
@@ -88,7 +91,8 @@ function exported(m) {
   throw new Error("the module exports no `tools` (nor a default export) that is an array or an object of tools");
 }
 
-const isStandard = (s) => s !== null && typeof s === "object" && typeof s["~standard"]?.validate === "function";
+/** A Standard Schema: an object, or a function (arktype's types), whose `~standard` validates. */
+const isStandard = (s) => s !== null && (typeof s === "object" || typeof s === "function") && typeof s["~standard"]?.validate === "function";
 const isPlainSchema = (s) => s !== null && typeof s === "object" && !Array.isArray(s) && !isStandard(s);
 
 /** Segments of a Standard Schema issue path (keys, or {key} objects as valibot gives). */
@@ -248,7 +252,7 @@ async function aiTool(name, def) {
 
 /** What node: understands, for a tool it does not. */
 const UNDERSTOOD =
-  "node: understands {name, schema (a Standard Schema or a JSON Schema), parameters?}, AI SDK tool(), OpenAI Agents SDK tool(), Anthropic SDK betaZodTool()/betaTool(), OpenAI SDK zodFunction() (runTools), LangChain tool()/StructuredTool, Mastra createTool() and an MCP SDK McpServer";
+  "node: understands {name, schema (a Standard Schema, an effect Schema or a JSON Schema), parameters?}, AI SDK tool(), OpenAI Agents SDK tool(), Anthropic SDK betaZodTool()/betaTool(), OpenAI SDK zodFunction() (runTools), LangChain tool()/StructuredTool, Mastra createTool() and an MCP SDK McpServer";
 
 async function prepare(name, def) {
   if (def === null || typeof def !== "object") throw new Error(`not an object: ${UNDERSTOOD}`);
@@ -261,7 +265,7 @@ async function prepare(name, def) {
   if (isMcpServer(def)) throw new Error("an McpServer inside a tool list: export the server itself (as `tools`, `server` or the default export)");
   const description = typeof def.description === "string" ? def.description : "";
   if (def.schema === undefined && def.inputSchema !== undefined) return { name, description, ...(await aiTool(name, def)) };
-  const schema = def.schema;
+  const schema = mayBeEffectSchema(def.schema) ? ((await effectStandard(def.schema, absolute)) ?? def.schema) : def.schema;
   if (schema === undefined) {
     const has = Object.keys(def).slice(0, 8).join(", ");
     throw new Error(`a tool object node: does not understand (it has ${has || "no keys"}): ${UNDERSTOOD}`);
