@@ -50,3 +50,15 @@ func TestFrameworkEffectSchema(t *testing.T) {
 		{"get_weather", "valid", report.SilentChange},
 	}, nil)
 }
+
+// LangGraph ToolNode: each call through a ToolNode of the module's class, whose tools are
+// LangChain's: invented keys stripped, z.coerce.number() takes true, a .default() field shown
+// as required left out. Its own defect is LangChain's: a RangeError out of JSON.stringify in
+// StructuredTool.call on arrays nested thousands deep.
+func TestFrameworkLangGraphToolNode(t *testing.T) {
+	checkFramework(t, "langgraph-loose.mjs", "langgraph-strict.mjs", []want{
+		{"search", "wrong_type", report.Missed},
+		{"search", "missing_required", report.Missed},
+		{"set_labels", "hallucinated_key", report.Missed},
+	}, []frameworkOwn{{"implementation_defined", report.GateError}})
+}

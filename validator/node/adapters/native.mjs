@@ -11,7 +11,9 @@
 //     runTools functions (native-openai.mjs), LangChain tools (native-langchain.mjs), Mastra createTool()s
 //     (native-mastra.mjs), each gated through its framework's own path; or
 //   - an MCP TypeScript SDK McpServer (as `tools`, `server` or the default export), served in
-//     process (native-mcp.mjs).
+//     process (native-mcp.mjs); or
+//   - a LangGraph ToolNode (as `tools`, `toolNode` or the default export), its tools called through
+//     the node (native-langgraph.mjs).
 // A tool object of any other shape is left out with the reason, never checked by a guess. A gate
 // that throws on an input answers gate_error with the exception's message and stack.
 //
@@ -40,6 +42,7 @@ import { gateError } from "./native-common.mjs";
 import { effectStandard, mayBeEffectSchema } from "./native-effect.mjs";
 import { isLangChainTool, langChainTool } from "./native-langchain.mjs";
 import { isMastraTool, mastraTool } from "./native-mastra.mjs";
+import { isToolNode, toolNodeTools } from "./native-langgraph.mjs";
 import { isMcpServer, mcpServerTools } from "./native-mcp.mjs";
 import { isOpenAITool, openAITool } from "./native-openai.mjs";
 import { serve } from "./protocol.mjs";
@@ -252,7 +255,7 @@ async function aiTool(name, def) {
 
 /** What node: understands, for a tool it does not. */
 const UNDERSTOOD =
-  "node: understands {name, schema (a Standard Schema, an effect Schema or a JSON Schema), parameters?}, AI SDK tool(), OpenAI Agents SDK tool(), Anthropic SDK betaZodTool()/betaTool(), OpenAI SDK zodFunction() (runTools), LangChain tool()/StructuredTool, Mastra createTool() and an MCP SDK McpServer";
+  "node: understands {name, schema (a Standard Schema, an effect Schema or a JSON Schema), parameters?}, AI SDK tool(), OpenAI Agents SDK tool(), Anthropic SDK betaZodTool()/betaTool(), OpenAI SDK zodFunction() (runTools), LangChain tool()/StructuredTool, Mastra createTool(), an MCP SDK McpServer and a LangGraph ToolNode";
 
 async function prepare(name, def) {
   if (def === null || typeof def !== "object") throw new Error(`not an object: ${UNDERSTOOD}`);
@@ -288,16 +291,17 @@ if (mcpServer) {
     process.exit(2);
   }
 } else {
+  const toolNode = [mod.tools, mod.toolNode, mod.default, mod.default?.tools, mod.default?.toolNode].find(isToolNode);
   let entries;
   try {
-    entries = exported(mod);
+    entries = toolNode ? toolNodeTools(toolNode, absolute) : exported(mod).map(([name, def, where]) => [name, () => prepare(name, def), where]);
   } catch (e) {
     log(`${absolute}: ${errorText(e)}`);
     process.exit(2);
   }
-  for (const [name, def, where] of entries) {
+  for (const [name, prepareTool, where] of entries) {
     try {
-      const t = await prepare(name, def);
+      const t = await prepareTool();
       if (prepared.has(t.name)) throw new Error(`another tool is named ${JSON.stringify(t.name)} already`);
       prepared.set(t.name, { ...t, parameters: JSON.parse(JSON.stringify(t.parameters)) });
     } catch (e) {
