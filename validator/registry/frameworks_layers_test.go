@@ -6,9 +6,13 @@ package registry_test
 // checkFramework runs the frameworks.
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/toolproof/toolproof/harness/report"
+	"github.com/toolproof/toolproof/validator"
+	"github.com/toolproof/toolproof/validator/registry"
 )
 
 // Anthropic SDK: betaTool's parse hands the input on unchecked; a betaZodTool's zod object strips
@@ -61,4 +65,27 @@ func TestFrameworkLangGraphToolNode(t *testing.T) {
 		{"search", "missing_required", report.Missed},
 		{"set_labels", "hallucinated_key", report.Missed},
 	}, []frameworkOwn{{"implementation_defined", report.GateError}})
+}
+
+// Genkit: ai.defineTool checks a call against the JSON Schema of its zod 3 `z` with ajv. A zod 4
+// schema becomes an empty one (node: says so on stderr): the model is shown nothing, and even an
+// array for the whole call reaches the function. Its own defect: a RangeError out of
+// ValidationError's JSON.stringify on arrays nested thousands deep.
+func TestFrameworkGenkit(t *testing.T) {
+	checkFramework(t, "genkit-loose.mjs", "genkit-strict.mjs", []want{
+		{"get_weather", "root_not_object", report.Missed},
+		{"set_labels", "root_not_object", report.Missed},
+	}, []frameworkOwn{{"implementation_defined", report.GateError}})
+	var stderr safeBuffer
+	o := newOpener()
+	o.Node = frameworksNode(t)
+	o.Options.Stderr = &stderr
+	v := open(t, o, "node:"+filepath.Join(root(t), "examples", "frameworks", "genkit-loose.mjs"))
+	if _, err := v.(validator.ToolSource).Tools(); err != nil {
+		t.Fatal(err)
+	}
+	_ = registry.Close(v)
+	if got := stderr.String(); !strings.Contains(got, `the Genkit tool "get_weather": its inputSchema is a zod 4 schema`) {
+		t.Errorf("stderr does not say that get_weather is shown no schema: %q", got)
+	}
 }

@@ -9,7 +9,8 @@
 //   - framework tools, in an array or an object of names: OpenAI Agents SDK tool()s
 //     (native-agents.mjs), Anthropic SDK betaZodTool()/betaTool()s (native-anthropic.mjs), OpenAI SDK zodFunction()s and
 //     runTools functions (native-openai.mjs), LangChain tools (native-langchain.mjs), Mastra createTool()s
-//     (native-mastra.mjs), each gated through its framework's own path; or
+//     (native-mastra.mjs), Genkit ai.defineTool()s (native-genkit.mjs), each gated through its
+//     framework's own path; or
 //   - an MCP TypeScript SDK McpServer (as `tools`, `server` or the default export), served in
 //     process (native-mcp.mjs); or
 //   - a LangGraph ToolNode (as `tools`, `toolNode` or the default export), its tools called through
@@ -40,6 +41,7 @@ import { agentsTool, isAgentsTool } from "./native-agents.mjs";
 import { anthropicTool, isAnthropicTool } from "./native-anthropic.mjs";
 import { gateError } from "./native-common.mjs";
 import { effectStandard, mayBeEffectSchema } from "./native-effect.mjs";
+import { genkitTool, genkitToolName, isGenkitTool } from "./native-genkit.mjs";
 import { isLangChainTool, langChainTool } from "./native-langchain.mjs";
 import { isMastraTool, mastraTool } from "./native-mastra.mjs";
 import { isToolNode, toolNodeTools } from "./native-langgraph.mjs";
@@ -82,8 +84,8 @@ async function importFrom(specifier, ...requires) {
 
 const mod = await import(pathToFileURL(absolute).href);
 
-/** The name a tool object gives itself: `name`, or an OpenAI SDK tool's `function.name`. */
-const ownName = (t) => t?.name ?? (isOpenAITool(t) ? t.function.name : undefined);
+/** The name a tool gives itself: `name`, an OpenAI SDK tool's `function.name`, a Genkit action's. */
+const ownName = (t) => (isGenkitTool(t) ? genkitToolName(t) : (t?.name ?? (isOpenAITool(t) ? t.function.name : undefined)));
 
 /** The tools the module exports, as [name, definition, where] triples. */
 function exported(m) {
@@ -255,9 +257,10 @@ async function aiTool(name, def) {
 
 /** What node: understands, for a tool it does not. */
 const UNDERSTOOD =
-  "node: understands {name, schema (a Standard Schema, an effect Schema or a JSON Schema), parameters?}, AI SDK tool(), OpenAI Agents SDK tool(), Anthropic SDK betaZodTool()/betaTool(), OpenAI SDK zodFunction() (runTools), LangChain tool()/StructuredTool, Mastra createTool(), an MCP SDK McpServer and a LangGraph ToolNode";
+  "node: understands {name, schema (a Standard Schema, an effect Schema or a JSON Schema), parameters?}, AI SDK tool(), OpenAI Agents SDK tool(), Anthropic SDK betaZodTool()/betaTool(), OpenAI SDK zodFunction() (runTools), LangChain tool()/StructuredTool, Mastra createTool(), Genkit ai.defineTool(), an MCP SDK McpServer and a LangGraph ToolNode";
 
 async function prepare(name, def) {
+  if (isGenkitTool(def)) return genkitTool(def, absolute, (text) => log(`${absolute}: ${text}`));
   if (def === null || typeof def !== "object") throw new Error(`not an object: ${UNDERSTOOD}`);
   if (isMastraTool(def)) return mastraTool(def, absolute, name);
   if (typeof name !== "string" || name === "") throw new Error("a tool has no name");
