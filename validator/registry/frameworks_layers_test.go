@@ -89,3 +89,16 @@ func TestFrameworkGenkit(t *testing.T) {
 		t.Errorf("stderr does not say that get_weather is shown no schema: %q", got)
 	}
 }
+
+// A .ts module runs with Node's type stripping (the frameworks' Node.js is 22, where it is behind
+// --experimental-strip-types): its tools are served.
+func TestFrameworkTypeScriptModule(t *testing.T) {
+	o := newOpener()
+	o.Node = frameworksNode(t)
+	v := open(t, o, "node:"+filepath.Join(root(t), "validator", "node", "test", "fixtures", "typed.ts"))
+	defer registry.Close(v)
+	ts, err := v.(validator.ToolSource).Tools()
+	if err != nil || len(ts) != 1 || ts[0].Name != "read" {
+		t.Fatalf("typed.ts served %v (%v), want its tool read", ts, err)
+	}
+}

@@ -47,6 +47,7 @@ import { isMastraTool, mastraTool } from "./native-mastra.mjs";
 import { isToolNode, toolNodeTools } from "./native-langgraph.mjs";
 import { isMcpServer, mcpServerTools } from "./native-mcp.mjs";
 import { isOpenAITool, openAITool } from "./native-openai.mjs";
+import { ensureTypeScript } from "./native-typescript.mjs";
 import { serve } from "./protocol.mjs";
 
 const log = (text) => process.stderr.write(`toolproof native: ${text}\n`);
@@ -82,6 +83,7 @@ async function importFrom(specifier, ...requires) {
   return undefined;
 }
 
+await ensureTypeScript(absolute, log); // a .ts module: Node's type stripping, or one line saying what to do
 const mod = await import(pathToFileURL(absolute).href);
 
 /** The name a tool gives itself: `name`, an OpenAI SDK tool's `function.name`, a Genkit action's. */
