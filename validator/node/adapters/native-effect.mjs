@@ -7,14 +7,15 @@
 // model is toStandardJSONSchemaV1's input JSON Schema.
 
 import { dirname } from "node:path";
-import { importVia } from "./native-common.mjs";
+import { importFrom } from "./native-common.mjs";
 
 /** What may be an effect Schema: a function or object with an AST (checked with Schema.isSchema). */
 export const mayBeEffectSchema = (s) => (typeof s === "function" || (s !== null && typeof s === "object")) && typeof s.ast === "object" && s.ast !== null;
 
 /** The Standard Schema (validate and jsonSchema) of an effect Schema, or undefined for another schema. */
 export async function effectStandard(schema, modulePath) {
-  const S = await importVia("effect/Schema", "effect", dirname(modulePath), "an effect Schema");
+  const S = await importFrom("effect/Schema", dirname(modulePath));
+  if (S === undefined) return undefined; // no effect where the module is: the schema is another library's
   if (typeof S.isSchema !== "function" || !S.isSchema(schema)) return undefined;
   if (typeof S.toStandardSchemaV1 !== "function" || typeof S.toStandardJSONSchemaV1 !== "function") {
     throw new Error("this effect has no Schema.toStandardSchemaV1 and toStandardJSONSchemaV1 (toolproof reads 4.1)");

@@ -7,10 +7,10 @@
 //   - an object mapping names to { description, schema, parameters? }, or
 //   - a Vercel AI SDK tool set, names to tool({ description, inputSchema }), or
 //   - framework tools, in an array or an object of names: OpenAI Agents SDK tool()s
-//     (native-agents.mjs), Anthropic SDK betaZodTool()/betaTool()s (native-anthropic.mjs), OpenAI SDK zodFunction()s and
-//     runTools functions (native-openai.mjs), LangChain tools (native-langchain.mjs), Mastra createTool()s
-//     (native-mastra.mjs), Genkit ai.defineTool()s (native-genkit.mjs), each gated through its
-//     framework's own path; or
+//     (native-agents.mjs), Anthropic SDK betaZodTool()/betaTool()s (native-anthropic.mjs),
+//     OpenAI SDK zodFunction()s and runTools functions (native-openai.mjs), LangChain tools
+//     (native-langchain.mjs), Mastra createTool()s (native-mastra.mjs), Genkit ai.defineTool()s
+//     (native-genkit.mjs), each gated through its framework's own path; or
 //   - an MCP TypeScript SDK McpServer (as `tools`, `server` or the default export), served in
 //     process (native-mcp.mjs); or
 //   - a LangGraph ToolNode (as `tools`, `toolNode` or the default export), its tools called through
