@@ -30,22 +30,17 @@ export async function langChainTool(def, modulePath) {
     if (p.rejected) return p.rejected;
     let passed;
     let ran = false;
-    const probe = Object.create(def, {
-      _call: {
-        value: (args) => {
-          ran = true;
-          passed = args;
-          return def.responseFormat === "content_and_artifact" ? ["", undefined] : "";
-        },
-      },
+    const probe = probeTool(def, (args) => {
+      ran = true;
+      passed = args;
     });
     try {
       await probe.invoke({ type: "tool_call", id: "toolproof", name: def.name, args: p.value });
     } catch (e) {
       // After _call, what throws is the handling of the stub's output, not the gate.
       if (ran) return { valid: true, value: passed };
-      if (e?.name === "ToolInputParsingException" || e?.constructor?.name === "ToolInputParsingException") {
-        return { valid: false, issues: issuesOf(e) };
+      if (isInputParsingError(e)) {
+        return { valid: false, issues: issuesOf(e.message) };
       }
       return gateError(e);
     }
@@ -55,12 +50,26 @@ export async function langChainTool(def, modulePath) {
   return { name: def.name, description: def.description ?? "", parameters, gate };
 }
 
+/** A copy of the LangChain tool def whose `_call` (its `func`) records its input and does nothing else. */
+export function probeTool(def, record) {
+  return Object.create(def, {
+    _call: {
+      value: (args) => {
+        record(args);
+        return def.responseFormat === "content_and_artifact" ? ["", undefined] : "";
+      },
+    },
+  });
+}
+
+/** Whether e is LangChain's ToolInputParsingException (a verdict on the input, not a fault). */
+export const isInputParsingError = (e) => e?.name === "ToolInputParsingException" || e?.constructor?.name === "ToolInputParsingException";
+
 /**
- * Issues of a ToolInputParsingException: its message is what the agent shows the model; the
+ * Issues of a ToolInputParsingException's message, which is what the agent shows the model; the
  * paths come from zod's prettified lines ("✖ MESSAGE\n  → at a.b") when the message has them.
  */
-function issuesOf(e) {
-  const message = e.message;
+export function issuesOf(message) {
   const paths = [...message.matchAll(/→ at ([^\n]+)/g)].map((m) => m[1]);
   if (paths.length === 0) return [{ path: "", message }];
   return paths.map((p) => ({ path: pointerOf(p), message }));

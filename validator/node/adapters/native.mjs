@@ -7,18 +7,24 @@
 //   - an object mapping names to { description, schema, parameters? }, or
 //   - a Vercel AI SDK tool set, names to tool({ description, inputSchema }), or
 //   - framework tools, in an array or an object of names: OpenAI Agents SDK tool()s
-//     (native-agents.mjs), LangChain tools (native-langchain.mjs), Mastra createTool()s
-//     (native-mastra.mjs), each gated through its framework's own path; or
+//     (native-agents.mjs), Anthropic SDK betaZodTool()/betaTool()s (native-anthropic.mjs),
+//     OpenAI SDK zodFunction()s and runTools functions (native-openai.mjs), LangChain tools
+//     (native-langchain.mjs), Mastra createTool()s (native-mastra.mjs), Genkit ai.defineTool()s
+//     (native-genkit.mjs), each gated through its framework's own path; or
 //   - an MCP TypeScript SDK McpServer (as `tools`, `server` or the default export), served in
-//     process (native-mcp.mjs).
+//     process (native-mcp.mjs); or
+//   - a LangGraph ToolNode (as `tools`, `toolNode` or the default export), its tools called through
+//     the node (native-langgraph.mjs).
 // A tool object of any other shape is left out with the reason, never checked by a guess. A gate
 // that throws on an input answers gate_error with the exception's message and stack.
 //
 // `schema` is the gate: a Standard Schema (`schema['~standard'].validate(value)`, zod 4, valibot,
-// arktype; it may return a Promise), or a JSON Schema object (TypeBox types are JSON Schema),
-// checked with TypeBox Compile. The JSON Schema shown to the model is `parameters` when given,
-// else the library's own: Standard JSON Schema (`~standard.jsonSchema.input`, zod 4), valibot's
-// @valibot/to-json-schema, or the JSON Schema object itself.
+// arktype, whose types are functions; it may return a Promise), an effect Schema (its two
+// Standard Schema converters joined, native-effect.mjs), or a JSON Schema object (TypeBox types
+// are JSON Schema), checked with TypeBox Compile. The JSON Schema shown to the model is
+// `parameters` when given, else the library's own: Standard JSON Schema
+// (`~standard.jsonSchema.input`, zod 4, arktype, effect), valibot's @valibot/to-json-schema, or
+// the JSON Schema object itself.
 //
 // A call goes through what a typical agent does: JSON.parse of the raw text (a rejection when it
 // throws; no check of the root), then the schema. The value passed on is the schema's output. An
@@ -32,10 +38,16 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { escapeToken, parseJSONText, pointer } from "./gate.mjs";
 import { agentsTool, isAgentsTool } from "./native-agents.mjs";
+import { anthropicTool, isAnthropicTool } from "./native-anthropic.mjs";
 import { gateError } from "./native-common.mjs";
+import { effectStandard, mayBeEffectSchema } from "./native-effect.mjs";
+import { genkitTool, genkitToolName, isGenkitTool } from "./native-genkit.mjs";
 import { isLangChainTool, langChainTool } from "./native-langchain.mjs";
 import { isMastraTool, mastraTool } from "./native-mastra.mjs";
+import { isToolNode, toolNodeTools } from "./native-langgraph.mjs";
 import { isMcpServer, mcpServerTools } from "./native-mcp.mjs";
+import { isOpenAITool, openAITool } from "./native-openai.mjs";
+import { ensureTypeScript } from "./native-typescript.mjs";
 import { serve } from "./protocol.mjs";
 
 const log = (text) => process.stderr.write(`toolproof native: ${text}\n`);
@@ -71,18 +83,23 @@ async function importFrom(specifier, ...requires) {
   return undefined;
 }
 
+await ensureTypeScript(absolute, log); // a .ts module: Node's type stripping, or one line saying what to do
 const mod = await import(pathToFileURL(absolute).href);
+
+/** The name a tool gives itself: `name`, an OpenAI SDK tool's `function.name`, a Genkit action's. */
+const ownName = (t) => (isGenkitTool(t) ? genkitToolName(t) : (t?.name ?? (isOpenAITool(t) ? t.function.name : undefined)));
 
 /** The tools the module exports, as [name, definition, where] triples. */
 function exported(m) {
   let set = m.tools ?? m.default;
   if (set && !Array.isArray(set) && set.tools !== undefined && m.tools === undefined) set = set.tools; // module.exports = { tools }
-  if (Array.isArray(set)) return set.map((t, i) => [t?.name ?? (isMastraTool(t) ? t.id : undefined), t, `tools[${i}]`]);
-  if (set && typeof set === "object") return Object.entries(set).map(([k, t]) => [isMastraTool(t) ? k : t?.name ?? k, t, JSON.stringify(k)]);
+  if (Array.isArray(set)) return set.map((t, i) => [ownName(t) ?? (isMastraTool(t) ? t.id : undefined), t, `tools[${i}]`]);
+  if (set && typeof set === "object") return Object.entries(set).map(([k, t]) => [isMastraTool(t) ? k : ownName(t) ?? k, t, JSON.stringify(k)]);
   throw new Error("the module exports no `tools` (nor a default export) that is an array or an object of tools");
 }
 
-const isStandard = (s) => s !== null && typeof s === "object" && typeof s["~standard"]?.validate === "function";
+/** A Standard Schema: an object, or a function (arktype's types), whose `~standard` validates. */
+const isStandard = (s) => s !== null && (typeof s === "object" || typeof s === "function") && typeof s["~standard"]?.validate === "function";
 const isPlainSchema = (s) => s !== null && typeof s === "object" && !Array.isArray(s) && !isStandard(s);
 
 /** Segments of a Standard Schema issue path (keys, or {key} objects as valibot gives). */
@@ -242,18 +259,21 @@ async function aiTool(name, def) {
 
 /** What node: understands, for a tool it does not. */
 const UNDERSTOOD =
-  "node: understands {name, schema (a Standard Schema or a JSON Schema), parameters?}, AI SDK tool(), OpenAI Agents SDK tool(), LangChain tool()/StructuredTool, Mastra createTool() and an MCP SDK McpServer";
+  "node: understands {name, schema (a Standard Schema, an effect Schema or a JSON Schema), parameters?}, AI SDK tool(), OpenAI Agents SDK tool(), Anthropic SDK betaZodTool()/betaTool(), OpenAI SDK zodFunction() (runTools), LangChain tool()/StructuredTool, Mastra createTool(), Genkit ai.defineTool(), an MCP SDK McpServer and a LangGraph ToolNode";
 
 async function prepare(name, def) {
+  if (isGenkitTool(def)) return genkitTool(def, absolute, (text) => log(`${absolute}: ${text}`));
   if (def === null || typeof def !== "object") throw new Error(`not an object: ${UNDERSTOOD}`);
   if (isMastraTool(def)) return mastraTool(def, absolute, name);
   if (typeof name !== "string" || name === "") throw new Error("a tool has no name");
   if (isAgentsTool(def)) return agentsTool(def, absolute);
+  if (isAnthropicTool(def)) return anthropicTool(def, absolute);
+  if (isOpenAITool(def)) return openAITool(def, absolute);
   if (isLangChainTool(def)) return langChainTool(def, absolute);
   if (isMcpServer(def)) throw new Error("an McpServer inside a tool list: export the server itself (as `tools`, `server` or the default export)");
   const description = typeof def.description === "string" ? def.description : "";
   if (def.schema === undefined && def.inputSchema !== undefined) return { name, description, ...(await aiTool(name, def)) };
-  const schema = def.schema;
+  const schema = mayBeEffectSchema(def.schema) ? ((await effectStandard(def.schema, absolute)) ?? def.schema) : def.schema;
   if (schema === undefined) {
     const has = Object.keys(def).slice(0, 8).join(", ");
     throw new Error(`a tool object node: does not understand (it has ${has || "no keys"}): ${UNDERSTOOD}`);
@@ -276,16 +296,17 @@ if (mcpServer) {
     process.exit(2);
   }
 } else {
+  const toolNode = [mod.tools, mod.toolNode, mod.default, mod.default?.tools, mod.default?.toolNode].find(isToolNode);
   let entries;
   try {
-    entries = exported(mod);
+    entries = toolNode ? toolNodeTools(toolNode, absolute) : exported(mod).map(([name, def, where]) => [name, () => prepare(name, def), where]);
   } catch (e) {
     log(`${absolute}: ${errorText(e)}`);
     process.exit(2);
   }
-  for (const [name, def, where] of entries) {
+  for (const [name, prepareTool, where] of entries) {
     try {
-      const t = await prepare(name, def);
+      const t = await prepareTool();
       if (prepared.has(t.name)) throw new Error(`another tool is named ${JSON.stringify(t.name)} already`);
       prepared.set(t.name, { ...t, parameters: JSON.parse(JSON.stringify(t.parameters)) });
     } catch (e) {

@@ -86,6 +86,35 @@ describe("native tool modules", () => {
     assert.deepEqual([...new Set(r.get(2).issues.map((i) => i.path))].sort(), ["/age", "/name", "/x"]);
   });
 
+  it("takes a Standard Schema that is a function (arktype's types)", async () => {
+    const { code, answers } = await exchange(fixture("function-standard.mjs"), [
+      hello,
+      { op: "tools" },
+      { op: "tool", tool: { name: "count", parameters: {} } },
+      validate(1, "count", '{"n":1}'),
+      validate(2, "count", '{"n":"1"}'),
+    ]);
+    assert.equal(code, 0);
+    assert.deepEqual(answers[1].tools[0].parameters.required, ["n"], "~standard.jsonSchema.input is shown");
+    const r = results(answers);
+    assert.equal(r.get(1).valid, true);
+    assert.deepEqual(r.get(2).issues, [{ path: "/n", message: "n must be a number" }]);
+  });
+
+  it("runs a .ts module with Node's type stripping, or says in one line what to do", async () => {
+    const [major, minor] = process.versions.node.split(".").map(Number);
+    const { code, stderr, answers } = await exchange(fixture("typed.ts"), [hello, { op: "tools" }]);
+    if (major > 22 || (major === 22 && minor >= 6)) {
+      assert.equal(code, 0, stderr);
+      assert.deepEqual(answers[1].tools.map((t) => t.name), ["read"]);
+      assert.doesNotMatch(stderr, /ERR_UNKNOWN_FILE_EXTENSION|ExperimentalWarning/);
+    } else {
+      assert.equal(code, 2);
+      assert.equal(stderr.trim().split("\n").length, 1, `one line: ${stderr}`);
+      assert.match(stderr, /is TypeScript, which Node\.js [0-9.]+ cannot run: use Node\.js 22\.6 or later/);
+    }
+  });
+
   it("refuses a module without tools, saying why", async () => {
     const { code, stderr } = await exchange(fixture("empty.mjs"), [hello]);
     assert.equal(code, 2);
