@@ -5,5 +5,7 @@
 //
 // A schema is planned once into nodes (generator.go; types.go picks the types, dead.go says why
 // none can have a value) and each draw walks the plan: numbers (number.go), strings (string.go,
-// formats.go), arrays (arrays.go) and objects (objects.go).
+// formats.go), arrays (arrays.go) and objects (objects.go). Where no string can be built for a
+// pattern, the schema's matching examples and default are drawn; without them New's
+// ErrCannotConstruct or Stats' Unbuilt names the pattern.
 package generate
