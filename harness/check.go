@@ -58,7 +58,7 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *execu
 			f.Count = st.ByKind[f.Kind]
 		}
 	}
-	tr.bugs, tr.bugText, tr.unreach = st.Bugs, st.LastBug, st.Unreachable
+	tr.bugs, tr.bugText, tr.unreach, tr.unbuilt = st.Bugs, st.LastBug, st.Unreachable, st.Unbuilt
 	run.placer.locate(p, tr)
 	return tr
 }

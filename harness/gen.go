@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"strings"
 
 	"pgregory.net/rapid"
 
@@ -74,8 +75,13 @@ func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(corpus.Case) err
 			}
 		}
 		if reached == 0 && opts.N > 0 {
-			skipped = append(skipped, tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source,
-				Reason: fmt.Sprintf("the generator reached no valid value in %d draws: nothing was written for it", opts.N)})
+			why := fmt.Sprintf("the generator reached no valid value in %d draws: nothing was written for it", opts.N)
+			if un := p.gen.Stats().Unbuilt; len(un) > 0 {
+				why = fmt.Sprintf("the generator could not construct a string for %s in %d draws: nothing was written for it "+
+					"(a string the pattern matches in the property's \"examples\" or \"default\" is drawn instead)",
+					strings.Join(un, ", "), opts.N)
+			}
+			skipped = append(skipped, tool.Skipped{Tool: p.tool.Name, Source: p.tool.Source, Reason: why})
 		}
 	}
 	return skipped, nil

@@ -40,7 +40,14 @@ func judge(c *corpus.Case, b basis, v validator.Verdict, r rules) []report.Findi
 		add(report.Leak, got, detail, true)
 	}
 	if v.Unclear {
-		return out // counted apart, never a finding (but a gate's leak is still a leak)
+		if answeredInError(c, v) {
+			kind, got := report.FalseReject, "rejected"
+			if v.ErrorAnswer == validator.Threw {
+				kind, got = report.GateError, string(validator.GateError)
+			}
+			add(kind, got, v.Detail, true)
+		}
+		return out // else counted apart, never a finding (but a gate's leak is still a leak)
 	}
 	switch c.Expect {
 	case corpus.Accept:
@@ -71,6 +78,13 @@ func judge(c *corpus.Case, b basis, v validator.Verdict, r rules) []report.Findi
 		}
 	}
 	return out
+}
+
+// answeredInError reports whether an unclear answer is a finding: an error answer
+// (validator.Verdict.ErrorAnswer) to a valid call, which owes a success. Unclear answers to
+// other calls are counted apart.
+func answeredInError(c *corpus.Case, v validator.Verdict) bool {
+	return v.Unclear && v.ErrorAnswer != "" && c.Expect == corpus.Accept
 }
 
 // wrongRepair says why an accepted distortion is no repair ("" when it is one): a repair must

@@ -18,7 +18,7 @@ import (
 
 type judgeRow struct {
 	expect  string // accept, reject, either
-	answer  string // valid, invalid, crash, timeout, protocol_error, unclear, notsent
+	answer  string // valid, invalid, crash, timeout, protocol_error, unclear, refused, threw, notsent
 	profile Profile
 	value   string // "" (no value passed on), "equal", "different"
 	canary  string // "" (none planted), "kept" (planted, not repeated), "leaked"
@@ -63,9 +63,10 @@ func (r judgeRow) inputs() (corpus.Case, validator.Verdict) {
 		v = validator.Verdict{Valid: true, Issues: issues}
 	case "invalid":
 		v = validator.Reject(issues...)
-	case "unclear":
+	case "unclear", "refused", "threw":
 		v = validator.Unclear("the tool failed after it ran")
 		v.Issues = issues
+		v.ErrorAnswer = map[string]validator.ErrorAnswer{"refused": validator.Refused, "threw": validator.Threw}[r.answer]
 	case "notsent":
 		v = validator.NotSent("not JSON")
 	default:
@@ -89,15 +90,27 @@ func (r judgeRow) want() []outcome {
 	case "crash", "timeout", "protocol_error":
 		return []outcome{{report.Kind(r.answer), r.answer, true}} // no verdict: nothing else is judged
 	}
-	got := map[string]string{"valid": "accepted", "invalid": "rejected", "unclear": "unclear"}[r.answer]
+	unclear := r.answer == "unclear" || r.answer == "refused" || r.answer == "threw"
+	got := "unclear"
+	if !unclear {
+		got = map[string]string{"valid": "accepted", "invalid": "rejected"}[r.answer]
+	}
 	var out []outcome
-	if r.canary == "leaked" && (r.answer != "unclear" || r.expect == "reject") {
+	if r.canary == "leaked" && (!unclear || r.expect == "reject") {
 		// a leak whatever the verdict, but for the tool's own words once the gate let a call
 		// it may pass on through
 		out = append(out, outcome{report.Leak, got, true})
 	}
-	if r.answer == "unclear" {
-		return out // counted apart, never a finding
+	if unclear {
+		// A valid call owes a success: an error answer to it is a finding, shown as what it
+		// reads as; any other unclear answer is counted apart, never a finding.
+		switch {
+		case r.expect == "accept" && r.answer == "refused":
+			out = append(out, outcome{report.FalseReject, "rejected", true})
+		case r.expect == "accept" && r.answer == "threw":
+			out = append(out, outcome{report.GateError, "gate_error", true})
+		}
+		return out
 	}
 	valid := r.answer == "valid"
 	switch r.expect {
@@ -124,7 +137,7 @@ func (r judgeRow) want() []outcome {
 func allJudgeRows() []judgeRow {
 	var rows []judgeRow
 	for _, expect := range []string{"accept", "reject", "either"} {
-		for _, answer := range []string{"valid", "invalid", "crash", "timeout", "protocol_error", "unclear", "notsent"} {
+		for _, answer := range []string{"valid", "invalid", "crash", "timeout", "protocol_error", "unclear", "refused", "threw", "notsent"} {
 			for _, profile := range []Profile{Strict, Repair} {
 				for _, value := range []string{"", "equal", "different"} {
 					for _, canary := range []string{"", "kept", "leaked"} {
@@ -149,7 +162,7 @@ func runJudge(r judgeRow) ([]report.Finding, corpus.Case) {
 
 func TestJudgeRules(t *testing.T) {
 	rows := allJudgeRows()
-	if len(rows) != 3*7*2*3*3*2*2 {
+	if len(rows) != 3*9*2*3*3*2*2 {
 		t.Fatalf("%d rows", len(rows))
 	}
 	for _, r := range rows {
@@ -199,6 +212,12 @@ func TestJudgeRulesLiteral(t *testing.T) {
 		{judgeRow{expect: "either", answer: "crash", profile: Strict}, "[crash]", "it broke"},
 		{judgeRow{expect: "accept", answer: "timeout", profile: Strict, canary: "leaked"}, "[timeout]", "it broke"},
 		{judgeRow{expect: "reject", answer: "notsent", profile: Strict, canary: "leaked"}, "[]", ""},
+		// A valid call owes a success: an error answer is a finding with the answer's text.
+		{judgeRow{expect: "accept", answer: "refused", profile: Strict}, "[false_reject]", "the tool failed after it ran"},
+		{judgeRow{expect: "accept", answer: "threw", profile: Strict}, "[gate_error]", "the tool failed after it ran"},
+		{judgeRow{expect: "accept", answer: "unclear", profile: Strict}, "[]", ""},
+		{judgeRow{expect: "reject", answer: "threw", profile: Strict}, "[]", ""},
+		{judgeRow{expect: "either", answer: "refused", profile: Strict}, "[]", ""},
 	} {
 		fs, _ := runJudge(c.row)
 		var kinds []report.Kind
@@ -269,5 +288,35 @@ func TestSameValueAsDoubles(t *testing.T) {
 	v = validator.AcceptValue(map[string]any{"x": json.Number("10000000000000002048")})
 	if fs := judge(&c, basis{original: original}, v, rules{profile: Strict}); len(fs) != 1 || fs[0].Kind != report.SilentChange {
 		t.Errorf("a value that differs as doubles too: %v, want silent_change", fs)
+	}
+}
+
+// TestErrorAnswerCounts: an error answer to a valid call is counted as its finding, not among the
+// unclear answers; to a distorted call it is an unclear answer, as is any unclear answer that
+// was no error.
+func TestErrorAnswerCounts(t *testing.T) {
+	for _, tc := range []struct {
+		expect          corpus.Expect
+		answer          validator.ErrorAnswer
+		unclear, failed int
+		kind            report.Kind
+	}{
+		{corpus.Accept, validator.Refused, 0, 1, report.FalseReject},
+		{corpus.Accept, validator.Threw, 0, 1, report.GateError},
+		{corpus.Accept, "", 1, 0, ""},
+		{corpus.Reject, validator.Threw, 1, 0, ""},
+	} {
+		c := corpus.Case{Tool: "read", Class: "valid", Expect: tc.expect, Args: []byte(`{"path":"a"}`)}
+		v := validator.Unclear("isError: Entity with name a not found")
+		v.ErrorAnswer = tc.answer
+		fs := judge(&c, basis{original: map[string]any{"path": "a"}}, v, rules{})
+		st := statsFor(map[string]*report.ClassStats{}, c.Class)
+		count(st, &c, v, fs)
+		if st.Unclear != tc.unclear || st.Failed != tc.failed || tc.kind != "" && st.ByKind[tc.kind] != 1 {
+			t.Errorf("%s answered %q: unclear %d, failed %d, by kind %v", tc.expect, tc.answer, st.Unclear, st.Failed, st.ByKind)
+		}
+		if tc.kind != "" && (len(fs) != 1 || fs[0].Detail != v.Detail) {
+			t.Errorf("%s answered %q: findings %v, want one with the answer's text", tc.expect, tc.answer, fs)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness/report"
@@ -16,6 +17,7 @@ type toolResult struct {
 	bugs     int64  // generator values the oracle rejected
 	bugText  string // the last of them
 	unreach  int64
+	unbuilt  []string // the patterns the generator built no string for (generate.Stats' Unbuilt)
 	stale    []string // saved cases whose expectation the oracle no longer confirms
 	notes    []string
 	firsts   []report.Finding // the first case of each finding this tool shrank, as it was before
@@ -30,7 +32,15 @@ func (tr *toolResult) noValue() bool {
 	return st == nil || st.Cases+st.NotApplicable == 0
 }
 
+// noValueReason says why no value was reached: the patterns the generator could not construct a
+// string for, when there are, else the draws that found none.
 func (tr *toolResult) noValueReason() string {
+	if len(tr.unbuilt) > 0 {
+		return fmt.Sprintf("the generator could not construct a string for %s (%d draws found no valid value): "+
+			"nothing could be checked (a limit of toolproof's generator, not of the schema: "+
+			"a string the pattern matches in the property's \"examples\" or \"default\" is drawn instead)",
+			strings.Join(tr.unbuilt, ", "), tr.unreach)
+	}
 	return fmt.Sprintf("the generator reached no valid value (%d draws found none): nothing could be checked", tr.unreach)
 }
 

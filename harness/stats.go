@@ -27,7 +27,7 @@ func count(s *report.ClassStats, c *corpus.Case, v validator.Verdict, fs []repor
 	s.Cases++
 	switch {
 	case v.Fault != "":
-	case v.Unclear:
+	case v.Unclear && !answeredInError(c, v):
 		s.Unclear++
 		s.AddSample(fmt.Sprintf("%s %s: %s", c.Tool, report.Truncate(string(c.Args), 120), report.Truncate(v.Detail, 200)))
 	case c.Expect == corpus.Either:

@@ -111,12 +111,25 @@ type Verdict struct {
 	Death uint64
 	// Unclear: the answer says neither that the gate rejected the call nor that the call went
 	// through (an MCP tool that failed after it ran, maybe). Counted per class with samples in
-	// Detail, never a finding; Valid is meaningless.
+	// Detail; Valid is meaningless. Never a finding, but for an ErrorAnswer to a valid call.
 	Unclear bool
+	// ErrorAnswer, with Unclear: the answer was an error in no wording known as a gate's
+	// rejection, and what it reads as. A valid call answered so is a false_reject (Refused) or a
+	// gate_error (Threw); "" when the answer was no error.
+	ErrorAnswer ErrorAnswer
 	// NotSent: the gate could not be given this case at all (an MCP server takes arguments as
 	// JSON-RPC params, so text that is not JSON cannot be sent). Counted as not applicable.
 	NotSent bool
 }
+
+// An ErrorAnswer is what an unclear error answer reads as (Verdict.ErrorAnswer).
+type ErrorAnswer string
+
+// The error answers.
+const (
+	Refused ErrorAnswer = "refused" // the tool refused the call in its own words
+	Threw   ErrorAnswer = "threw"   // the tool or its server threw: an exception, an internal error
+)
 
 // Reject is a rejecting verdict with the given issues.
 func Reject(issues ...Issue) Verdict { return Verdict{Issues: issues} }

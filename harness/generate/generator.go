@@ -44,6 +44,9 @@ type Stats struct {
 	Unreachable int64  // draws that found no valid value within the attempt budget
 	Bugs        int64  // values the oracle rejected although the generator built them as valid
 	LastBug     string // the last such value with the oracle's issues
+	// Unbuilt names the patterns no string built for met the plan, every try, and whose schema
+	// gives no example to draw instead: `pattern "^(?=...)" at LOCATION`, sorted.
+	Unbuilt []string
 }
 
 // ErrTooBig is wrapped by the error New returns for a schema whose values would be too big to
@@ -65,8 +68,14 @@ const (
 // ErrUnsatisfiable is wrapped by the error New returns for a schema no value can satisfy.
 var ErrUnsatisfiable = errors.New("schema is unsatisfiable")
 
+// ErrCannotConstruct is wrapped by the error New returns for a schema whose valid values need a
+// string the generator cannot construct (a pattern its string builder cannot read), and that
+// gives no example of one; the schema may well be satisfiable.
+var ErrCannotConstruct = errors.New("the generator cannot construct a valid value")
+
 // New prepares a generator for the tool compiled in gk. It fails with an error wrapping
-// ErrUnsatisfiable when the schema can be seen to have no valid value.
+// ErrUnsatisfiable when the schema can be seen to have no valid value, ErrCannotConstruct when
+// a pattern it needs is beyond the generator.
 func New(gk *oracle.Gatekeeper) (*Generator, error) { return newGenerator(gk, true) }
 
 // newGenerator is New; objects says whether values must be objects (tool arguments), else any
@@ -99,6 +108,9 @@ func newGenerator(gk *oracle.Gatekeeper, objects bool) (*Generator, error) {
 	if why := n.unsatisfied(); why != "" {
 		if objects && g.nodeFor([]*jsonschema.Schema{g.root}, nil).unsatisfied() == "" {
 			why = "the schema admits no JSON object, and tool arguments are objects (" + why + ")"
+		}
+		if strings.Contains(why, cannotConstruct) {
+			return nil, fmt.Errorf("tool %q: %w: %s", g.name, ErrCannotConstruct, why)
 		}
 		return nil, fmt.Errorf("tool %q: %w: %s", g.name, ErrUnsatisfiable, why)
 	}
@@ -148,7 +160,26 @@ func (g *Generator) Stats() Stats {
 	last := g.lastBug
 	g.bugMu.Unlock()
 	return Stats{Values: g.stats.values.Load(), Retries: g.stats.retries.Load(),
-		Unreachable: g.stats.unreachable.Load(), Bugs: g.stats.bugs.Load(), LastBug: last}
+		Unreachable: g.stats.unreachable.Load(), Bugs: g.stats.bugs.Load(), LastBug: last, Unbuilt: g.unbuilt()}
+}
+
+// unbuilt is Stats' Unbuilt.
+func (g *Generator) unbuilt() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []string
+	for _, n := range g.nodes {
+		if n.str == nil || len(n.str.fallback) > 0 {
+			continue
+		}
+		for _, pt := range n.str.patterns {
+			if pt.built.Load() == 0 && pt.failed.Load() > 0 {
+				out = append(out, fmt.Sprintf("pattern %q at %s", pt.src, pt.loc))
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // maxWork bounds the nodes visited for one value, so pathological schemas fail fast.

@@ -3,7 +3,9 @@ package generate
 import (
 	"fmt"
 	"regexp/syntax"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -21,18 +23,26 @@ type strPlan struct {
 	format         string // one asserted format with a generator ("" for none)
 	formats        []*jsonschema.Format
 	check          bool // more than one source of constraints: filter the draws
+	// fallback: the strings of the conjunction's examples and default that meet every
+	// constraint, drawn when no string could be built (a pattern the generator cannot construct).
+	fallback []string
 }
 
 type pattern struct {
 	src   string
+	loc   string            // the schema's location, for reasons
 	match func(string) bool // the oracle's engine (ECMA-262): the judge of every string built
-	syn   *syntax.Regexp    // what strings are built from: the pattern in RE2, lookarounds taken out
+	syn   *syntax.Regexp    // what strings are built from: the pattern in RE2, lookarounds taken out; nil: none can be
 	ahead []*pattern        // the parts the positive lookaheads want somewhere in the string
 	avoid shorthands        // the shorthand classes the source uses: their runes are drawn with care
+	// built and failed count the strings built for the pattern that met the plan, and those that
+	// did not (Generator.Stats' Unbuilt).
+	built, failed atomic.Int64
 }
 
 func planString(conj []*jsonschema.Schema) (*strPlan, string) {
 	p := &strPlan{maxLen: -1}
+	unbuilt := "" // why a pattern cannot be built from
 	for _, s := range conj {
 		if s.MinLength != nil && *s.MinLength > p.minLen {
 			p.minLen = *s.MinLength
@@ -43,8 +53,10 @@ func planString(conj []*jsonschema.Schema) (*strPlan, string) {
 		if s.Pattern != nil {
 			pt, err := newPattern(s.Pattern)
 			if err != nil {
-				return nil, err.Error()
+				pt = &pattern{src: s.Pattern.String(), match: s.Pattern.MatchString}
+				unbuilt = fmt.Sprintf("pattern %q at %s: %v", pt.src, patternPlace(s.Location), err)
 			}
+			pt.loc = patternPlace(s.Location)
 			p.patterns = append(p.patterns, pt)
 		}
 		if s.Format != nil {
@@ -64,7 +76,50 @@ func planString(conj []*jsonschema.Schema) (*strPlan, string) {
 	if sources > 1 || (sources == 1 && (p.minLen > 0 || p.maxLen >= 0)) || len(p.formats) > 0 {
 		p.check = true
 	}
+	if len(p.patterns) > 0 {
+		p.fallback = p.examples(conj)
+	}
+	if unbuilt != "" && len(p.fallback) == 0 {
+		return nil, unbuilt + "; " + giveAnExample
+	}
 	return p, ""
+}
+
+// patternPlace is the JSON Pointer of a schema's pattern keyword within its document, from the
+// schema's location ("mem://toolproof/t.json#/properties/code" gives "/properties/code/pattern").
+func patternPlace(loc string) string {
+	if _, frag, ok := strings.Cut(loc, "#"); ok {
+		loc = frag
+	}
+	return loc + "/pattern"
+}
+
+// cannotConstruct is the words of every reason that names a pattern the generator cannot
+// construct a string for: a limit of the generator, not of the schema (New, ErrCannotConstruct).
+const cannotConstruct = "the generator cannot construct a string for"
+
+// giveAnExample says what makes a tool with a pattern the generator cannot construct checked.
+const giveAnExample = `a limit of toolproof's generator, not of the schema: a string the pattern matches ` +
+	`in the property's "examples" (or "default") is drawn instead`
+
+// examples is the strings of the conjunction's examples and defaults that meet the plan, each
+// once, in schema order.
+func (p *strPlan) examples(conj []*jsonschema.Schema) []string {
+	var out []string
+	add := func(v any) {
+		if s, ok := v.(string); ok && p.ok(s) && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range conj {
+		for _, e := range s.Examples {
+			add(e)
+		}
+		if s.Default != nil {
+			add(*s.Default)
+		}
+	}
+	return out
 }
 
 // newPattern prepares the strings of a compiled pattern: built from its RE2 form (the ECMA-262
@@ -77,7 +132,7 @@ func newPattern(re jsonschema.Regexp) (*pattern, error) {
 	if err != nil {
 		base, ahead := withoutLookarounds(withGroupsForBackrefs(src))
 		if pt, err = buildable(base); err != nil {
-			return nil, fmt.Errorf("pattern %s: the generator cannot build strings for it: %v", src, err)
+			return nil, fmt.Errorf("%s it (%v)", cannotConstruct, err)
 		}
 		for _, a := range ahead {
 			if ap, err := buildable(a); err == nil {
@@ -170,15 +225,19 @@ func (p *strPlan) ok(s string) bool {
 }
 
 func (p *strPlan) gen(t *rapid.T) (any, bool) {
+	var built *pattern // the pattern strings are built from, counted
+	if p.format == "" && len(p.patterns) > 0 {
+		built = p.patterns[0]
+	}
 	for attempt := 0; attempt < 8; attempt++ {
 		var s string
 		switch {
 		case p.format != "":
 			s = formatGens[p.format](t)
-		case len(p.patterns) > 0:
+		case built != nil:
 			var ok bool
-			s, ok = p.patterns[0].gen(t, p.minLen, p.maxLen)
-			if !ok {
+			if s, ok = built.gen(t, p.minLen, p.maxLen); !ok {
+				built.failed.Add(1)
 				continue
 			}
 		default:
@@ -188,8 +247,17 @@ func (p *strPlan) gen(t *rapid.T) (any, bool) {
 			}
 		}
 		if p.ok(s) {
+			if built != nil {
+				built.built.Add(1)
+			}
 			return s, true
 		}
+		if built != nil {
+			built.failed.Add(1)
+		}
+	}
+	if len(p.fallback) > 0 {
+		return p.fallback[draw.Int(t, 0, len(p.fallback)-1, "example")], true
 	}
 	return nil, false
 }
@@ -283,6 +351,9 @@ func drawRune(t *rapid.T, flavour int) rune {
 // checks the result. Runes the regex dialects read differently are not drawn for classes and
 // '.' (shorthands.disagree).
 func (pt *pattern) gen(t *rapid.T, minLen, maxLen int) (string, bool) {
+	if pt.syn == nil {
+		return "", false
+	}
 	var b strings.Builder
 	w := &regexWriter{t: t, b: &b, budget: 2000, avoid: pt.avoid}
 	if !w.build(pt.syn) {

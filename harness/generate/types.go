@@ -127,7 +127,12 @@ func (n *node) planTypes() {
 		}
 	}
 	if types == 0 {
-		n.unsat = "no type can satisfy the schema (" + strings.Join(reasons, "; ") + ")"
+		why := strings.Join(reasons, "; ")
+		if strings.Contains(why, cannotConstruct) {
+			n.unsat = "no type can be drawn (" + why + ")"
+			return
+		}
+		n.unsat = "no type can satisfy the schema (" + why + ")"
 		return
 	}
 	n.types = types

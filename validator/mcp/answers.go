@@ -63,7 +63,9 @@ const (
 	FormRan               = "ran: plain result"
 	FormRanPattern        = "ran: isError matching --ran-pattern"
 	FormUnclearIsError    = "unclear: isError in another wording"
-	FormProtocolError     = "protocol error"
+	// FormThrewIsError: an isError text that reads as an exception (exceptionWording).
+	FormThrewIsError  = "unclear: isError reading as an exception"
+	FormProtocolError = "protocol error"
 )
 
 // zodAtArguments finds a zod issue list whose path starts at params.arguments.
@@ -118,8 +120,12 @@ func (c *answerReader) read(r response) (validator.Verdict, string) {
 		case e.Code == -32603 && zodAtArguments.MatchString(text):
 			return validator.Reject(issuesFrom(text)...), FormRPCRequestSchema
 		}
-		v := validator.Unclear(fmt.Sprintf("JSON-RPC error %d: %s", e.Code, clip(text, 300)))
+		v := validator.Unclear(fmt.Sprintf("JSON-RPC error %d%s: %s", e.Code, statusText(r.status), clip(text, 300)))
 		v.Issues = []validator.Issue{{Message: text}}
+		v.ErrorAnswer = validator.Refused
+		if e.Code == -32603 || r.status >= 500 {
+			v.ErrorAnswer = validator.Threw
+		}
 		return v, formRPC(e.Code)
 	}
 	res := r.call
@@ -152,7 +158,30 @@ func (c *answerReader) read(r response) (validator.Verdict, string) {
 	}
 	v := validator.Unclear("isError: " + clip(text, 300))
 	v.Issues = []validator.Issue{{Message: text}} // a leak is a leak, whoever wrote the text
+	if exceptionWording.MatchString(text) {
+		v.ErrorAnswer = validator.Threw
+		return v, FormThrewIsError
+	}
+	v.ErrorAnswer = validator.Refused
 	return v, FormUnclearIsError
+}
+
+// exceptionWording is an isError text that reads as an exception rather than a refusal: a
+// JavaScript runtime error (a TypeError's "Cannot read properties of undefined", "x is not a
+// function"), a Python traceback or an "...Error:" / "...Exception:" name, a Go panic or runtime
+// error, an internal or unhandled error.
+var exceptionWording = regexp.MustCompile(`Cannot read propert(?:y|ies) of (?:undefined|null)|` +
+	`\bis not (?:a function|iterable|a constructor|defined)\b|Maximum call stack size exceeded|` +
+	`Traceback \(most recent call last\)|\b[A-Z][A-Za-z]*(?:Error|Exception): |` +
+	`\bpanic: |\bpanic recovered\b|\bruntime error: |nil pointer dereference|` +
+	`(?i:\binternal (?:server )?error\b|\bunhandled (?:exception|error)\b)`)
+
+// statusText names an HTTP status beside a JSON-RPC error ("" over stdio, or for a 2xx).
+func statusText(status int) string {
+	if status < 300 {
+		return ""
+	}
+	return " (HTTP " + strconv.Itoa(status) + ")"
 }
 
 // issuesFrom reads issues out of a validation message: the TypeScript SDK's zod lines

@@ -3,7 +3,10 @@ package mcp
 import (
 	"encoding/json"
 	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/toolproof/toolproof/validator"
 )
 
 func TestClassify(t *testing.T) {
@@ -62,6 +65,46 @@ func TestClassify(t *testing.T) {
 		if got == "unclear" && (len(v.Issues) == 0 || v.Issues[0].Message == "") {
 			t.Errorf("%s: an unclear verdict without its text in Issues (the leak check reads them)", tc.name)
 		}
+	}
+}
+
+// TestErrorAnswers: an error answer in no wording known as a rejection says what it reads as,
+// so that a valid call answered so is a false_reject (refused) or a gate_error (threw).
+func TestErrorAnswers(t *testing.T) {
+	isError := func(text string) response {
+		b, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}, "isError": true})
+		return response{Result: b}
+	}
+	rpc := func(code, status int, msg string) response {
+		return response{Error: &rpcError{Code: code, Message: msg}, status: status}
+	}
+	c := answerReader{sdk: SDKForms(), ran: regexp.MustCompile(`not found`)}
+	for _, tc := range []struct {
+		name   string
+		r      response
+		want   validator.ErrorAnswer
+		detail string // a part of the verdict's detail
+	}{
+		{"a refusal in the tool's words", isError("Invalid resourceId: 0. Must be a finite positive integer."), validator.Refused, "isError: Invalid resourceId: 0"},
+		{"a JavaScript TypeError", isError("Cannot read properties of undefined (reading 'map')"), validator.Threw, "reading 'map'"},
+		{"x is not a function", isError("args.items.map is not a function"), validator.Threw, "not a function"},
+		{"a Python exception", isError("Error executing tool t: KeyError: 'path'"), validator.Threw, "KeyError"},
+		{"a Python traceback", isError("Traceback (most recent call last):\n  File \"t.py\""), validator.Threw, "Traceback"},
+		{"a Go panic", isError("panic recovered in t tool handler: runtime error: index out of range [3]"), validator.Threw, "panic"},
+		{"internal error", isError("Internal error: the handler failed"), validator.Threw, "Internal error"},
+		{"-32603", rpc(-32603, 0, "Cannot convert undefined"), validator.Threw, "JSON-RPC error -32603: Cannot convert"},
+		{"-32000 on HTTP 500", rpc(-32000, 500, "boom"), validator.Threw, "JSON-RPC error -32000 (HTTP 500): boom"},
+		{"-32000 on HTTP 200", rpc(-32000, 200, "no such city"), validator.Refused, "JSON-RPC error -32000: no such city"},
+		{"-32001 over stdio", rpc(-32001, 0, "quota"), validator.Refused, "quota"},
+	} {
+		v, _ := c.read(tc.r)
+		if !v.Unclear || v.ErrorAnswer != tc.want || !strings.Contains(v.Detail, tc.detail) {
+			t.Errorf("%s: unclear %v, error answer %q, detail %q; want %q with %q", tc.name, v.Unclear, v.ErrorAnswer, v.Detail, tc.want, tc.detail)
+		}
+	}
+	// --ran-pattern refines: the tool ran.
+	if v, form := c.read(isError("Entity with name x not found")); !v.Valid || form != FormRanPattern {
+		t.Errorf("--ran-pattern: %+v as %q", v, form)
 	}
 }
 

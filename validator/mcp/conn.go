@@ -43,11 +43,14 @@ type response struct {
 	Result json.RawMessage
 	// call is the result of a tools/call read as a CallToolResult while the line was decoded
 	// (Result is then empty): each answer is decoded once.
-	call      *callResult
-	Error     *rpcError
-	Bad       string
-	Fault     string
-	Refused   string
+	call    *callResult
+	Error   *rpcError
+	Bad     string
+	Fault   string
+	Refused string
+	// status, over HTTP: the status code the answer came with (a JSON-RPC error on a 5xx is an
+	// exception: answerReader.read).
+	status    int
 	ambiguous bool
 	// stray, over HTTP: the answer names another request's id, so it is not this request's
 	// (Bad says so); a tools/call is sent again (Client.send).

@@ -393,6 +393,7 @@ func (h *httpLink) read(ctx context.Context, resp *http.Response, r request) (re
 			return response{stray: true, Bad: fmt.Sprintf("%s answered %s (id %d) with the answer to id %s",
 				h.where, r.method, r.id, clip(string(id), 40))}, nil
 		}
+		m.status = resp.StatusCode
 		return m, nil
 	}
 	text := strings.TrimSpace(string(body))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
 	"github.com/toolproof/toolproof/validator/mcp/internal/fakeserver"
@@ -248,32 +249,38 @@ func TestHarnessPassesCorrectServer(t *testing.T) {
 	}
 }
 
-// TestHarnessUnclear: a server whose tools fail after the gate gives unclear verdicts on
-// valid cases, never a finding; --ran-pattern turns them into calls that ran.
+// TestHarnessUnclear: a server whose tools fail after the gate answers every call it lets
+// through with an isError text in its own words. A valid call owes a success, so the valid
+// cases are a false_reject showing the text, not counted unclear besides (the note still counts
+// the answers and names the patterns). --ran-pattern says the tool ran: no finding.
 func TestHarnessUnclear(t *testing.T) {
 	c := start(t, fakeOptions(t, "ran-error"))
 	rep, err := harness.Run(fakeserver.Tools[:1], c, harness.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Passed {
-		t.Fatalf("findings on unclear answers: %v", rep.Findings)
+	if rep.Passed || len(rep.Findings) != 1 {
+		t.Fatalf("findings %v, want the one false_reject", rep.Findings)
 	}
-	unclear := 0
-	for _, st := range rep.Classes {
-		unclear += st.Unclear
+	if f := rep.Findings[0]; f.Kind != report.FalseReject || f.Class != "valid" || !f.Blocking ||
+		f.Detail != "isError: upstream service refused the API key" {
+		t.Fatalf("finding %v, detail %q", f, f.Detail)
 	}
-	if unclear == 0 || !strings.Contains(strings.Join(c.Notes(), "\n"), "--ran-pattern") {
-		t.Fatalf("unclear %d, notes %q", unclear, c.Notes())
+	if st := rep.Classes["valid"]; st == nil || st.Unclear != 0 || st.Failed == 0 {
+		t.Errorf("valid cases: %+v, want failed and none counted unclear", st)
+	}
+	if c.Forms()[mcp.FormUnclearIsError] == 0 || !strings.Contains(strings.Join(c.Notes(), "\n"), "--ran-pattern") {
+		t.Fatalf("forms %v, notes %q", c.Forms(), c.Notes())
 	}
 	opts := fakeOptions(t, "ran-error")
 	opts.RanPattern = regexp.MustCompile(`upstream service`)
 	c2 := start(t, opts)
-	if _, err := harness.Run(fakeserver.Tools[:1], c2, harness.Options{}); err != nil {
+	rep2, err := harness.Run(fakeserver.Tools[:1], c2, harness.Options{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if f := c2.Forms(); f[mcp.FormRanPattern] == 0 || f[mcp.FormUnclearIsError] != 0 {
-		t.Fatalf("with --ran-pattern: forms %v", f)
+	if f := c2.Forms(); !rep2.Passed || f[mcp.FormRanPattern] == 0 || f[mcp.FormUnclearIsError] != 0 {
+		t.Fatalf("with --ran-pattern: findings %v, forms %v", rep2.Findings, f)
 	}
 }
 

@@ -62,7 +62,9 @@ func (c *Client) Notes() []string {
 		}
 		notes = append(notes, "tools/call answers by form (shrinking included): "+strings.Join(parts, ", "))
 		if unclear > 0 {
-			notes = append(notes, fmt.Sprintf("%d answers were unclear (neither a validation error in a known wording nor a result): classify the server's own wording with --reject-pattern REGEX or --ran-pattern REGEX", unclear))
+			notes = append(notes, fmt.Sprintf("%d answers were unclear (neither a validation error in a known wording nor a result; "+
+				"an error answer to a valid call is a false_reject or gate_error): "+
+				"classify the server's own wording with --reject-pattern REGEX or --ran-pattern REGEX", unclear))
 		}
 	}
 	if restarts > 0 {

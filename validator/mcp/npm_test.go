@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -29,32 +30,44 @@ func npmServer(t *testing.T, bin string) []string {
 }
 
 // TestServerMemory runs @modelcontextprotocol/server-memory (its file in a temp dir) end to end.
-// Its zod gate holds on the schema it lists, which leaves objects open; read as closed objects
-// (--close), the keys zod strips are executed: hallucinated_key missed.
+// Its zod gate holds on the schema it lists, which leaves objects open. add_observations refuses
+// a valid call for an entity that does not exist ("Entity with name X not found"): a valid call
+// owes a success, so that is a false_reject, until --ran-pattern 'not found' says the tool ran.
+// Read as closed objects (--close), the keys zod strips are executed: hallucinated_key missed.
 func TestServerMemory(t *testing.T) {
 	cmd := npmServer(t, "mcp-server-memory")
-	for _, closed := range []bool{false, true} {
+	for _, tc := range []struct {
+		closed bool
+		ran    *regexp.Regexp
+	}{{false, nil}, {false, regexp.MustCompile(`not found`)}, {true, regexp.MustCompile(`not found`)}} {
 		opts := mcp.Options{Command: cmd, Env: append(os.Environ(), "MEMORY_FILE_PATH="+filepath.Join(t.TempDir(), "memory.jsonl")),
-			Stderr: &syncBuffer{}, Only: []string{"create_entities", "add_observations", "open_nodes"}}
+			Stderr: &syncBuffer{}, Only: []string{"create_entities", "add_observations", "open_nodes"}, RanPattern: tc.ran}
 		c := start(t, opts)
 		tools, _ := c.Tools()
 		if len(tools) != 3 {
 			t.Fatalf("--tool kept %d tools", len(tools))
 		}
-		rep, err := harness.Run(tools, c, harness.Options{Close: closed, Jobs: 2})
+		rep, err := harness.Run(tools, c, harness.Options{Close: tc.closed, Jobs: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		missed := map[string]bool{}
+		missed, refused := map[string]bool{}, false
 		for _, f := range rep.Findings {
-			if f.Kind == report.Missed {
+			switch {
+			case f.Kind == report.Missed:
 				missed[string(f.Class)] = true
+			case f.Kind == report.FalseReject && f.Tool == "add_observations" && strings.Contains(f.Detail, "not found"):
+				refused = true
+				continue
 			}
-			if !closed && f.Blocking {
-				t.Errorf("open schemas: finding %v %s", f, f.Detail)
+			if !tc.closed && f.Blocking {
+				t.Errorf("open schemas, --ran-pattern %v: finding %v %s", tc.ran, f, f.Detail)
 			}
 		}
-		if closed && !missed["hallucinated_key"] {
+		if refused != (tc.ran == nil) {
+			t.Errorf("--ran-pattern %v: add_observations' 'not found' reported as a false_reject: %v; findings %v", tc.ran, refused, rep.Findings)
+		}
+		if tc.closed && !missed["hallucinated_key"] {
 			t.Errorf("closed objects: no hallucinated_key missed; findings %v", rep.Findings)
 		}
 		if c.Forms()["rejected: isError, TypeScript SDK wording"] == 0 || c.Forms()[mcp.FormRPCRequestSchema] == 0 {
