@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/mutators/classify"
 )
 
@@ -58,10 +59,10 @@ func (f *classifyCmd) run(_ []string, stdout, stderr io.Writer) error {
 	}
 	cl, notCompiled := classify.New(tools)
 	for _, s := range append(skipped, notCompiled...) {
-		fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
+		fmt.Fprintf(stderr, "toolproof: skipped %s\n", report.EscapeLine(s.String()))
 	}
 	for _, e := range bad {
-		fmt.Fprintf(stderr, "toolproof: %s: %s (skipped)\n", f.calls, e)
+		fmt.Fprintf(stderr, "toolproof: %s: %s (skipped)\n", f.calls, report.EscapeLine(e.Error()))
 	}
 	results := cl.All(calls)
 	summary := classify.Summarise(results, bad)

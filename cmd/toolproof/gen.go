@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/harness"
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/validator/oracle"
@@ -88,7 +89,7 @@ func (c *genCmd) run(_ []string, stdout, stderr io.Writer) error {
 	}
 	cs, skipped := harness.Generate(ts, gopts)
 	for _, s := range skipped {
-		fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
+		fmt.Fprintf(stderr, "toolproof: skipped %s\n", report.EscapeLine(s.String()))
 	}
 	if len(ts) == len(skipped) {
 		return usagef("no tool could be used (%d skipped)", len(skipped))
@@ -120,7 +121,7 @@ func genJSONL(stdout, stderr io.Writer, ts []tool.Tool, gopts harness.GenOptions
 		return err
 	}
 	for _, s := range skipped {
-		fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
+		fmt.Fprintf(stderr, "toolproof: skipped %s\n", report.EscapeLine(s.String()))
 	}
 	if len(ts) == len(skipped) {
 		return usagef("no tool could be used (%d skipped)", len(skipped))
@@ -136,7 +137,7 @@ func (c *genCmd) load(stderr io.Writer) ([]tool.Tool, error) {
 			return nil, err
 		}
 		for _, s := range skipped {
-			fmt.Fprintf(stderr, "toolproof: skipped %s\n", s)
+			fmt.Fprintf(stderr, "toolproof: skipped %s\n", report.EscapeLine(s.String()))
 		}
 		return loaded, nil
 	}

@@ -24,6 +24,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"github.com/toolproof/toolproof/harness/report"
 )
 
 // usageError is bad usage or input: exit status 2.
@@ -164,12 +166,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errInterrupted):
 		return exitInterrupted
 	case errors.As(err, &ue):
-		fmt.Fprintln(stderr, "toolproof:", ue.msg)
+		fmt.Fprintln(stderr, "toolproof:", report.EscapeText(ue.msg))
 		return 2
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	default:
-		fmt.Fprintln(stderr, "toolproof:", err)
+		fmt.Fprintln(stderr, "toolproof:", report.EscapeText(err.Error()))
 		return 2
 	}
 }

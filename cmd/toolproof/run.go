@@ -50,7 +50,7 @@ func loadSet(stop context.Context, paths []string, stderr io.Writer) (tool.Set, 
 		return all, nil
 	}
 	if n := len(all.Renamed); n > 0 {
-		fmt.Fprintf(stderr, "toolproof: note: %d tools share a name with another tool and were renamed NAME__2, NAME__3, ... (first: %s)\n", n, all.Renamed[0])
+		fmt.Fprintf(stderr, "toolproof: note: %d tools share a name with another tool and were renamed NAME__2, NAME__3, ... (first: %s)\n", n, report.EscapeLine(all.Renamed[0]))
 	}
 	if len(all.Tools) == 0 {
 		return tool.Set{}, usagef("--tools: no usable tool in %s%s", strings.Join(paths, ", "), skippedText(all.Skipped))
@@ -80,7 +80,7 @@ func warnPatterns(ws []string, stderr io.Writer) {
 			fmt.Fprintf(stderr, "toolproof: warning: %d more patterns not every regex dialect reads alike\n", len(ws)-i)
 			break
 		}
-		fmt.Fprintf(stderr, "toolproof: warning: %s\n", w)
+		fmt.Fprintf(stderr, "toolproof: warning: %s\n", report.EscapeLine(w))
 	}
 }
 
@@ -97,7 +97,7 @@ func skippedText(skipped []tool.Skipped) string {
 			fmt.Fprintf(&b, "\n  ... and %d more", len(skipped)-most)
 			break
 		}
-		fmt.Fprintf(&b, "\n  %s", strings.ReplaceAll(s.String(), "\n", "\n    "))
+		fmt.Fprintf(&b, "\n  %s", report.EscapeLine(s.String()))
 	}
 	return b.String()
 }

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
+
+	"github.com/toolproof/toolproof/harness/report"
 )
 
 // stderrLog takes what validators and MCP servers write to stderr: toolproof's own lines (its notes
-// and its adapters', each beginning "toolproof") go on to stderr; every other line goes to a file,
+// and its adapters', each beginning "toolproof") go on to stderr, escaped; every other line goes to a file,
 // created on the first such line and named on stderr once.
 type stderrLog struct {
 	mu      sync.Mutex
@@ -48,14 +51,14 @@ func (l *stderrLog) Write(p []byte) (int, error) {
 // route writes one line, with its newline, where it belongs.
 func (l *stderrLog) route(line []byte) {
 	if bytes.HasPrefix(line, []byte("toolproof:")) || bytes.HasPrefix(line, []byte("toolproof ")) || l.err != nil {
-		l.stderr.Write(line)
+		l.show(line)
 		return
 	}
 	if l.file == nil {
 		l.file, l.err = os.CreateTemp(l.dir, "toolproof-stderr-*.log")
 		if l.err != nil {
 			fmt.Fprintf(l.stderr, "toolproof: the validator's stderr passes through (no file for it: %v)\n", l.err)
-			l.stderr.Write(line)
+			l.show(line)
 			return
 		}
 		l.path = l.file.Name()
@@ -63,6 +66,13 @@ func (l *stderrLog) route(line []byte) {
 	}
 	l.lines++
 	l.file.Write(line)
+}
+
+// show writes one line to stderr with its control characters escaped (report.EscapeLine): a line
+// that begins "toolproof" may still come from the validator, and an ESC in it must not reach the
+// terminal.
+func (l *stderrLog) show(line []byte) {
+	io.WriteString(l.stderr, report.EscapeLine(strings.TrimSuffix(string(line), "\n"))+"\n")
 }
 
 // Captured is the file the lines went to and how many there were ("" and 0 when none did, or l is nil).

@@ -47,3 +47,17 @@ func TestValidatorStderrCaptured(t *testing.T) {
 		t.Errorf("the crash does not show the last lines of the validator's stderr:\n%s", clip(crash.stdout))
 	}
 }
+
+// TestStderrLogEscapesToolproofLines: a line beginning "toolproof" is shown on stderr, but a
+// validator can write one too, so its control characters are escaped; the line is kept whole,
+// and a line cut at Close is shown too.
+func TestStderrLogEscapesToolproofLines(t *testing.T) {
+	var out strings.Builder
+	l := newStderrLog(&out, t.TempDir())
+	l.Write([]byte("toolproof: \x1b[2J\x1b]8;;http://x\x07PASS\u202e\ntoolproof adapter: \x1b[31m"))
+	l.Close()
+	want := "toolproof: \\u001B[2J\\u001B]8;;http://x\\u0007PASS\\u202E\ntoolproof adapter: \\u001B[31m\n"
+	if out.String() != want {
+		t.Errorf("stderr got\n%q, want\n%q", out.String(), want)
+	}
+}

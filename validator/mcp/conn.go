@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/toolproof/toolproof/harness/report"
 )
 
 // A Conn is one session's byte streams to an MCP server: the client writes newline-delimited
@@ -377,7 +379,8 @@ func (s *session) take(id int64) {
 
 func (s *session) strayLine(line []byte, what string) {
 	if s.stray.add(line) {
-		fmt.Fprintf(s.stderr, "toolproof: mcp: ignored a line from the server (%s): %s\n", what, clip(string(line), 200))
+		fmt.Fprintf(s.stderr, "toolproof: mcp: ignored a line from the server (%s): %s\n", what,
+			report.EscapeLine(clip(string(line), 200)))
 	}
 }
 

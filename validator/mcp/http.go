@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/toolproof/toolproof/harness/report"
 )
 
 // Retries of a request that met a connection error or a 502, 503 or 504: backoff doubles from
@@ -505,7 +507,8 @@ func (h *httpLink) readSSE(ctx context.Context, body io.Reader, r request, statu
 
 func (h *httpLink) strayEvent(text []byte, what string) {
 	if h.stray.add(text) {
-		fmt.Fprintf(h.stderr, "toolproof: mcp: ignored an event from %s (%s): %s\n", h.where, what, clip(string(text), 200))
+		fmt.Fprintf(h.stderr, "toolproof: mcp: ignored an event from %s (%s): %s\n", h.where, what,
+			report.EscapeLine(clip(string(text), 200)))
 	}
 }
 

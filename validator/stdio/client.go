@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/tool"
 )
@@ -378,9 +379,10 @@ func (c *Client) Stats() Stats {
 	return c.stats
 }
 
-// logf writes a note to Stderr. It must not be called with c.mu held.
+// logf writes a note to Stderr, its control characters escaped (report.EscapeText: a note may
+// quote the validator's output). It must not be called with c.mu held.
 func (c *Client) logf(format string, args ...any) {
-	fmt.Fprintf(c.stderr, "toolproof: validator %s: %s\n", c.command, fmt.Sprintf(format, args...))
+	fmt.Fprintf(c.stderr, "toolproof: validator %s: %s\n", c.command, report.EscapeText(fmt.Sprintf(format, args...)))
 }
 
 // logLocked is logf for callers holding c.mu: the write happens on another goroutine so that
