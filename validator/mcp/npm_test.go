@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -34,32 +35,41 @@ func npmServer(t *testing.T, bin string) []string {
 func TestServerMemory(t *testing.T) {
 	cmd := npmServer(t, "mcp-server-memory")
 	for _, closed := range []bool{false, true} {
-		opts := mcp.Options{Command: cmd, Env: append(os.Environ(), "MEMORY_FILE_PATH="+filepath.Join(t.TempDir(), "memory.jsonl")),
-			Stderr: &syncBuffer{}, Only: []string{"create_entities", "add_observations", "open_nodes"}}
-		c := start(t, opts)
-		tools, _ := c.Tools()
-		if len(tools) != 3 {
-			t.Fatalf("--tool kept %d tools", len(tools))
+		t.Run(fmt.Sprintf("close=%v", closed), func(t *testing.T) {
+			t.Parallel()
+			serverMemory(t, cmd, closed)
+		})
+	}
+}
+
+// serverMemory runs server-memory's create_entities, add_observations and open_nodes, their
+// objects read as closed or not.
+func serverMemory(t *testing.T, cmd []string, closed bool) {
+	opts := mcp.Options{Command: cmd, Env: append(os.Environ(), "MEMORY_FILE_PATH="+filepath.Join(t.TempDir(), "memory.jsonl")),
+		Stderr: &syncBuffer{}, Only: []string{"create_entities", "add_observations", "open_nodes"}}
+	c := start(t, opts)
+	tools, _ := c.Tools()
+	if len(tools) != 3 {
+		t.Fatalf("--tool kept %d tools", len(tools))
+	}
+	rep, err := harness.Run(tools, c, harness.Options{Close: closed, Jobs: 2, ShrinkSteps: shrinkSteps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	missed := map[string]bool{}
+	for _, f := range rep.Findings {
+		if f.Kind == report.Missed {
+			missed[string(f.Class)] = true
 		}
-		rep, err := harness.Run(tools, c, harness.Options{Close: closed, Jobs: 2})
-		if err != nil {
-			t.Fatal(err)
+		if !closed && f.Blocking {
+			t.Errorf("open schemas: finding %v %s", f, f.Detail)
 		}
-		missed := map[string]bool{}
-		for _, f := range rep.Findings {
-			if f.Kind == report.Missed {
-				missed[string(f.Class)] = true
-			}
-			if !closed && f.Blocking {
-				t.Errorf("open schemas: finding %v %s", f, f.Detail)
-			}
-		}
-		if closed && !missed["hallucinated_key"] {
-			t.Errorf("closed objects: no hallucinated_key missed; findings %v", rep.Findings)
-		}
-		if c.Forms()["rejected: isError, TypeScript SDK wording"] == 0 || c.Forms()[mcp.FormRPCRequestSchema] == 0 {
-			t.Errorf("forms %v: want the TypeScript SDK's isError wording and its request-schema -32603", c.Forms())
-		}
+	}
+	if closed && !missed["hallucinated_key"] {
+		t.Errorf("closed objects: no hallucinated_key missed; findings %v", rep.Findings)
+	}
+	if c.Forms()["rejected: isError, TypeScript SDK wording"] == 0 || c.Forms()[mcp.FormRPCRequestSchema] == 0 {
+		t.Errorf("forms %v: want the TypeScript SDK's isError wording and its request-schema -32603", c.Forms())
 	}
 }
 
@@ -90,6 +100,7 @@ func TestTypeScriptSDKOverHTTP(t *testing.T) {
 	for _, tc := range []struct{ version, protocol string }{{"v1", "2025-11-25"}, {"v2", "2026-07-28"}} {
 		for _, mode := range []string{"correct", "lenient"} {
 			t.Run(tc.version+"-"+mode, func(t *testing.T) {
+				t.Parallel()
 				url := alarmServer(t, tc.version, mode, token)
 				if _, err := mcp.Start(mcp.Options{URL: url, Header: http.Header{"Authorization": {"Bearer nope"}}, Stderr: io.Discard}); !mcp.IsAuthError(err) || !strings.Contains(err.Error(), "401") {
 					t.Fatalf("a wrong token: %v", err)
@@ -99,7 +110,7 @@ func TestTypeScriptSDKOverHTTP(t *testing.T) {
 					t.Fatalf("protocol %q, want %q", c.Protocol(), tc.protocol)
 				}
 				tools, _ := c.Tools()
-				rep, err := harness.Run(tools, c, harness.Options{Jobs: 2, Checks: 10, Seed: 1})
+				rep, err := harness.Run(tools, c, harness.Options{Jobs: 2, Checks: 10, Seed: 1, ShrinkSteps: shrinkSteps})
 				if err != nil {
 					t.Fatal(err)
 				}
