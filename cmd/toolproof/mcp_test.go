@@ -57,25 +57,28 @@ func TestRunMCPHTTP(t *testing.T) {
 	const token = "tpk-cli-5e8d0a4471"
 	t.Setenv("TP_MCP_TOKEN", token)
 	url := fakeMCPHTTP(t, "-token", token, "-sse", "-legacy", "-echo-auth", "lenient")
+	// One run writes every format: the text report on stdout, the others to files.
+	dir := t.TempDir()
+	args := []string{"run", "--validator", "mcp:" + url, "--header", "Authorization: Bearer $TP_MCP_TOKEN",
+		"--checks", "10", "--seed", "1", "--format", "text"}
+	files := map[string]string{}
+	for _, format := range []string{"json", "markdown", "junit", "sarif", "html"} {
+		files[format] = filepath.Join(dir, "report."+format)
+		args = append(args, "--report", format+"="+files[format])
+	}
+	r := must(t, 1, args...)
 	var all strings.Builder
-	for _, format := range []string{"json", "text", "markdown", "junit", "sarif", "html"} {
-		args := []string{"run", "--validator", "mcp:" + url, "--header", "Authorization: Bearer $TP_MCP_TOKEN",
-			"--checks", "10", "--seed", "1", "--format", format}
-		r := cli(t, args...)
-		if r.code != 1 && !(r.code == 2 && strings.Contains(r.stderr, "--format")) {
-			t.Fatalf("%s: exit %d\n%s", format, r.code, clip(r.stderr))
-		}
-		if format == "json" {
-			rep := decodeReport(t, r.stdout)
-			found := map[string]bool{}
-			for _, f := range rep.Findings {
-				found[f.Class+" "+f.Kind] = true
-			}
-			if !found["stringified_type missed"] || !found["hallucinated_key missed"] {
-				t.Errorf("findings %v", rep.Findings)
-			}
-		}
-		all.WriteString(r.stdout + r.stderr)
+	all.WriteString(r.stdout + r.stderr)
+	for _, f := range files {
+		all.WriteString(readFile(t, f))
+	}
+	rep := decodeReport(t, readFile(t, files["json"]))
+	found := map[string]bool{}
+	for _, f := range rep.Findings {
+		found[f.Class+" "+f.Kind] = true
+	}
+	if !found["stringified_type missed"] || !found["hallucinated_key missed"] {
+		t.Errorf("findings %v", rep.Findings)
 	}
 	if strings.Contains(all.String(), token) {
 		t.Fatal("the header value appears in the output")
@@ -90,7 +93,7 @@ func TestRunMCPHTTP(t *testing.T) {
 			t.Errorf("%v: stderr %s", h, r.stderr)
 		}
 	}
-	r := must(t, 2, "run", "--validator", "mcp:"+url, "--header", "Authorization: $TP_NO_SUCH_VARIABLE")
+	r = must(t, 2, "run", "--validator", "mcp:"+url, "--header", "Authorization: $TP_NO_SUCH_VARIABLE")
 	if !strings.Contains(r.stderr, "TP_NO_SUCH_VARIABLE") {
 		t.Errorf("a missing variable: %s", r.stderr)
 	}

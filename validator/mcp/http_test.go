@@ -42,6 +42,11 @@ func startHTTP(t *testing.T, mode string, hopts fakeserver.HTTPOptions, opts mcp
 	return c, fake, stderr
 }
 
+// shrinkSteps bounds the minimising of a finding in the runs here that assert which findings a
+// run has and that runs agree, not how small a case gets (the harness's tests hold that): each
+// step is a call over a transport.
+const shrinkSteps = 20
+
 func findings(rep *report.Report) map[string]bool {
 	found := map[string]bool{}
 	for _, f := range rep.Findings {
@@ -59,7 +64,7 @@ func TestHTTPLegacySessions(t *testing.T) {
 	if c.Protocol() != "2025-11-25" || c.Transport() != "Streamable HTTP" {
 		t.Fatalf("protocol %q over %q", c.Protocol(), c.Transport())
 	}
-	rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: 30, Seed: 1})
+	rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: 30, Seed: 1, ShrinkSteps: shrinkSteps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +197,7 @@ func TestHTTPDeterministic(t *testing.T) {
 	var texts []string
 	for range 2 {
 		c, _, _ := startHTTP(t, "lenient", fakeserver.HTTPOptions{}, mcp.Options{})
-		rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: unshort(15), Seed: 7})
+		rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: unshort(15), Seed: 7, ShrinkSteps: shrinkSteps})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -36,43 +37,54 @@ func npmServer(t *testing.T, bin string) []string {
 // Read as closed objects (--close), the keys zod strips are executed: hallucinated_key missed.
 func TestServerMemory(t *testing.T) {
 	cmd := npmServer(t, "mcp-server-memory")
+	notFound := regexp.MustCompile(`not found`)
 	for _, tc := range []struct {
 		closed bool
 		ran    *regexp.Regexp
-	}{{false, nil}, {false, regexp.MustCompile(`not found`)}, {true, regexp.MustCompile(`not found`)}} {
-		opts := mcp.Options{Command: cmd, Env: append(os.Environ(), "MEMORY_FILE_PATH="+filepath.Join(t.TempDir(), "memory.jsonl")),
-			Stderr: &syncBuffer{}, Only: []string{"create_entities", "add_observations", "open_nodes"}, RanPattern: tc.ran}
-		c := start(t, opts)
-		tools, _ := c.Tools()
-		if len(tools) != 3 {
-			t.Fatalf("--tool kept %d tools", len(tools))
+	}{{false, nil}, {false, notFound}, {true, notFound}} {
+		t.Run(fmt.Sprintf("close=%v,ran=%v", tc.closed, tc.ran), func(t *testing.T) {
+			t.Parallel()
+			serverMemory(t, cmd, tc.closed, tc.ran)
+		})
+	}
+}
+
+// serverMemory runs server-memory's create_entities, add_observations and open_nodes, their
+// objects read as closed or not, with ran as --ran-pattern.
+func serverMemory(t *testing.T, cmd []string, closed bool, ran *regexp.Regexp) {
+	opts := mcp.Options{Command: cmd, Env: append(os.Environ(), "MEMORY_FILE_PATH="+filepath.Join(t.TempDir(), "memory.jsonl")),
+		Stderr: &syncBuffer{}, Only: []string{"create_entities", "add_observations", "open_nodes"}, RanPattern: ran}
+	c := start(t, opts)
+	tools, _ := c.Tools()
+	if len(tools) != 3 {
+		t.Fatalf("--tool kept %d tools", len(tools))
+	}
+	rep, err := harness.Run(tools, c, harness.Options{Close: closed, Jobs: 2, ShrinkSteps: shrinkSteps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	missed, refused := map[string]bool{}, false
+	for _, f := range rep.Findings {
+		switch {
+		case f.Kind == report.Missed:
+			missed[string(f.Class)] = true
+		case f.Kind == report.FalseReject && f.Tool == "add_observations" && strings.Contains(f.Detail, "not found"):
+			refused = true
+			continue
 		}
-		rep, err := harness.Run(tools, c, harness.Options{Close: tc.closed, Jobs: 2})
-		if err != nil {
-			t.Fatal(err)
+		if !closed && f.Blocking {
+			t.Errorf("open schemas, --ran-pattern %v: finding %v %s", ran, f, f.Detail)
 		}
-		missed, refused := map[string]bool{}, false
-		for _, f := range rep.Findings {
-			switch {
-			case f.Kind == report.Missed:
-				missed[string(f.Class)] = true
-			case f.Kind == report.FalseReject && f.Tool == "add_observations" && strings.Contains(f.Detail, "not found"):
-				refused = true
-				continue
-			}
-			if !tc.closed && f.Blocking {
-				t.Errorf("open schemas, --ran-pattern %v: finding %v %s", tc.ran, f, f.Detail)
-			}
-		}
-		if refused != (tc.ran == nil) {
-			t.Errorf("--ran-pattern %v: add_observations' 'not found' reported as a false_reject: %v; findings %v", tc.ran, refused, rep.Findings)
-		}
-		if tc.closed && !missed["hallucinated_key"] {
-			t.Errorf("closed objects: no hallucinated_key missed; findings %v", rep.Findings)
-		}
-		if c.Forms()["rejected: isError, TypeScript SDK wording"] == 0 || c.Forms()[mcp.FormRPCRequestSchema] == 0 {
-			t.Errorf("forms %v: want the TypeScript SDK's isError wording and its request-schema -32603", c.Forms())
-		}
+	}
+	if refused != (ran == nil) {
+		t.Errorf("--ran-pattern %v: add_observations' 'not found' reported as a false_reject: %v; findings %v",
+			ran, refused, rep.Findings)
+	}
+	if closed && !missed["hallucinated_key"] {
+		t.Errorf("closed objects: no hallucinated_key missed; findings %v", rep.Findings)
+	}
+	if c.Forms()["rejected: isError, TypeScript SDK wording"] == 0 || c.Forms()[mcp.FormRPCRequestSchema] == 0 {
+		t.Errorf("forms %v: want the TypeScript SDK's isError wording and its request-schema -32603", c.Forms())
 	}
 }
 
@@ -103,6 +115,7 @@ func TestTypeScriptSDKOverHTTP(t *testing.T) {
 	for _, tc := range []struct{ version, protocol string }{{"v1", "2025-11-25"}, {"v2", "2026-07-28"}} {
 		for _, mode := range []string{"correct", "lenient"} {
 			t.Run(tc.version+"-"+mode, func(t *testing.T) {
+				t.Parallel()
 				url := alarmServer(t, tc.version, mode, token)
 				if _, err := mcp.Start(mcp.Options{URL: url, Header: http.Header{"Authorization": {"Bearer nope"}}, Stderr: io.Discard}); !mcp.IsAuthError(err) || !strings.Contains(err.Error(), "401") {
 					t.Fatalf("a wrong token: %v", err)
@@ -112,7 +125,7 @@ func TestTypeScriptSDKOverHTTP(t *testing.T) {
 					t.Fatalf("protocol %q, want %q", c.Protocol(), tc.protocol)
 				}
 				tools, _ := c.Tools()
-				rep, err := harness.Run(tools, c, harness.Options{Jobs: 2, Checks: 10, Seed: 1})
+				rep, err := harness.Run(tools, c, harness.Options{Jobs: 2, Checks: 10, Seed: 1, ShrinkSteps: shrinkSteps})
 				if err != nil {
 					t.Fatal(err)
 				}

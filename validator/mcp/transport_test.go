@@ -19,7 +19,7 @@ func runFake(t *testing.T, mode string, hopts fakeserver.HTTPOptions, opts mcp.O
 	checks int) (*report.Report, *mcp.Client, *fakeserver.HTTPServer) {
 	t.Helper()
 	c, fake, _ := startHTTP(t, mode, hopts, opts)
-	rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: checks, Seed: 7})
+	rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: checks, Seed: 7, ShrinkSteps: shrinkSteps})
 	if err != nil {
 		t.Fatal(err)
 	}
