@@ -250,3 +250,31 @@ func TestComparisonVerdicts(t *testing.T) {
 		t.Error("a comparison with a validator that checked nothing passed")
 	}
 }
+
+// TestGoldenInterrupted pins an interrupted run in every format: INTERRUPTED and its reason on
+// the verdict line, a failed JUnit case toolproof/verdict, and a SARIF invocation that did not
+// succeed; a comparison with one interrupted run is INTERRUPTED as a whole.
+func TestGoldenInterrupted(t *testing.T) {
+	r := goldenReport()
+	r.Interrupted = "the MCP server answered 401 Unauthorized"
+	r.Finish()
+	if v := r.Outcome(); v.Status != "INTERRUPTED" || v.Reason != r.Interrupted {
+		t.Fatalf("outcome %+v", v)
+	}
+	for _, format := range []string{"text", "junit", "markdown", "html", "sarif"} {
+		ext := map[string]string{"text": "txt", "junit": "xml", "markdown": "md", "html": "html", "sarif": "sarif"}[format]
+		t.Run(format, func(t *testing.T) {
+			var got bytes.Buffer
+			if err := r.WriteFormat(&got, format, RenderOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(got.Bytes(), []byte("INTERRUPTED")) && !bytes.Contains(got.Bytes(), []byte("interrupted")) {
+				t.Errorf("%s does not say the run was interrupted:\n%s", format, got.Bytes())
+			}
+			checkGolden(t, "interrupted."+ext, got.Bytes())
+		})
+	}
+	if got := worst("PASS", "INTERRUPTED", "FAIL"); got != "INTERRUPTED" {
+		t.Errorf("worst(PASS, INTERRUPTED, FAIL) = %s", got)
+	}
+}

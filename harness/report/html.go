@@ -124,12 +124,11 @@ func (r *Report) WriteHTML(w io.Writer, opts HTMLOptions) error {
 // WriteHTML writes the comparison as one self-contained HTML page: the validators × classes
 // heatmap, then each validator's report.
 func (cmp *Comparison) WriteHTML(w io.Writer, opts HTMLOptions) error {
-	status := "PASS"
+	var statuses []string
 	for _, r := range cmp.Reports {
-		if !r.Passed {
-			status = "FAIL"
-		}
+		statuses = append(statuses, r.Outcome().Status)
 	}
+	status := worst(statuses...)
 	m := newComparisonModel(cmp)
 	p := htmlPage{Title: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)), Heading: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)), Status: status,
 		Command: opts.Command, Seed: m.seedText(func(s string) string { return s })}
@@ -198,7 +197,7 @@ func filterValues(rs []*Report) (classes, kinds []string) {
 // htmlValidator builds the view of one report.
 func (r *Report) htmlValidator(anchor string, opts HTMLOptions) htmlValidator {
 	verdict := r.Outcome()
-	v := htmlValidator{Anchor: anchor, Name: r.Validator, Status: verdict.Status, Verdict: verdict.String(),
+	v := htmlValidator{Anchor: anchor, Name: r.Validator, Status: verdict.Status, Verdict: verdict.Line(),
 		Profile: string(r.Profile), Closed: r.Closed,
 		Tools: r.Tools, Cases: r.Cases, Findings: len(r.Findings), Baseline: r.Baseline,
 		Notes: append(append([]string{}, r.Stale...), r.Notes...)}

@@ -126,6 +126,13 @@ func junitSuites(sum *summary, withValidator bool) []junitSuite {
 		}
 		suites = append(suites, s)
 	}
+	if o := sum.outcome; o.Status == "INTERRUPTED" {
+		name := prefix + "verdict"
+		suites = append(suites, junitSuite{Name: name, Tests: 1, Failures: 1, Properties: props, Cases: []junitCase{{
+			Name: "run completed", Classname: name,
+			Failure: &junitFailure{Message: "the run was interrupted: " + xmlSafe(o.Reason), Type: "interrupted",
+				Text: xmlSafe(o.Line() + "\n")}}}})
+	}
 	if sum.outcome.Status == "UNCHECKED" {
 		name := prefix + "verdict"
 		suites = append(suites, junitSuite{Name: name, Tests: 1, Failures: 1, Properties: props, Cases: []junitCase{{

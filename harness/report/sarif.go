@@ -55,7 +55,7 @@ func sarifInvocationOf(r *Report) sarifInvocation {
 		skipped = []string{}
 	}
 	return sarifInvocation{ExecutionSuccessful: v.Status == "PASS" || v.Status == "FAIL",
-		ToolExecutionNotifications: []sarifNotification{{Level: level, Message: sarifText{r.Validator + ": " + v.String()}}},
+		ToolExecutionNotifications: []sarifNotification{{Level: level, Message: sarifText{r.Validator + ": " + v.Line()}}},
 		Properties: map[string]any{"validator": r.Validator, "verdict": v.Status, "passed": r.Passed,
 			"toolsChecked": v.Checked, "toolsSkipped": skipped}}
 }

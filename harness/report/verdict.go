@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -13,6 +14,7 @@ type Outcome struct {
 	Status  string
 	Checked int      // the tools checked
 	Skipped []string // the tools skipped, by name ("(unnamed) SOURCE" for a tool without one)
+	Reason  string   // INTERRUPTED: why the run stopped (Report.Interrupted)
 }
 
 // verdictNames is how many skipped tools a verdict line names before it counts the rest.
@@ -20,7 +22,7 @@ const verdictNames = 5
 
 // Outcome decides the outcome of the run from Passed, Interrupted and the tools checked.
 func (r *Report) Outcome() Outcome {
-	v := Outcome{Status: "FAIL", Checked: r.Tools}
+	v := Outcome{Status: "FAIL", Checked: r.Tools, Reason: r.Interrupted}
 	switch {
 	case r.Interrupted != "":
 		v.Status = "INTERRUPTED"
@@ -37,6 +39,26 @@ func (r *Report) Outcome() Outcome {
 		v.Skipped = append(v.Skipped, name)
 	}
 	return v
+}
+
+// Line is String with the reason an interrupted run stopped: the verdict as reports state it
+// beside the findings (HTML, SARIF, JUnit).
+func (v Outcome) Line() string {
+	if v.Reason == "" {
+		return v.String()
+	}
+	return v.String() + "; interrupted: " + v.Reason
+}
+
+// worst is the status of several runs shown together: INTERRUPTED when one was, else FAIL when
+// one failed, else UNCHECKED when one checked nothing, else PASS.
+func worst(statuses ...string) string {
+	for _, s := range []string{"INTERRUPTED", "FAIL", "UNCHECKED"} {
+		if slices.Contains(statuses, s) {
+			return s
+		}
+	}
+	return "PASS"
 }
 
 // Word is the status as a word of a sentence: passed, failed, interrupted, checked nothing.
