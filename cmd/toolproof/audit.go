@@ -87,7 +87,7 @@ func (c *auditCmd) run(_ []string, stdout, stderr io.Writer) error {
 func auditStatus(out []toolAudit, skipped []tool.Skipped) error {
 	audited := 0
 	for _, ta := range out {
-		if ta.Unsatisfiable == "" && ta.OverBudget == "" {
+		if ta.Unsatisfiable == "" && ta.OverBudget == "" && ta.CannotConstruct == "" {
 			audited++
 		}
 	}
@@ -139,6 +139,9 @@ func auditAll(ts []tool.Tool, skipped []tool.Skipped) ([]toolAudit, []tool.Skipp
 			if r.Unsatisfiable != "" {
 				skipped = append(skipped, tool.Skipped{Tool: r.Tool, Source: r.Source, Reason: "schema is unsatisfiable: " + r.Unsatisfiable})
 			}
+			if r.CannotConstruct != "" {
+				skipped = append(skipped, tool.Skipped{Tool: r.Tool, Source: r.Source, Reason: r.CannotConstruct})
+			}
 			if r.OverBudget != "" {
 				skipped = append(skipped, tool.Skipped{Tool: r.Tool, Source: r.Source, Reason: "audit stopped: " + r.OverBudget})
 			}
@@ -156,8 +159,8 @@ func writeToolAudit(stdout io.Writer, ta toolAudit, all bool) {
 		fmt.Fprintf(stdout, "  UNSATISFIABLE: %s\n      no arguments can be valid, so every call is rejected; run skips this tool\n", report.EscapeLine(ta.Unsatisfiable))
 		return
 	}
-	if ta.OverBudget != "" {
-		fmt.Fprintf(stdout, "  SKIPPED: %s\n", report.EscapeLine(ta.OverBudget))
+	if ta.CannotConstruct != "" || ta.OverBudget != "" {
+		fmt.Fprintf(stdout, "  SKIPPED: %s\n", report.EscapeLine(ta.CannotConstruct+ta.OverBudget))
 		return
 	}
 	for _, w := range ta.Patterns {

@@ -200,3 +200,16 @@ func TestAuditTextEscapes(t *testing.T) {
 		}
 	}
 }
+
+// A tool whose required pattern the generator cannot construct a string for is skipped by audit
+// with that reason, never called unsatisfiable.
+func TestAuditPatternBeyondTheGenerator(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "tools.json", `[{"name":"code","parameters":{"type":"object",`+
+		`"properties":{"code":{"type":"string","pattern":"^x{1001}$"}},"required":["code"]}},`+
+		`{"name":"fine","parameters":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}}]`)
+	text := must(t, 1, "audit", "--tools", f, "--all").stdout
+	if !strings.Contains(text, "code\n  SKIPPED: ") || !strings.Contains(text, "cannot construct a string") ||
+		strings.Contains(text, "nsatisfiable") {
+		t.Errorf("audit does not skip the tool for the pattern beyond the generator:\n%s", text)
+	}
+}

@@ -63,6 +63,9 @@ type Report struct {
 	// Unsatisfiable says why no arguments can be valid (generate.New found it); the tool then
 	// has no places, since every call to it is rejected whatever it holds.
 	Unsatisfiable string `json:"unsatisfiable,omitempty"`
+	// CannotConstruct says why the generator cannot construct a valid value although the
+	// schema may have some (a pattern beyond it, without a matching example); no places then.
+	CannotConstruct string `json:"cannot_construct,omitempty"`
 	// OverBudget says why the audit of the tool stopped before its end (the oracle's work went
 	// past Options.Budget); the tool then has no places, and audit lists it as skipped.
 	OverBudget string `json:"over_budget,omitempty"`
@@ -96,9 +99,12 @@ func Tool(gk *oracle.Gatekeeper, opts Options) Report {
 	rep := Report{Tool: gk.Tool().Name, Places: []Place{}}
 	g, err := generate.New(gk)
 	if err != nil {
-		if errors.Is(err, generate.ErrUnsatisfiable) {
+		switch {
+		case errors.Is(err, generate.ErrUnsatisfiable):
 			rep.Unsatisfiable = unsatReason(err)
-		} else {
+		case errors.Is(err, generate.ErrCannotConstruct):
+			rep.CannotConstruct = err.Error()
+		default:
 			rep.Unsatisfiable = err.Error()
 		}
 		return rep
