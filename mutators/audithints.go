@@ -167,8 +167,8 @@ func (p *Probe) Put(variant string, nv any, format string, args ...any) {
 			return
 		}
 	}
-	p.Forms = append(p.Forms, ProbeForm{Args: jsonvalue.MustMarshal(jsonvalue.Replaced(p.Value, p.Loc, nv)), Path: p.Path,
-		Variant: variant, Reason: fmt.Sprintf(format, args...)})
+	p.Forms = append(p.Forms, ProbeForm{Args: jsonvalue.MustMarshal(jsonvalue.Replaced(p.Value, p.Loc, nv)),
+		Path: p.Path, Variant: variant, Reason: fmt.Sprintf(format, args...)})
 }
 
 // PutArgs adds a form given as its whole argument text, touching path.

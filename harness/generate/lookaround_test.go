@@ -32,7 +32,8 @@ func TestPatternRewrites(t *testing.T) {
 		{`[\cA-\cZ][]][^]x\c1`, `[\cA-\cZ][]][^]x\c1`, []string(nil),
 			`[\cA-\cZ][]][^]x\c1`,
 			`[\x{1}-\x{1a}][^\s\S]][\s\S]x\c1`},
-		{`\p{Script=Greek}\P{sc=Latin}\p{ASCII}\p{Alpha}`, `\p{Script=Greek}\P{sc=Latin}\p{ASCII}\p{Alpha}`, []string(nil),
+		{`\p{Script=Greek}\P{sc=Latin}\p{ASCII}\p{Alpha}`,
+			`\p{Script=Greek}\P{sc=Latin}\p{ASCII}\p{Alpha}`, []string(nil),
 			`\p{Script=Greek}\P{sc=Latin}\p{ASCII}\p{Alpha}`,
 			`\p{Greek}\P{Latin}[\x00-\x7F][\p{L}\p{Nl}]`},
 		{`[[]\]]`, `[[]\]]`, []string(nil), `[[]\]]`, `[[]\]]`},
@@ -75,7 +76,8 @@ func TestScanner(t *testing.T) {
 	for tk, ok := sc.scan(); ok; tk, ok = sc.scan() {
 		got = append(got, tk)
 	}
-	want := []token{{0, "a", false}, {1, `\]`, false}, {3, "[", false}, {4, `\]`, true}, {6, "]", true}, {7, "(", false},
+	want := []token{{0, "a", false}, {1, `\]`, false}, {3, "[", false}, {4, `\]`, true}, {6, "]", true},
+		{7, "(", false},
 		{8, "[^]", false}, {11, "[]", false}, {13, "b", false}, {14, `\`, false}}
 	if !slices.Equal(got, want) {
 		t.Errorf("tokens %+v\nwant   %+v", got, want)

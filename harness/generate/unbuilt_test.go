@@ -18,7 +18,8 @@ import (
 // codeTool is a tool whose required string "code" has the pattern, and extra keywords (examples).
 func codeTool(pattern, extra string) tool.Tool {
 	pj, _ := json.Marshal(pattern)
-	return tool.Tool{Name: "t", Parameters: json.RawMessage(`{"type":"object","required":["code"],"properties":{"code":` +
+	return tool.Tool{Name: "t", Parameters: json.RawMessage(`{"type":"object","required":["code"],` +
+		`"properties":{"code":` +
 		`{"type":"string","pattern":` + string(pj) + extra + `}}}`)}
 }
 
@@ -35,7 +36,8 @@ func TestPatternTheBuilderCannotRead(t *testing.T) {
 	if !errors.Is(err, generate.ErrCannotConstruct) || errors.Is(err, generate.ErrUnsatisfiable) {
 		t.Fatalf("err = %v, want ErrCannotConstruct and not ErrUnsatisfiable", err)
 	}
-	for _, want := range []string{`pattern "^x{1001}$" at /properties/code/pattern`, "cannot construct a string for it", `"examples"`} {
+	for _, want := range []string{`pattern "^x{1001}$" at /properties/code/pattern`, "cannot construct a string for it",
+		`"examples"`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("err = %v, want it to say %q", err, want)
 		}
