@@ -26,6 +26,7 @@ import (
 	"runtime/debug"
 
 	"github.com/toolproof/toolproof/harness/report"
+	"github.com/toolproof/toolproof/internal/procgroup"
 )
 
 // usageError is bad usage or input: exit status 2.
@@ -88,6 +89,9 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(384 << 20) // collect harder as the heap nears it
 	}
+	// What a validator starts in a session of its own is reparented here when its parent dies,
+	// so that closing the validator reaps it (procgroup.Tag.End); a failure leaves it to init.
+	_ = procgroup.BecomeSubreaper()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

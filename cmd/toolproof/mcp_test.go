@@ -177,6 +177,46 @@ func TestRunMCPHTTPStatusLineScrubbed(t *testing.T) {
 	}
 }
 
+// TestRunMCPHTTPRefusedMidRun: a server that answers 401 after 100 calls (a token revoked
+// during the run) leaves a report of those 100 calls in every format and every --report file,
+// marked interrupted with the status and the server named and the token in no output; exit 3,
+// and stderr says to check the credentials.
+func TestRunMCPHTTPRefusedMidRun(t *testing.T) {
+	const token = "tpk-revoked-7c41e0"
+	url := fakeMCPHTTP(t, "-token", token, "-echo-auth", "-deny-after", "100", "correct")
+	dir := t.TempDir()
+	args := []string{"run", "--validator", "mcp:" + url, "--header", "Authorization: Bearer " + token,
+		"--checks", "50", "--seed", "1", "--format", "json"}
+	files := map[string]string{}
+	for _, f := range []string{"text", "html", "sarif", "markdown", "junit"} {
+		files[f] = filepath.Join(dir, "report."+f)
+		args = append(args, "--report", f+"="+files[f])
+	}
+	r := must(t, exitInterrupted, args...)
+	rep := decodeDocument(t, r.stdout).Reports[0]
+	if rep.Cases != 100 || rep.Passed || !strings.Contains(rep.Interrupted, "401 Unauthorized") ||
+		!strings.Contains(rep.Interrupted, strings.TrimPrefix(url, "http://")) {
+		t.Errorf("the JSON report: %d cases, passed %v, interrupted %q", rep.Cases, rep.Passed, rep.Interrupted)
+	}
+	all := r.stdout + r.stderr
+	for f, path := range files {
+		text := readFile(t, path)
+		if !strings.Contains(text, "100 cases") && (f == "text" || f == "markdown") {
+			t.Errorf("%s: the report does not count the 100 cases checked:\n%s", f, clip(text))
+		}
+		all += text
+	}
+	if !strings.HasPrefix(readFile(t, files["text"]), "INTERRUPTED") {
+		t.Errorf("the text report is not marked interrupted:\n%s", clip(readFile(t, files["text"])))
+	}
+	if strings.Contains(all, token) {
+		t.Error("the token appears in an output")
+	}
+	if !strings.Contains(r.stderr, "401 Unauthorized") || !strings.Contains(r.stderr, "--header") {
+		t.Errorf("stderr does not say what refused and what to check: %s", r.stderr)
+	}
+}
+
 // TestRunMCPHTTPLag: a server that answers each POST with the previous call's answer gives no
 // verdict on the gate: the run ends as the server's fault, exit 2, the report written with no
 // finding, the reason on stderr.

@@ -262,7 +262,7 @@ func (c *runCmd) run(args []string, stdout, stderr io.Writer) error {
 // runEach runs the harness for each validator: the known findings of base first (whatever the
 // seed, so their verdicts are the gate's alone), then the run; the tools skipped before the run
 // lead each report's skipped tools. A failure to save cases (--save) keeps the reports, and is
-// returned apart.
+// returned apart; a server that refuses toolproof during the run interrupts its report there.
 func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped, base *baseline.Baseline,
 	opts harness.Options) (reports []*report.Report, saveErr, err error) {
 	for _, v := range vs {
@@ -282,7 +282,7 @@ func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped
 		}
 		rep.Skipped = append(harness.Skips(skipped), rep.Skipped...)
 		if err := stoppedBy(v); mcp.IsAuthError(err) {
-			return nil, nil, usageError{err.Error()}
+			refusedMidRun(rep, err)
 		}
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		if known != nil {
@@ -294,6 +294,18 @@ func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped
 		}
 	}
 	return reports, saveErr, nil
+}
+
+// refusedMidRun marks rep interrupted by a server that refused toolproof (401 or 403) after
+// the run began: the report keeps the cases checked before, and its reason names the status
+// and the server (the error never holds a header value).
+func refusedMidRun(rep *report.Report, err error) {
+	why := fmt.Sprintf("%v; %d cases checked before it, the calls after it were not sent", err, rep.Cases)
+	if rep.Interrupted != "" {
+		why = rep.Interrupted + "; " + why
+	}
+	rep.Interrupted = why
+	rep.Recount()
 }
 
 // writeReports writes the report (one validator) or the comparison (several), then says how the

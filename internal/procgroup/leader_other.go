@@ -5,4 +5,4 @@ package procgroup
 import "os"
 
 // KillWhenLeaderExits does nothing here: the group is killed when the connection is closed.
-func KillWhenLeaderExits(*os.Process) {}
+func KillWhenLeaderExits(*os.Process, Tag) {}

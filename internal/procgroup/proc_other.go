@@ -7,8 +7,8 @@ import (
 	"os/exec"
 )
 
-// Set does nothing where there are no process groups.
-func Set(*exec.Cmd) {}
+// Set tags the child (there are no process groups here).
+func Set(cmd *exec.Cmd) Tag { return tag(cmd) }
 
 // KillGroup does nothing where there are no process groups.
 func KillGroup(int) {}

@@ -9,9 +9,11 @@ import (
 )
 
 // Set puts the child in a process group of its own, so that killing it also ends the
-// processes it started (a shell or npx wrapper and the real validator).
-func Set(cmd *exec.Cmd) {
+// processes it started (a shell or npx wrapper and the real validator), and tags it: its Tag's
+// End ends what left the group too.
+func Set(cmd *exec.Cmd) Tag {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return tag(cmd)
 }
 
 // KillGroup kills what is left of the process group of a child that has exited (and been

@@ -16,6 +16,7 @@ import (
 // procConn is a server process: stdin, stdout, and its exit status and last lines of stderr.
 type procConn struct {
 	cmd    *exec.Cmd
+	tag    procgroup.Tag // what the server started, in its group or not
 	stdin  io.WriteCloser
 	stdout io.ReadCloser
 	tail   *tailWriter
@@ -34,7 +35,7 @@ func startProcess(argv []string, dir string, env []string, stderr io.Writer) (*p
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
-	procgroup.Set(cmd)
+	tag := procgroup.Set(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -54,14 +55,15 @@ func startProcess(argv []string, dir string, env []string, stderr io.Writer) (*p
 	}
 	// A child the server started in its group dies with it, so that the server's output ends
 	// and nothing outlives the run.
-	procgroup.KillWhenLeaderExits(cmd.Process)
-	return &procConn{cmd: cmd, stdin: stdin, stdout: stdout, tail: tail}, nil
+	procgroup.KillWhenLeaderExits(cmd.Process, tag)
+	return &procConn{cmd: cmd, tag: tag, stdin: stdin, stdout: stdout, tail: tail}, nil
 }
 
 func (p *procConn) Read(b []byte) (int, error)  { return p.stdout.Read(b) }
 func (p *procConn) Write(b []byte) (int, error) { return p.stdin.Write(b) }
 
-// Close closes the server's stdin, waits closeGrace for it to exit, then kills its process group.
+// Close closes the server's stdin, waits closeGrace for it to exit, then kills its process group
+// and every process it started.
 func (p *procConn) Close() error {
 	p.once.Do(func() {
 		_ = p.stdin.Close()
@@ -74,8 +76,10 @@ func (p *procConn) Close() error {
 			procgroup.Kill(p.cmd.Process)
 			p.waitErr = <-done
 		}
-		// The process group may hold children (npx and node) that keep the pipes open.
+		// The process group may hold children (npx and node) that keep the pipes open, and a
+		// child may have left the group (setsid).
 		procgroup.Kill(p.cmd.Process)
+		p.tag.End()
 	})
 	return nil
 }

@@ -78,7 +78,7 @@ func startForkServer(opts Options, stderr io.Writer, limit time.Duration) (*fork
 	cmd.ExtraFiles = []*os.File{theirs}
 	cmd.Stderr = stderr
 	cmd.WaitDelay = closeGrace // a process that inherited its stderr does not hold up Wait
-	procgroup.Set(cmd)
+	tag := procgroup.Set(cmd)
 	if err := cmd.Start(); err != nil {
 		fc.Close()
 		return nil, err
@@ -94,6 +94,7 @@ func startForkServer(opts Options, stderr io.Writer, limit time.Duration) (*fork
 	go fs.read()
 	go func() {
 		cmd.Wait()
+		tag.End() // the forked children, and what any of them started, orphans or not
 		close(fs.exited)
 	}()
 	return fs, nil

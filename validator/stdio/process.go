@@ -15,12 +15,21 @@ type process interface {
 	wait() error // waits for the exit; nil for status 0, else an error saying how it ended
 }
 
-// execProcess is a process started from the command line.
-type execProcess struct{ cmd *exec.Cmd }
+// execProcess is a process started from the command line, and the tag of what it starts.
+type execProcess struct {
+	cmd *exec.Cmd
+	tag procgroup.Tag
+}
 
-func (e execProcess) pid() int    { return e.cmd.Process.Pid }
-func (e execProcess) kill()       { procgroup.Kill(e.cmd.Process) }
-func (e execProcess) wait() error { return e.cmd.Wait() }
+func (e execProcess) pid() int { return e.cmd.Process.Pid }
+func (e execProcess) kill()    { procgroup.Kill(e.cmd.Process) }
+
+// wait waits for the process, then ends what it started that outlived it, in its group or not.
+func (e execProcess) wait() error {
+	err := e.cmd.Wait()
+	e.tag.End()
+	return err
+}
 
 // pipes are this side's ends of a child's standard input, output and error.
 type pipes struct{ stdin, stdout, stderr *os.File }
@@ -61,7 +70,7 @@ func (c *Client) startExec() (process, pipes, error) {
 	cmd := exec.Command(c.opts.Command[0], c.opts.Command[1:]...)
 	cmd.Dir = c.opts.Dir
 	cmd.Env = c.opts.Env
-	procgroup.Set(cmd)
+	tag := procgroup.Set(cmd)
 	ours, theirs, err := newPipes()
 	if err != nil {
 		return nil, pipes{}, err
@@ -73,5 +82,5 @@ func (c *Client) startExec() (process, pipes, error) {
 		ours.close()
 		return nil, pipes{}, err
 	}
-	return execProcess{cmd}, ours, nil
+	return execProcess{cmd, tag}, ours, nil
 }

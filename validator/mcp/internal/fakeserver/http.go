@@ -24,6 +24,9 @@ type HTTPOptions struct {
 	FlakyEvery int
 	// GoneAfter: after this many tools/call requests every connection is closed unanswered.
 	GoneAfter int
+	// DenyAfter: after this many tools/call requests every request is answered 401 (a token
+	// revoked or expired in the middle of a run).
+	DenyAfter int
 	// EchoAuth: the lenient mode's errors quote the Authorization header (a secret toolproof
 	// must not pass on), and so does the reason phrase of a 401 and of FailTool's 500.
 	EchoAuth bool
@@ -75,12 +78,7 @@ func (s *HTTPServer) FaultsMade() (failed, written int64) {
 // (the end of a session).
 func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Token != "" && r.Header.Get("Authorization") != "Bearer "+s.opts.Token {
-		if s.opts.EchoAuth {
-			s.rawStatus(w, r, http.StatusUnauthorized, "Unauthorized")
-			return
-		}
-		w.Header().Set("WWW-Authenticate", `Bearer realm="fake"`)
-		http.Error(w, `{"error":"invalid_token"}`, http.StatusUnauthorized)
+		s.deny(w, r)
 		return
 	}
 	switch r.Method {
@@ -91,6 +89,31 @@ func (s *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		w.WriteHeader(http.StatusMethodNotAllowed)
 	}
+}
+
+// deny answers 401, its reason phrase quoting the Authorization header with EchoAuth.
+func (s *HTTPServer) deny(w http.ResponseWriter, r *http.Request) {
+	if s.opts.EchoAuth {
+		s.rawStatus(w, r, http.StatusUnauthorized, "Unauthorized")
+		return
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="fake"`)
+	http.Error(w, `{"error":"invalid_token"}`, http.StatusUnauthorized)
+}
+
+// cutOff counts a tools/call and answers it as GoneAfter or DenyAfter say once their count is
+// passed; false when the call is to be served.
+func (s *HTTPServer) cutOff(w http.ResponseWriter, r *http.Request) bool {
+	n := s.calls.Add(1)
+	switch {
+	case s.opts.GoneAfter > 0 && n > int64(s.opts.GoneAfter):
+		hangUp(w)
+	case s.opts.DenyAfter > 0 && n > int64(s.opts.DenyAfter):
+		s.deny(w, r)
+	default:
+		return false
+	}
+	return true
 }
 
 // post serves one JSON-RPC message: the options' failures first, then the revision's headers
@@ -106,8 +129,7 @@ func (s *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, rpcError(nil, -32700, "Parse error", nil))
 		return
 	}
-	if req.Method == "tools/call" && s.opts.GoneAfter > 0 && s.calls.Add(1) > int64(s.opts.GoneAfter) {
-		hangUp(w)
+	if req.Method == "tools/call" && s.cutOff(w, r) {
 		return
 	}
 	if s.faults.refuseInit(req) {

@@ -25,6 +25,7 @@ func main() {
 	flag.BoolVar(&o.EchoAuth, "echo-auth", false, "HTTP: quote the Authorization header in errors and status lines")
 	flag.StringVar(&o.FailTool, "fail-tool", "", "HTTP: answer every call of this tool 500 without a JSON-RPC answer")
 	flag.IntVar(&o.GoneAfter, "gone-after", 0, "HTTP: after this many tools/call requests, close every connection unanswered")
+	flag.IntVar(&o.DenyAfter, "deny-after", 0, "HTTP: after this many tools/call requests, answer every request 401")
 	flag.BoolVar(&o.Faults.Lag, "lag", false, "HTTP: answer each tools/call with the answer to the one before it")
 	flag.IntVar(&o.Faults.FlakyCalls, "flaky", 0,
 		"HTTP: fail a tools/call (a 500, a reset) with probability 1/N, once a call")
