@@ -30,11 +30,13 @@ type rules struct {
 }
 
 func (o Options) rules() rules {
-	return rules{profile: o.profile(), requireLocation: o.RequireLocation, blind: o.blind, blockDefaults: o.DeclaredDefaultsBlock}
+	return rules{profile: o.profile(), requireLocation: o.RequireLocation, blind: o.blind,
+		blockDefaults: o.DeclaredDefaultsBlock}
 }
 
 // blindNote is the report's note when the repair profile meets a validator.ValueBlind one.
-const blindNote = "%s does not say what it passes on to the tool, so no repair can be judged: the repair profile judges acceptance only (a distortion accepted is missed, as in strict)"
+const blindNote = "%s does not say what it passes on to the tool, so no repair can be judged: the repair profile " +
+	"judges acceptance only (a distortion accepted is missed, as in strict)"
 
 // withBlind marks opts for a validator.ValueBlind v in the repair profile and returns the note
 // the report says it with ("" otherwise).

@@ -129,16 +129,16 @@ func BenchmarkJobs(b *testing.B) {
 	}
 }
 
-// BenchmarkRunFloor measures a whole run of the embedded corpus (one job, the reference gate)
-// and, from the same cases, its floor: what no harness can avoid for them, summed from per-case
-// costs measured in the same process: generating the valid values (Generator.Build, no oracle),
-// one oracle validation of each case and one call of the reference gate on it. Each iteration
-// times one run and one floor, in turn first, each between two collections, so that the two
-// halves of a ratio see the same machine and each pays for its own garbage: cpu:run/floor is the ratio of CPU times (steadier on a busy
-// machine), run/floor of wall times (issue 12 asks for at most 1.3). The collector runs as the
-// command sets it (GOGC=400). 100 checks a tool, as in the issue's measurement (all of BFCL,
-// 100 checks): fewer checks would weigh each tool's one-time work (compiling its schema,
-// preparing its mutators) more than a real run does.
+// BenchmarkRunFloor measures a whole run of the embedded corpus (one job, the reference gate) and,
+// from the same cases, its floor: what no harness can avoid for them, summed from per-case costs
+// measured in the same process: generating the valid values (Generator.Build, no oracle), one
+// oracle validation of each case and one call of the reference gate on it. Each iteration times one
+// run and one floor, in turn first, each between two collections, so that the two halves of a ratio
+// see the same machine and each pays for its own garbage: cpu:run/floor is the ratio of CPU times
+// (steadier on a busy machine), run/floor of wall times (at most 1.3 is the bar). The
+// collector runs as the command sets it (GOGC=400). 100 checks a tool, as in the issue's
+// measurement (all of BFCL, 100 checks): fewer checks would weigh each tool's one-time work
+// (compiling its schema, preparing its mutators) more than a real run does.
 func BenchmarkRunFloor(b *testing.B) {
 	// The collector as the command sets it, for the run and the floor alike.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))

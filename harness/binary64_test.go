@@ -162,7 +162,8 @@ func TestDoublesGateHasNoFinding(t *testing.T) {
 	// The report shows what a double-based gate does with them: it takes some, not all (it
 	// cannot read 1e400).
 	if accepted == 0 || accepted == either {
-		t.Errorf("the doubles gate accepted %d of %d implementation-defined cases; want some, not all", accepted, either)
+		t.Errorf("the doubles gate accepted %d of %d implementation-defined cases; want some, not all",
+			accepted, either)
 	}
 	// The mutators prefer bounds broken by a margin a double sees: near 2^53 and past it, no
 	// out_of_range_enum case depends on how numbers are read.
@@ -179,12 +180,14 @@ func TestFloatDivisionGateHasNoFinding(t *testing.T) {
 	if testing.Short() {
 		checks = 15
 	}
-	runWithoutFinding(t, doublesGate(true), checks, nil, "testdata/numbers.json", "../validator/registry/testdata/division.json")
+	runWithoutFinding(t, doublesGate(true), checks, nil, "testdata/numbers.json",
+		"../validator/registry/testdata/division.json")
 }
 
 // runWithoutFinding runs gate over tools and the tool files, with checks values per tool and
 // seed 1, fails the test on each blocking finding, and returns the report.
-func runWithoutFinding(t *testing.T, gate validator.Validator, checks int, tools []tool.Tool, files ...string) *report.Report {
+func runWithoutFinding(t *testing.T, gate validator.Validator, checks int, tools []tool.Tool,
+	files ...string) *report.Report {
 	t.Helper()
 	for _, f := range files {
 		set, err := tool.Load(f)

@@ -64,7 +64,8 @@ func TestDeathsNoCallReproducesAreCountedOnce(t *testing.T) {
 	set := sample.Tools()
 	read, _ := set.Lookup("read")
 	v := &flakyDeaths{limit: 3}
-	rep, err := harness.Run([]tool.Tool{read}, v, harness.Options{Checks: 25, Seed: 1}) // rapid runs a fifth with -short
+	rep, err := harness.Run([]tool.Tool{read}, v,
+		harness.Options{Checks: 25, Seed: 1}) // rapid runs a fifth with -short
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,8 @@ func TestDeathsNoCallReproducesAreCountedOnce(t *testing.T) {
 		t.Fatalf("the fake died %d times, want 3: the test no longer tests anything", v.deaths)
 	}
 	for _, f := range rep.Findings {
-		t.Errorf("a finding against a validator that is correct when each call runs alone: %s %s %s", f.Class, f.Kind, f.Args)
+		t.Errorf("a finding against a validator that is correct when each call runs alone: %s %s %s",
+			f.Class, f.Kind, f.Args)
 	}
 	want := "died 3 times with calls in flight"
 	found := false

@@ -65,7 +65,8 @@ func checkTool(p *prepared, idx int, run *runShared, opts Options, silent *execu
 
 // replaySaved sends the saved cases of p's tool that the oracle still confirms to the gate and
 // keeps the first blocking finding of each class and kind (known); stale cases are noted in tr.
-func replaySaved(p *prepared, saved []corpus.Case, r *execute.Executor, opts Options, tr *toolResult) (known map[string]bool, stats map[string]*report.ClassStats) {
+func replaySaved(p *prepared, saved []corpus.Case, r *execute.Executor, opts Options,
+	tr *toolResult) (known map[string]bool, stats map[string]*report.ClassStats) {
 	known, stats = map[string]bool{}, map[string]*report.ClassStats{}
 	var replay []corpus.Case
 	var originals []any
@@ -105,7 +106,8 @@ func replaySaved(p *prepared, saved []corpus.Case, r *execute.Executor, opts Opt
 // class drawn by Options.Weights), judges
 // every case (nothing stops early) and counts them in tr.classes. It returns the first finding of
 // each class and kind not already known, and the order they came in.
-func scorecard(p *prepared, r *execute.Executor, opts Options, known map[string]bool, tr *toolResult) (map[string]report.Finding, []string) {
+func scorecard(p *prepared, r *execute.Executor, opts Options, known map[string]bool,
+	tr *toolResult) (map[string]report.Finding, []string) {
 	ms := opts.mutators()
 	weights := newWeighted(ms, opts.Weights, opts.WeightsFloor)
 	stats := map[string]*report.ClassStats{}
@@ -206,7 +208,8 @@ func savedOriginal(c corpus.Case) any {
 
 // drawOrSkip draws a valid value and its distortions by ms; the draw is skipped when the gate
 // hangs or the generator finds no valid value.
-func drawOrSkip(t *rapid.T, r *execute.Executor, p *prepared, ms []mutators.Mutator) ([]corpus.Case, []any, []corpus.Class) {
+func drawOrSkip(t *rapid.T, r *execute.Executor, p *prepared, ms []mutators.Mutator) ([]corpus.Case,
+	[]any, []corpus.Class) {
 	if r.Hangs() >= maxHangs {
 		t.Skip("the gate hangs")
 	}
@@ -278,5 +281,6 @@ const maxHangs = 2
 // newExecutor is the Executor of one tool under opts; deaths and silent are the run's (nil: not
 // recorded, not counted).
 func newExecutor(opts Options, deaths *execute.Deaths, silent *execute.ToolSilence) *execute.Executor {
-	return execute.New(execute.Config{Timeout: opts.timeout(), OnlyReject: opts.OnlyReject, Deaths: deaths, Silence: silent})
+	return execute.New(execute.Config{Timeout: opts.timeout(), OnlyReject: opts.OnlyReject,
+		Deaths: deaths, Silence: silent})
 }

@@ -70,7 +70,8 @@ func TestHelperCheckFails(t *testing.T) {
 func TestCheckShrinksSavesAndReplays(t *testing.T) {
 	dir := t.TempDir()
 	run := func() string {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperCheckFails$", "-test.v", "-rapid.checks=100", "-rapid.seed=1")
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperCheckFails$", "-test.v",
+			"-rapid.checks=100", "-rapid.seed=1")
 		cmd.Env = append(os.Environ(), "TOOLPROOF_HELPER_CORPUS="+dir)
 		out, err := cmd.CombinedOutput()
 		if err == nil {
@@ -79,7 +80,8 @@ func TestCheckShrinksSavesAndReplays(t *testing.T) {
 		return string(out)
 	}
 	out := run()
-	for _, want := range []string{"--- FAIL: TestHelperCheckFails/read", "stringified_type missed", "expect reject, got accepted", "saved: " + dir} {
+	for _, want := range []string{"--- FAIL: TestHelperCheckFails/read", "stringified_type missed",
+		"expect reject, got accepted", "saved: " + dir} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -9,10 +9,10 @@ import (
 	"github.com/toolproof/toolproof/internal/jsonvalue"
 )
 
-// valueDiff is a "-want +got" line diff of two JSON values, each written as indented canonical
-// JSON (keys sorted, numbers as written, but a number of got equal as a JSON number to the one
-// at the same place in want, 1 for 1.0, written as want writes it): lines only in want start with "-", lines only in got
-// with "+", common lines with a space. It returns "" when the texts are equal.
+// valueDiff is a "-want +got" line diff of two JSON values, each written as indented canonical JSON
+// (keys sorted, numbers as written, but a number of got equal as a JSON number to the one at the
+// same place in want, 1 for 1.0, written as want writes it): lines only in want start with "-",
+// lines only in got with "+", common lines with a space. It returns "" when the texts are equal.
 func valueDiff(want, got any) string {
 	a, b := indentedJSON(want), indentedJSON(alignNumbers(want, got))
 	if a == b {

@@ -13,12 +13,14 @@ func TestDiff(t *testing.T) {
 		diff      string
 	}{
 		{"equal", map[string]any{"a": json.Number("1")}, map[string]any{"a": json.Number("1")}, ""},
-		{"a string for a number", map[string]any{"limit": json.Number("20"), "path": "a"}, map[string]any{"limit": "20", "path": "a"},
+		{"a string for a number", map[string]any{"limit": json.Number("20"), "path": "a"},
+			map[string]any{"limit": "20", "path": "a"},
 			"  {\n-   \"limit\": 20,\n+   \"limit\": \"20\",\n    \"path\": \"a\"\n  }\n"},
 		{"a key added", map[string]any{"b": true}, map[string]any{"a": nil, "b": true},
 			"  {\n+   \"a\": null,\n    \"b\": true\n  }\n"},
 		{"scalars equal as JSON numbers", json.Number("1.0"), json.Number("1"), ""},
-		{"1.0 and 1 beside a change", map[string]any{"a": json.Number("1.0"), "b": json.Number("1")}, map[string]any{"a": json.Number("1"), "b": json.Number("2")},
+		{"1.0 and 1 beside a change", map[string]any{"a": json.Number("1.0"), "b": json.Number("1")},
+			map[string]any{"a": json.Number("1"), "b": json.Number("2")},
 			"  {\n    \"a\": 1.0,\n-   \"b\": 1\n+   \"b\": 2\n  }\n"},
 		{"scalars", json.Number("1.5"), json.Number("1"), "- 1.5\n+ 1\n"},
 		{"a Go struct", map[string]any{"n": json.Number("1")}, struct {

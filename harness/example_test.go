@@ -66,7 +66,8 @@ func Example() {
 // and the oracle alike: invented keys become must-reject cases where the open schema let them
 // pass, so hallucinated_key applies.
 func ExampleOptions_close() {
-	open := tool.Tool{Name: "search", Parameters: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`)}
+	open := tool.Tool{Name: "search",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`)}
 	only, _ := mutators.Select("hallucinated_key")
 	for _, closed := range []bool{false, true} {
 		rep, err := harness.Run([]tool.Tool{open}, oracle.Reference{}, harness.Options{Mutators: only, Close: closed})
@@ -74,7 +75,8 @@ func ExampleOptions_close() {
 			panic(err)
 		}
 		st := rep.Classes["hallucinated_key"]
-		fmt.Printf("close=%v: hallucinated keys sent: %v, not applicable: %v, passed: %v\n", closed, st.Cases > 0, st.NotApplicable > 0, rep.Passed)
+		fmt.Printf("close=%v: hallucinated keys sent: %v, not applicable: %v, passed: %v\n", closed, st.Cases > 0,
+			st.NotApplicable > 0, rep.Passed)
 	}
 	// Output:
 	// close=false: hallucinated keys sent: false, not applicable: true, passed: true
@@ -133,7 +135,8 @@ func ExampleFuzz() {
 	fmt.Println(target != nil, err)
 	seeds, err := harness.FuzzSeeds(read, 2, "", harness.Options{})
 	fmt.Println(len(seeds) > 2, err)
-	broken := tool.Tool{Name: "broken", Parameters: json.RawMessage(`{"type":"object","minProperties":2,"maxProperties":1}`)}
+	broken := tool.Tool{Name: "broken",
+		Parameters: json.RawMessage(`{"type":"object","minProperties":2,"maxProperties":1}`)}
 	_, err = harness.Fuzz(broken, coercing, harness.Options{})
 	fmt.Println(err)
 	// Output:

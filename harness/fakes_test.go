@@ -128,33 +128,36 @@ func brokenValidators() []broken {
 				return e
 			})
 		}), "missed/stringified_type", harness.Options{}, false},
-		{"copies the arguments with Object.assign (__proto__ is lost, the prototype changed)", wrapRef("object-assign", nil, func(v any) any {
-			return dropKeys(v, "__proto__")
-		}), "missed/hallucinated_key", harness.Options{Checks: 3}, false}, // caught within a few checks
-		{"checks keys with `in` on a plain object (inherited names pass)", wrapRef("key-in-object", nil, func(v any) any {
-			return dropKeys(v, "constructor", "toString", "hasOwnProperty", "valueOf", "__proto__")
-		}), "missed/hallucinated_key", harness.Options{Checks: 3}, false},
-		{"drops unknown keys", onReference("drop-unknown", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
-			v, err := jsonvalue.Parse(args)
-			if err != nil {
-				return nil, err
-			}
-			// Remove every key the oracle calls additional, then validate what is left.
-			if m, ok := v.(map[string]any); ok {
-				for _, is := range gk.Oracle().Explain(v) {
-					if is.Keyword == "additionalProperties" {
-						toks, _ := jsonvalue.SplitPointer(is.Path)
-						if len(toks) == 1 {
-							delete(m, toks[0])
+		{"copies the arguments with Object.assign (__proto__ is lost, the prototype changed)",
+			wrapRef("object-assign", nil, func(v any) any {
+				return dropKeys(v, "__proto__")
+			}), "missed/hallucinated_key", harness.Options{Checks: 3}, false}, // caught within a few checks
+		{"checks keys with `in` on a plain object (inherited names pass)",
+			wrapRef("key-in-object", nil, func(v any) any {
+				return dropKeys(v, "constructor", "toString", "hasOwnProperty", "valueOf", "__proto__")
+			}), "missed/hallucinated_key", harness.Options{Checks: 3}, false},
+		{"drops unknown keys",
+			onReference("drop-unknown", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
+				v, err := jsonvalue.Parse(args)
+				if err != nil {
+					return nil, err
+				}
+				// Remove every key the oracle calls additional, then validate what is left.
+				if m, ok := v.(map[string]any); ok {
+					for _, is := range gk.Oracle().Explain(v) {
+						if is.Keyword == "additionalProperties" {
+							toks, _ := jsonvalue.SplitPointer(is.Path)
+							if len(toks) == 1 {
+								delete(m, toks[0])
+							}
 						}
 					}
 				}
-			}
-			if err := gk.Validate(v); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}), "missed/hallucinated_key", harness.Options{}, false},
+				if err := gk.Validate(v); err != nil {
+					return nil, err
+				}
+				return v, nil
+			}), "missed/hallucinated_key", harness.Options{}, false},
 		{"ignores nested enums", wrapRef("no-nested-enums", func(s map[string]any) {
 			if s["__depth"].(int) >= 2 {
 				delete(s, "enum")
@@ -177,39 +180,42 @@ func brokenValidators() []broken {
 				return e
 			})
 		}), "missed/flattened_array", harness.Options{}, false},
-		{"rejects non-ASCII text", onReference("ascii-only", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
-			for _, r := range string(args) {
-				if r > 127 || r == utf8.RuneError {
-					return nil, fmt.Errorf("non-ASCII input")
+		{"rejects non-ASCII text",
+			onReference("ascii-only", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
+				for _, r := range string(args) {
+					if r > 127 || r == utf8.RuneError {
+						return nil, fmt.Errorf("non-ASCII input")
+					}
 				}
-			}
-			if _, err := gk.Parse(args); err != nil {
+				if _, err := gk.Parse(args); err != nil {
+					return nil, err
+				}
+				return nil, nil
+			}), "false_reject/valid", harness.Options{}, false},
+		{"leaks values into messages",
+			onReference("leaky", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
+				if _, err := gk.Parse(args); err != nil {
+					verr := err.(*validator.Error)
+					for i := range verr.Issues {
+						verr.Issues[i].Message += fmt.Sprintf(" (got %s)", args)
+					}
+					return nil, verr
+				}
+				return nil, nil
+			}), "leak", harness.Options{}, false},
+		{"mutates its input",
+			onReference("mutating", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
+				_, err := gk.Parse(args)
+				for i := range args {
+					if args[i] == ' ' {
+						args[i] = '_' // "normalises" whitespace in place
+					}
+				}
+				if len(args) > 0 {
+					args[0] = '{'
+				}
 				return nil, err
-			}
-			return nil, nil
-		}), "false_reject/valid", harness.Options{}, false},
-		{"leaks values into messages", onReference("leaky", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
-			if _, err := gk.Parse(args); err != nil {
-				verr := err.(*validator.Error)
-				for i := range verr.Issues {
-					verr.Issues[i].Message += fmt.Sprintf(" (got %s)", args)
-				}
-				return nil, verr
-			}
-			return nil, nil
-		}), "leak", harness.Options{}, false},
-		{"mutates its input", onReference("mutating", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
-			_, err := gk.Parse(args)
-			for i := range args {
-				if args[i] == ' ' {
-					args[i] = '_' // "normalises" whitespace in place
-				}
-			}
-			if len(args) > 0 {
-				args[0] = '{'
-			}
-			return nil, err
-		}), "mutated_input", harness.Options{}, true},
+			}), "mutated_input", harness.Options{}, true},
 		{"panics", onReference("panicky", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
 			v, err := jsonvalue.Parse(args)
 			if err != nil {
@@ -240,24 +246,29 @@ func brokenValidators() []broken {
 				return e
 			})
 		}), "missed/null_value", harness.Options{}, false},
-		{"reports every issue at the root", onReference("root-only", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
-			if _, err := gk.Parse(args); err != nil {
-				return nil, &validator.Error{Tool: t.Name, Issues: []validator.Issue{{Path: "/", Message: "invalid"}}}
-			}
-			return nil, nil
-		}), "imprecise_location/out_of_range_enum", harness.Options{RequireLocation: true}, false},
-		{"answers every rejection with one issue at the root", onReference("root-pointer", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
-			if _, err := gk.Parse(args); err != nil {
-				return nil, &validator.Error{Tool: t.Name, Issues: []validator.Issue{{Path: "", Message: "invalid arguments"}}}
-			}
-			return nil, nil
-		}), "imprecise_location/stringified_type", harness.Options{RequireLocation: true}, false},
+		{"reports every issue at the root",
+			onReference("root-only", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
+				if _, err := gk.Parse(args); err != nil {
+					return nil, &validator.Error{Tool: t.Name,
+						Issues: []validator.Issue{{Path: "/", Message: "invalid"}}}
+				}
+				return nil, nil
+			}), "imprecise_location/out_of_range_enum", harness.Options{RequireLocation: true}, false},
+		{"answers every rejection with one issue at the root",
+			onReference("root-pointer", func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error) {
+				if _, err := gk.Parse(args); err != nil {
+					return nil, &validator.Error{Tool: t.Name,
+						Issues: []validator.Issue{{Path: "", Message: "invalid arguments"}}}
+				}
+				return nil, nil
+			}), "imprecise_location/stringified_type", harness.Options{RequireLocation: true}, false},
 	}
 }
 
 // onReference is the validator name whose gate for a tool t runs check with t's reference
 // gatekeeper gk on each call's arguments.
-func onReference(name string, check func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error)) validator.Validator {
+func onReference(name string,
+	check func(t tool.Tool, gk *oracle.Gatekeeper, args []byte) (any, error)) validator.Validator {
 	return validator.Func(name, func(t tool.Tool) (func([]byte) (any, error), error) {
 		gk, err := oracle.Compile(t)
 		if err != nil {

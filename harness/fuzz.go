@@ -85,7 +85,8 @@ func differential(p *prepared, r *execute.Executor, opts Options) func(args []by
 		if want {
 			original, _ = jsonvalue.Parse(args)
 		}
-		for _, f := range judgeAll(&c, basis{original: original, defaults: p.defaults, schema: p.schema}, verdicts[0], mutated[0], opts) {
+		for _, f := range judgeAll(&c, basis{original: original, defaults: p.defaults, schema: p.schema},
+			verdicts[0], mutated[0], opts) {
 			if f.Blocking && f.Kind != report.ImpreciseLocation {
 				why := ""
 				if oerr != nil {
@@ -105,7 +106,8 @@ func implementationDefined(args []byte) bool {
 	}
 	v, err := jsonvalue.Parse(args)
 	var se *jsonvalue.SyntaxError
-	if errors.As(err, &se) && (strings.HasPrefix(se.Msg, "duplicate key") || strings.HasPrefix(se.Msg, "nesting deeper")) {
+	if errors.As(err, &se) &&
+		(strings.HasPrefix(se.Msg, "duplicate key") || strings.HasPrefix(se.Msg, "nesting deeper")) {
 		return true
 	}
 	if err != nil {
@@ -147,7 +149,8 @@ func implementationDefined(args []byte) bool {
 // FuzzSeeds returns argument texts to seed a fuzz target for t: valid values and distortions
 // from the generator (seeds 0..n-1), and the saved cases of t in dir (if any).
 func FuzzSeeds(t tool.Tool, n int, dir string, opts Options) ([][]byte, error) {
-	cs, _ := Generate([]tool.Tool{t}, GenOptions{N: n, Valid: true, Mutated: true, Mutators: opts.Mutators, Close: opts.Close})
+	cs, _ := Generate([]tool.Tool{t},
+		GenOptions{N: n, Valid: true, Mutated: true, Mutators: opts.Mutators, Close: opts.Close})
 	var out [][]byte
 	for _, c := range cs {
 		out = append(out, c.Args)

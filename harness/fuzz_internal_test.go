@@ -16,7 +16,9 @@ import (
 // The differential check blames a gate that accepts what the oracle rejects, and one that
 // rejects what the oracle accepts, and never the reference.
 func TestDifferential(t *testing.T) {
-	read := tool.Tool{Name: "read", Parameters: json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer"}},"additionalProperties":false}`)}
+	read := tool.Tool{Name: "read",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer"}},` +
+			`"additionalProperties":false}`)}
 	acceptAll := validator.Func("accept-all", func(tool.Tool) (func([]byte) (any, error), error) {
 		return func([]byte) (any, error) { return nil, nil }, nil
 	})

@@ -77,7 +77,8 @@ func GenerateEach(tools []tool.Tool, opts GenOptions, emit func(corpus.Case) err
 		if reached == 0 && opts.N > 0 {
 			why := fmt.Sprintf("the generator reached no valid value in %d draws: nothing was written for it", opts.N)
 			if un := p.gen.Stats().Unbuilt; len(un) > 0 {
-				why = fmt.Sprintf("the generator could not construct a string for %s in %d draws: nothing was written for it "+
+				why = fmt.Sprintf("the generator could not construct a string for %s in %d draws: nothing was "+
+					"written for it "+
 					"(a string the pattern matches in the property's \"examples\" or \"default\" is drawn instead)",
 					strings.Join(un, ", "), opts.N)
 			}

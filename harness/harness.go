@@ -13,9 +13,13 @@ import (
 // tool (or rapid's -rapid.checks) from a random seed (or rapid's -rapid.seed) that the report
 // gives.
 type Options struct {
-	Checks          int                // valid values drawn per tool, each with one distortion per class (0: 100, or -rapid.checks)
-	Seed            uint64             // the same seed gives the same cases and report (0: -rapid.seed, else random)
-	ShrinkSteps     int                // the most draws sent to the gate while minimising one finding (0: DefaultShrinkSteps)
+	// Checks is the valid values drawn per tool, each with one distortion per class (0: 100, or
+	// -rapid.checks).
+	Checks int
+	Seed   uint64 // the same seed gives the same cases and report (0: -rapid.seed, else random)
+	// ShrinkSteps is the most draws sent to the gate while minimising one finding (0:
+	// DefaultShrinkSteps).
+	ShrinkSteps     int
 	Mutators        []mutators.Mutator // nil: every mutator
 	Profile         Profile            // "" is Strict
 	Close           bool               // treat objects that do not say otherwise as closed (OpenAI strict)

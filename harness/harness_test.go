@@ -23,7 +23,8 @@ func TestReferencePassesOnTheCorpus(t *testing.T) {
 	}
 	for c, st := range rep.Classes {
 		if st.Located != st.Rejected {
-			t.Errorf("%s: the reference located %d of the %d cases it rejected; it reports every issue where it is", c, st.Located, st.Rejected)
+			t.Errorf("%s: the reference located %d of the %d cases it rejected; it reports every issue where it is", c,
+				st.Located, st.Rejected)
 		}
 	}
 	if !rep.Passed || len(rep.Findings) > 0 {
@@ -39,7 +40,8 @@ func TestReferencePassesOnTheCorpus(t *testing.T) {
 // fewTools are corpus tools that between them have every feature a broken validator below
 // trips on (numbers and booleans, closed objects, nested enums, arrays of strings, bounds): the
 // set for -short.
-var fewTools = []string{"read", "todo_write", "deploy_service", "issues_create", "create_chart", "git_commit", "web_search"}
+var fewTools = []string{"read", "todo_write", "deploy_service", "issues_create", "create_chart",
+	"git_commit", "web_search"}
 
 func toolsNamed(t *testing.T, names []string) []tool.Tool {
 	t.Helper()
@@ -134,7 +136,8 @@ func TestGoexitInAGateStopsOnlyItsTool(t *testing.T) {
 	select {
 	case rep := <-done:
 		if rep.Tools != len(tools)-1 || len(rep.Skipped) != 1 || rep.Skipped[0].Tool != tools[1].Name {
-			t.Errorf("tools %d, skipped %v; want %d tools and %s skipped", rep.Tools, rep.Skipped, len(tools)-1, tools[1].Name)
+			t.Errorf("tools %d, skipped %v; want %d tools and %s skipped", rep.Tools, rep.Skipped,
+				len(tools)-1, tools[1].Name)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the run hangs after a gate ended its goroutine")

@@ -84,7 +84,8 @@ func brokenGate(t *testing.T, name string) validator.Validator {
 }
 
 // network is any URL a page could load from.
-var network = regexp.MustCompile(`(?i)(src|href|action|srcset|poster|data)\s*=\s*["']?\s*(https?:)?//|url\(\s*["']?(https?:)?//|@import`)
+var network = regexp.MustCompile(`(?i)(src|href|action|srcset|poster|data)\s*=\s*["']?\s*(https?:)?//|` +
+	`url\(\s*["']?(https?:)?//|@import`)
 
 // TestHTMLInChromium renders the HTML reports of one validator and of a comparison in headless
 // Chromium: the DOM after the script ran shows every finding id of the JSON report of the same
@@ -92,7 +93,8 @@ var network = regexp.MustCompile(`(?i)(src|href|action|srcset|poster|data)\s*=\s
 // filters work, and the screenshot is a real picture.
 func TestHTMLInChromium(t *testing.T) {
 	browser := chromium(t)
-	reports := renderedRun(t, brokenGate(t, "coerces numeric and boolean strings"), brokenGate(t, "drops unknown keys"), oracle.Reference{})
+	reports := renderedRun(t, brokenGate(t, "coerces numeric and boolean strings"),
+		brokenGate(t, "drops unknown keys"), oracle.Reference{})
 	for _, c := range []struct {
 		name    string
 		reports []*report.Report
@@ -167,7 +169,8 @@ func TestHTMLInChromium(t *testing.T) {
 						t.Errorf("the heatmap lacks validator %s", r.Validator)
 					}
 				}
-				for _, m := range regexp.MustCompile(`<td style="[^"]*" title="[^"]*"><a href="#([^"]+)">`).FindAllStringSubmatch(dom, -1) {
+				cell := regexp.MustCompile(`<td style="[^"]*" title="[^"]*"><a href="#([^"]+)">`)
+				for _, m := range cell.FindAllStringSubmatch(dom, -1) {
 					if !strings.Contains(dom, `id="`+m[1]+`"`) {
 						t.Errorf("a heatmap cell links to #%s, which the page lacks", m[1])
 					}
@@ -208,7 +211,8 @@ func checkFilter(t *testing.T, browser, file string, doc report.Document) {
 		if !strings.Contains(dom, `data-filters="ready"`) {
 			t.Fatalf("%s: the page's script did not finish", fragment)
 		}
-		articles := regexp.MustCompile(`<article class="finding( hidden-by-filter)?" id="[^"]*" data-class="([^"]*)"`).FindAllStringSubmatch(dom, -1)
+		articles := regexp.MustCompile(`<article class="finding( hidden-by-filter)?" id="[^"]*" `+
+			`data-class="([^"]*)"`).FindAllStringSubmatch(dom, -1)
 		if len(articles) == 0 {
 			t.Fatalf("%s: no findings in the filtered DOM", fragment)
 		}

@@ -92,14 +92,16 @@ func TestInFlightCrashesSameReport(t *testing.T) {
 		ooo := &outOfOrder{Validator: oracle.Reference{}, delayUnit: run.delay, crashOn: "~"}
 		got := reportJSON(t, tools, ooo, opts)
 		if !strings.Contains(got, "not sent (not run: the validator crashes on") {
-			t.Fatalf("jobs=%d delay=%v: no case held back after a proven crash: the test shows nothing", run.jobs, run.delay)
+			t.Fatalf("jobs=%d delay=%v: no case held back after a proven crash: the test shows nothing",
+				run.jobs, run.delay)
 		}
 		if i == 0 {
 			want = got
 			continue
 		}
 		if got != want {
-			t.Errorf("jobs=%d delay=%v: the report differs (-in order +out of order):\n%s", run.jobs, run.delay, cmp.Diff(want, got))
+			t.Errorf("jobs=%d delay=%v: the report differs (-in order +out of order):\n%s", run.jobs,
+				run.delay, cmp.Diff(want, got))
 		}
 	}
 }
@@ -122,10 +124,12 @@ func TestInFlightSameReport(t *testing.T) {
 		ooo := &outOfOrder{Validator: bad, delayUnit: 200 * time.Microsecond}
 		got := reportJSON(t, tools, ooo, opts)
 		if got != want {
-			t.Errorf("jobs=%d: the report differs when answers come out of order (-in order +out of order):\n%s", jobs, cmp.Diff(want, got))
+			t.Errorf("jobs=%d: the report differs when answers come out of order (-in order +out of order):\n%s",
+				jobs, cmp.Diff(want, got))
 		}
 		if ooo.most < 2 {
-			t.Errorf("jobs=%d: at most %d batch in flight at once (of %d): the checks are not kept in flight", jobs, ooo.most, ooo.batches)
+			t.Errorf("jobs=%d: at most %d batch in flight at once (of %d): the checks are not kept in flight",
+				jobs, ooo.most, ooo.batches)
 		}
 	}
 }

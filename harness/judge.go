@@ -17,7 +17,8 @@ func judge(c *corpus.Case, b basis, v validator.Verdict, r rules) []report.Findi
 		if c.ID == "" {
 			*c = c.Seal()
 		}
-		out = append(out, report.Finding{Case: *c, Kind: k, Got: got, Detail: detail, Issues: reportIssues(v.Issues), Blocking: blocking})
+		out = append(out, report.Finding{Case: *c, Kind: k, Got: got, Detail: detail,
+			Issues: reportIssues(v.Issues), Blocking: blocking})
 	}
 	if v.NotSent {
 		return nil
@@ -74,7 +75,9 @@ func judge(c *corpus.Case, b basis, v validator.Verdict, r rules) []report.Findi
 			}
 			add(report.Missed, got, detail, true)
 		case !locates(v.Issues, c):
-			add(report.ImpreciseLocation, got, fmt.Sprintf("no issue at %q, inside it, or above it up to %q%s; issues: %s", c.Path, c.Scope, alsoText(c.Also), issuesText(v.Issues)), r.requireLocation)
+			add(report.ImpreciseLocation, got,
+				fmt.Sprintf("no issue at %q, inside it, or above it up to %q%s; issues: %s", c.Path, c.Scope,
+					alsoText(c.Also), issuesText(v.Issues)), r.requireLocation)
 		}
 	}
 	return out

@@ -43,7 +43,8 @@ const judgeCanary = "tpc-5eed"
 var judgeOriginal = map[string]any{"path": "a", "limit": json.Number("20")}
 
 func (r judgeRow) inputs() (corpus.Case, validator.Verdict) {
-	c := corpus.Case{Tool: "read", Class: "stringified_type", Expect: corpus.Expect(r.expect), Path: "/limit", Keyword: "type",
+	c := corpus.Case{Tool: "read", Class: "stringified_type", Expect: corpus.Expect(r.expect),
+		Path: "/limit", Keyword: "type",
 		Args: []byte(`{"path":"a","limit":"20"}`), Reason: "the number at /limit written as a string"}
 	if r.canary != "" {
 		c.Canary = judgeCanary
@@ -66,7 +67,8 @@ func (r judgeRow) inputs() (corpus.Case, validator.Verdict) {
 	case "unclear", "refused", "threw":
 		v = validator.Unclear("the tool failed after it ran")
 		v.Issues = issues
-		v.ErrorAnswer = map[string]validator.ErrorAnswer{"refused": validator.Refused, "threw": validator.Threw}[r.answer]
+		v.ErrorAnswer = map[string]validator.ErrorAnswer{"refused": validator.Refused,
+			"threw": validator.Threw}[r.answer]
 	case "notsent":
 		v = validator.NotSent("not JSON")
 	default:
@@ -137,7 +139,8 @@ func (r judgeRow) want() []outcome {
 func allJudgeRows() []judgeRow {
 	var rows []judgeRow
 	for _, expect := range []string{"accept", "reject", "either"} {
-		for _, answer := range []string{"valid", "invalid", "crash", "timeout", "protocol_error", "unclear", "refused", "threw", "notsent"} {
+		for _, answer := range []string{"valid", "invalid", "crash", "timeout", "protocol_error", "unclear",
+			"refused", "threw", "notsent"} {
 			for _, profile := range []Profile{Strict, Repair} {
 				for _, value := range []string{"", "equal", "different"} {
 					for _, canary := range []string{"", "kept", "leaked"} {
@@ -171,7 +174,8 @@ func TestJudgeRules(t *testing.T) {
 		for _, f := range fs {
 			got = append(got, outcome{f.Kind, f.Got, f.Blocking})
 			// Every finding carries its case, sealed with its id.
-			if f.ID == "" || f.ID != sealed.ID || f.Case.ID != sealed.ID || f.Tool != "read" || f.Class != "stringified_type" ||
+			if f.ID == "" || f.ID != sealed.ID || f.Case.ID != sealed.ID || f.Tool != "read" ||
+				f.Class != "stringified_type" ||
 				string(f.Expect) != r.expect || f.Path != "/limit" || string(f.Args) != string(sealed.Args) {
 				t.Errorf("%s: finding %s does not carry its case: %+v", r, f.Kind, f)
 			}
@@ -193,17 +197,24 @@ func TestJudgeRulesLiteral(t *testing.T) {
 		{judgeRow{expect: "accept", answer: "valid", profile: Strict, precise: true}, "[]", ""},
 		{judgeRow{expect: "accept", answer: "valid", profile: Strict, value: "equal", precise: true}, "[]", ""},
 		// The diff itself: a JSON line diff (diff.go), not Go syntax.
-		{judgeRow{expect: "accept", answer: "valid", profile: Strict, value: "different", precise: true}, "[silent_change]",
-			"value passed on (-sent +passed on):\n  {\n-   \"limit\": 20,\n+   \"limit\": \"20\",\n    \"path\": \"a\"\n  }\n"},
+		{judgeRow{expect: "accept", answer: "valid", profile: Strict, value: "different", precise: true},
+			"[silent_change]",
+			"value passed on (-sent +passed on):\n  {\n-   \"limit\": 20,\n+   \"limit\": \"20\",\n    \"path\": " +
+				"\"a\"\n  }\n"},
 		{judgeRow{expect: "accept", answer: "invalid", profile: Strict, precise: true}, "[false_reject]", ""},
 		{judgeRow{expect: "reject", answer: "valid", profile: Strict}, "[missed]", ""},
-		{judgeRow{expect: "reject", answer: "valid", profile: Strict, value: "different"}, "[missed]", `passed on: {"limit":"20","path":"a"}`},
+		{judgeRow{expect: "reject", answer: "valid", profile: Strict, value: "different"}, "[missed]",
+			`passed on: {"limit":"20","path":"a"}`},
 		{judgeRow{expect: "reject", answer: "valid", profile: Repair, value: "equal"}, "[]", ""},
-		{judgeRow{expect: "reject", answer: "valid", profile: Repair}, "[wrong_repair]", "accepted without saying what it passes on"},
-		{judgeRow{expect: "reject", answer: "valid", profile: Repair, value: "different"}, "[wrong_repair]", "-original +passed on"},
+		{judgeRow{expect: "reject", answer: "valid", profile: Repair}, "[wrong_repair]",
+			"accepted without saying what it passes on"},
+		{judgeRow{expect: "reject", answer: "valid", profile: Repair, value: "different"}, "[wrong_repair]",
+			"-original +passed on"},
 		{judgeRow{expect: "reject", answer: "invalid", profile: Strict, precise: true}, "[]", ""},
-		{judgeRow{expect: "reject", answer: "invalid", profile: Strict}, "[imprecise_location]", `no issue at "/limit"`},
-		{judgeRow{expect: "reject", answer: "invalid", profile: Strict, canary: "leaked", precise: true}, "[leak]", `repeats the argument value`},
+		{judgeRow{expect: "reject", answer: "invalid", profile: Strict}, "[imprecise_location]",
+			`no issue at "/limit"`},
+		{judgeRow{expect: "reject", answer: "invalid", profile: Strict, canary: "leaked", precise: true}, "[leak]",
+			`repeats the argument value`},
 		{judgeRow{expect: "reject", answer: "invalid", profile: Strict, canary: "kept", precise: true}, "[]", ""},
 		{judgeRow{expect: "reject", answer: "unclear", profile: Strict, canary: "leaked"}, "[leak]", ""},
 		{judgeRow{expect: "reject", answer: "unclear", profile: Strict, value: "different"}, "[]", ""},
@@ -213,7 +224,8 @@ func TestJudgeRulesLiteral(t *testing.T) {
 		{judgeRow{expect: "accept", answer: "timeout", profile: Strict, canary: "leaked"}, "[timeout]", "it broke"},
 		{judgeRow{expect: "reject", answer: "notsent", profile: Strict, canary: "leaked"}, "[]", ""},
 		// A valid call owes a success: an error answer is a finding with the answer's text.
-		{judgeRow{expect: "accept", answer: "refused", profile: Strict}, "[false_reject]", "the tool failed after it ran"},
+		{judgeRow{expect: "accept", answer: "refused", profile: Strict}, "[false_reject]",
+			"the tool failed after it ran"},
 		{judgeRow{expect: "accept", answer: "threw", profile: Strict}, "[gate_error]", "the tool failed after it ran"},
 		{judgeRow{expect: "accept", answer: "unclear", profile: Strict}, "[]", ""},
 		{judgeRow{expect: "reject", answer: "threw", profile: Strict}, "[]", ""},
@@ -268,7 +280,8 @@ func TestLocates(t *testing.T) {
 	} {
 		cs := corpus.Case{Path: c.path, Scope: c.scope, Also: c.also}
 		if got := locates([]validator.Issue{{Path: c.issue}}, &cs); got != c.want {
-			t.Errorf("issue at %q, distortion at %q up to %q, also %v: locates %v, want %v", c.issue, c.path, c.scope, c.also, got, c.want)
+			t.Errorf("issue at %q, distortion at %q up to %q, also %v: locates %v, want %v", c.issue, c.path,
+				c.scope, c.also, got, c.want)
 		}
 	}
 	if locates(nil, &corpus.Case{Path: "/limit"}) {
@@ -286,7 +299,8 @@ func TestSameValueAsDoubles(t *testing.T) {
 		t.Errorf("findings for a value equal as doubles: %v", fs)
 	}
 	v = validator.AcceptValue(map[string]any{"x": json.Number("10000000000000002048")})
-	if fs := judge(&c, basis{original: original}, v, rules{profile: Strict}); len(fs) != 1 || fs[0].Kind != report.SilentChange {
+	if fs := judge(&c, basis{original: original}, v, rules{profile: Strict}); len(fs) != 1 ||
+		fs[0].Kind != report.SilentChange {
 		t.Errorf("a value that differs as doubles too: %v, want silent_change", fs)
 	}
 }
@@ -313,7 +327,8 @@ func TestErrorAnswerCounts(t *testing.T) {
 		st := statsFor(map[string]*report.ClassStats{}, c.Class)
 		count(st, &c, v, fs)
 		if st.Unclear != tc.unclear || st.Failed != tc.failed || tc.kind != "" && st.ByKind[tc.kind] != 1 {
-			t.Errorf("%s answered %q: unclear %d, failed %d, by kind %v", tc.expect, tc.answer, st.Unclear, st.Failed, st.ByKind)
+			t.Errorf("%s answered %q: unclear %d, failed %d, by kind %v", tc.expect, tc.answer,
+				st.Unclear, st.Failed, st.ByKind)
 		}
 		if tc.kind != "" && (len(fs) != 1 || fs[0].Detail != v.Detail) {
 			t.Errorf("%s answered %q: findings %v, want one with the answer's text", tc.expect, tc.answer, fs)

@@ -138,7 +138,8 @@ func exact(n string) string {
 
 // ownText says whether s is long enough to be the model's own, and not the schema's.
 func (schema *schemaText) ownText(s string) bool {
-	if len(s) < minRepeated || !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+	if len(s) < minRepeated ||
+		!strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		return false
 	}
 	switch strings.ToLower(s) {

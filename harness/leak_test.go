@@ -37,9 +37,9 @@ func TestLeakedValues(t *testing.T) {
 	}
 }
 
-// TestUnclearAnswerToValidCallIsNoLeak: a valid (or implementation-defined) call the tool itself refuses in its own words
-// ("Entity with name X not found") is the tool's output, not the gate's message; the same words
-// for a distorted call, or a clear rejection of the valid call, are a leak.
+// TestUnclearAnswerToValidCallIsNoLeak: a valid (or implementation-defined) call the tool itself
+// refuses in its own words ("Entity with name X not found") is the tool's output, not the gate's
+// message; the same words for a distorted call, or a clear rejection of the valid call, are a leak.
 func TestUnclearAnswerToValidCallIsNoLeak(t *testing.T) {
 	msg := validator.Issue{Message: "Entity with name bbabba not found"}
 	unclear := validator.Reject(msg)

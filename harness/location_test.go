@@ -117,7 +117,8 @@ func TestLocatedAtTheFailingBranch(t *testing.T) {
 			t.Fatal(err)
 		}
 		var branch atomic.Int64
-		rep, err := harness.Run([]tool.Tool{tl}, branchGate(tc.at, &branch), harness.Options{Checks: 200, Seed: 1, RequireLocation: true, Mutators: ms, Jobs: 1}) // -short: 40
+		rep, err := harness.Run([]tool.Tool{tl}, branchGate(tc.at, &branch),
+			harness.Options{Checks: 200, Seed: 1, RequireLocation: true, Mutators: ms, Jobs: 1}) // -short: 40
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +154,8 @@ func TestLocatedAtTheFailingBranchOfPropertyNames(t *testing.T) {
 		}
 		return is
 	})
-	rep, err := harness.Run([]tool.Tool{tl}, gate, harness.Options{Checks: 100, Seed: 1, RequireLocation: true, Mutators: ms, Jobs: 1})
+	rep, err := harness.Run([]tool.Tool{tl}, gate,
+		harness.Options{Checks: 100, Seed: 1, RequireLocation: true, Mutators: ms, Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,7 +82,8 @@ func TestMergeShardsOfAnAcceptAllGate(t *testing.T) {
 		}
 	}
 	if shrunk <= n {
-		t.Errorf("the shards shrank %d findings, the whole run %d: this test no longer tests that merge undoes the shards' own", shrunk, n)
+		t.Errorf("the shards shrank %d findings, the whole run %d: this test no longer tests that merge undoes the "+
+			"shards' own", shrunk, n)
 	}
 	m, err := report.Merge(docs, nil)
 	if err != nil {
@@ -96,10 +97,12 @@ func TestMergeShardsOfAnAcceptAllGate(t *testing.T) {
 	}
 
 	// Refusals name the document.
-	if _, err := report.Merge([]report.Document{docs[0], docs[0], docs[2]}, []string{"a", "b", "c"}); err == nil || !strings.Contains(err.Error(), "b: shard 0/3, given twice (a is that shard too)") {
+	if _, err := report.Merge([]report.Document{docs[0], docs[0], docs[2]}, []string{"a", "b", "c"}); err == nil ||
+		!strings.Contains(err.Error(), "b: shard 0/3, given twice (a is that shard too)") {
 		t.Errorf("the same shard twice: %v", err)
 	}
-	if _, err := report.Merge([]report.Document{docs[0], roundTrip(t, whole)}, nil); err == nil || !strings.Contains(err.Error(), "document 2: report 1 (validator accept-all) is not the report of a shard") {
+	if _, err := report.Merge([]report.Document{docs[0], roundTrip(t, whole)}, nil); err == nil ||
+		!strings.Contains(err.Error(), "document 2: report 1 (validator accept-all) is not the report of a shard") {
 		t.Errorf("a whole run: %v", err)
 	}
 }

@@ -50,7 +50,8 @@ func (v nestingValidator) Compile(t tool.Tool) (validator.Gate, error) {
 func TestNestedRunWithOtherSettings(t *testing.T) {
 	read, _ := sample.Tools().Lookup("read")
 	v := nestingValidator{nestingGate{started: &atomic.Bool{}, inner: make(chan *report.Report, 1), read: read}}
-	outer, err := harness.Run([]tool.Tool{read}, v, harness.Options{Checks: 5, Seed: 1, Timeout: 300 * time.Millisecond, ShrinkSteps: 20})
+	outer, err := harness.Run([]tool.Tool{read}, v,
+		harness.Options{Checks: 5, Seed: 1, Timeout: 300 * time.Millisecond, ShrinkSteps: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,8 @@ func TestNestedRunWithOtherSettings(t *testing.T) {
 			want = 2 // rapid runs a fifth with -short
 		}
 		if inner.Classes["valid"].Cases != want {
-			t.Errorf("the inner run made %d valid cases, want %d (its own checks, not the outer run's)", inner.Classes["valid"].Cases, want)
+			t.Errorf("the inner run made %d valid cases, want %d (its own checks, not the outer run's)",
+				inner.Classes["valid"].Cases, want)
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("the inner run did not end within 30 s of the outer one")

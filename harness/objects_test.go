@@ -37,10 +37,13 @@ func TestReferenceHoldsOnAnyParameters(t *testing.T) {
 // gen says what it dropped: a tool whose draws all fail is listed with its reason, not left
 // out without a word.
 func TestGenerateSaysWhatItDropped(t *testing.T) {
-	hard := tool.Tool{Name: "hard", Parameters: json.RawMessage(`{"type":"object","required":["s"],"properties":{"s":{"type":"string","pattern":"^a$","not":{"const":"a"}}}}`)}
+	hard := tool.Tool{Name: "hard",
+		Parameters: json.RawMessage(`{"type":"object","required":["s"],"properties":{"s":{"type":"string",` +
+			`"pattern":"^a$","not":{"const":"a"}}}}`)}
 	ok := tool.Tool{Name: "ok", Parameters: json.RawMessage(`{"type":"object"}`)}
 	cs, skipped := harness.Generate([]tool.Tool{hard, ok}, harness.GenOptions{N: 3, Seed: 1, Valid: true})
-	if len(cs) != 3 || len(skipped) != 1 || skipped[0].Tool != "hard" || !strings.Contains(skipped[0].Reason, "no valid value in 3 draws") {
+	if len(cs) != 3 || len(skipped) != 1 || skipped[0].Tool != "hard" ||
+		!strings.Contains(skipped[0].Reason, "no valid value in 3 draws") {
 		t.Fatalf("%d cases, skipped %v", len(cs), skipped)
 	}
 }

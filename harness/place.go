@@ -202,7 +202,8 @@ func member(v any, tok string) any {
 // oneOf, then, else) when s itself has none: with loose, the schemas of members not named
 // (additionalProperties, items), else only those named (properties, patternProperties,
 // prefixItems, an items array).
-func childSchema(s *jsonschema.Schema, tok string, v any, loose bool, seen map[*jsonschema.Schema]bool) *jsonschema.Schema {
+func childSchema(s *jsonschema.Schema, tok string, v any, loose bool,
+	seen map[*jsonschema.Schema]bool) *jsonschema.Schema {
 	if s == nil || seen[s] {
 		return nil
 	}

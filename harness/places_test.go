@@ -41,7 +41,8 @@ func TestOneFindingPerPlace(t *testing.T) {
 		}
 	}
 	if !places["/properties/days/type"] || !places["/properties/urgent/type"] || shrunk != 1 {
-		t.Errorf("stringified_type missed at %v, %d shrunk; want /properties/days/type and /properties/urgent/type, one shrunk",
+		t.Errorf("stringified_type missed at %v, %d shrunk; want /properties/days/type and /properties/urgent/type, "+
+			"one shrunk",
 			places, shrunk)
 	}
 	again, err := harness.Run([]tool.Tool{tl}, acceptAll, opts)

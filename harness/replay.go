@@ -37,7 +37,8 @@ func Replay(cs []corpus.Case, tools []tool.Tool, v validator.Validator, opts Opt
 	for _, n := range names {
 		if !known[n] {
 			rep.Skipped = append(rep.Skipped, report.Skipped{Tool: n, Source: "saved cases",
-				Reason: fmt.Sprintf("%d saved cases name this tool, but no tool file given defines it", len(byTool[n]))})
+				Reason: fmt.Sprintf("%d saved cases name this tool, but no tool file given defines it",
+					len(byTool[n]))})
 		}
 	}
 	sib := siblingsFor(need, opts)

@@ -41,13 +41,16 @@ func (tr *toolResult) noValueReason() string {
 			"a string the pattern matches in the property's \"examples\" or \"default\" is drawn instead)",
 			strings.Join(tr.unbuilt, ", "), tr.unreach)
 	}
-	return fmt.Sprintf("the generator reached no valid value (%d draws found none): nothing could be checked", tr.unreach)
+	return fmt.Sprintf("the generator reached no valid value (%d draws found none): nothing could be checked",
+		tr.unreach)
 }
 
 // newReport is the empty report of a run of the validator named name.
 func newReport(name string, opts Options) *report.Report {
-	return &report.Report{Validator: name, Profile: string(opts.profile()), Closed: opts.Close, Classes: map[string]*report.ClassStats{},
-		Findings: []report.Finding{}, Skipped: []report.Skipped{}, Checked: map[string][]string{}, ClassOrder: ClassOrder()}
+	return &report.Report{Validator: name, Profile: string(opts.profile()), Closed: opts.Close,
+		Classes:  map[string]*report.ClassStats{},
+		Findings: []report.Finding{}, Skipped: []report.Skipped{}, Checked: map[string][]string{},
+		ClassOrder: ClassOrder()}
 }
 
 // ClassOrder is the order reports list the classes in (report.Report.ClassOrder): valid, then the
@@ -80,7 +83,9 @@ func addResult(r *report.Report, tr *toolResult) {
 	}
 	r.GeneratorBugs += tr.bugs
 	if tr.bugs > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("%s: generator bug, the oracle rejected %d generated values; last: %s", tr.tool, tr.bugs, tr.bugText))
+		r.Notes = append(r.Notes,
+			fmt.Sprintf("%s: generator bug, the oracle rejected %d generated values; last: %s",
+				tr.tool, tr.bugs, tr.bugText))
 	}
 	r.Unreachable += tr.unreach
 	r.Stale = append(r.Stale, tr.stale...)

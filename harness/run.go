@@ -63,7 +63,8 @@ func Run(tools []tool.Tool, v validator.Validator, opts Options) (*report.Report
 // reportFinished puts in rep the results and skips of the tools that finished, in the tools'
 // order, and says why the run stopped early, if it did. A validator that stopped answering: the tools
 // after the first one it stopped answering on are left out, checked or not (execute.Silence).
-func reportFinished(rep *report.Report, tools []tool.Tool, results []*toolResult, skips []*tool.Skipped, finished []bool, s *execute.Silence, opts Options) {
+func reportFinished(rep *report.Report, tools []tool.Tool, results []*toolResult, skips []*tool.Skipped,
+	finished []bool, s *execute.Silence, opts Options) {
 	cut, silent := s.Cutoff()
 	kept := len(tools)
 	if cut >= 0 {
@@ -87,9 +88,11 @@ func reportFinished(rep *report.Report, tools []tool.Tool, results []*toolResult
 	}
 	switch {
 	case opts.stopped():
-		rep.Interrupted = fmt.Sprintf("%v: %d of %d tools checked or skipped, %d not begun", context.Cause(opts.Stop), done, len(tools), len(tools)-done)
+		rep.Interrupted = fmt.Sprintf("%v: %d of %d tools checked or skipped, %d not begun", context.Cause(opts.Stop),
+			done, len(tools), len(tools)-done)
 	case silent != nil:
-		rep.Interrupted = fmt.Sprintf("%v, on tool %s: %d of %d tools checked or skipped, %d not checked", silent, tools[cut].Name, done, len(tools), len(tools)-done)
+		rep.Interrupted = fmt.Sprintf("%v, on tool %s: %d of %d tools checked or skipped, %d not checked", silent,
+			tools[cut].Name, done, len(tools), len(tools)-done)
 	}
 }
 
@@ -136,7 +139,8 @@ func (e *SaveError) Unwrap() error { return e.Err }
 // GOMAXPROCS) each prepare a tool, check it and drop it, so a run over thousands of tools holds
 // only the tools in progress. done gets each tool's result (nil when skipped, with the reason),
 // one call at a time, in the order the tools finish.
-func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *runShared, done func(i int, tr *toolResult, skip *tool.Skipped)) {
+func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *runShared,
+	done func(i int, tr *toolResult, skip *tool.Skipped)) {
 	sib := siblingsFor(tools, opts)
 	shared.placer = newPlacer(opts.Files, tools)
 	jobs := opts.Jobs
@@ -160,7 +164,8 @@ func pipeline(tools []tool.Tool, v validator.Validator, opts Options, shared *ru
 			mu.Lock()
 			defer mu.Unlock()
 			done(i, nil, &tool.Skipped{Tool: tools[i].Name, Source: tools[i].Source,
-				Reason: "the check of this tool stopped: the gate ended its goroutine (runtime.Goexit, as t.Fatal does) or panicked"})
+				Reason: "the check of this tool stopped: the gate ended its goroutine (runtime.Goexit, as t.Fatal " +
+					"does) or panicked"})
 			wg.Add(1)
 			go worker()
 		}()
@@ -211,7 +216,8 @@ func handOut(next chan<- int, n int, opts Options, shared *runShared) {
 
 // prepareAndCheck prepares tool i and checks it; a tool that cannot be prepared, or that has no
 // valid value checked, is skipped with its reason.
-func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, sib *mutators.Siblings, shared *runShared, silent *execute.ToolSilence) (*toolResult, *tool.Skipped) {
+func prepareAndCheck(t tool.Tool, i int, v validator.Validator, opts Options, sib *mutators.Siblings, shared *runShared,
+	silent *execute.ToolSilence) (*toolResult, *tool.Skipped) {
 	p, skip := prepareOne(t, v, opts, sib)
 	var tr *toolResult
 	if p != nil {
@@ -249,5 +255,6 @@ func (s *runShared) notes() []string {
 	if n == 0 {
 		return nil
 	}
-	return []string{fmt.Sprintf("the validator's process died %d times with calls in flight, none of which crashed it again when run alone (not counted as findings); one of them: %s", n, sample)}
+	return []string{fmt.Sprintf("the validator's process died %d times with calls in flight, none of which crashed "+
+		"it again when run alone (not counted as findings); one of them: %s", n, sample)}
 }

@@ -28,8 +28,9 @@ func newShardInfo(opts Options, all []tool.Tool) *report.ShardInfo {
 	}
 	run := fmt.Sprintf("checks %d; mutators %s; require-location %v; only-reject %v; shrink-steps %d",
 		opts.Checks, strings.Join(classes, ","), opts.RequireLocation, opts.OnlyReject, opts.shrinkSteps())
-	return &report.ShardInfo{Index: opts.Shard, Of: opts.Shards, Tools: len(all), List: hex.EncodeToString(h.Sum(nil))[:16],
-		Run: run, SkippedAt: []int{}, Shrinks: []report.ShardShrink{}}
+	return &report.ShardInfo{Index: opts.Shard, Of: opts.Shards, Tools: len(all),
+		List: hex.EncodeToString(h.Sum(nil))[:16],
+		Run:  run, SkippedAt: []int{}, Shrinks: []report.ShardShrink{}}
 }
 
 // shardAt is the index in the whole list of shard s's i-th tool.

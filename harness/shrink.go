@@ -103,7 +103,8 @@ func minimal(p *prepared, r *execute.Executor, opts Options, f report.Finding) r
 	}
 	// Named after the group, so that rapid's fail file (in go test) is replayed only by the
 	// shrink of the same tool, class and kind.
-	if rapidseam.CheckHaltable(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop, &steps.Halt) != nil && last != nil {
+	if rapidseam.CheckHaltable(p.tool.Name+"/"+string(f.Class)+"/"+string(f.Kind), prop, &steps.Halt) != nil &&
+		last != nil {
 		f = *last
 		f.Shrunk = true
 	}

@@ -87,7 +87,8 @@ func TestShrinkIsTheSameUnderLoad(t *testing.T) {
 func TestShrinkStepsBoundTheShrink(t *testing.T) {
 	tools := toolsNamed(t, []string{"create_chart"})
 	args := func(steps int) string {
-		rep, err := harness.Run(tools, slowCoercing(0), harness.Options{Checks: 10, Seed: 7, Jobs: 1, ShrinkSteps: steps})
+		rep, err := harness.Run(tools, slowCoercing(0),
+			harness.Options{Checks: 10, Seed: 7, Jobs: 1, ShrinkSteps: steps})
 		if err != nil {
 			t.Fatal(err)
 		}

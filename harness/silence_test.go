@@ -25,19 +25,22 @@ func TestStoppedAnsweringSameReport(t *testing.T) {
 	for i, run := range []struct {
 		jobs  int
 		delay time.Duration
-	}{{1, 0}, {1, 300 * time.Microsecond}, {2, 0}, {2, 300 * time.Microsecond}, {2, 300 * time.Microsecond}, {3, 100 * time.Microsecond}} {
+	}{{1, 0}, {1, 300 * time.Microsecond}, {2, 0}, {2, 300 * time.Microsecond}, {2, 300 * time.Microsecond}, {3,
+		100 * time.Microsecond}} {
 		opts.Jobs = run.jobs
 		ooo := &outOfOrder{Validator: oracle.Reference{}, delayUnit: run.delay, hangOn: "~"}
 		got := reportJSON(t, tools, ooo, opts)
 		if !strings.Contains(got, "the validator stopped answering: 4 calls in a row got no verdict") {
-			t.Fatalf("jobs=%d delay=%v: the run did not stop on the silent gate: the test shows nothing\n%s", run.jobs, run.delay, got)
+			t.Fatalf("jobs=%d delay=%v: the run did not stop on the silent gate: the test shows nothing\n%s",
+				run.jobs, run.delay, got)
 		}
 		if i == 0 {
 			want = got
 			continue
 		}
 		if got != want {
-			t.Errorf("run %d, jobs=%d delay=%v: the report differs from the first (-want +got):\n%s", i+1, run.jobs, run.delay, cmp.Diff(want, got))
+			t.Errorf("run %d, jobs=%d delay=%v: the report differs from the first (-want +got):\n%s", i+1, run.jobs,
+				run.delay, cmp.Diff(want, got))
 		}
 	}
 }

@@ -29,7 +29,8 @@ func count(s *report.ClassStats, c *corpus.Case, v validator.Verdict, fs []repor
 	case v.Fault != "":
 	case v.Unclear && !answeredInError(c, v):
 		s.Unclear++
-		s.AddSample(fmt.Sprintf("%s %s: %s", c.Tool, report.Truncate(string(c.Args), 120), report.Truncate(v.Detail, 200)))
+		s.AddSample(fmt.Sprintf("%s %s: %s", c.Tool, report.Truncate(string(c.Args), 120),
+			report.Truncate(v.Detail, 200)))
 	case c.Expect == corpus.Either:
 		s.Either++
 		if v.Valid {

@@ -87,6 +87,7 @@ func TestStoppedToolCancelsItsChecksInFlight(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if n := s.waiting(); n > 0 {
-		t.Errorf("%d checks of the stopped tool still wait in the gate 20s after Run returned: their calls were never cancelled", n)
+		t.Errorf("%d checks of the stopped tool still wait in the gate 20s after Run returned: their calls were "+
+			"never cancelled", n)
 	}
 }

@@ -97,7 +97,8 @@ func reportTool(t *testing.T, tr *toolResult, opts Options) {
 		t.Errorf("%s", msg)
 	}
 	if tr.bugs > 0 {
-		t.Errorf("toolproof: generator bug: the oracle rejected %d generated values (never used); last: %s", tr.bugs, tr.bugText)
+		t.Errorf("toolproof: generator bug: the oracle rejected %d generated values (never used); last: %s",
+			tr.bugs, tr.bugText)
 	}
 	for _, s := range tr.stale {
 		t.Logf("toolproof: stale saved case %s", s)

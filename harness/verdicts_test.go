@@ -91,7 +91,8 @@ func TestDeclaredDefaultApart(t *testing.T) {
 	// The repair profile, so that the exact repairs of "5" -> 5 are no finding either.
 	rep := runOn(t, filling("open"), harness.Options{Profile: harness.Repair})
 	if k := kinds(rep); !k[report.DeclaredDefault] || k[report.SilentChange] || !rep.Passed {
-		t.Errorf("declared default filled in: kinds %v, passed %v; want a non-blocking declared_default only", k, rep.Passed)
+		t.Errorf("declared default filled in: kinds %v, passed %v; want a non-blocking declared_default only",
+			k, rep.Passed)
 	}
 	rep = runOn(t, filling("open"), harness.Options{Profile: harness.Repair, DeclaredDefaultsBlock: true})
 	if rep.Passed {
@@ -152,7 +153,8 @@ type throwingGate struct{ ref validator.Gate }
 
 func (g throwingGate) Check(ctx context.Context, args []byte) validator.Verdict {
 	if bytes.Contains(args, []byte(`"n":"`)) {
-		return validator.Failed(validator.GateError, "RangeError: Maximum call stack size exceeded\nat walk (lib.js:12:3)")
+		return validator.Failed(validator.GateError,
+			"RangeError: Maximum call stack size exceeded\nat walk (lib.js:12:3)")
 	}
 	return g.ref.Check(ctx, args)
 }
@@ -167,7 +169,8 @@ func TestGateErrorNamedAlike(t *testing.T) {
 			f = &rep.Findings[i]
 		}
 	}
-	if f == nil || !f.Blocking || !strings.Contains(f.Detail, "RangeError") || !strings.Contains(f.Detail, "at walk (lib.js:12:3)") {
+	if f == nil || !f.Blocking || !strings.Contains(f.Detail, "RangeError") ||
+		!strings.Contains(f.Detail, "at walk (lib.js:12:3)") {
 		t.Fatalf("no blocking gate_error finding with the message and stack: %v", rep.Findings)
 	}
 	cmp := report.Comparison{Reports: []*report.Report{rep, runOn(t, filling("open"), harness.Options{})}}
@@ -195,12 +198,14 @@ func TestDiffNumbersEqualAsJSON(t *testing.T) {
 		}, nil
 	})
 	c := []byte(`{"n":1.0,"state":"open"}`)
-	rep, err := harness.Replay([]corpus.Case{{Tool: "list", Expect: "accept", Class: "valid", Args: c}}, []tool.Tool{stateTool}, gate, harness.Options{})
+	rep, err := harness.Replay([]corpus.Case{{Tool: "list", Expect: "accept", Class: "valid", Args: c}},
+		[]tool.Tool{stateTool}, gate, harness.Options{})
 	if err != nil || len(rep.Findings) != 1 {
 		t.Fatalf("findings %v, %v", rep.Findings, err)
 	}
 	d := rep.Findings[0].Detail
-	if strings.Contains(d, `-   "n": 1.0`) || strings.Contains(d, `+   "n": 1`) || !strings.Contains(d, `+   "state": "closed"`) {
+	if strings.Contains(d, `-   "n": 1.0`) || strings.Contains(d, `+   "n": 1`) ||
+		!strings.Contains(d, `+   "state": "closed"`) {
 		t.Errorf("diff shows 1.0 -> 1 as a change, or misses the real one:\n%s", d)
 	}
 }
@@ -210,7 +215,8 @@ func TestDiffNumbersEqualAsJSON(t *testing.T) {
 func TestReplayRepairJudgedAgainstWhatTheOriginalPassesOn(t *testing.T) {
 	c := corpus.Case{Tool: "list", Expect: "reject", Class: "stringified_type", Path: "/n",
 		Args: []byte(`{"n":"5"}`), Original: []byte(`{"n":5}`)}
-	rep, err := harness.Replay([]corpus.Case{c}, []tool.Tool{stateTool}, filling("open"), harness.Options{Profile: harness.Repair})
+	rep, err := harness.Replay([]corpus.Case{c}, []tool.Tool{stateTool}, filling("open"),
+		harness.Options{Profile: harness.Repair})
 	if err != nil || rep.Cases != 1 {
 		t.Fatalf("replay: %d cases, %v", rep.Cases, err)
 	}
@@ -218,7 +224,9 @@ func TestReplayRepairJudgedAgainstWhatTheOriginalPassesOn(t *testing.T) {
 		t.Errorf("an exact repair beside a default filled in both: findings %v", rep.Findings)
 	}
 	c.Args = []byte(`{"n":"6"}`)
-	if rep, _ := harness.Replay([]corpus.Case{c}, []tool.Tool{stateTool}, filling("open"), harness.Options{Profile: harness.Repair}); len(rep.Findings) != 1 || rep.Findings[0].Kind != report.WrongRepair {
+	if rep, _ := harness.Replay([]corpus.Case{c}, []tool.Tool{stateTool}, filling("open"),
+		harness.Options{Profile: harness.Repair}); len(rep.Findings) != 1 ||
+		rep.Findings[0].Kind != report.WrongRepair {
 		t.Errorf(`"6" for an original 5: findings %v, want wrong_repair`, rep.Findings)
 	}
 }

@@ -111,5 +111,6 @@ func (w *weighted) note() string {
 	for _, r := range rows {
 		parts = append(parts, fmt.Sprintf("%s %.1f%%", r.class, 100*r.share))
 	}
-	return fmt.Sprintf("classes drawn by the given weights, each at least %.1f%% of the distortions: %s", 100*w.floor, strings.Join(parts, ", "))
+	return fmt.Sprintf("classes drawn by the given weights, each at least %.1f%% of the distortions: %s", 100*w.floor,
+		strings.Join(parts, ", "))
 }

@@ -111,7 +111,8 @@ func TestRunDrawsByWeights(t *testing.T) {
 	if float64(nulls) < 0.5*float64(all) || counts[mutators.MalformedJSON] == 0 {
 		t.Errorf("cases by class %v: want null_value most, and every class drawn (the floor)", counts)
 	}
-	if len(notes) == 0 || !strings.Contains(notes[0], "classes drawn by the given weights") || !strings.Contains(notes[0], "null_value 70.7%") {
+	if len(notes) == 0 || !strings.Contains(notes[0], "classes drawn by the given weights") ||
+		!strings.Contains(notes[0], "null_value 70.7%") {
 		t.Errorf("notes %q: want the weights stated", notes)
 	}
 }

@@ -24,7 +24,8 @@ func ExampleFunc() {
 		return func(args []byte) (any, error) {
 			var m map[string]any
 			if err := json.Unmarshal(args, &m); err != nil {
-				return nil, &validator.Error{Tool: t.Name, Issues: []validator.Issue{{Path: "", Keyword: "type", Message: "not a JSON object"}}}
+				return nil, &validator.Error{Tool: t.Name,
+					Issues: []validator.Issue{{Path: "", Keyword: "type", Message: "not a JSON object"}}}
 			}
 			if _, ok := m["path"].(string); !ok {
 				return nil, errors.New("path is required")

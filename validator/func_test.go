@@ -32,7 +32,8 @@ func TestFuncPassesOnGoValues(t *testing.T) {
 		{"struct", readArgs{Path: "a.go", Limit: 20}, map[string]any{"path": "a.go", "limit": json.Number("20")}},
 		{"pointer to struct", &readArgs{Path: "b"}, map[string]any{"path": "b"}},
 		{"typed map", map[string]int{"limit": 3}, map[string]any{"limit": json.Number("3")}},
-		{"nested", map[string]any{"tags": []int{1, 2}}, map[string]any{"tags": []any{json.Number("1"), json.Number("2")}}},
+		{"nested", map[string]any{"tags": []int{1, 2}},
+			map[string]any{"tags": []any{json.Number("1"), json.Number("2")}}},
 		{"JSON value", map[string]any{"path": "c"}, map[string]any{"path": "c"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -29,7 +29,8 @@ func (c *auditCmd) flags(fs *flag.FlagSet) {
 	toolsFlag(fs, &c.tools, "`PATH`: a tool file or directory (repeatable; default: the embedded corpus)")
 	closeFlag(fs, &c.close, "audit the schemas as --close would make them")
 	fs.StringVar(&c.format, "format", "text", "`FORMAT`: text or json")
-	fs.BoolVar(&c.all, "all", false, "text: list the places each class is caught or not determined too, with their witnesses")
+	fs.BoolVar(&c.all, "all", false,
+		"text: list the places each class is caught or not determined too, with their witnesses")
 }
 
 func (c *auditCmd) check(pos []string) error {
@@ -137,13 +138,15 @@ func auditAll(ts []tool.Tool, skipped []tool.Skipped) ([]toolAudit, []tool.Skipp
 		if r := reps[i]; r != nil {
 			out = append(out, *r)
 			if r.Unsatisfiable != "" {
-				skipped = append(skipped, tool.Skipped{Tool: r.Tool, Source: r.Source, Reason: "schema is unsatisfiable: " + r.Unsatisfiable})
+				skipped = append(skipped,
+					tool.Skipped{Tool: r.Tool, Source: r.Source, Reason: "schema is unsatisfiable: " + r.Unsatisfiable})
 			}
 			if r.CannotConstruct != "" {
 				skipped = append(skipped, tool.Skipped{Tool: r.Tool, Source: r.Source, Reason: r.CannotConstruct})
 			}
 			if r.OverBudget != "" {
-				skipped = append(skipped, tool.Skipped{Tool: r.Tool, Source: r.Source, Reason: "audit stopped: " + r.OverBudget})
+				skipped = append(skipped,
+					tool.Skipped{Tool: r.Tool, Source: r.Source, Reason: "audit stopped: " + r.OverBudget})
 			}
 		}
 	}
@@ -156,7 +159,8 @@ func auditAll(ts []tool.Tool, skipped []tool.Skipped) ([]toolAudit, []tool.Skipp
 func writeToolAudit(stdout io.Writer, ta toolAudit, all bool) {
 	fmt.Fprintf(stdout, "%s\n", report.EscapeLine(ta.Tool))
 	if ta.Unsatisfiable != "" {
-		fmt.Fprintf(stdout, "  UNSATISFIABLE: %s\n      no arguments can be valid, so every call is rejected; run skips this tool\n", report.EscapeLine(ta.Unsatisfiable))
+		fmt.Fprintf(stdout, "  UNSATISFIABLE: %s\n      no arguments can be valid, so every call is rejected; run "+
+			"skips this tool\n", report.EscapeLine(ta.Unsatisfiable))
 		return
 	}
 	if ta.CannotConstruct != "" || ta.OverBudget != "" {
@@ -193,7 +197,8 @@ func writeToolAudit(stdout io.Writer, ta toolAudit, all bool) {
 				printWitness(stdout, p.Witness)
 			}
 			for _, p := range unknown {
-				fmt.Fprintf(stdout, "      not determined  %s: %s\n", report.EscapeLine(where(p.Path)), report.EscapeLine(p.Why))
+				fmt.Fprintf(stdout, "      not determined  %s: %s\n", report.EscapeLine(where(p.Path)),
+					report.EscapeLine(p.Why))
 			}
 		}
 	}
@@ -236,7 +241,8 @@ func printWitness(w io.Writer, wt *audit.Witness) {
 	if wt.Issue != "" {
 		verdict = "rejected: " + wt.Issue
 	}
-	fmt.Fprintf(w, "              witness at %s: %s\n              %s\n", report.EscapeLine(where(wt.Path)), report.EscapeLine(args),
+	fmt.Fprintf(w, "              witness at %s: %s\n              %s\n", report.EscapeLine(where(wt.Path)),
+		report.EscapeLine(args),
 		report.EscapeLine(verdict))
 }
 

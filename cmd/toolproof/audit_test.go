@@ -17,7 +17,9 @@ import (
 // in JSON.
 func TestAuditWarnsOfDialectPatterns(t *testing.T) {
 	dir := t.TempDir()
-	f := writeFile(t, dir, "ci.json", `{"name":"ci","description":"x","parameters":{"type":"object","properties":{"name":{"type":"string","pattern":"(?i)^abc$"}}}}`)
+	f := writeFile(t, dir, "ci.json",
+		`{"name":"ci","description":"x","parameters":{"type":"object","properties":{"name":{"type":"string",`+
+			`"pattern":"(?i)^abc$"}}}}`)
 	r := cli(t, "audit", "--tools", f)
 	if r.code != 1 || !strings.Contains(r.stdout, `pattern "(?i)^abc$" at /properties/name/pattern`) {
 		t.Errorf("audit text: exit %d, no warning naming the pattern and its place:\n%s", r.code, r.stdout)
@@ -28,7 +30,8 @@ func TestAuditWarnsOfDialectPatterns(t *testing.T) {
 			Patterns []string `json:"pattern_warnings"`
 		} `json:"tools"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Tools) != 1 || len(doc.Tools[0].Patterns) != 1 {
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Tools) != 1 ||
+		len(doc.Tools[0].Patterns) != 1 {
 		t.Errorf("audit json: %v, %+v", err, doc)
 	}
 }
@@ -37,7 +40,9 @@ func TestAuditWarnsOfDialectPatterns(t *testing.T) {
 // go on with the tool; a lookaround, which RE2 (Go validators) cannot compile, is named once.
 func TestRunAndGenWarnOfDialectPatterns(t *testing.T) {
 	dir := t.TempDir()
-	ci := writeFile(t, dir, "ci.json", `{"name":"ci","description":"x","parameters":{"type":"object","properties":{"name":{"type":"string","pattern":"(?i)^abc$"}}}}`)
+	ci := writeFile(t, dir, "ci.json",
+		`{"name":"ci","description":"x","parameters":{"type":"object","properties":{"name":{"type":"string",`+
+			`"pattern":"(?i)^abc$"}}}}`)
 	want := `tool "ci" (` + ci + `): pattern "(?i)^abc$" at /properties/name/pattern: inline flags`
 	for _, args := range [][]string{
 		{"run", "--tools", ci, "--checks", "3", "--seed", "1"},
@@ -48,7 +53,9 @@ func TestRunAndGenWarnOfDialectPatterns(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr without %q:\n%s", args[0], r.code, want, r.stderr)
 		}
 	}
-	la := writeFile(t, dir, "la.json", `{"name":"la","description":"x","parameters":{"type":"object","properties":{"name":{"type":"string","pattern":"^(?=a)ab$"}}}}`)
+	la := writeFile(t, dir, "la.json",
+		`{"name":"la","description":"x","parameters":{"type":"object","properties":{"name":{"type":"string",`+
+			`"pattern":"^(?=a)ab$"}}}}`)
 	r := cli(t, "gen", "--tools", la, "--n", "2")
 	if n := strings.Count(r.stderr, `pattern "^(?=a)ab$"`); n != 1 {
 		t.Errorf("a lookaround pattern named %d times, want once:\n%s", n, r.stderr)
@@ -74,7 +81,8 @@ func TestAudit(t *testing.T) {
 			t.Errorf("the audit does not say why %s passes (%q):\n%s", tc.class, tc.why, text)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^      passes  the root is an open object.*\n              witness at /\w+: \{.*\}\n              accepted$`).MatchString(text) {
+	if !regexp.MustCompile(`(?m)^      passes  the root is an open object.*\n              witness at /\w+: \{.*\}\n ` +
+		`             accepted$`).MatchString(text) {
 		t.Errorf("the audit does not show the witness of a pass:\n%s", text)
 	}
 	if !regexp.MustCompile(`(?m)^  missing_required\s+caught at all`).MatchString(text) {
@@ -82,8 +90,10 @@ func TestAudit(t *testing.T) {
 	}
 	// A free string has no range for a model to leave: another string there is just a valid value.
 	// The enum at /mode and the integer at /id are the places out_of_range_enum is about, and are caught.
-	if strings.Contains(text, "free string") || !regexp.MustCompile(`(?m)^  out_of_range_enum\s+caught at all 2 places`).MatchString(text) {
-		t.Errorf("the audit reports the free string /note as an out_of_range_enum, or not the enum at /mode as caught:\n%s", text)
+	if strings.Contains(text, "free string") ||
+		!regexp.MustCompile(`(?m)^  out_of_range_enum\s+caught at all 2 places`).MatchString(text) {
+		t.Errorf("the audit reports the free string /note as an out_of_range_enum, or not the enum at /mode as "+
+			"caught:\n%s", text)
 	}
 	closed := must(t, 1, "audit", "--tools", f, "--close").stdout
 	if !regexp.MustCompile(`(?m)^  hallucinated_key\s+caught at all`).MatchString(closed) {
@@ -121,7 +131,8 @@ func TestAudit(t *testing.T) {
 		}
 	}
 	// wrong_type passes at /id too: a number in place of a string is allowed by [integer, string].
-	if d := cmp.Diff(map[string]string{"hallucinated_key": "", "stringified_type": "/id", "wrong_type": "/id"}, passes); d != "" {
+	if d := cmp.Diff(map[string]string{"hallucinated_key": "", "stringified_type": "/id", "wrong_type": "/id"},
+		passes); d != "" {
 		t.Errorf("audit json: classes that pass, and where (-want +got):\n%s", d)
 	}
 }
@@ -133,19 +144,23 @@ func TestAuditExitStatus(t *testing.T) {
 	strict := writeFile(t, dir, "strict.json", `{"name":"s","parameters":{"type":"object","additionalProperties":false,
 		"properties":{"mode":{"type":"string","enum":["a","b"]},"note":{"type":"string"}},"required":["mode","note"]}}`)
 	must(t, 0, "audit", "--tools", strict)
-	open := writeFile(t, dir, "open.json", `{"name":"o","parameters":{"type":"object","properties":{"n":{"type":"integer"}}}}`)
+	open := writeFile(t, dir, "open.json",
+		`{"name":"o","parameters":{"type":"object","properties":{"n":{"type":"integer"}}}}`)
 	must(t, 1, "audit", "--tools", open)
-	none := writeFile(t, dir, "none.json", `{"name":"u","parameters":{"type":"object","properties":{"n":{"type":"string","pattern":"(?<=a"}}}}`)
+	none := writeFile(t, dir, "none.json",
+		`{"name":"u","parameters":{"type":"object","properties":{"n":{"type":"string","pattern":"(?<=a"}}}}`)
 	must(t, 2, "audit", "--tools", none)
 }
 
 // An unsatisfiable tool is said to be one, with its reason, and listed among the tools that
 // cannot be used; --all shows what the oracle rejected for a caught place.
 func TestAuditUnsatisfiable(t *testing.T) {
-	f := writeFile(t, t.TempDir(), "tools.json", `[{"name":"never","parameters":{"type":"object","properties":{"a":{"type":"string","minLength":5,"maxLength":2}},"required":["a"]}},
+	f := writeFile(t, t.TempDir(), "tools.json",
+		`[{"name":"never","parameters":{"type":"object","properties":{"a":{"type":"string","minLength":5,"maxLength":2}},"required":["a"]}},
 		{"name":"fine","parameters":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false}}]`)
 	text := must(t, 0, "audit", "--tools", f, "--all").stdout
-	for _, want := range []string{"never\n  UNSATISFIABLE: /a: ", "cannot be used (1):\n  never (", "rejected: /a: must be integer"} {
+	for _, want := range []string{"never\n  UNSATISFIABLE: /a: ", "cannot be used (1):\n  never (",
+		"rejected: /a: must be integer"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("audit --all does not say %q:\n%s", want, text)
 		}
@@ -163,7 +178,8 @@ func TestAuditUnsatisfiable(t *testing.T) {
 	if len(js.Tools) != 2 || js.Tools[0].Unsatisfiable == "" || js.Tools[1].Unsatisfiable != "" {
 		t.Errorf("audit json tools: %+v", js.Tools)
 	}
-	if len(js.Skipped) != 1 || js.Skipped[0].Tool != "never" || !strings.Contains(js.Skipped[0].Reason, "unsatisfiable") {
+	if len(js.Skipped) != 1 || js.Skipped[0].Tool != "never" ||
+		!strings.Contains(js.Skipped[0].Reason, "unsatisfiable") {
 		t.Errorf("audit json skipped: %+v", js.Skipped)
 	}
 }
@@ -177,7 +193,8 @@ func TestAuditEmbeddedCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(js.Tools) != corpusSize || len(js.Skipped) != 0 {
-		t.Errorf("audit of the embedded corpus: %d tools, %d skipped; want %d, 0", len(js.Tools), len(js.Skipped), corpusSize)
+		t.Errorf("audit of the embedded corpus: %d tools, %d skipped; want %d, 0", len(js.Tools),
+			len(js.Skipped), corpusSize)
 	}
 }
 
@@ -194,7 +211,8 @@ func TestAuditTextEscapes(t *testing.T) {
 	if strings.ContainsAny(out, "\x1b\r\x07") {
 		t.Errorf("control characters written raw:\n%q", out)
 	}
-	for _, want := range []string{`read\u001B[2K\rPASS\nall` + "\n", `passes  a key \u001B[31m`, `witness at /a\nb: {"a\nb": "\u0007"}`} {
+	for _, want := range []string{`read\u001B[2K\rPASS\nall` + "\n", `passes  a key \u001B[31m`,
+		`witness at /a\nb: {"a\nb": "\u0007"}`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
 		}

@@ -19,7 +19,8 @@ func (c *baselineCmd) flags(*flag.FlagSet) {}
 
 func (c *baselineCmd) check(pos []string) error {
 	if len(pos) != 1 {
-		return usagef("baseline takes one JSON report (toolproof run --format json > report.json; toolproof baseline report.json > baseline.json)")
+		return usagef("baseline takes one JSON report (toolproof run --format json > report.json; toolproof baseline " +
+			"report.json > baseline.json)")
 	}
 	c.file = pos[0]
 	return nil

@@ -17,7 +17,8 @@ import (
 // trimmed baseline's path and the findings it lists.
 func baselineOf(t *testing.T, dir string) ([]string, string, []report.Finding) {
 	t.Helper()
-	tools := []string{"--tools", corpusTool("read"), "--tools", corpusTool("bash"), "--tools", corpusTool("search_products"),
+	tools := []string{"--tools", corpusTool("read"), "--tools", corpusTool("bash"), "--tools",
+		corpusTool("search_products"),
 		"--checks", "10"}
 	args := append([]string{"run", "--validator", execSpec(t), "--seed", "1", "--format", "json"}, tools...)
 	r := must(t, 1, args...)
@@ -51,7 +52,8 @@ func TestBaselineKnownPasses(t *testing.T) {
 	dir := t.TempDir()
 	tools, base, entries := baselineOf(t, dir)
 	for _, seed := range []string{"1", "99"} {
-		args := append([]string{"run", "--validator", execSpec(t), "--seed", seed, "--format", "json", "--baseline", base}, tools...)
+		args := append([]string{"run", "--validator", execSpec(t), "--seed", seed, "--format", "json",
+			"--baseline", base}, tools...)
 		r := must(t, 0, args...)
 		rep := decodeDocument(t, r.stdout).Reports[0]
 		if rep.Baseline == nil {
@@ -65,11 +67,13 @@ func TestBaselineKnownPasses(t *testing.T) {
 		}
 		for _, f := range rep.Findings {
 			if f.Blocking && !f.Known {
-				t.Errorf("seed %s: finding %s not known, though the baseline lists its tool, class and kind", seed, f.String())
+				t.Errorf("seed %s: finding %s not known, though the baseline lists its tool, class and kind",
+					seed, f.String())
 			}
 		}
 	}
-	text := must(t, 0, append([]string{"run", "--validator", execSpec(t), "--seed", "1", "--baseline", base}, tools...)...).stdout
+	text := must(t, 0, append([]string{"run", "--validator", execSpec(t), "--seed", "1", "--baseline", base},
+		tools...)...).stdout
 	if !strings.HasPrefix(text, "PASS") || !strings.Contains(text, "known (still reproduce") {
 		t.Errorf("the text report does not say the known findings pass:\n%s", clip(text))
 	}
@@ -87,10 +91,12 @@ func TestBaselineNewFindingFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	smaller := writeFile(t, dir, "smaller.json", string(data))
-	r := must(t, 1, append([]string{"run", "--validator", execSpec(t), "--seed", "1", "--format", "json", "--baseline", smaller}, tools...)...)
+	r := must(t, 1, append([]string{"run", "--validator", execSpec(t), "--seed", "1", "--format", "json", "--baseline",
+		smaller}, tools...)...)
 	rep := decodeDocument(t, r.stdout).Reports[0]
 	if rep.Passed || len(rep.Baseline.Known) != len(entries)-1 || len(rep.Baseline.Fixed) != 0 {
-		t.Fatalf("passed %v, %d known, %d fixed; want a failed run, %d known, 0 fixed", rep.Passed, len(rep.Baseline.Known), len(rep.Baseline.Fixed), len(entries)-1)
+		t.Fatalf("passed %v, %d known, %d fixed; want a failed run, %d known, 0 fixed", rep.Passed,
+			len(rep.Baseline.Known), len(rep.Baseline.Fixed), len(entries)-1)
 	}
 	failing := 0
 	for _, f := range rep.Findings {
@@ -113,12 +119,14 @@ func TestBaselineFixedFails(t *testing.T) {
 	tools, base, entries := baselineOf(t, dir)
 	var first report.Document
 	for i, seed := range []string{"1", "5"} {
-		args := append([]string{"run", "--validator", execSpec(t, "-strict"), "--seed", seed, "--format", "json", "--baseline", base}, tools...)
+		args := append([]string{"run", "--validator", execSpec(t, "-strict"), "--seed", seed, "--format", "json",
+			"--baseline", base}, tools...)
 		r := must(t, 1, args...)
 		d := decodeDocument(t, r.stdout)
 		rep := d.Reports[0]
 		if rep.Passed || len(rep.Findings) != 0 {
-			t.Fatalf("seed %s: the corrected gate: passed %v with %d findings; want a failed run without findings", seed, rep.Passed, len(rep.Findings))
+			t.Fatalf("seed %s: the corrected gate: passed %v with %d findings; want a failed run without findings",
+				seed, rep.Passed, len(rep.Findings))
 		}
 		if diff := cmp.Diff(keysOf(entries), keysOf(rep.Baseline.Fixed)); diff != "" {
 			t.Errorf("seed %s: fixed entries (-baseline +fixed):\n%s", seed, diff)
@@ -129,7 +137,8 @@ func TestBaselineFixedFails(t *testing.T) {
 			t.Errorf("the baseline's verdicts depend on the seed (-seed 1 +seed 5):\n%s", diff)
 		}
 	}
-	text := cli(t, append([]string{"run", "--validator", execSpec(t, "-strict"), "--seed", "1", "--baseline", base}, tools...)...).stdout
+	text := cli(t, append([]string{"run", "--validator", execSpec(t, "-strict"), "--seed", "1", "--baseline", base},
+		tools...)...).stdout
 	if !strings.Contains(text, "FIXED ") || !strings.Contains(text, "remove it from the baseline") {
 		t.Errorf("the text report does not name the fixed entries:\n%s", clip(text))
 	}
@@ -150,8 +159,10 @@ func TestBaselineBadFile(t *testing.T) {
 func TestBaselineShardsMerge(t *testing.T) {
 	dir := t.TempDir()
 	tools, base, _ := baselineOf(t, dir)
-	whole := must(t, 0, append([]string{"run", "--validator", execSpec(t), "--seed", "3", "--format", "json", "--baseline", base}, tools...)...).stdout
-	files := shardFiles(t, dir, 2, append([]string{"run", "--validator", execSpec(t), "--seed", "3", "--baseline", base}, tools...)...)
+	whole := must(t, 0, append([]string{"run", "--validator", execSpec(t), "--seed", "3", "--format", "json",
+		"--baseline", base}, tools...)...).stdout
+	files := shardFiles(t, dir, 2,
+		append([]string{"run", "--validator", execSpec(t), "--seed", "3", "--baseline", base}, tools...)...)
 	merged := must(t, 0, append([]string{"merge", "--format", "json"}, files...)...).stdout
 	if diff := cmp.Diff(whole, merged); diff != "" {
 		t.Errorf("merged shards differ from the whole run (-whole +merged):\n%s", diff)

@@ -24,13 +24,21 @@ type classifyCmd struct {
 }
 
 func (f *classifyCmd) flags(fs *flag.FlagSet) {
-	fs.Var(&f.tools, "tools", "`PATH`: a tool file or directory the calls are of (repeatable; default: the embedded corpus)")
-	fs.StringVar(&f.calls, "calls", "", "`LOG`: a JSON Lines log of tool calls ({tool, arguments}, Chat Completions tool_calls, Responses function_call, Anthropic tool_use, MCP tools/call); - for stdin")
-	fs.StringVar(&f.format, "format", "text", "`FORMAT`: text (classes by frequency, per tool, with examples), json (the same as data) or jsonl (one line per call, in input order)")
-	fs.StringVar(&f.save, "save", "", "`DIR` to write the invalid calls to as regression cases (replay them with toolproof replay DIR)")
+	fs.Var(&f.tools, "tools",
+		"`PATH`: a tool file or directory the calls are of (repeatable; default: the embedded corpus)")
+	fs.StringVar(&f.calls, "calls", "",
+		"`LOG`: a JSON Lines log of tool calls ({tool, arguments}, Chat Completions tool_calls, Responses "+
+			"function_call, Anthropic tool_use, MCP tools/call); - for stdin")
+	fs.StringVar(&f.format, "format", "text",
+		"`FORMAT`: text (classes by frequency, per tool, with examples), json (the same as data) or jsonl (one line "+
+			"per call, in input order)")
+	fs.StringVar(&f.save, "save", "",
+		"`DIR` to write the invalid calls to as regression cases (replay them with toolproof replay DIR)")
 	fs.BoolVar(&f.saveValid, "save-valid", false, "with --save, write the valid calls too, as cases a gate must accept")
-	fs.StringVar(&f.weights, "weights", "", "`FILE` to write the class and variant frequencies to (for toolproof run --weights)")
-	fs.BoolVar(&f.close, "close", false, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
+	fs.StringVar(&f.weights, "weights", "",
+		"`FILE` to write the class and variant frequencies to (for toolproof run --weights)")
+	fs.BoolVar(&f.close, "close", false,
+		"treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 }
 
 func (f *classifyCmd) check(pos []string) error {
@@ -110,13 +118,15 @@ func writeClassified(w io.Writer, format string, results []classify.Result, s cl
 }
 
 // outputs writes the regression cases and the weights, when asked for.
-func (f *classifyCmd) outputs(cl *classify.Classifier, results []classify.Result, s classify.Summary, stderr io.Writer) error {
+func (f *classifyCmd) outputs(cl *classify.Classifier, results []classify.Result, s classify.Summary,
+	stderr io.Writer) error {
 	if f.save != "" {
 		n, err := cl.Save(f.save, results, f.calls, f.saveValid)
 		if err != nil {
 			return fmt.Errorf("--save %s: %v", f.save, err)
 		}
-		fmt.Fprintf(stderr, "toolproof: saved %d calls as regression cases in %s (toolproof replay %s --validator SPEC)\n", n, f.save, f.save)
+		fmt.Fprintf(stderr, "toolproof: saved %d calls as regression cases in %s (toolproof replay %s --validator "+
+			"SPEC)\n", n, f.save, f.save)
 	}
 	if f.weights != "" {
 		data, err := json.MarshalIndent(classify.WeightsOf(s, f.calls), "", "  ")
@@ -126,7 +136,8 @@ func (f *classifyCmd) outputs(cl *classify.Classifier, results []classify.Result
 		if err := os.WriteFile(f.weights, append(data, '\n'), 0o644); err != nil {
 			return fmt.Errorf("--weights: %v", err)
 		}
-		fmt.Fprintf(stderr, "toolproof: wrote the class frequencies to %s (toolproof run --weights %s)\n", f.weights, f.weights)
+		fmt.Fprintf(stderr, "toolproof: wrote the class frequencies to %s (toolproof run --weights %s)\n",
+			f.weights, f.weights)
 	}
 	return nil
 }

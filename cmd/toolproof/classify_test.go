@@ -61,7 +61,9 @@ func TestClassifySaveThenReplay(t *testing.T) {
 	}
 
 	// The coercing gate accepts "20" and " 3": replay fails on them ...
-	rep := decodeReport(t, must(t, 1, "replay", saved, "--tools", corpusTool("read"), "--validator", execSpec(t), "--format", "json").stdout)
+	rep := decodeReport(t,
+		must(t, 1, "replay", saved, "--tools", corpusTool("read"), "--validator", execSpec(t),
+			"--format", "json").stdout)
 	missed := 0
 	for _, f := range rep.Findings {
 		if f.Kind != "missed" || f.Class != "stringified_type" {
@@ -80,7 +82,8 @@ func TestClassifyTextAndBadUsage(t *testing.T) {
 	dir := t.TempDir()
 	logPath := writeFile(t, dir, "calls.jsonl", trafficLog)
 	text := must(t, 0, "classify", "--calls", logPath).stdout // the embedded corpus defines read and grep
-	for _, want := range []string{"5 calls of 2 tools: 2 valid, 3 invalid", "stringified_type", "e.g. stringified_type/exact at /limit (line 1, read)"} {
+	for _, want := range []string{"5 calls of 2 tools: 2 valid, 3 invalid", "stringified_type",
+		"e.g. stringified_type/exact at /limit (line 1, read)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text report lacks %q:\n%s", want, text)
 		}
@@ -104,16 +107,19 @@ func TestRunWithWeightsFromClassify(t *testing.T) {
 	logPath := writeFile(t, dir, "calls.jsonl", trafficLog)
 	weights := filepath.Join(dir, "weights.json")
 	must(t, 0, "classify", "--tools", corpusTool("read"), "--calls", logPath, "--weights", weights)
-	args := []string{"run", "--tools", corpusTool("read"), "--checks", "20", "--seed", "3", "--weights", weights, "--format", "json"}
+	args := []string{"run", "--tools", corpusTool("read"), "--checks", "20", "--seed", "3", "--weights",
+		weights, "--format", "json"}
 	first := must(t, 0, args...).stdout
 	if second := must(t, 0, args...).stdout; first != second {
 		t.Error("the same seed and weights gave two reports")
 	}
-	if !strings.Contains(first, "classes drawn by the given weights") || !strings.Contains(first, "stringified_type 52.4%") {
+	if !strings.Contains(first, "classes drawn by the given weights") ||
+		!strings.Contains(first, "stringified_type 52.4%") {
 		t.Errorf("the report does not state the weights:\n%s", clip(first))
 	}
 	bad := writeFile(t, dir, "bad.json", `{"classes":{"no_such_class":1}}`)
-	if r := cli(t, "run", "--tools", corpusTool("read"), "--weights", bad); r.code != 2 || !strings.Contains(r.stderr, "no_such_class") {
+	if r := cli(t, "run", "--tools", corpusTool("read"), "--weights", bad); r.code != 2 ||
+		!strings.Contains(r.stderr, "no_such_class") {
 		t.Errorf("a weights file with an unknown class: exit %d\n%s", r.code, r.stderr)
 	}
 }

@@ -40,7 +40,8 @@ func TestUseColour(t *testing.T) {
 	}
 	defer devnull.Close()
 	if !useColour(devnull, env()) || useColour(devnull, env("NO_COLOR", "1")) {
-		t.Errorf("a character device: colour %v, with NO_COLOR %v", useColour(devnull, env()), useColour(devnull, env("NO_COLOR", "1")))
+		t.Errorf("a character device: colour %v, with NO_COLOR %v", useColour(devnull, env()),
+			useColour(devnull, env("NO_COLOR", "1")))
 	}
 }
 

@@ -12,10 +12,12 @@ import (
 )
 
 func TestComparisonTable(t *testing.T) {
-	base := []string{"run", "--tools", corpusTool("read"), "--checks", "10", "--seed", "2", "--validator", "reference", "--validator", execSpec(t)}
+	base := []string{"run", "--tools", corpusTool("read"), "--checks", "10", "--seed", "2", "--validator", "reference",
+		"--validator", execSpec(t)}
 	text := must(t, 1, base...).stdout
 	lines := strings.Split(text, "\n")
-	if f := strings.Fields(lines[0]); len(f) != 4 || f[0] != "class" || f[1] != "reference" || f[2] != "coerce" || f[3] != "0" {
+	if f := strings.Fields(lines[0]); len(f) != 4 || f[0] != "class" || f[1] != "reference" ||
+		f[2] != "coerce" || f[3] != "0" {
 		t.Errorf("header %q, want class, reference, coerce 0", lines[0])
 	}
 	if strings.Count(text, "class") != 1 {
@@ -26,11 +28,13 @@ func TestComparisonTable(t *testing.T) {
 		t.Fatalf("no stringified_type row:\n%s", text)
 	}
 	if row[1] != row[2] || row[3] == row[4] {
-		t.Errorf("stringified_type: reference %s/%s, coerce %s/%s; want the reference to catch all, coerce to miss some", row[1], row[2], row[3], row[4])
+		t.Errorf("stringified_type: reference %s/%s, coerce %s/%s; want the reference to catch all, coerce to miss "+
+			"some", row[1], row[2], row[3], row[4])
 	}
 
 	// The table lists every finding of the coercing validator, with its id.
-	if !regexp.MustCompile(`(?m)^findings of coerce 0 \(\d+;`).MatchString(text) || !regexp.MustCompile(`(?m)^  FAIL read: stringified_type missed`).MatchString(text) ||
+	if !regexp.MustCompile(`(?m)^findings of coerce 0 \(\d+;`).MatchString(text) ||
+		!regexp.MustCompile(`(?m)^  FAIL read: stringified_type missed`).MatchString(text) ||
 		!regexp.MustCompile(`(?m)^       args .* id [0-9a-f]{20}$`).MatchString(text) {
 		t.Errorf("the comparison does not list the findings:\n%s", text)
 	}
@@ -43,7 +47,8 @@ func TestComparisonTable(t *testing.T) {
 	if err := json.Unmarshal([]byte(must(t, 1, append(base, "--format", "json")...).stdout), &cmpJSON); err != nil {
 		t.Fatal(err)
 	}
-	if cmpJSON.Passed || cmpJSON.Seed != 2 || len(cmpJSON.Reports) != 2 || cmpJSON.Reports[0].Validator != "reference" ||
+	if cmpJSON.Passed || cmpJSON.Seed != 2 || len(cmpJSON.Reports) != 2 ||
+		cmpJSON.Reports[0].Validator != "reference" ||
 		cmpJSON.Reports[1].Validator != "coerce 0" || len(cmpJSON.Reports[1].Findings) == 0 {
 		t.Errorf("comparison JSON: passed %v, seed %d, %d reports", cmpJSON.Passed, cmpJSON.Seed, len(cmpJSON.Reports))
 	}
@@ -51,7 +56,8 @@ func TestComparisonTable(t *testing.T) {
 	if !strings.HasPrefix(md, "| class | reference | coerce 0 |") {
 		t.Errorf("markdown comparison header: %q", strings.SplitN(md, "\n", 2)[0])
 	}
-	if !strings.Contains(md, "\nSeed 2.\n") || !strings.Contains(md, "\n**coerce 0**: ") || !strings.Contains(md, "| read | stringified_type | missed | ") {
+	if !strings.Contains(md, "\nSeed 2.\n") || !strings.Contains(md, "\n**coerce 0**: ") ||
+		!strings.Contains(md, "| read | stringified_type | missed | ") {
 		t.Errorf("markdown comparison: no seed or no findings:\n%s", md)
 	}
 }
@@ -73,10 +79,12 @@ func TestComparisonKeepsEachValidatorsSkippedTools(t *testing.T) {
 		f := writeFile(t, dir, fmt.Sprintf("junk%d.json", i), fmt.Sprintf(`[%d]`, i))
 		args = append(args, "--tools", f)
 	}
-	ab := writeFile(t, dir, "ab.json", `[{"name":"ta","parameters":{"type":"object","properties":{"s":{"type":"string"}}}},
+	ab := writeFile(t, dir, "ab.json",
+		`[{"name":"ta","parameters":{"type":"object","properties":{"s":{"type":"string"}}}},
 		{"name":"tb","parameters":{"type":"object","properties":{"s":{"type":"string"}}}}]`)
 	args = append(args, "--tools", ab, "--checks", "3", "--seed", "1", "--format", "json",
-		"--validator", execSpec(t, "-name", "v1", "-refuse", "ta"), "--validator", execSpec(t, "-name", "v2", "-refuse", "tb"))
+		"--validator", execSpec(t, "-name", "v1", "-refuse", "ta"), "--validator", execSpec(t, "-name",
+			"v2", "-refuse", "tb"))
 	var out jsonDocument
 	if err := json.Unmarshal([]byte(must(t, 0, append([]string{"run"}, args...)...).stdout), &out); err != nil {
 		t.Fatal(err)

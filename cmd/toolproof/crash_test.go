@@ -53,7 +53,8 @@ func TestCrashIsBlamedOnTheCallThatCausesIt(t *testing.T) {
 				continue
 			}
 			if f.Kind != "crash" {
-				t.Errorf("--jobs %s: a %s finding against a gate that only crashes: %s %s %s", jobs, f.Kind, f.Tool, f.Class, f.Args)
+				t.Errorf("--jobs %s: a %s finding against a gate that only crashes: %s %s %s", jobs, f.Kind,
+					f.Tool, f.Class, f.Args)
 				continue
 			}
 			crashes++
@@ -109,7 +110,8 @@ func TestCrashCostsOneStart(t *testing.T) {
 		t.Fatalf("%d crashes: the test shows nothing", crashes)
 	}
 	if n > crashes+4+stdio.AloneProcesses+stdio.SpareLimit() {
-		t.Errorf("%d starts of the adapter for %d crashes: a crash costs more than the death that proves it", n, crashes)
+		t.Errorf("%d starts of the adapter for %d crashes: a crash costs more than the death that proves it",
+			n, crashes)
 	}
 }
 
@@ -120,7 +122,8 @@ func TestSameSeedSameReport(t *testing.T) {
 	spec := execSpec(t)
 	var first string
 	for i, extra := range [][]string{nil, nil, nil, {"--processes", "2", "--window", "4"}} {
-		args := append([]string{"run", "--validator", spec, "--checks", "10", "--seed", "5", "--jobs", "2", "--format", "json"}, extra...)
+		args := append([]string{"run", "--validator", spec, "--checks", "10", "--seed", "5", "--jobs", "2",
+			"--format", "json"}, extra...)
 		r := cli(t, args...)
 		if r.code != 1 {
 			t.Fatalf("exit %d, want 1: the coercing adapter has findings\n%s", r.code, r.stderr)
@@ -131,7 +134,8 @@ func TestSameSeedSameReport(t *testing.T) {
 			continue
 		}
 		if out != first {
-			t.Errorf("run %d (%s) differs from the first with --seed 5 --jobs 2 (-want +got):\n%s", i+1, strings.Join(args[1:], " "), cmp.Diff(first, out))
+			t.Errorf("run %d (%s) differs from the first with --seed 5 --jobs 2 (-want +got):\n%s", i+1,
+				strings.Join(args[1:], " "), cmp.Diff(first, out))
 		}
 	}
 }
@@ -253,7 +257,8 @@ func measureFloor(b *testing.B, jobs string) floor {
 		// 1% of 9,075 cases kill the adapter: about 75 calls, two starts each.
 		b.Fatalf("the dying run started the adapter %d times after its first; -die-rate does not kill it", extra)
 	}
-	return floor{jobs: jobs, extra: extra, every: took / time.Duration(max(extra, 1)), path: adapter(b), inputs: startInputs(b)}
+	return floor{jobs: jobs, extra: extra, every: took / time.Duration(max(extra, 1)), path: adapter(b),
+		inputs: startInputs(b)}
 }
 
 // run runs the healthy run while the starts happen beside it and returns its number of cases;
@@ -281,7 +286,8 @@ func (f floor) run(b *testing.B, starts string) int {
 func crashRun(b *testing.B, flags, jobs, starts string) int {
 	spec := "exec:'" + adapter(b) + "' " + flags + " -log-starts '" + starts + "'"
 	var out, errOut strings.Builder
-	code := run([]string{"run", "--validator", spec, "--checks", "20", "--seed", "1", "--jobs", jobs, "--format", "json"}, &out, &errOut)
+	code := run([]string{"run", "--validator", spec, "--checks", "20", "--seed", "1", "--jobs", jobs, "--format",
+		"json"}, &out, &errOut)
 	if code > 1 {
 		b.Fatalf("exit %d: %s", code, errOut.String())
 	}

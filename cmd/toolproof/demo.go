@@ -39,7 +39,8 @@ func coercingGate() validator.Validator {
 		return func(args []byte) (any, error) {
 			root, err := jsonvalue.Parse(args)
 			if err != nil {
-				return nil, &validator.Error{Tool: t.Name, Issues: []validator.Issue{{Keyword: "syntax", Message: "not JSON"}}}
+				return nil, &validator.Error{Tool: t.Name,
+					Issues: []validator.Issue{{Keyword: "syntax", Message: "not JSON"}}}
 			}
 			for round := 0; round < 8; round++ {
 				err := gk.Validate(root)
@@ -157,7 +158,8 @@ func writeDemo(w io.Writer, tools []tool.Tool, opts harness.Options, prog string
 		return err
 	}
 	fmt.Fprintf(w, "\nThe reference validator is toolproof's own oracle: it passes by construction. What toolproof\n")
-	fmt.Fprintf(w, "finds in a gate that is not strict shows on a built-in one that coerces types as Ajv's coerceTypes\n")
+	fmt.Fprintf(w, "finds in a gate that is not strict shows on a built-in one that coerces types as Ajv's "+
+		"coerceTypes\n")
 	fmt.Fprintf(w, "does, on %d of these tools (a demonstration; it does not count in the exit status):\n", len(tools))
 	// One finding of each class and kind: the one rapid shrank (one per class and kind in a run)
 	// when there is one, else the first.
@@ -183,7 +185,8 @@ func writeDemo(w io.Writer, tools []tool.Tool, opts harness.Options, prog string
 	if len(rep.Findings) == 0 {
 		fmt.Fprintf(w, "\n  (no finding: these tools have no number, boolean or null to coerce)\n")
 	} else {
-		fmt.Fprintf(w, "\n  %d findings in all (one case per tool, class, kind and schema place); one of each kind is shown.\n", len(rep.Findings))
+		fmt.Fprintf(w, "\n  %d findings in all (one case per tool, class, kind and schema place); one of each kind "+
+			"is shown.\n", len(rep.Findings))
 	}
 	writeNext(w, prog)
 	return nil

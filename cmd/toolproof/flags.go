@@ -34,10 +34,13 @@ func reportFormatFlag(fs *flag.FlagSet, v *string) {
 
 // maxSkippedFlag declares --max-skipped.
 func maxSkippedFlag(fs *flag.FlagSet, v *int) {
-	fs.IntVar(v, "max-skipped", -1, "exit with status 2 after the report when more than `N` tools are skipped (0: any skipped tool; -1: no limit)")
+	fs.IntVar(v, "max-skipped", -1,
+		"exit with status 2 after the report when more than `N` tools are skipped (0: any skipped tool; -1: no limit)")
 }
 
 // sarifFileFlag declares --sarif-file, where SARIF locates findings whose tool has no tool file.
 func sarifFileFlag(fs *flag.FlagSet, v *string) {
-	fs.StringVar(v, "sarif-file", "", "SARIF: the `FILE` (relative to the repository) that locates findings whose tool comes from no tool file, such as an MCP server's source; code scanning refuses results without a file")
+	fs.StringVar(v, "sarif-file", "",
+		"SARIF: the `FILE` (relative to the repository) that locates findings whose tool comes from no tool file, "+
+			"such as an MCP server's source; code scanning refuses results without a file")
 }

@@ -58,7 +58,8 @@ func TestPythonCrashesForked(t *testing.T) {
 		t.Errorf("without a fork server: %d starts for %d crashes", n, crashes)
 	}
 	if anew != forked {
-		t.Errorf("the report with forked processes differs from the one with processes started anew:\n%s\n---\n%s", forked, anew)
+		t.Errorf("the report with forked processes differs from the one with processes started anew:\n%s\n---\n%s",
+			forked, anew)
 	}
 }
 
@@ -83,7 +84,8 @@ func BenchmarkPythonCrashes(b *testing.B) {
 			b.Setenv("PYDIE_NOFORK", r.nofork)
 			t0 := time.Now()
 			var out, errOut strings.Builder
-			code := run([]string{"run", "--validator", "exec:python3 " + r.script, "--checks", "10", "--seed", "1", "--format", "json"}, &out, &errOut)
+			code := run([]string{"run", "--validator", "exec:python3 " + r.script, "--checks", "10", "--seed", "1",
+				"--format", "json"}, &out, &errOut)
 			if code > 1 {
 				b.Fatalf("%s: exit %d: %s", r.name, code, errOut.String())
 			}

@@ -46,9 +46,11 @@ func (c *genCmd) flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.seed, "seed", 1, "`SEED`: the same seed gives the same output")
 	mutatorsFlag(fs, &c.muts, "`LIST` of distortion classes, comma-separated")
 	closeFlag(fs, &c.close, "treat objects that do not say otherwise as closed")
-	fs.StringVar(&c.format, "format", "jsonl", "`FORMAT`: jsonl, test-suite (a JSON-Schema-Test-Suite file) or go-fuzz (a Go fuzz corpus, with --out)")
+	fs.StringVar(&c.format, "format", "jsonl",
+		"`FORMAT`: jsonl, test-suite (a JSON-Schema-Test-Suite file) or go-fuzz (a Go fuzz corpus, with --out)")
 	fs.StringVar(&c.out, "out", "", "go-fuzz: the package `DIR` to write testdata/fuzz/NAME/ in")
-	fs.StringVar(&c.fuzzName, "fuzz-name", "FuzzDifferential", "go-fuzz: the fuzz target's `NAME` (a target taking one []byte, such as harness.Differential)")
+	fs.StringVar(&c.fuzzName, "fuzz-name", "FuzzDifferential",
+		"go-fuzz: the fuzz target's `NAME` (a target taking one []byte, such as harness.Differential)")
 }
 
 func (c *genCmd) check(pos []string) error {
@@ -83,7 +85,8 @@ func (c *genCmd) run(_ []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	gopts := harness.GenOptions{N: c.n, Seed: c.seed, Valid: c.valid || !c.mutated, Mutated: c.mutated, Mutators: c.mutators, Close: c.close}
+	gopts := harness.GenOptions{N: c.n, Seed: c.seed, Valid: c.valid ||
+		!c.mutated, Mutated: c.mutated, Mutators: c.mutators, Close: c.close}
 	if c.format == "jsonl" {
 		return genJSONL(stdout, stderr, ts, gopts)
 	}
@@ -102,7 +105,8 @@ func (c *genCmd) run(_ []string, stdout, stderr io.Writer) error {
 		if err := harness.WriteFuzzCorpus(c.out, c.fuzzName, args); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "toolproof: wrote %d inputs to %s\n", len(args), filepath.Join(c.out, "testdata", "fuzz", c.fuzzName))
+		fmt.Fprintf(stderr, "toolproof: wrote %d inputs to %s\n", len(args),
+			filepath.Join(c.out, "testdata", "fuzz", c.fuzzName))
 		return nil
 	}
 	w := bufio.NewWriter(stdout)
@@ -161,7 +165,8 @@ func (c *genCmd) load(stderr io.Writer) ([]tool.Tool, error) {
 		_, p2 := m["input_schema"]
 		_, p3 := m["inputSchema"]
 		if fn || (named && (p1 || p2 || p3)) {
-			return nil, usagef("--schema %s: this is a tool definition, not a JSON Schema: give it with --tools", c.schemaFile)
+			return nil, usagef("--schema %s: this is a tool definition, not a JSON Schema: give it with --tools",
+				c.schemaFile)
 		}
 	}
 	name := strings.TrimSuffix(filepath.Base(c.schemaFile), filepath.Ext(c.schemaFile))
@@ -195,7 +200,9 @@ func writeTestSuite(w io.Writer, ts []tool.Tool, cs []corpus.Case, closeObjects 
 		return err
 	}
 	if left > 0 {
-		fmt.Fprintf(stderr, "toolproof: %d cases left out of the test suite: not JSON, implementation-defined, rejected only by the plain-object rule of the gate, or judged differently when format is an annotation\n", left)
+		fmt.Fprintf(stderr, "toolproof: %d cases left out of the test suite: not JSON, implementation-defined, "+
+			"rejected only by the plain-object rule of the gate, or judged differently when format is an annotation\n",
+			left)
 	}
 	return nil
 }
@@ -223,7 +230,8 @@ type suite struct {
 }
 
 func newSuite(ts []tool.Tool, closeObjects bool) *suite {
-	st := &suite{byTool: map[string]*suiteGroupOut{}, oracles: map[string]*oracle.Gatekeeper{}, lax: map[string]*oracle.Gatekeeper{}}
+	st := &suite{byTool: map[string]*suiteGroupOut{}, oracles: map[string]*oracle.Gatekeeper{},
+		lax: map[string]*oracle.Gatekeeper{}}
 	for _, t := range ts {
 		if closeObjects {
 			t = tool.Close(t)

@@ -78,7 +78,8 @@ func (l genOut) raw(t *testing.T) []byte {
 
 // rootClasses are the classes that distort the arguments as a whole: their path is the root "",
 // which gen's JSON leaves out.
-var rootClasses = map[string]bool{"root_not_object": true, "malformed_json": true, "wrapper_nesting": true, "implementation_defined": true}
+var rootClasses = map[string]bool{"root_not_object": true, "malformed_json": true, "wrapper_nesting": true,
+	"implementation_defined": true}
 
 func TestGenDeterministicAndComplete(t *testing.T) {
 	names := []string{"read", "grep", "http_request", "deploy_service"}
@@ -201,7 +202,8 @@ func TestGenDeterministicAndComplete(t *testing.T) {
 
 func TestGenSchemaFile(t *testing.T) {
 	f := writeFile(t, t.TempDir(), "weather_args.json",
-		`{"type":"object","properties":{"city":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":14}},"required":["city"],"additionalProperties":false}`)
+		`{"type":"object","properties":{"city":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,`+
+			`"maximum":14}},"required":["city"],"additionalProperties":false}`)
 	lines := parseGen(t, must(t, 0, "gen", "--schema", f, "--n", "4", "--seed", "2", "--mutated", "--valid").stdout)
 	if len(lines) == 0 {
 		t.Fatal("no lines")
@@ -228,7 +230,8 @@ type suiteGroup struct {
 func TestGenTestSuiteMatchesTheReference(t *testing.T) {
 	for _, closed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("close=%v", closed), func(t *testing.T) {
-			args := []string{"gen", "--tools", corpusDir, "--n", "3", "--seed", "9", "--valid", "--mutated", "--format", "test-suite"}
+			args := []string{"gen", "--tools", corpusDir, "--n", "3", "--seed", "9", "--valid", "--mutated",
+				"--format", "test-suite"}
 			if closed {
 				args = append(args, "--close")
 			}
@@ -263,7 +266,8 @@ func TestGenTestSuiteMatchesTheReference(t *testing.T) {
 					continue
 				}
 				annotation := compileAnnotationOnly(t, g.Schema)
-				if closed && !bytes.Contains(g.Schema, []byte(`"additionalProperties":false`)) && !bytes.Contains(g.Schema, []byte(`"additionalProperties": false`)) {
+				if closed && !bytes.Contains(g.Schema, []byte(`"additionalProperties":false`)) &&
+					!bytes.Contains(g.Schema, []byte(`"additionalProperties": false`)) {
 					t.Errorf("group %q: --close, but the schema given is not closed", g.Description)
 				}
 				for _, tc := range g.Tests {
@@ -278,10 +282,12 @@ func TestGenTestSuiteMatchesTheReference(t *testing.T) {
 					}
 					counts[*tc.Valid]++
 					if got := gk.Valid(v); got != *tc.Valid {
-						t.Errorf("group %q, %q: valid %v, but the reference says %v for %s", g.Description, tc.Description, *tc.Valid, got, tc.Data)
+						t.Errorf("group %q, %q: valid %v, but the reference says %v for %s", g.Description,
+							tc.Description, *tc.Valid, got, tc.Data)
 					}
 					if got := annotation.valid(v); got != *tc.Valid {
-						t.Errorf("group %q, %q: valid %v, but with format as an annotation (the test suite's default) the schema says %v for %s",
+						t.Errorf("group %q, %q: valid %v, but with format as an annotation (the test suite's "+
+							"default) the schema says %v for %s",
 							g.Description, tc.Description, *tc.Valid, got, tc.Data)
 					}
 				}
@@ -301,7 +307,8 @@ func TestGenTestSuiteMatchesTheReference(t *testing.T) {
 func TestGenTestSuiteHoldsWithFormatAsAnnotation(t *testing.T) {
 	// source is anyOf [{format: ipv4}, {pattern: CIDR}, {const: "any"}]: "ANY" breaks the const, but
 	// is a valid string wherever ipv4 is not asserted.
-	r := must(t, 0, "gen", "--tools", corpusTool("firewall_add_rule"), "--n", "30", "--seed", "3", "--mutated", "--mutators", "out_of_range_enum", "--format", "test-suite")
+	r := must(t, 0, "gen", "--tools", corpusTool("firewall_add_rule"), "--n", "30", "--seed", "3", "--mutated",
+		"--mutators", "out_of_range_enum", "--format", "test-suite")
 	var groups []suiteGroup
 	if err := json.Unmarshal([]byte(r.stdout), &groups); err != nil {
 		t.Fatal(err)
@@ -381,7 +388,8 @@ func checkWithPython(t *testing.T, file string) {
 			t.Skip("python3 is not on PATH: the export was checked with the reference only")
 		}
 		if out, err := exec.Command(py, "-c", "import jsonschema").CombinedOutput(); err != nil {
-			t.Skipf("python3 has no jsonschema package (%s): the export was checked with the reference only", bytes.TrimSpace(out))
+			t.Skipf("python3 has no jsonschema package (%s): the export was checked with the reference only",
+				bytes.TrimSpace(out))
 		}
 		out, err := exec.Command(py, "-c", pythonSuiteCheck, file).CombinedOutput()
 		if err != nil {

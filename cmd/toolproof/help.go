@@ -93,7 +93,8 @@ func synopsis(command string) string {
 }
 
 // flagless runs a command that takes no flags, such as validators, answering --help for it.
-func flagless(name string, cmd func(args []string, stdout, stderr io.Writer) error) func(args []string, stdout, stderr io.Writer) error {
+func flagless(name string, cmd func(args []string, stdout, stderr io.Writer) error) func(args []string, stdout,
+	stderr io.Writer) error {
 	return func(args []string, stdout, stderr io.Writer) error {
 		if len(args) == 1 && isHelp(args[0]) {
 			printHelp(stdout, "toolproof "+name, nil)

@@ -20,7 +20,8 @@ func TestHelpOnStdout(t *testing.T) {
 		}
 	}
 	r := must(t, 0, "run", "--help")
-	for _, want := range []string{"\n  --validator SPEC\n", "\n  --checks N\n", "\n  --timeout DURATION\n", "\n  --close\n"} {
+	for _, want := range []string{"\n  --validator SPEC\n", "\n  --checks N\n",
+		"\n  --timeout DURATION\n", "\n  --close\n"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("run --help does not show %q:\n%s", want, clip(r.stdout))
 		}
@@ -42,7 +43,8 @@ func TestFlagPlaceholdersAreKinds(t *testing.T) {
 				return
 			}
 			if k, _ := flag.UnquoteUsage(f); !kind.MatchString(k) {
-				t.Errorf("toolproof %s --%s: the placeholder is %q, want a kind such as NAME, FILE or N", name, f.Name, k)
+				t.Errorf("toolproof %s --%s: the placeholder is %q, want a kind such as NAME, FILE or N",
+					name, f.Name, k)
 			}
 		})
 	}
@@ -52,9 +54,11 @@ func TestFlagPlaceholdersAreKinds(t *testing.T) {
 // print the error and one line pointing at --help on stderr, exit 2, and list no flags.
 func TestFlagErrorsPointAtHelp(t *testing.T) {
 	for name := range flagged() {
-		want := "toolproof: flag provided but not defined: -no-such-flag\nrun 'toolproof " + name + " --help' for the flags\n"
+		want := "toolproof: flag provided but not defined: -no-such-flag\nrun 'toolproof " + name +
+			" --help' for the flags\n"
 		if r := must(t, 2, name, "--no-such-flag"); r.stderr != want || r.stdout != "" {
-			t.Errorf("toolproof %s --no-such-flag: stderr %q, stdout %q; want stderr %q", name, r.stderr, r.stdout, want)
+			t.Errorf("toolproof %s --no-such-flag: stderr %q, stdout %q; want stderr %q", name,
+				r.stderr, r.stdout, want)
 		}
 	}
 	for _, args := range [][]string{{"run", "--checks"}, {"run", "--checks", "many"}, {"run", "stray"},

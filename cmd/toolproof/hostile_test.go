@@ -23,8 +23,10 @@ import (
 // with a time limit and must end with the exit status and words given, within the memory
 // limit, read from the process's own accounting (its peak resident set).
 const (
-	hostileTime = time.Minute // each case ends well within it (the slowest, an audit stopped by its budget, takes about 4 s of CPU)
-	hostileRSS  = 512 << 20   // bytes: the most memory one case may hold at its peak
+	// hostileTime: each case ends well within it (the slowest, an audit stopped by its budget,
+	// takes about 4 s of CPU).
+	hostileTime = time.Minute
+	hostileRSS  = 512 << 20 // bytes: the most memory one case may hold at its peak
 )
 
 type hostileCase struct {
@@ -43,31 +45,61 @@ func TestHostileCorpus(t *testing.T) {
 	dir := t.TempDir()
 	hostile := func(name string) string { return filepath.Join("..", "..", "testdata", "hostile", name) }
 	cs := []hostileCase{
-		{"any parameters", []string{"run", "--validator", "reference", "--checks", "20", "--seed", "1", "--tools", hostile("params.json")}, 0, "loop of $ref", ""},
-		{"control characters", []string{"run", "--validator", "reference", "--checks", "5", "--tools", hostile("controls.json")}, 0, `esc\u001B[2K\rPASS`, "\x1b"},
-		{"duplicate keys", []string{"run", "--tools", hostile("duplicate_keys.json")}, 2, "duplicate_keys.json:2:39: at /0/parameters/properties/x: a key repeated", ""},
+		{"any parameters", []string{"run", "--validator", "reference", "--checks", "20", "--seed", "1", "--tools",
+			hostile("params.json")}, 0, "loop of $ref", ""},
+		{"control characters",
+			[]string{"run", "--validator", "reference", "--checks", "5", "--tools",
+				hostile("controls.json")}, 0, `esc\u001B[2K\rPASS`, "\x1b"},
+		{"duplicate keys", []string{"run", "--tools", hostile("duplicate_keys.json")}, 2,
+			"duplicate_keys.json:2:39: at /0/parameters/properties/x: a key repeated", ""},
 		{"invalid UTF-8", []string{"gen", "--tools", hostile("invalid_utf8.json")}, 2, "invalid UTF-8", ""},
-		{"remote references", []string{"run", "--validator", "reference", "--tools", hostile("remote.json")}, 2, "$schema http://127.0.0.1:1/schema", ""},
-		{"forged shard count", []string{"merge", hostile("merge_forged_of.json")}, 2, "and 999999999999999989 more missing", "panic"},
-		{"deep schema", []string{"run", "--validator", "reference", "--checks", "5", "--tools", writeFile(t, dir, "deep.json", deepSchema(4900, 100))}, 2, "nesting deeper than", ""},
-		{"enum of 100k", []string{"run", "--validator", "reference", "--checks", "5", "--seed", "1", "--tools", writeFile(t, dir, "enum.json", bigEnum(100000))}, 0, "PASS", ""},
-		{"minProperties 100000", []string{"run", "--validator", "reference", "--checks", "5", "--tools", writeFile(t, dir, "minprops.json",
-			`[{"name":"huge","parameters":{"type":"object","minProperties":100000}},{"name":"ok","parameters":{"type":"object"}}]`)}, 0, "generate.MaxMinProperties", ""},
-		{"$refs that fan out", []string{"run", "--validator", "reference", "--checks", "5", "--max-time", "3s", "--tools", writeFile(t, dir, "fan2.json",
-			"["+readHostile(t, "fan.json")+`,{"name":"ok","parameters":{"type":"object"}}]`)}, 0, "fan (", "INTERRUPTED"},
+		{"remote references", []string{"run", "--validator", "reference", "--tools", hostile("remote.json")}, 2,
+			"$schema http://127.0.0.1:1/schema", ""},
+		{"forged shard count", []string{"merge", hostile("merge_forged_of.json")}, 2,
+			"and 999999999999999989 more missing", "panic"},
+		{"deep schema", []string{"run", "--validator", "reference", "--checks", "5", "--tools",
+			writeFile(t, dir, "deep.json", deepSchema(4900, 100))}, 2, "nesting deeper than", ""},
+		{"enum of 100k", []string{"run", "--validator", "reference", "--checks", "5", "--seed", "1", "--tools",
+			writeFile(t, dir, "enum.json", bigEnum(100000))}, 0, "PASS", ""},
+		{"minProperties 100000",
+			[]string{"run", "--validator", "reference", "--checks", "5", "--tools", writeFile(t, dir, "minprops.json",
+				`[{"name":"huge","parameters":{"type":"object","minProperties":100000}},{"name":"ok",`+
+					`"parameters":{"type":"object"}}]`)}, 0, "generate.MaxMinProperties", ""},
+		{"$refs that fan out",
+			[]string{"run", "--validator", "reference", "--checks", "5", "--max-time", "3s", "--tools",
+				writeFile(t, dir, "fan2.json",
+					"["+readHostile(t, "fan.json")+
+						`,{"name":"ok","parameters":{"type":"object"}}]`)}, 0, "fan (", "INTERRUPTED"},
 		{"gen of $refs that fan out", []string{"gen", "--tools", hostile("fan.json")}, 2, "oracle.MaxEvaluations", ""},
-		{"audit of $refs that fan out", []string{"audit", "--tools", hostile("fan.json")}, 2, "oracle.MaxEvaluations", ""},
-		{"minItems 200000000", []string{"run", "--validator", "reference", "--checks", "5", "--tools", writeFile(t, dir, "minitems.json",
-			`[{"name":"big","parameters":{"type":"object","properties":{"a":{"type":"array","minItems":200000000}},"required":["a"]}},`+
-				`{"name":"ok","parameters":{"type":"object"}}]`)}, 0, "generate.MaxMinItems", ""},
-		{"20k tools of one name", []string{"run", "--validator", "reference", "--checks", "2", "--max-time", "100ms", "--format", "json", "--tools", writeFile(t, dir, "same.json", sameName(20000))}, exitInterrupted, `"interrupted": "stopped after --max-time 100ms`, ""},
-		{"audit of 500 properties", []string{"audit", "--tools", writeFile(t, dir, "wide500.json", wideTools(500))}, 1, "stringified_type       caught at all 333 places", "audit stopped"},
-		{"audit of 1000 properties", []string{"audit", "--tools", writeFile(t, dir, "wide.json", wideTools(1000))}, 1, "audit.MaxOracleBytes", ""},
-		{"blank lines", []string{"run", "--validator", "reference", "--checks", "5", "--tools", writeFile(t, dir, "blank.jsonl", strings.Repeat("\n", 20<<20)+`{"name":"a","parameters":{"type":"object"}}`+"\n")}, 0, "PASS", ""},
-		{"FIFO and /dev/zero in a directory", []string{"run", "--validator", "reference", "--checks", "5", "--tools", specialDir(t)}, 0, "not a regular file (a FIFO)", ""},
+		{"audit of $refs that fan out", []string{"audit", "--tools", hostile("fan.json")}, 2,
+			"oracle.MaxEvaluations", ""},
+		{"minItems 200000000",
+			[]string{"run", "--validator", "reference", "--checks", "5", "--tools", writeFile(t, dir, "minitems.json",
+				`[{"name":"big","parameters":{"type":"object","properties":{"a":{"type":"array",`+
+					`"minItems":200000000}},`+
+					`"required":["a"]}},`+
+					`{"name":"ok","parameters":{"type":"object"}}]`)}, 0, "generate.MaxMinItems", ""},
+		{"20k tools of one name",
+			[]string{"run", "--validator", "reference", "--checks", "2", "--max-time", "100ms", "--format", "json",
+				"--tools", writeFile(t, dir, "same.json",
+					sameName(20000))}, exitInterrupted, `"interrupted": "stopped after --max-time 100ms`, ""},
+		{"audit of 500 properties", []string{"audit", "--tools", writeFile(t, dir, "wide500.json", wideTools(500))}, 1,
+			"stringified_type       caught at all 333 places", "audit stopped"},
+		{"audit of 1000 properties", []string{"audit", "--tools", writeFile(t, dir, "wide.json", wideTools(1000))}, 1,
+			"audit.MaxOracleBytes", ""},
+		{"blank lines", []string{"run", "--validator", "reference", "--checks", "5", "--tools",
+			writeFile(t, dir, "blank.jsonl",
+				strings.Repeat("\n", 20<<20)+`{"name":"a","parameters":{"type":"object"}}`+"\n")}, 0, "PASS", ""},
+		{"FIFO and /dev/zero in a directory",
+			[]string{"run", "--validator", "reference", "--checks", "5", "--tools",
+				specialDir(t)}, 0, "not a regular file (a FIFO)", ""},
 		{"/dev/zero named", []string{"run", "--tools", "/dev/zero"}, 2, "tool.MaxFileSize", ""},
-		{"validator forks a child and exits", []string{"run", "--tools", hostile("params.json"), "--validator", "exec:sh -c 'sleep " + orphanToken + " & exit 0'"}, 2, "died before answering hello", ""},
-		{"validator writes a 40 MB line", []string{"run", "--tools", hostile("params.json"), "--validator", `exec:sh -c 'head -c 40000000 /dev/zero | tr "\0" x; echo'`}, 2, "stdio.MaxLineSize", ""},
+		{"validator forks a child and exits",
+			[]string{"run", "--tools", hostile("params.json"), "--validator",
+				"exec:sh -c 'sleep " + orphanToken + " & exit 0'"}, 2, "died before answering hello", ""},
+		{"validator writes a 40 MB line",
+			[]string{"run", "--tools", hostile("params.json"), "--validator",
+				`exec:sh -c 'head -c 40000000 /dev/zero | tr "\0" x; echo'`}, 2, "stdio.MaxLineSize", ""},
 	}
 	var mu sync.Mutex // guards the worst case, written by the cases side by side
 	var worstTime time.Duration
@@ -94,7 +126,8 @@ func TestHostileCorpus(t *testing.T) {
 	})
 	out, _ := exec.Command("pgrep", "-f", "sleep "+orphanToken).Output()
 	killOrphans(t, pidList(string(out)))
-	t.Logf("worst time %v (%s), worst peak memory %d MB (%s)", worstTime.Round(10*time.Millisecond), worst[0], worstRSS>>20, worst[1])
+	t.Logf("worst time %v (%s), worst peak memory %d MB (%s)", worstTime.Round(10*time.Millisecond), worst[0],
+		worstRSS>>20, worst[1])
 }
 
 // readHostile is the text of the file name of testdata/hostile.
@@ -199,12 +232,16 @@ func wideTools(n int) string {
 		names[i] = fmt.Sprintf(`"p%d"`, i)
 		props[i] = fmt.Sprintf(`"p%d":{"type":%q}`, i, []string{"string", "integer", "boolean"}[i%3])
 	}
-	return `[{"name":"wide","parameters":{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":[` +
-		strings.Join(names, ",") + `]}},{"name":"ok","parameters":{"type":"object","properties":{"a":{"type":"integer"}}}}]`
+	return `[{"name":"wide","parameters":{"type":"object","properties":{` +
+		strings.Join(props, ",") + `},"required":[` +
+		strings.Join(names, ",") +
+		`]}},{"name":"ok","parameters":{"type":"object","properties":{"a":{"type":"integer"}}}}]`
 }
 
 func sameName(n int) string {
-	return "[" + strings.TrimSuffix(strings.Repeat(`{"name":"same","parameters":{"type":"object","properties":{"a":{"type":"integer"}}}},`, n), ",") + "]"
+	return "[" +
+		strings.TrimSuffix(strings.Repeat(`{"name":"same","parameters":{"type":"object",`+
+			`"properties":{"a":{"type":"integer"}}}},`, n), ",") + "]"
 }
 
 // specialDir is a tools directory with one good file, a FIFO nobody writes and a link to

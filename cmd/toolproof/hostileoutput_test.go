@@ -53,7 +53,8 @@ not a call `+"\x1b[2J\u202e"+`
 		{[]string{"gen", "--tools", tools, "--n", "2"}, true, `skipped arrclear\u001B[2J`},
 		{[]string{"gen", "--tools", tools, "--n", "2", "--mutated"}, true, `skipped arrclear\u001B[2J`},
 		{[]string{"gen", "--tools", tools, "--n", "2", "--format", "test-suite"}, true, `skipped arrclear\u001B[2J`},
-		{[]string{"gen", "--tools", tools, "--n", "2", "--format", "go-fuzz", "--out", dir}, false, `skipped arrclear\u001B[2J`},
+		{[]string{"gen", "--tools", tools, "--n", "2", "--format", "go-fuzz", "--out", dir}, false,
+			`skipped arrclear\u001B[2J`},
 		{[]string{"classify", "--tools", tools, "--calls", calls}, false, `unknown tools: other\u001B[2J (1)`},
 		{[]string{"classify", "--tools", tools, "--calls", calls, "--format", "json"}, true, `other\u001b[2J`},
 		{[]string{"run", "--tools", writeFile(t, dir, "skipped.json", `[{"name": "arr`+hostileName+

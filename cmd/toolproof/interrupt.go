@@ -39,7 +39,8 @@ func stopOn(maxTime time.Duration, closeAll func(), stderr io.Writer) (context.C
 		select {
 		case sig := <-sigs:
 			cancel(fmt.Errorf("interrupted by %s", signalName(sig)))
-			fmt.Fprintf(stderr, "toolproof: %s: stopping after the calls in flight, then writing the report (again to stop at once)\n", signalName(sig))
+			fmt.Fprintf(stderr, "toolproof: %s: stopping after the calls in flight, then writing the report (again "+
+				"to stop at once)\n", signalName(sig))
 		case <-quit:
 			return
 		}

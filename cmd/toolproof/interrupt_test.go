@@ -79,7 +79,8 @@ func TestInterruptedRunWritesItsReport(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			pidFile := filepath.Join(t.TempDir(), "pids")
 			callFile := filepath.Join(t.TempDir(), "calls")
-			cmd := exec.Command(toolproofBinary(t), "run", "--validator", execSpec(t, "-strict", "-sleep", "2ms", "-spawn", pidFile, "-log-calls", callFile),
+			cmd := exec.Command(toolproofBinary(t), "run", "--validator",
+				execSpec(t, "-strict", "-sleep", "2ms", "-spawn", pidFile, "-log-calls", callFile),
 				"--processes", "2", "--checks", "1000", "--seed", "1", "--format", "json")
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -87,7 +88,8 @@ func TestInterruptedRunWritesItsReport(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer cmd.Process.Kill()
-			for deadline := time.Now().Add(time.Minute); len(pidsIn(t, pidFile)) < 4; time.Sleep(20 * time.Millisecond) {
+			for deadline := time.Now().Add(time.Minute); len(pidsIn(t,
+				pidFile)) < 4; time.Sleep(20 * time.Millisecond) {
 				if time.Now().After(deadline) {
 					t.Fatalf("the validator processes did not start\n%s", stderr.String())
 				}
@@ -122,8 +124,10 @@ func TestInterruptedRunWritesItsReport(t *testing.T) {
 				t.Fatalf("no JSON report: %v\n%s\n%s", err, stdout.String(), stderr.String())
 			}
 			rep := doc.Reports[0]
-			if rep.Passed || rep.Cases == 0 || !strings.Contains(rep.Interrupted, "interrupted by "+strings.ToUpper(sigName(sig))) {
-				t.Errorf("report: passed %v, %d tools, %d cases, interrupted %q", rep.Passed, rep.Tools, rep.Cases, rep.Interrupted)
+			if rep.Passed || rep.Cases == 0 ||
+				!strings.Contains(rep.Interrupted, "interrupted by "+strings.ToUpper(sigName(sig))) {
+				t.Errorf("report: passed %v, %d tools, %d cases, interrupted %q", rep.Passed, rep.Tools,
+					rep.Cases, rep.Interrupted)
 			}
 			var orphans []int
 			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
@@ -212,7 +216,8 @@ func TestStoppedAnsweringSameReport(t *testing.T) {
 			continue
 		}
 		if r.stdout != first {
-			t.Errorf("%s: the report differs from the one with --jobs 1 (-want +got):\n%s", strings.Join(extra, " "), cmp.Diff(first, r.stdout))
+			t.Errorf("%s: the report differs from the one with --jobs 1 (-want +got):\n%s", strings.Join(extra, " "),
+				cmp.Diff(first, r.stdout))
 		}
 	}
 }

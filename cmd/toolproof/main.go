@@ -6,7 +6,8 @@
 //	toolproof replay DIR|REPORT.json [--id ID]... [--validator SPEC] [--format ...]
 //	toolproof merge      REPORT.json... [--format FORMAT] [--report FORMAT=FILE]...
 //	toolproof baseline   REPORT.json
-//	toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S] [--format jsonl|test-suite]
+//	toolproof gen        (--tools PATH | --schema FILE) [--valid] [--mutated] [--n N] [--seed S]
+//	                     [--format jsonl|test-suite]
 //	toolproof audit      --tools PATH [--format text|json]
 //	toolproof classify   --calls LOG [--tools PATH]... [--format text|json|jsonl] [--save DIR] [--weights OUT]
 //	toolproof validators
@@ -107,8 +108,9 @@ type command interface {
 
 // flagged maps the name of each subcommand that takes flags to a fresh one.
 func flagged() map[string]command {
-	return map[string]command{"run": &runCmd{}, "replay": &replayCmd{}, "merge": &mergeCmd{}, "baseline": &baselineCmd{},
-		"gen": &genCmd{}, "audit": &auditCmd{}, "classify": &classifyCmd{}}
+	return map[string]command{"run": &runCmd{}, "replay": &replayCmd{}, "merge": &mergeCmd{},
+		"baseline": &baselineCmd{},
+		"gen":      &genCmd{}, "audit": &auditCmd{}, "classify": &classifyCmd{}}
 }
 
 // commands maps each subcommand's name to what runs it.

@@ -198,7 +198,8 @@ func decodeReport(t *testing.T, s string) jsonReport {
 		t.Fatalf("the JSON document holds %d reports, want 1\n%s", len(doc.Reports), clip(s))
 	}
 	if doc.Passed != doc.Reports[0].Passed || doc.Seed != doc.Reports[0].Seed {
-		t.Errorf("document passed %v seed %d, its report %v %d", doc.Passed, doc.Seed, doc.Reports[0].Passed, doc.Reports[0].Seed)
+		t.Errorf("document passed %v seed %d, its report %v %d", doc.Passed, doc.Seed,
+			doc.Reports[0].Passed, doc.Reports[0].Seed)
 	}
 	return doc.Reports[0]
 }
@@ -224,7 +225,8 @@ func checkNoLostCases(t *testing.T, r jsonReport) {
 	draws := r.Classes["valid"].Cases
 	for c, st := range r.Classes {
 		if c != "valid" && st.Cases+st.NotApplicable != draws {
-			t.Errorf("class %s: %d cases + %d not applicable, want %d (one per draw)", c, st.Cases, st.NotApplicable, draws)
+			t.Errorf("class %s: %d cases + %d not applicable, want %d (one per draw)", c, st.Cases,
+				st.NotApplicable, draws)
 		}
 	}
 }
@@ -255,7 +257,8 @@ func TestUsage(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	notJSON := writeFile(t, dir, "notjson.json", "this is not json\n")
-	badLines := writeFile(t, dir, "tools.jsonl", `{"name":"a","parameters":{"type":"object"}}`+"\n"+`{"name":"b", oops`+"\n")
+	badLines := writeFile(t, dir, "tools.jsonl",
+		`{"name":"a","parameters":{"type":"object"}}`+"\n"+`{"name":"b", oops`+"\n")
 	schema := writeFile(t, dir, "schema.json", `{"type":"object"}`)
 	empty := filepath.Join(dir, "empty")
 	if err := os.Mkdir(empty, 0o755); err != nil {
@@ -274,7 +277,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--tools", filepath.Join(dir, "missing.json")}, "missing.json"},
 		{[]string{"run", "--tools", notJSON}, "notjson.json:1:2: not JSON: invalid character 'h'"},
 		{[]string{"run", "--tools", badLines}, "tools.jsonl:2:14: not JSON"},
-		{[]string{"run", "--tools", schema}, "no usable tool in " + schema + "; 1 skipped:\n  (unnamed) (" + schema + `): no "name": this is a JSON Schema, not a tool definition; give it to toolproof gen --schema FILE`},
+		{[]string{"run", "--tools", schema},
+			"no usable tool in " + schema + "; 1 skipped:\n  (unnamed) (" + schema +
+				`): no "name": this is a JSON Schema, not a tool definition; give it to toolproof gen --schema FILE`},
 		{[]string{"audit", "--tools", badLines}, "tools.jsonl:2"},
 		{[]string{"gen", "--tools", notJSON}, "notjson.json"},
 		{[]string{"run", "--profile", "wrong"}, `--profile "wrong"`},
@@ -286,13 +291,15 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--checks", "-1"}, "--checks"},
 		{[]string{"run", "--checks", "0"}, "--checks"},
 		{[]string{"run", "--validator", "exec:"}, "empty command"},
-		{[]string{"run", "--tools", read, "--validator", "exec:" + filepath.Join(dir, "no-such-adapter")}, "no-such-adapter"},
+		{[]string{"run", "--tools", read, "--validator", "exec:" + filepath.Join(dir, "no-such-adapter")},
+			"no-such-adapter"},
 		{[]string{"run", "stray"}, "takes no arguments"},
 		{[]string{"run", "--no-such-flag"}, "no-such-flag"},
 		{[]string{"gen", "--tools", read, "--schema", schema}, "exactly one of --tools PATH or --schema FILE"},
 		{[]string{"gen"}, "exactly one of --tools PATH or --schema FILE"},
 		{[]string{"gen", "--schema", notJSON}, "notjson.json:1:1: not JSON"},
-		{[]string{"gen", "--schema", writeFile(t, dir, "trailing.json", "{\"type\":\"object\",\n \"x\": [1,]}")}, "trailing.json:2:10: not JSON: trailing comma in array"},
+		{[]string{"gen", "--schema", writeFile(t, dir, "trailing.json", "{\"type\":\"object\",\n \"x\": [1,]}")},
+			"trailing.json:2:10: not JSON: trailing comma in array"},
 		{[]string{"gen", "--schema", read}, "this is a tool definition, not a JSON Schema: give it with --tools"},
 		{[]string{"gen", "--schema", filepath.Join(dir, "nope.json")}, "nope.json"},
 		{[]string{"gen", "--tools", read, "--n", "0"}, "--n"},

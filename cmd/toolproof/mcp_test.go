@@ -37,7 +37,8 @@ func TestRunMCP(t *testing.T) {
 		t.Errorf("no note on the forms of the answers: %+v", doc.Reports)
 	}
 	must(t, 0, "run", "--validator", fakeMCP(t, "correct"), "--checks", "10", "--seed", "1", "--tool", "set_alarm")
-	if r := must(t, 2, "run", "--validator", fakeMCP(t, "correct"), "--reject-pattern", "("); !strings.Contains(r.stderr, "--reject-pattern") {
+	if r := must(t, 2, "run", "--validator", fakeMCP(t, "correct"), "--reject-pattern",
+		"("); !strings.Contains(r.stderr, "--reject-pattern") {
 		t.Errorf("a bad pattern: %s", r.stderr)
 	}
 }
@@ -47,7 +48,8 @@ func TestRunMCP(t *testing.T) {
 func fakeMCPHTTP(t *testing.T, flags ...string) string {
 	t.Helper()
 	fakeMCP(t, "correct") // builds the binary
-	return announce.URL(t, exec.Command(filepath.Join(binDir, "fake-mcp"), append([]string{"-http", "127.0.0.1:0"}, flags...)...))
+	return announce.URL(t,
+		exec.Command(filepath.Join(binDir, "fake-mcp"), append([]string{"-http", "127.0.0.1:0"}, flags...)...))
 }
 
 // TestRunMCPHTTP: mcp:URL with a bearer token read from the environment catches the lenient
@@ -97,7 +99,8 @@ func TestRunMCPHTTP(t *testing.T) {
 	if !strings.Contains(r.stderr, "TP_NO_SUCH_VARIABLE") {
 		t.Errorf("a missing variable: %s", r.stderr)
 	}
-	if r := must(t, 2, "run", "--validator", "mcp:"+url, "--header", "Authorization Bearer "+token); strings.Contains(r.stderr, token) {
+	if r := must(t, 2, "run", "--validator", "mcp:"+url, "--header",
+		"Authorization Bearer "+token); strings.Contains(r.stderr, token) {
 		t.Errorf("a bad --header shows its value: %s", r.stderr)
 	}
 }
@@ -136,12 +139,15 @@ func TestRunMCPHTTPSecretsRecorded(t *testing.T) {
 	}
 	doc := decodeDocument(t, readFile(t, files["json"]))
 	for name, src := range doc.Reports[0].Sources {
-		if !strings.HasPrefix(src.Served, "mcp:http://ops:<redacted>@") || !strings.HasSuffix(src.Served, "?api_key=<redacted>") {
+		if !strings.HasPrefix(src.Served, "mcp:http://ops:<redacted>@") ||
+			!strings.HasSuffix(src.Served, "?api_key=<redacted>") {
 			t.Errorf("%s: served %q", name, src.Served)
 		}
 	}
-	if len(doc.Reports[0].Sources) == 0 || !strings.Contains(readFile(t, files["sarif"]), `"fullyQualifiedName": "mcp:http://ops:<redacted>@`) {
-		t.Errorf("no source, or SARIF names the server otherwise: %+v\n%s", doc.Reports[0].Sources, regexp.MustCompile(`"fullyQualifiedName[^\n]*`).FindString(readFile(t, files["sarif"])))
+	if len(doc.Reports[0].Sources) == 0 ||
+		!strings.Contains(readFile(t, files["sarif"]), `"fullyQualifiedName": "mcp:http://ops:<redacted>@`) {
+		t.Errorf("no source, or SARIF names the server otherwise: %+v\n%s", doc.Reports[0].Sources,
+			regexp.MustCompile(`"fullyQualifiedName[^\n]*`).FindString(readFile(t, files["sarif"])))
 	}
 }
 
@@ -247,7 +253,8 @@ func TestRunMCPHTTPGone(t *testing.T) {
 	url := fakeMCPHTTP(t, "-gone-after", "30", "correct")
 	r := must(t, 2, "run", "--validator", "mcp:"+url, "--checks", "10", "--seed", "1", "--format", "json")
 	rep := decodeReport(t, r.stdout)
-	if rep.Tools != 2 || !strings.Contains(r.stderr, "the server went away") || !strings.Contains(r.stderr, "complete up to there") {
+	if rep.Tools != 2 || !strings.Contains(r.stderr, "the server went away") ||
+		!strings.Contains(r.stderr, "complete up to there") {
 		t.Fatalf("tools %d, stderr %s", rep.Tools, r.stderr)
 	}
 	var doc struct{ Reports []struct{ Notes []string } }

@@ -44,7 +44,8 @@ func mergeReplay(jsonFile string) func(*report.Report, report.Finding) string {
 		jsonFile = "REPORT.json"
 	}
 	return func(r *report.Report, f report.Finding) string {
-		return fmt.Sprintf("toolproof replay %s --id %s --validator SPEC --tools TOOLS  # SPEC: the spec of %s; TOOLS: the run's tool files",
+		return fmt.Sprintf("toolproof replay %s --id %s --validator SPEC --tools TOOLS  # SPEC: the spec of %s; "+
+			"TOOLS: the run's tool files",
 			shellWord(jsonFile), f.ID, r.Validator)
 	}
 }
@@ -72,7 +73,8 @@ func (c *mergeCmd) check(pos []string) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return usagef("merge takes the JSON reports of the shards of a run (toolproof run --shard i/n --format json > shard-i.json)")
+		return usagef("merge takes the JSON reports of the shards of a run (toolproof run --shard i/n --format json " +
+			"> shard-i.json)")
 	}
 	c.names = pos
 	return nil

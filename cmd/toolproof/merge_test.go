@@ -93,12 +93,14 @@ func TestMergeEqualsTheUnshardedRun(t *testing.T) {
 		}
 	}
 	if shrunkInShards <= shrunk {
-		t.Fatalf("the shards shrank %d findings, the whole run %d: this seed does not test that merge undoes the shards' own shrinks", shrunkInShards, shrunk)
+		t.Fatalf("the shards shrank %d findings, the whole run %d: this seed does not test that merge undoes the "+
+			"shards' own shrinks", shrunkInShards, shrunk)
 	}
 	for _, format := range formats {
 		got := must(t, 1, append([]string{"merge", "--format", format}, files...)...).stdout
 		if got != want[format] {
-			t.Errorf("--format %s: the merged shards differ from the unsharded run (-want +got):\n%s", format, cmp.Diff(want[format], got))
+			t.Errorf("--format %s: the merged shards differ from the unsharded run (-want +got):\n%s", format,
+				cmp.Diff(want[format], got))
 		}
 	}
 }
@@ -113,7 +115,8 @@ func TestMergeComparison(t *testing.T) {
 		want := must(t, 1, append(base, "--format", format)...).stdout
 		got := must(t, 1, "merge", "--format", format, files[1], files[0]).stdout
 		if got != want {
-			t.Errorf("--format %s: the merged shards differ from the unsharded comparison (-want +got):\n%s", format, cmp.Diff(want, got))
+			t.Errorf("--format %s: the merged shards differ from the unsharded comparison (-want +got):\n%s",
+				format, cmp.Diff(want, got))
 		}
 	}
 }
@@ -132,8 +135,10 @@ func TestMergeKeepsTheSkippedOrder(t *testing.T) {
 		writeFile(t, tools, map[string]string{"read": "a_read.json", "grep": "e_grep.json"}[n], string(data))
 	}
 	writeFile(t, tools, "b_broken.json", "{\"name\": \"x\",\n \"parameters\": {]}\n")
-	writeFile(t, tools, "c_ref.json", `{"name":"badref","parameters":{"type":"object","properties":{"a":{"$ref":"#/nope"}}}}`)
-	writeFile(t, tools, "d_never.json", `{"name":"never","parameters":{"type":"object","properties":{"a":{"type":"string","pattern":"^(?P<x>a)"}}}}`)
+	writeFile(t, tools, "c_ref.json",
+		`{"name":"badref","parameters":{"type":"object","properties":{"a":{"$ref":"#/nope"}}}}`)
+	writeFile(t, tools, "d_never.json",
+		`{"name":"never","parameters":{"type":"object","properties":{"a":{"type":"string","pattern":"^(?P<x>a)"}}}}`)
 	base := []string{"run", "--tools", tools, "--validator", execSpec(t), "--checks", "3", "--seed", "1"}
 	files := shardFiles(t, dir, 2, base...)
 	want := must(t, 1, append(base, "--format", "json")...).stdout
@@ -152,7 +157,8 @@ func TestMergeRefuses(t *testing.T) {
 	base := []string{"run", "--tools", corpusTool("read"), "--validator", execSpec(t), "--checks", "3"}
 	s1 := shardFiles(t, mkdir(t, dir, "seed1"), 2, append(base, "--seed", "1")...)
 	s2 := shardFiles(t, mkdir(t, dir, "seed2"), 2, append(base, "--seed", "2")...)
-	other := shardFiles(t, mkdir(t, dir, "grep"), 2, "run", "--tools", corpusTool("grep"), "--validator", execSpec(t), "--checks", "3", "--seed", "1")
+	other := shardFiles(t, mkdir(t, dir, "grep"), 2, "run", "--tools", corpusTool("grep"), "--validator", execSpec(t),
+		"--checks", "3", "--seed", "1")
 	whole := writeFile(t, dir, "whole.json", must(t, 1, append(base, "--seed", "1", "--format", "json")...).stdout)
 	notJSON := writeFile(t, dir, "notes.txt", "{\"passed\": true,\n  oops}\n")
 	for _, c := range []struct {
@@ -164,7 +170,8 @@ func TestMergeRefuses(t *testing.T) {
 		{[]string{s1[0], s1[0]}, s1[0] + ": shard 0/2, given twice (" + s1[0] + " is that shard too)"},
 		{[]string{s1[1]}, "shard 0/2 missing (given: 1 of 2 shards)"},
 		{[]string{s1[0], whole}, whole + ": report 1 (validator coerce 0) is not the report of a shard of a run"},
-		{[]string{s1[0], notJSON}, "merge " + notJSON + ": not a JSON report of toolproof run: line 2, column 3: invalid character 'o'"},
+		{[]string{s1[0], notJSON},
+			"merge " + notJSON + ": not a JSON report of toolproof run: line 2, column 3: invalid character 'o'"},
 		{[]string{filepath.Join(dir, "absent.json")}, "absent.json: no such file"},
 		{nil, "merge takes the JSON reports of the shards of a run"},
 	} {
@@ -203,10 +210,12 @@ func TestShardFromEnvironment(t *testing.T) {
 	if got := shardOf(r); got != "2/3" {
 		t.Errorf("JOB_COMPLETION_INDEX=2 --shards 3: shard %s, want 2/3", got)
 	}
-	if want := "toolproof: shard 2/3 (JOB_COMPLETION_INDEX=2, --shards 3): 13 of 39 tools"; corpusSize == 39 && !strings.Contains(r.stderr, want) {
+	if want := "toolproof: shard 2/3 (JOB_COMPLETION_INDEX=2, --shards 3): 13 of 39 tools"; corpusSize == 39 &&
+		!strings.Contains(r.stderr, want) {
 		t.Errorf("stderr %q lacks %q", r.stderr, want)
 	}
-	if r := must(t, 2, base...); !strings.Contains(r.stderr, "JOB_COMPLETION_INDEX=2 is set: give the number of shards with --shards N") {
+	if r := must(t, 2, base...); !strings.Contains(r.stderr,
+		"JOB_COMPLETION_INDEX=2 is set: give the number of shards with --shards N") {
 		t.Errorf("JOB_COMPLETION_INDEX without --shards: stderr %q", r.stderr)
 	}
 	if got := shardOf(must(t, 0, append(base, "--shard", "0/2")...)); got != "0/2" {
@@ -230,7 +239,8 @@ func TestShardFromEnvironment(t *testing.T) {
 	}
 	os.Unsetenv("CIRCLE_NODE_INDEX")
 
-	if r := must(t, 2, append(base, "--shards", "4")...); !strings.Contains(r.stderr, "--shards 4: no shard index; give --shard i/4") {
+	if r := must(t, 2, append(base, "--shards", "4")...); !strings.Contains(r.stderr,
+		"--shards 4: no shard index; give --shard i/4") {
 		t.Errorf("--shards with no index: stderr %q", r.stderr)
 	}
 }
@@ -249,12 +259,15 @@ func TestPickShard(t *testing.T) {
 		{"", 0, map[string]string{"TOOLPROOF_SHARD": "2/5"}, "2/5"},
 		{"", 0, map[string]string{"TOOLPROOF_SHARD": "5/5"}, "TOOLPROOF_SHARD=\"5/5\": want i/n"},
 		{"", 4, map[string]string{"JOB_COMPLETION_INDEX": "3"}, "3/4"},
-		{"", 4, map[string]string{"JOB_COMPLETION_INDEX": "4"}, "shard index 4 (from JOB_COMPLETION_INDEX=4, --shards 4) is not below the count 4"},
+		{"", 4, map[string]string{"JOB_COMPLETION_INDEX": "4"},
+			"shard index 4 (from JOB_COMPLETION_INDEX=4, --shards 4) is not below the count 4"},
 		{"", 0, map[string]string{"CIRCLE_NODE_INDEX": "1", "CIRCLE_NODE_TOTAL": "2"}, "1/2"},
 		{"", 0, map[string]string{"BUILDKITE_PARALLEL_JOB": "0", "BUILDKITE_PARALLEL_JOB_COUNT": "6"}, "0/6"},
-		{"", 0, map[string]string{"BUILDKITE_PARALLEL_JOB": "0"}, "BUILDKITE_PARALLEL_JOB=0 is set, but BUILDKITE_PARALLEL_JOB_COUNT=\"\" is not a count"},
+		{"", 0, map[string]string{"BUILDKITE_PARALLEL_JOB": "0"},
+			"BUILDKITE_PARALLEL_JOB=0 is set, but BUILDKITE_PARALLEL_JOB_COUNT=\"\" is not a count"},
 		{"", 0, map[string]string{"CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "4"}, "0/4"},
-		{"", 0, map[string]string{"CI_NODE_INDEX": "0", "CI_NODE_TOTAL": "4"}, "CI_NODE_INDEX=\"0\": not a shard index"},
+		{"", 0, map[string]string{"CI_NODE_INDEX": "0", "CI_NODE_TOTAL": "4"},
+			"CI_NODE_INDEX=\"0\": not a shard index"},
 	} {
 		i, n, _, err := pickShard(c.shard, c.shards, func(k string) string { return c.env[k] })
 		got := "none"

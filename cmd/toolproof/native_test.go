@@ -12,7 +12,8 @@ import (
 // examples' packages (`npm ci` in examples) are missing.
 func requireExamples(t *testing.T) {
 	t.Helper()
-	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the native modules", needs.Node(filepath.Join("..", "..", "examples"), "examples"))
+	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the native modules",
+		needs.Node(filepath.Join("..", "..", "examples"), "examples"))
 }
 
 // run with no --tools takes the tools a node: module or a seed gate serves.

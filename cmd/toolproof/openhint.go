@@ -17,7 +17,8 @@ func writeOpenHint(w io.Writer, reports []*report.Report, prog string) {
 		if r.Closed || st == nil || st.NotApplicable == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\nhallucinated_key n/a %d times: objects in these tools are open, so invented keys are valid there;\n"+
+		fmt.Fprintf(w, "\nhallucinated_key n/a %d times: objects in these tools are open, so invented keys are valid "+
+			"there;\n"+
 			"  %s audit --tools FILE shows where the schemas let distortions through, and\n"+
 			"  %s run --close checks them closed, as OpenAI strict mode sends them\n", st.NotApplicable, prog, prog)
 		return

@@ -309,7 +309,8 @@ func locateLoose(data []byte, name string) (line, col int) {
 		return 0, 0
 	}
 	start := bytes.LastIndexByte(data[:best], '\n') + 1
-	return 1 + bytes.Count(data[:best], []byte("\n")), utf8.RuneCount(data[start:best]) + 1 // in characters, as report.Source counts
+	return 1 + bytes.Count(data[:best], []byte("\n")), utf8.RuneCount(data[start:best]) +
+		1 // in characters, as report.Source counts
 }
 
 // relPath is path relative to the working directory when it is inside it, with forward
@@ -356,6 +357,7 @@ func (f *runFlags) servedBy(vs []validator.Validator) string {
 // the run and a replay command per finding for HTML, the version for SARIF.
 func (f *runFlags) outputs(vs []validator.Validator, args []string, seed uint64) outputs {
 	return outputs{format: f.format, files: f.reports, render: report.RenderOptions{
-		HTML:  report.HTMLOptions{Command: repeatCommand("run", args, seed), Replay: replayCommand(f, f.specs(vs), f.reports.jsonPath())},
+		HTML: report.HTMLOptions{Command: repeatCommand("run", args, seed),
+			Replay: replayCommand(f, f.specs(vs), f.reports.jsonPath())},
 		SARIF: report.SARIFOptions{Version: moduleVersion(), File: f.sarifFile}}, captured: f.captured}
 }

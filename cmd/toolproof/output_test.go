@@ -27,7 +27,8 @@ func TestServedFromNodeModulesNamesThePackage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Symlink(filepath.Join("..", "@acme", "server-files", "dist", "index.js"), filepath.Join(bin, "server-files")); err != nil {
+	if err := os.Symlink(filepath.Join("..", "@acme", "server-files", "dist", "index.js"),
+		filepath.Join(bin, "server-files")); err != nil {
 		t.Fatal(err)
 	}
 	read := func(p string) []byte { b, _ := os.ReadFile(p); return b }

@@ -39,7 +39,8 @@ func newLiveProgress(stderr io.Writer) *liveProgress {
 			case <-p.quit:
 				return
 			case <-tick.C:
-				fmt.Fprintf(p.stderr, "\r%s\033[K", progressLine(p.checked.Load(), time.Since(p.start), p.done.Load(), p.total.Load()))
+				fmt.Fprintf(p.stderr, "\r%s\033[K",
+					progressLine(p.checked.Load(), time.Since(p.start), p.done.Load(), p.total.Load()))
 			}
 		}
 	}()

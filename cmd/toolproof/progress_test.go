@@ -18,7 +18,8 @@ func TestProgressLine(t *testing.T) {
 		{1234567, 83 * time.Second, 3, 39, "toolproof: 1,234,567 cases checked, 14,874/s, 1m23s elapsed, 3/39 tools"},
 	} {
 		if got := progressLine(tc.checked, tc.elapsed, tc.done, tc.total); got != tc.want {
-			t.Errorf("progressLine(%d, %v, %d, %d) = %q, want %q", tc.checked, tc.elapsed, tc.done, tc.total, got, tc.want)
+			t.Errorf("progressLine(%d, %v, %d, %d) = %q, want %q", tc.checked, tc.elapsed, tc.done,
+				tc.total, got, tc.want)
 		}
 	}
 }

@@ -90,7 +90,8 @@ func someSavedTool(dir string, cs []corpus.Case, tools []tool.Tool) error {
 				names = append(names, c.Tool)
 			}
 		}
-		return usagef("replay %s: its %d saved cases name the tools %s, none of which is in the given tools (use --tools with the tool files they were made from)", dir, len(cs), strings.Join(names, ", "))
+		return usagef("replay %s: its %d saved cases name the tools %s, none of which is in the given tools (use "+
+			"--tools with the tool files they were made from)", dir, len(cs), strings.Join(names, ", "))
 	}
 	return nil
 }

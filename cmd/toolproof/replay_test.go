@@ -23,7 +23,8 @@ func TestExecAdapterFindingsSaveReplay(t *testing.T) {
 	if !strings.HasPrefix(text, "FAIL  validator coerce 0") {
 		t.Errorf("first line: %q", strings.SplitN(text, "\n", 2)[0])
 	}
-	if !regexp.MustCompile(`(?m)^FAIL (read|grep): stringified_type missed: the number at /\S+ written as the string`).MatchString(text) {
+	if !regexp.MustCompile(`(?m)^FAIL (read|grep): stringified_type missed: the number at /\S+ written as the ` +
+		`string`).MatchString(text) {
 		t.Errorf("no stringified_type finding in the text report:\n%s", text)
 	}
 
@@ -67,7 +68,8 @@ func TestExecAdapterFindingsSaveReplay(t *testing.T) {
 	}
 
 	// Replay with the same validator: the same findings, and nothing new is drawn.
-	replayed := decodeReport(t, must(t, 1, append([]string{"replay", dir, "--validator", spec, "--format", "json"}, tools...)...).stdout)
+	replayed := decodeReport(t,
+		must(t, 1, append([]string{"replay", dir, "--validator", spec, "--format", "json"}, tools...)...).stdout)
 	got := map[string]bool{}
 	for _, f := range replayed.Findings {
 		got[f.ID] = true
@@ -92,7 +94,8 @@ func TestExecAdapterFindingsSaveReplay(t *testing.T) {
 	// JUnit: the finding is a failure of the stringified_type suite.
 	junit := must(t, 1, append(base, "--format", "junit")...).stdout
 	checkWellFormedXML(t, junit)
-	if !regexp.MustCompile(`<testsuite name="toolproof/stringified_type" tests="\d+" failures="[1-9]\d*"`).MatchString(junit) {
+	suite := regexp.MustCompile(`<testsuite name="toolproof/stringified_type" tests="\d+" failures="[1-9]\d*"`)
+	if !suite.MatchString(junit) {
 		t.Errorf("junit: no failure in the stringified_type suite:\n%s", clip(junit))
 	}
 }
@@ -101,14 +104,16 @@ func TestExecAdapterFindingsSaveReplay(t *testing.T) {
 // pass: a mistyped --tools in CI would hide every saved regression.
 func TestReplayOfNoCaseIsAnError(t *testing.T) {
 	dir := t.TempDir()
-	c := corpus.Case{Tool: "read", Args: []byte(`{"path":"a","limit":"20"}`), Expect: "reject", Class: "stringified_type",
-		Path: "/limit", Keyword: "type", Original: []byte(`{"path":"a","limit":20}`)}.Seal()
+	c := corpus.Case{Tool: "read", Args: []byte(`{"path":"a","limit":"20"}`), Expect: "reject",
+		Class: "stringified_type",
+		Path:  "/limit", Keyword: "type", Original: []byte(`{"path":"a","limit":20}`)}.Seal()
 	if _, err := corpus.Save(dir, c); err != nil {
 		t.Fatal(err)
 	}
 	must(t, 0, "replay", dir) // the embedded corpus defines read
 	r := cli(t, "replay", dir, "--tools", corpusTool("grep"))
 	if r.code != 2 || !strings.Contains(r.stderr, "read") {
-		t.Errorf("replay of cases for read with only grep given: exit %d, want 2 with a message naming read\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+		t.Errorf("replay of cases for read with only grep given: exit %d, want 2 with a message naming "+
+			"read\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -80,7 +80,8 @@ func TestReportFiles(t *testing.T) {
 			}
 		}
 		if f.Keyword == "" || res.Properties["schema"] != "/properties"+f.Path+"/"+f.Keyword {
-			t.Errorf("%s: schema place %v for path %s keyword %s", res.Message.Text, res.Properties["schema"], f.Path, f.Keyword)
+			t.Errorf("%s: schema place %v for path %s keyword %s", res.Message.Text,
+				res.Properties["schema"], f.Path, f.Keyword)
 			continue
 		}
 		text := string(data)
@@ -89,15 +90,18 @@ func TestReportFiles(t *testing.T) {
 		line := 1 + strings.Count(text[:want], "\n")
 		col := want - strings.LastIndex(text[:want], "\n")
 		if prop < 0 || loc.Region.StartLine != line || loc.Region.StartColumn != col {
-			t.Errorf("%s: at line %d column %d, want %d:%d, the %q of %s", res.Message.Text, loc.Region.StartLine, loc.Region.StartColumn, line, col, f.Keyword, f.Path)
+			t.Errorf("%s: at line %d column %d, want %d:%d, the %q of %s", res.Message.Text, loc.Region.StartLine,
+				loc.Region.StartColumn, line, col, f.Keyword, f.Path)
 		}
-		if src := rep.Sources[name]; !strings.HasPrefix(strings.Split(text, "\n")[src.Line-1][src.Column-1:], `"name": "`+name+`"`) {
+		if src := rep.Sources[name]; !strings.HasPrefix(strings.Split(text, "\n")[src.Line-1][src.Column-1:],
+			`"name": "`+name+`"`) {
 			t.Errorf("%s: the tool's source %+v is not its name", name, src)
 		}
 	}
 
 	var badge report.Badge
-	if err := json.Unmarshal([]byte(read("badge")), &badge); err != nil || badge.SchemaVersion != 1 || !strings.HasSuffix(badge.Message, "classes hold") {
+	if err := json.Unmarshal([]byte(read("badge")), &badge); err != nil || badge.SchemaVersion != 1 ||
+		!strings.HasSuffix(badge.Message, "classes hold") {
 		t.Errorf("badge %s: %v", read("badge"), err)
 	}
 
@@ -112,7 +116,8 @@ func TestReportFiles(t *testing.T) {
 	if got := html.UnescapeString(cmds[0][1]); got != want {
 		t.Errorf("replay command\n%s\nwant\n%s", got, want)
 	}
-	if !strings.Contains(page, "toolproof run --validator") || !strings.Contains(page, "--seed 2") || strings.Contains(page, "--report") {
+	if !strings.Contains(page, "toolproof run --validator") || !strings.Contains(page, "--seed 2") ||
+		strings.Contains(page, "--report") {
 		t.Error("the page lacks the command that repeats the run (without --report)")
 	}
 	// The replay command repeats the finding.
@@ -123,7 +128,8 @@ func TestReportFiles(t *testing.T) {
 		t.Errorf("replaying %s gave %v", f.ID, got)
 	}
 	must(t, 2, "replay", files["json"], "--id", "nosuchid", "--validator", execSpec(t), "--tools", corpusTool("read"))
-	if r := cli(t, "run", "--tools", corpusTool("read"), "--report", "pdf=x.pdf"); r.code != 2 || !strings.Contains(r.stderr, "unknown format") {
+	if r := cli(t, "run", "--tools", corpusTool("read"), "--report", "pdf=x.pdf"); r.code != 2 ||
+		!strings.Contains(r.stderr, "unknown format") {
 		t.Errorf("--report pdf=x.pdf: exit %d, %s", r.code, r.stderr)
 	}
 }
@@ -132,13 +138,18 @@ func TestReportFiles(t *testing.T) {
 // the harness does it with the files toolFiles gives it.
 func TestSourcesOfTools(t *testing.T) {
 	dir := t.TempDir()
-	path := writeFile(t, dir, "tools.json", "[\n {\"name\": \"a\", \"parameters\": {\"type\": \"object\"}},\n {\"name\": \"a\", \"parameters\": {\"type\": \"object\"}}\n]\n")
+	path := writeFile(t, dir, "tools.json",
+		"[\n {\"name\": \"a\", \"parameters\": {\"type\": \"object\"}},\n {\"name\": \"a\", \"parameters\": "+
+			"{\"type\": \"object\"}}\n]\n")
 	set, err := tool.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rejectAll := validator.Func("reject-all", func(tool.Tool) (func([]byte) (any, error), error) {
-		return func([]byte) (any, error) { return nil, &validator.Error{Issues: []validator.Issue{{Message: "no"}}} }, nil
+		return func([]byte) (any,
+			error) {
+			return nil, &validator.Error{Issues: []validator.Issue{{Message: "no"}}}
+		}, nil
 	})
 	rep, err := harness.Run(set.Tools, rejectAll, harness.Options{Checks: 2, Seed: 1, Files: toolFiles("", set.Texts)})
 	if err != nil {
@@ -155,17 +166,20 @@ func TestSourcesOfTools(t *testing.T) {
 // first file of its command.
 func TestSourcesOfServedTools(t *testing.T) {
 	dir := t.TempDir()
-	mod := writeFile(t, dir, "tools.mjs", "import { z } from \"zod\";\nexport const tools = [\n  { name: \"read_file\", schema: z.object({}) },\n];\n")
+	mod := writeFile(t, dir, "tools.mjs",
+		"import { z } from \"zod\";\nexport const tools = [\n  { name: \"read_file\", schema: z.object({}) },\n];\n")
 	reps := []*report.Report{{Findings: []report.Finding{{}}}}
 	reps[0].Findings[0].Tool = "read_file"
 	tools := []tool.Tool{{Name: "read_file", Source: "validator node:" + mod + ":tools[0]"}}
 	sources(reps, tools, "node:"+mod)
-	if s := reps[0].Sources["read_file"]; s.File != relPath(mod) || s.Line != 3 || s.Column != 11 || s.Served != "node:"+mod {
+	if s := reps[0].Sources["read_file"]; s.File != relPath(mod) || s.Line != 3 || s.Column != 11 ||
+		s.Served != "node:"+mod {
 		t.Errorf("node: %+v, want %s line 3 column 11", s, mod)
 	}
 	reps[0].Sources = nil
 	sources(reps, tools, "mcp:node "+mod+" --stdio")
-	if s := reps[0].Sources["read_file"]; s.File != relPath(mod) || s.Line != 3 || s.Served != "mcp:node "+mod+" --stdio" {
+	if s := reps[0].Sources["read_file"]; s.File != relPath(mod) || s.Line != 3 ||
+		s.Served != "mcp:node "+mod+" --stdio" {
 		t.Errorf("mcp: %+v, want %s line 3", s, mod)
 	}
 	reps[0].Sources = nil

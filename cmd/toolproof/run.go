@@ -46,14 +46,17 @@ func loadSet(stop context.Context, paths []string, stderr io.Writer) (tool.Set, 
 		all.Merge(set)
 	}
 	if stop.Err() != nil {
-		fmt.Fprintf(stderr, "toolproof: %v while loading the tools: %d files not read\n", context.Cause(stop), all.Unread)
+		fmt.Fprintf(stderr, "toolproof: %v while loading the tools: %d files not read\n",
+			context.Cause(stop), all.Unread)
 		return all, nil
 	}
 	if n := len(all.Renamed); n > 0 {
-		fmt.Fprintf(stderr, "toolproof: note: %d tools share a name with another tool and were renamed NAME__2, NAME__3, ... (first: %s)\n", n, report.EscapeLine(all.Renamed[0]))
+		fmt.Fprintf(stderr, "toolproof: note: %d tools share a name with another tool and were renamed NAME__2, "+
+			"NAME__3, ... (first: %s)\n", n, report.EscapeLine(all.Renamed[0]))
 	}
 	if len(all.Tools) == 0 {
-		return tool.Set{}, usagef("--tools: no usable tool in %s%s", strings.Join(paths, ", "), skippedText(all.Skipped))
+		return tool.Set{}, usagef("--tools: no usable tool in %s%s", strings.Join(paths, ", "),
+			skippedText(all.Skipped))
 	}
 	warnPatterns(all.Warnings, stderr)
 	return all, nil
@@ -323,7 +326,8 @@ func writeReports(reports []*report.Report, out outputs, maxSkipped int, stdout,
 		return errors.Join(fileErr, err)
 	}
 	if format := out.format; format == "text" && len(reports) == 1 && reports[0].Seed != 0 {
-		fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n", reports[0].Seed, reports[0].Seed)
+		fmt.Fprintf(stdout, "\nseed %d (toolproof run --seed %d repeats these cases)\n",
+			reports[0].Seed, reports[0].Seed)
 	}
 	if out.format == "text" {
 		writeOpenHint(stdout, reports, invokedAs(os.Args[0]))
@@ -337,7 +341,8 @@ func writeReports(reports []*report.Report, out outputs, maxSkipped int, stdout,
 	if maxSkipped >= 0 {
 		for _, r := range reports {
 			if len(r.Skipped) > maxSkipped {
-				return usagef("%s: %d tools skipped, more than --max-skipped %d allows (the report lists them with their reasons)", r.Validator, len(r.Skipped), maxSkipped)
+				return usagef("%s: %d tools skipped, more than --max-skipped %d allows (the report lists them with "+
+					"their reasons)", r.Validator, len(r.Skipped), maxSkipped)
 			}
 		}
 	}
@@ -345,7 +350,8 @@ func writeReports(reports []*report.Report, out outputs, maxSkipped int, stdout,
 		// A run that checked nothing proves nothing: every tool was skipped (the oracle or the
 		// gate could not use it). A shard may be empty; merge judges the whole run.
 		if r.Tools == 0 && len(r.Skipped) > 0 && r.Shard == nil {
-			return usagef("%s: no tool could be checked; all %d were skipped (the report lists them with their reasons)", r.Validator, len(r.Skipped))
+			return usagef("%s: no tool could be checked; all %d were skipped (the report lists them with their "+
+				"reasons)", r.Validator, len(r.Skipped))
 		}
 	}
 	if !passed {

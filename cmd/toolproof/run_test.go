@@ -25,7 +25,8 @@ import (
 func TestRunEmbeddedCorpusText(t *testing.T) {
 	args := []string{"run", "--checks", "10", "--seed", "7"}
 	r := must(t, 0, args...)
-	if !strings.HasPrefix(r.stdout, fmt.Sprintf("PASS  validator reference, profile strict, seed 7: %d tools,", corpusSize)) {
+	if !strings.HasPrefix(r.stdout,
+		fmt.Sprintf("PASS  validator reference, profile strict, seed 7: %d tools,", corpusSize)) {
 		t.Errorf("first line: got %q", strings.SplitN(r.stdout, "\n", 2)[0])
 	}
 	for _, c := range append([]corpus.Class{"valid"}, mutators.Classes()...) {
@@ -42,12 +43,15 @@ func TestRunEmbeddedCorpusText(t *testing.T) {
 	}
 	// The main job shows what toolproof is for: a coercing gate's findings, then what to run next;
 	// the exit status is the reference's.
-	if !ok || !regexp.MustCompile(`(?m)^  FAIL \w+: (stringified_type|wrong_type|null_value) missed: `).MatchString(demo) ||
-		!strings.Contains(demo, "       passed on: {") || !strings.Contains(demo, "What next:\n  "+invokedAs(os.Args[0])+" run --validator ajv-coerce") {
+	if !ok ||
+		!regexp.MustCompile(`(?m)^  FAIL \w+: (stringified_type|wrong_type|null_value) missed: `).MatchString(demo) ||
+		!strings.Contains(demo, "       passed on: {") ||
+		!strings.Contains(demo, "What next:\n  "+invokedAs(os.Args[0])+" run --validator ajv-coerce") {
 		t.Errorf("no demonstration after the reference's report:\n%s", r.stdout)
 	}
 	// Not when a validator is named, nor in other formats (the JSON stays one document).
-	if r := must(t, 0, "run", "--checks", "5", "--seed", "7", "--validator", "reference"); strings.Contains(r.stdout, "What next") {
+	if r := must(t, 0, "run", "--checks", "5", "--seed", "7", "--validator",
+		"reference"); strings.Contains(r.stdout, "What next") {
 		t.Errorf("a demonstration with --validator:\n%s", r.stdout)
 	}
 }
@@ -97,7 +101,8 @@ func TestRunJSONShapeAndDeterminism(t *testing.T) {
 		t.Fatalf("--format json does not parse: %v", err)
 	}
 	if doc.Passed == nil || doc.Seed != 5 || len(doc.Reports) != 1 {
-		t.Fatalf("the JSON document: passed %v, seed %d, %d reports; want passed, seed 5, one report", doc.Passed, doc.Seed, len(doc.Reports))
+		t.Fatalf("the JSON document: passed %v, seed %d, %d reports; want passed, seed 5, one report", doc.Passed,
+			doc.Seed, len(doc.Reports))
 	}
 	raw := doc.Reports[0]
 	for _, k := range []string{"passed", "validator", "classes", "findings", "skipped", "seed"} {
@@ -129,7 +134,8 @@ func TestRunJSONShapeAndDeterminism(t *testing.T) {
 	}
 	rep := decodeReport(t, first.stdout)
 	if !rep.Passed || rep.Validator != "reference" || rep.Tools != corpusSize || len(rep.Findings) != 0 {
-		t.Errorf("passed=%v validator=%q tools=%d findings=%d, want true, reference, %d, 0", rep.Passed, rep.Validator, rep.Tools, len(rep.Findings), corpusSize)
+		t.Errorf("passed=%v validator=%q tools=%d findings=%d, want true, reference, %d, 0", rep.Passed, rep.Validator,
+			rep.Tools, len(rep.Findings), corpusSize)
 	}
 	if rep.Classes["valid"].Cases != corpusSize*5 {
 		t.Errorf("valid cases: %d, want one per tool and check (%d)", rep.Classes["valid"].Cases, corpusSize*5)
@@ -160,7 +166,8 @@ func TestRunCloseKeepsEveryToolSatisfiable(t *testing.T) {
 }
 
 func TestRunJUnit(t *testing.T) {
-	r := must(t, 0, "run", "--checks", "5", "--seed", "1", "--tools", corpusTool("read"), "--tools", corpusTool("grep"), "--format", "junit")
+	r := must(t, 0, "run", "--checks", "5", "--seed", "1", "--tools", corpusTool("read"), "--tools",
+		corpusTool("grep"), "--format", "junit")
 	checkWellFormedXML(t, r.stdout)
 	var doc struct {
 		XMLName xml.Name `xml:"testsuites"`
@@ -205,13 +212,15 @@ func checkWellFormedXML(t *testing.T, s string) {
 		switch tok := tok.(type) {
 		case xml.ProcInst:
 			if tok.Target == "xml" && tokens != 1 {
-				t.Fatalf("not well-formed XML: an XML declaration after the start (line %d)\n%s", strings.Count(s[:d.InputOffset()], "\n")+1, clip(s))
+				t.Fatalf("not well-formed XML: an XML declaration after the start (line %d)\n%s",
+					strings.Count(s[:d.InputOffset()], "\n")+1, clip(s))
 			}
 		case xml.StartElement:
 			if depth == 0 {
 				roots++
 				if roots > 1 {
-					t.Fatalf("not well-formed XML: a second root element <%s> (line %d)\n%s", tok.Name.Local, strings.Count(s[:d.InputOffset()], "\n")+1, clip(s))
+					t.Fatalf("not well-formed XML: a second root element <%s> (line %d)\n%s", tok.Name.Local,
+						strings.Count(s[:d.InputOffset()], "\n")+1, clip(s))
 				}
 			}
 			depth++
@@ -226,7 +235,8 @@ func checkWellFormedXML(t *testing.T, s string) {
 
 func TestRunMarkdown(t *testing.T) {
 	r := must(t, 0, "run", "--checks", "5", "--seed", "1", "--tools", corpusTool("read"), "--format", "markdown")
-	for _, want := range []string{"### toolproof: reference passed", "| class | cases | ok | failed | n/a |", "|---|---:|", "| valid | 5 | 5 | 0 | 0 |"} {
+	for _, want := range []string{"### toolproof: reference passed", "| class | cases | ok | failed | n/a |",
+		"|---|---:|", "| valid | 5 | 5 | 0 | 0 |"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("markdown report lacks %q:\n%s", want, r.stdout)
 		}
@@ -236,7 +246,8 @@ func TestRunMarkdown(t *testing.T) {
 func TestRunShardsPartitionTheTools(t *testing.T) {
 	total := 0
 	for _, s := range []string{"0/3", "1/3", "2/3"} {
-		rep := decodeReport(t, must(t, 0, "run", "--checks", "2", "--seed", "1", "--shard", s, "--format", "json").stdout)
+		rep := decodeReport(t,
+			must(t, 0, "run", "--checks", "2", "--seed", "1", "--shard", s, "--format", "json").stdout)
 		total += rep.Tools
 	}
 	if total != corpusSize {
@@ -259,7 +270,8 @@ func TestSkippedFilesAndEntries(t *testing.T) {
 	writeFile(t, dir, "c_entries.json", `[{"description":"no name"}, 7]`)
 	base := []string{"run", "--tools", dir, "--checks", "3", "--seed", "1"}
 	r := must(t, 0, base...)
-	for _, want := range []string{"skipped tools (3):", "b_broken.json): the file is skipped: " + filepath.Join(dir, "b_broken.json") + ":2:18: not JSON",
+	for _, want := range []string{"skipped tools (3):",
+		"b_broken.json): the file is skipped: " + filepath.Join(dir, "b_broken.json") + ":2:18: not JSON",
 		`c_entries.json#0): no "name"`, "c_entries.json#1): a tool definition must be a JSON object, found number"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("the report lacks %q:\n%s", want, r.stdout)
@@ -280,7 +292,9 @@ func TestSkippedFilesAndEntries(t *testing.T) {
 	// Nothing usable: the reasons are the message.
 	os.Remove(filepath.Join(dir, "a_read.json"))
 	r = must(t, 2, base...)
-	if !strings.Contains(r.stderr, "no usable tool in "+dir+"; 3 skipped:\n  (unnamed) ("+filepath.Join(dir, "b_broken.json")+"): the file is skipped") {
+	if !strings.Contains(r.stderr,
+		"no usable tool in "+dir+"; 3 skipped:\n  (unnamed) ("+filepath.Join(dir, "b_broken.json")+
+			"): the file is skipped") {
 		t.Errorf("stderr:\n%s", r.stderr)
 	}
 }
@@ -296,20 +310,24 @@ func TestNothingCheckedIsNoPass(t *testing.T) {
 	]`)
 	base := []string{"run", "--tools", f, "--checks", "3", "--seed", "1"}
 	r := must(t, 2, base...)
-	if !strings.Contains(r.stderr, "no tool could be checked; all 2 were skipped") || !strings.Contains(r.stdout, "skipped tools (2):") {
+	if !strings.Contains(r.stderr, "no tool could be checked; all 2 were skipped") ||
+		!strings.Contains(r.stdout, "skipped tools (2):") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
 	}
-	if !strings.HasPrefix(r.stdout, "UNCHECKED  validator reference") || !strings.Contains(r.stdout, ": 0 tools, 2 skipped (scalar, never),") {
+	if !strings.HasPrefix(r.stdout, "UNCHECKED  validator reference") ||
+		!strings.Contains(r.stdout, ": 0 tools, 2 skipped (scalar, never),") {
 		t.Errorf("the verdict line does not say that nothing was checked:\n%s", r.stdout)
 	}
 	if rep := decodeReport(t, must(t, 2, append(base, "--format", "json")...).stdout); rep.Passed {
 		t.Error("the JSON report of a run that checked nothing says passed")
 	}
-	if md := must(t, 2, append(base, "--format", "markdown")...).stdout; !strings.Contains(md, "reference checked nothing (0 tools, 2 skipped") {
+	if md := must(t, 2, append(base, "--format", "markdown")...).stdout; !strings.Contains(md,
+		"reference checked nothing (0 tools, 2 skipped") {
 		t.Errorf("markdown:\n%s", md)
 	}
 	// One usable tool beside them: the run checks it and passes.
-	g := writeFile(t, dir, "more.json", `[{"name":"ok","description":"x","parameters":{"type":"object","properties":{"a":{"type":"string"}}}}]`)
+	g := writeFile(t, dir, "more.json",
+		`[{"name":"ok","description":"x","parameters":{"type":"object","properties":{"a":{"type":"string"}}}}]`)
 	must(t, 0, "run", "--tools", f, "--tools", g, "--checks", "3", "--seed", "1")
 }
 
@@ -337,30 +355,35 @@ func TestBrokenToolsAreSkipped(t *testing.T) {
 		case !ok:
 			t.Errorf("%s is not listed as skipped: %+v", name, rep.Skipped)
 		case !strings.Contains(s.Source, "mixed.json") || !strings.Contains(s.Reason, why):
-			t.Errorf("%s skipped with source %q, reason %q; want the file and a reason about %s", name, s.Source, s.Reason, why)
+			t.Errorf("%s skipped with source %q, reason %q; want the file and a reason about %s", name,
+				s.Source, s.Reason, why)
 		}
 	}
 	if _, ok := skipped["good"]; ok {
 		t.Errorf("the good tool was skipped: %+v", skipped["good"])
 	}
 	text := must(t, 0, "run", "--tools", f, "--checks", "10", "--seed", "3").stdout
-	if !strings.Contains(text, "skipped tools (2):") || !strings.Contains(text, "broken (") || !strings.Contains(text, "pygroup (") {
+	if !strings.Contains(text, "skipped tools (2):") || !strings.Contains(text, "broken (") ||
+		!strings.Contains(text, "pygroup (") {
 		t.Errorf("the text report does not list the skipped tools:\n%s", text)
 	}
 }
 
 func TestRepairProfile(t *testing.T) {
 	tools := []string{"--tools", corpusTool("read"), "--tools", corpusTool("grep")}
-	base := append([]string{"run", "--checks", "20", "--seed", "1", "--mutators", "stringified_type", "--format", "json"}, tools...)
+	base := append([]string{"run", "--checks", "20", "--seed", "1", "--mutators", "stringified_type",
+		"--format", "json"}, tools...)
 
 	// Repairs "20" to 20 and says so: passes under repair ...
-	rep := decodeReport(t, must(t, 0, append(base, "--profile", "repair", "--validator", execSpec(t, "-value"))...).stdout)
+	rep := decodeReport(t,
+		must(t, 0, append(base, "--profile", "repair", "--validator", execSpec(t, "-value"))...).stdout)
 	st := rep.Classes["stringified_type"]
 	if st.Cases == 0 || st.Failed != 0 {
 		t.Errorf("repair: stringified_type %d cases, %d failed; want some cases, none failed", st.Cases, st.Failed)
 	}
 	// ... fails under strict.
-	rep = decodeReport(t, must(t, 1, append(base, "--profile", "strict", "--validator", execSpec(t, "-value"))...).stdout)
+	rep = decodeReport(t,
+		must(t, 1, append(base, "--profile", "strict", "--validator", execSpec(t, "-value"))...).stdout)
 	if n := rep.Classes["stringified_type"].ByKind["missed"]; n == 0 {
 		t.Errorf("strict: no missed stringified_type case")
 	}
@@ -374,9 +397,11 @@ func TestRepairProfile(t *testing.T) {
 // A finding's args go in one table row of the Markdown report, whatever characters they hold
 // (the markdown-fence variant of malformed_json has newlines and backticks).
 func TestMarkdownFindingRowsStayOneLine(t *testing.T) {
-	r := must(t, 1, "run", "--tools", corpusTool("read"), "--checks", "20", "--seed", "1", "--mutators", "malformed_json",
+	r := must(t, 1, "run", "--tools", corpusTool("read"), "--checks", "20", "--seed", "1",
+		"--mutators", "malformed_json",
 		"--format", "markdown", "--validator", execSpec(t, "-fence"))
-	_, findings, ok := strings.Cut(r.stdout, "| tool | class | kind | args | path | at | blocking | id |\n|---|---|---|---|---|---|---|---|\n")
+	_, findings, ok := strings.Cut(r.stdout,
+		"| tool | class | kind | args | path | at | blocking | id |\n|---|---|---|---|---|---|---|---|\n")
 	if !ok {
 		t.Fatalf("no findings table:\n%s", r.stdout)
 	}

@@ -67,20 +67,30 @@ type mcpFlags struct {
 }
 
 func (m *mcpFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&m.rejectPattern, "reject-pattern", "", "mcp: an isError text or JSON-RPC error matching this `REGEXP` is a rejection (the server's own wording)")
-	fs.StringVar(&m.ranPattern, "ran-pattern", "", "mcp: an isError text matching this `REGEXP` means the tool ran, then failed")
-	fs.BoolVar(&m.onlyReject, "only-reject", false, "send only the must-reject cases (a correct gate runs none of them; for servers whose tools have effects)")
-	fs.Var(&m.only, "tool", "test only the tool of this `NAME` (repeatable; any validator, any tool file; a name no tool has is an error)")
-	fs.Var(&m.skip, "skip-tool", "leave the tool of this `NAME` out (repeatable; any validator, any tool file; a name no tool has is an error)")
-	fs.Var(&m.headers, "header", "mcp:URL: a `HEADER` ('NAME: VALUE') sent on every HTTP request (repeatable); $VAR in VALUE reads the environment; values are never shown")
-	fs.BoolVar(&m.sep1303, "require-sep1303", false, "mcp: a JSON-RPC -32602 rejection on protocol 2025-11-25 or later is a finding (SEP-1303: input validation errors are isError tool results); by default a note")
+	fs.StringVar(&m.rejectPattern, "reject-pattern", "",
+		"mcp: an isError text or JSON-RPC error matching this `REGEXP` is a rejection (the server's own wording)")
+	fs.StringVar(&m.ranPattern, "ran-pattern", "",
+		"mcp: an isError text matching this `REGEXP` means the tool ran, then failed")
+	fs.BoolVar(&m.onlyReject, "only-reject", false,
+		"send only the must-reject cases (a correct gate runs none of them; for servers whose tools have effects)")
+	fs.Var(&m.only, "tool",
+		"test only the tool of this `NAME` (repeatable; any validator, any tool file; a name no tool has is an error)")
+	fs.Var(&m.skip, "skip-tool",
+		"leave the tool of this `NAME` out (repeatable; any validator, any tool file; a name no tool has is an error)")
+	fs.Var(&m.headers, "header",
+		"mcp:URL: a `HEADER` ('NAME: VALUE') sent on every HTTP request (repeatable); $VAR in VALUE reads the "+
+			"environment; values are never shown")
+	fs.BoolVar(&m.sep1303, "require-sep1303", false,
+		"mcp: a JSON-RPC -32602 rejection on protocol 2025-11-25 or later is a finding (SEP-1303: input validation "+
+			"errors are isError tool results); by default a note")
 }
 
 func (m *mcpFlags) compile() error {
 	for _, p := range []struct {
 		flag, text string
 		dst        **regexp.Regexp
-	}{{"--reject-pattern", m.rejectPattern, &m.opts.RejectPattern}, {"--ran-pattern", m.ranPattern, &m.opts.RanPattern}} {
+	}{{"--reject-pattern", m.rejectPattern, &m.opts.RejectPattern}, {"--ran-pattern",
+		m.ranPattern, &m.opts.RanPattern}} {
 		if p.text == "" {
 			continue
 		}
@@ -101,20 +111,37 @@ func (m *mcpFlags) compile() error {
 
 func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 	toolsFlag(fs, &f.tools, "`PATH`: a tool file or directory (repeatable; default: the embedded corpus)")
-	fs.Var(&f.validators, "validator", "`SPEC`: the validator to test, a name from 'toolproof validators', builtin:NAME, exec:COMMAND, node:PATH, mcp:COMMAND or mcp:http(s)://URL (repeatable: a comparison)")
-	fs.StringVar(&f.profile, "profile", "strict", "`PROFILE`: strict (every distortion must be rejected) or repair (accepting is allowed when the value passed on equals the original)")
-	closeFlag(fs, &f.close, "treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
+	fs.Var(&f.validators, "validator",
+		"`SPEC`: the validator to test, a name from 'toolproof validators', builtin:NAME, exec:COMMAND, node:PATH, "+
+			"mcp:COMMAND or mcp:http(s)://URL (repeatable: a comparison)")
+	fs.StringVar(&f.profile, "profile", "strict",
+		"`PROFILE`: strict (every distortion must be rejected) or repair (accepting is allowed when the value passed "+
+			"on equals the original)")
+	closeFlag(fs, &f.close,
+		"treat every object that does not say otherwise as additionalProperties:false (OpenAI strict)")
 	reportFormatFlag(fs, &f.format)
-	fs.Var(&f.reports, "report", "`FORMAT=FILE`: write one more report of the run to FILE (repeatable: --report html=toolproof.html --report sarif=toolproof.sarif)")
+	fs.Var(&f.reports, "report",
+		"`FORMAT=FILE`: write one more report of the run to FILE (repeatable: --report html=toolproof.html --report "+
+			"sarif=toolproof.sarif)")
 	sarifFileFlag(fs, &f.sarifFile)
-	fs.BoolVar(&f.requireLoc, "require-location", false, "fail when no issue of a rejection is at the distorted place, inside it, or above it only as far as the schema lets a gate know (the object that lacks or holds the key, the anyOf/oneOf/not or if that chose); one issue at the root locates only the root")
-	fs.BoolVar(&f.blockDefaults, "block-declared-defaults", false, "fail on declared_default: a valid call passed on with a default filled in that the schema shown to the model declares (reported, not failed, otherwise)")
-	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "the `DURATION` one verdict may take before the case is a timeout")
-	fs.IntVar(&f.window, "window", 0, fmt.Sprintf("`N` requests in flight to each process of an external validator (0: from %d, doubled up to %d while it answers quickly; MCP: %d over stdio, %d over HTTP)",
-		stdio.DefaultWindow, stdio.MaxWindow, mcp.DefaultWindow, mcp.DefaultHTTPWindow))
+	fs.BoolVar(&f.requireLoc, "require-location", false,
+		"fail when no issue of a rejection is at the distorted place, inside it, or above it only as far as the "+
+			"schema lets a gate know (the object that lacks or holds the key, the anyOf/oneOf/not or if that chose); "+
+			"one issue at the root locates only the root")
+	fs.BoolVar(&f.blockDefaults, "block-declared-defaults", false,
+		"fail on declared_default: a valid call passed on with a default filled in that the schema shown to the "+
+			"model declares (reported, not failed, otherwise)")
+	fs.DurationVar(&f.timeout, "timeout", 5*time.Second,
+		"the `DURATION` one verdict may take before the case is a timeout")
+	fs.IntVar(&f.window, "window", 0,
+		fmt.Sprintf("`N` requests in flight to each process of an external validator (0: from %d, doubled up to %d "+
+			"while it answers quickly; MCP: %d over stdio, %d over HTTP)",
+			stdio.DefaultWindow, stdio.MaxWindow, mcp.DefaultWindow, mcp.DefaultHTTPWindow))
 	fs.IntVar(&f.processes, "processes", 1, "`N` processes of an external validator run side by side")
 	f.mcp.register(fs)
-	fs.StringVar(&f.childStderr, "validator-stderr", "file", "`WHERE` the stderr of validators and MCP servers goes: file (a temporary file, named on stderr and under the text report; toolproof's own lines still show) or pass (straight through to stderr)")
+	fs.StringVar(&f.childStderr, "validator-stderr", "file",
+		"`WHERE` the stderr of validators and MCP servers goes: file (a temporary file, named on stderr and under "+
+			"the text report; toolproof's own lines still show) or pass (straight through to stderr)")
 	maxSkippedFlag(fs, &f.maxSkipped)
 	f.gen = gen
 	if gen {
@@ -122,13 +149,25 @@ func (f *runFlags) register(fs *flag.FlagSet, gen bool) {
 		fs.Uint64Var(&f.seed, "seed", 0, "`SEED` for the cases (0: a random seed, printed in the report)")
 		mutatorsFlag(fs, &f.muts, "`LIST` of distortion classes, comma-separated")
 		fs.IntVar(&f.jobs, "jobs", 0, "`N` tools checked in parallel (default: the number of CPUs)")
-		fs.StringVar(&f.shard, "shard", "", "`I/N`: check only the tools whose index modulo n is i (default: from TOOLPROOF_SHARD, JOB_COMPLETION_INDEX, CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB or CI_NODE_INDEX)")
-		fs.IntVar(&f.shards, "shards", 0, "`N`, the number of shards, when the index comes from a variable (JOB_COMPLETION_INDEX has no count of its own)")
-		fs.StringVar(&f.save, "save", "", "`DIR` to save the minimal failing cases in (replay them with toolproof replay)")
-		fs.DurationVar(&f.maxTime, "max-time", 0, "stop the run after this `DURATION` and write the report of what was checked, as SIGINT does (exit status 3; 0: no limit)")
-		fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this `FILE` (for 'go tool pprof')")
-		fs.StringVar(&f.weights, "weights", "", "draw the classes in the proportions of this `FILE` (toolproof classify --weights), each class at least a quarter of an even share")
-		fs.StringVar(&f.baseline, "baseline", "", "`REPORT.json` listing the known findings: replayed first; those that still reproduce do not fail the run, those that no longer do (fixed) fail it")
+		fs.StringVar(&f.shard, "shard", "",
+			"`I/N`: check only the tools whose index modulo n is i (default: from TOOLPROOF_SHARD, "+
+				"JOB_COMPLETION_INDEX, CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB or CI_NODE_INDEX)")
+		fs.IntVar(&f.shards, "shards", 0,
+			"`N`, the number of shards, when the index comes from a variable (JOB_COMPLETION_INDEX has no count of "+
+				"its own)")
+		fs.StringVar(&f.save, "save", "",
+			"`DIR` to save the minimal failing cases in (replay them with toolproof replay)")
+		fs.DurationVar(&f.maxTime, "max-time", 0,
+			"stop the run after this `DURATION` and write the report of what was checked, as SIGINT does (exit "+
+				"status 3; 0: no limit)")
+		fs.StringVar(&f.cpuprofile, "cpuprofile", "",
+			"write a CPU profile of the run to this `FILE` (for 'go tool pprof')")
+		fs.StringVar(&f.weights, "weights", "",
+			"draw the classes in the proportions of this `FILE` (toolproof classify --weights), each class at least "+
+				"a quarter of an even share")
+		fs.StringVar(&f.baseline, "baseline", "",
+			"`REPORT.json` listing the known findings: replayed first; those that still reproduce do not fail the "+
+				"run, those that no longer do (fixed) fail it")
 	} else {
 		fs.Var(&f.ids, "id", "replay only the finding with this `ID` (repeatable; replaying a JSON report)")
 	}

@@ -39,7 +39,8 @@ func sarifResults(t *testing.T, args ...string) []sarifResult {
 	var log struct {
 		Runs []struct{ Results []sarifResult }
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) == 0 {
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || len(log.Runs) != 1 ||
+		len(log.Runs[0].Results) == 0 {
 		t.Fatalf("no SARIF results (%v):\n%s", err, clip(r.stdout))
 	}
 	return log.Runs[0].Results
@@ -48,7 +49,8 @@ func sarifResults(t *testing.T, args ...string) []sarifResult {
 // sarifSchema compiles the OASIS SARIF 2.1.0 schema the report package keeps.
 func sarifSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	s, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "harness", "report", "testdata", "sarif", "sarif-schema-2.1.0.json"))
+	s, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "harness", "report", "testdata", "sarif",
+		"sarif-schema-2.1.0.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,35 +98,43 @@ const nestedDeploy = `[
 func TestSARIFLocatesSchemaPlaces(t *testing.T) {
 	dir := t.TempDir()
 	jsonl := `{"name": "ping", "parameters": {"type": "object"}}` + "\n" +
-		`{"name": "deploy", "input_schema": {"type": "object", "required": ["service"], "properties": {"service": {"type": "string"}, "options": {"properties": {"replicas": {"minimum": 1, "type": "integer"}}}}}}` + "\n"
+		`{"name": "deploy", "input_schema": {"type": "object", "required": ["service"], "properties": {"service": ` +
+		`{"type": "string"}, "options": {"properties": {"replicas": {"minimum": 1, "type": "integer"}}}}}}` + "\n"
 	for _, c := range []struct{ file, text string }{{"tools.json", nestedDeploy}, {"tools.jsonl", jsonl}} {
 		path := writeFile(t, dir, c.file, c.text)
 		line, col := positionOf(t, c.text, `"replicas"`, `"type"`)
-		args := []string{"--validator", execSpec(t), "--tools", path, "--mutators", "stringified_type", "--checks", "30", "--seed", "1"}
+		args := []string{"--validator", execSpec(t), "--tools", path, "--mutators", "stringified_type",
+			"--checks", "30", "--seed", "1"}
 		results := sarifResults(t, args...)
 		for _, res := range results {
 			loc := res.Locations[0].PhysicalLocation
 			if res.Properties["path"] != "/options/replicas" {
 				t.Errorf("%s: a finding at %v", c.file, res.Properties["path"])
 			}
-			if loc.ArtifactLocation.URI != filepath.ToSlash(relPath(path)) || loc.Region.StartLine != line || loc.Region.StartColumn != col ||
+			if loc.ArtifactLocation.URI != filepath.ToSlash(relPath(path)) || loc.Region.StartLine != line ||
+				loc.Region.StartColumn != col ||
 				res.Properties["schema"] != "/properties/options/properties/replicas/type" {
-				t.Errorf("%s: %s at %s:%d:%d (schema %v), want %s:%d:%d, the \"type\" of replicas", c.file, res.Message.Text,
-					loc.ArtifactLocation.URI, loc.Region.StartLine, loc.Region.StartColumn, res.Properties["schema"], relPath(path), line, col)
+				t.Errorf("%s: %s at %s:%d:%d (schema %v), want %s:%d:%d, the \"type\" of replicas",
+					c.file, res.Message.Text,
+					loc.ArtifactLocation.URI, loc.Region.StartLine, loc.Region.StartColumn, res.Properties["schema"],
+					relPath(path), line, col)
 			}
 		}
 		text := must(t, 1, append([]string{"run"}, args...)...).stdout
-		if want := fmt.Sprintf("     at:     %s:%d:%d  schema: /properties/options/properties/replicas/type\n", relPath(path), line, col); !strings.Contains(text, want) {
+		if want := fmt.Sprintf("     at:     %s:%d:%d  schema: /properties/options/properties/replicas/type\n",
+			relPath(path), line, col); !strings.Contains(text, want) {
 			t.Errorf("%s: the text report lacks %q:\n%s", c.file, want, clip(text))
 		}
 	}
 
 	path := writeFile(t, dir, "fenced.json", nestedDeploy)
 	line, col := positionOf(t, nestedDeploy, `{"type": "function"`, `"name"`)
-	for _, res := range sarifResults(t, "--validator", execSpec(t, "-fence"), "--tools", path, "--mutators", "malformed_json", "--checks", "20", "--seed", "1") {
+	for _, res := range sarifResults(t, "--validator", execSpec(t, "-fence"), "--tools", path, "--mutators",
+		"malformed_json", "--checks", "20", "--seed", "1") {
 		loc := res.Locations[0].PhysicalLocation
 		if loc.Region.StartLine != line || loc.Region.StartColumn != col || res.Properties["schema"] != nil {
-			t.Errorf("%s at %d:%d (schema %v), want the tool's name at %d:%d", res.Message.Text, loc.Region.StartLine, loc.Region.StartColumn,
+			t.Errorf("%s at %d:%d (schema %v), want the tool's name at %d:%d", res.Message.Text, loc.Region.StartLine,
+				loc.Region.StartColumn,
 				res.Properties["schema"], line, col)
 		}
 	}
@@ -147,7 +157,8 @@ func TestSARIFLocatesToolsFromAPipe(t *testing.T) {
 		}
 	}()
 	line, col := positionOf(t, nestedDeploy, `"replicas"`, `"type"`)
-	for _, res := range sarifResults(t, "--validator", execSpec(t), "--tools", fifo, "--mutators", "stringified_type", "--checks", "30", "--seed", "1") {
+	for _, res := range sarifResults(t, "--validator", execSpec(t), "--tools", fifo, "--mutators", "stringified_type",
+		"--checks", "30", "--seed", "1") {
 		loc := res.Locations[0].PhysicalLocation
 		if loc.Region.StartLine != line || loc.Region.StartColumn != col {
 			t.Errorf("%s at %s:%d:%d, want line %d column %d, the \"type\" of replicas", res.Message.Text,
@@ -161,7 +172,8 @@ func TestSARIFLocatesToolsFromAPipe(t *testing.T) {
 func TestSARIFEscapesFileURIs(t *testing.T) {
 	dir := t.TempDir()
 	path := writeFile(t, dir, "my tools 100% é.json", nestedDeploy)
-	for _, res := range sarifResults(t, "--validator", execSpec(t), "--tools", path, "--mutators", "stringified_type", "--checks", "30", "--seed", "1") {
+	for _, res := range sarifResults(t, "--validator", execSpec(t), "--tools", path, "--mutators", "stringified_type",
+		"--checks", "30", "--seed", "1") {
 		uri := res.Locations[0].PhysicalLocation.ArtifactLocation.URI
 		if !strings.HasSuffix(uri, "/my%20tools%20100%25%20%C3%A9.json") {
 			t.Errorf("%s: uri %q, want the name percent-encoded", res.Message.Text, uri)

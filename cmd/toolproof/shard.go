@@ -10,7 +10,8 @@ import (
 // parallel jobs, in the order they are looked at, with the variable of the count when the system
 // sets one and whether the index counts from 1.
 var shardVars = []shardVar{
-	{"JOB_COMPLETION_INDEX", "", false},                               // Kubernetes Indexed Job (count: --shards, the Job's completions)
+	{"JOB_COMPLETION_INDEX", "",
+		false}, // Kubernetes Indexed Job (count: --shards, the Job's completions)
 	{"CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", false},                 // CircleCI parallelism
 	{"BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", false}, // Buildkite parallelism
 	{"CI_NODE_INDEX", "CI_NODE_TOTAL", true},                          // GitLab CI parallel:
@@ -55,7 +56,8 @@ func pickShard(flagShard string, flagShards int, getenv func(string) string) (i,
 			return 0, 0, "", usagef("%s%s%q: want i/n with 0 <= i < n", src.name, src.sep, src.value)
 		}
 		if flagShards > 0 && flagShards != n {
-			return 0, 0, "", usagef("%s%s%s and --shards %d disagree on the count", src.name, src.sep, src.value, flagShards)
+			return 0, 0, "", usagef("%s%s%s and --shards %d disagree on the count", src.name,
+				src.sep, src.value, flagShards)
 		}
 		return i, n, src.name + src.sep + src.value, nil
 	}
@@ -71,14 +73,16 @@ func pickShard(flagShard string, flagShards int, getenv func(string) string) (i,
 		for _, sv := range shardVars {
 			names = append(names, sv.index)
 		}
-		return 0, 0, "", usagef("--shards %d: no shard index; give --shard i/%d, or set TOOLPROOF_SHARD or one of %s", flagShards, flagShards, strings.Join(names, ", "))
+		return 0, 0, "", usagef("--shards %d: no shard index; give --shard i/%d, or set TOOLPROOF_SHARD or one of %s",
+			flagShards, flagShards, strings.Join(names, ", "))
 	}
 	return 0, 0, "", nil
 }
 
 // shardFromVar reads the shard index from the variable sv names (set to v), with the count from
 // --shards or sv's count variable.
-func shardFromVar(sv shardVar, v string, flagShards int, getenv func(string) string) (i, n int, from string, err error) {
+func shardFromVar(sv shardVar, v string, flagShards int, getenv func(string) string) (i, n int,
+	from string, err error) {
 	i, err = strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || i < 0 || (sv.fromOne && i < 1) {
 		return 0, 0, "", usagef("%s=%q: not a shard index", sv.index, v)
@@ -93,11 +97,13 @@ func shardFromVar(sv shardVar, v string, flagShards int, getenv func(string) str
 		t := getenv(sv.total)
 		n, err = strconv.Atoi(strings.TrimSpace(t))
 		if err != nil || n <= 0 {
-			return 0, 0, "", usagef("%s=%s is set, but %s=%q is not a count (give the count with --shards N)", sv.index, v, sv.total, t)
+			return 0, 0, "", usagef("%s=%s is set, but %s=%q is not a count (give the count with --shards N)",
+				sv.index, v, sv.total, t)
 		}
 		from += fmt.Sprintf(", %s=%s", sv.total, t)
 	} else {
-		return 0, 0, "", usagef("%s=%s is set: give the number of shards with --shards N (the Job's completions), or --shard i/n", sv.index, v)
+		return 0, 0, "", usagef("%s=%s is set: give the number of shards with --shards N (the Job's completions), or "+
+			"--shard i/n", sv.index, v)
 	}
 	if i >= n {
 		return 0, 0, "", usagef("shard index %d (from %s) is not below the count %d", i, from, n)

@@ -62,7 +62,8 @@ func (l *stderrLog) route(line []byte) {
 			return
 		}
 		l.path = l.file.Name()
-		fmt.Fprintf(l.stderr, "toolproof: the validator's stderr goes to %s (--validator-stderr=pass shows it here)\n", l.path)
+		fmt.Fprintf(l.stderr,
+			"toolproof: the validator's stderr goes to %s (--validator-stderr=pass shows it here)\n", l.path)
 	}
 	l.lines++
 	l.file.Write(line)

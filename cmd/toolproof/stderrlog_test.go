@@ -12,7 +12,8 @@ import (
 // it all through.
 func TestValidatorStderrCaptured(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	args := []string{"run", "--checks", "3", "--seed", "1", "--tool", "read", "--validator", execSpec(t, "-chatter", "500")}
+	args := []string{"run", "--checks", "3", "--seed", "1", "--tool", "read", "--validator",
+		execSpec(t, "-chatter", "500")}
 	r := must(t, 1, args...)
 	if strings.Contains(r.stderr, "thinking") {
 		t.Errorf("the validator's stderr passed through:\n%s", clip(r.stderr))
@@ -20,7 +21,8 @@ func TestValidatorStderrCaptured(t *testing.T) {
 	if !strings.Contains(r.stderr, "toolproof adapter: a note of the adapter's own") {
 		t.Errorf("the adapter's own note is gone from stderr:\n%s", clip(r.stderr))
 	}
-	named := regexp.MustCompile(`toolproof: the validator's stderr goes to (\S+) \(--validator-stderr=pass`).FindAllStringSubmatch(r.stderr, -1)
+	goesTo := regexp.MustCompile(`toolproof: the validator's stderr goes to (\S+) \(--validator-stderr=pass`)
+	named := goesTo.FindAllStringSubmatch(r.stderr, -1)
 	if len(named) != 1 {
 		t.Fatalf("the file is named %d times on stderr, want once:\n%s", len(named), clip(r.stderr))
 	}
@@ -42,7 +44,8 @@ func TestValidatorStderrCaptured(t *testing.T) {
 	}
 	cli(t, append(args, "--validator-stderr=nowhere")...).want(t, 2)
 	// A validator that dies: its crash finding shows the last lines of the captured stderr.
-	crash := must(t, 1, "run", "--checks", "2", "--seed", "1", "--tool", "read", "--validator", execSpec(t, "-chatter", "30", "-die-on", "path"))
+	crash := must(t, 1, "run", "--checks", "2", "--seed", "1", "--tool", "read", "--validator",
+		execSpec(t, "-chatter", "30", "-die-on", "path"))
 	if !strings.Contains(crash.stdout, "crash") || !strings.Contains(crash.stdout, "│ thinking 29 ─") {
 		t.Errorf("the crash does not show the last lines of the validator's stderr:\n%s", clip(crash.stdout))
 	}

@@ -22,7 +22,8 @@ func TestToolFilterEveryValidator(t *testing.T) {
 		t.Errorf("--tool read --tool bash: %d tools checked, want 2", doc.Reports[0].Tools)
 	}
 	r = must(t, 2, "run", "--checks", "5", "--tool", "nosuch")
-	if !strings.Contains(r.stderr, "--tool nosuch: no tool has that name; the tools are: ") || !strings.Contains(r.stderr, "read") {
+	if !strings.Contains(r.stderr, "--tool nosuch: no tool has that name; the tools are: ") ||
+		!strings.Contains(r.stderr, "read") {
 		t.Errorf("--tool nosuch: stderr %q, want an error naming the tools", r.stderr)
 	}
 	r = must(t, 2, "run", "--checks", "5", "--skip-tool", "nosuch")
@@ -36,7 +37,8 @@ func TestToolFilterEveryValidator(t *testing.T) {
 			Tools int `json:"tools"`
 		} `json:"reports"`
 	}
-	if json.Unmarshal([]byte(all.stdout), &a) != nil || json.Unmarshal([]byte(skipped.stdout), &b) != nil || b.Reports[0].Tools != a.Reports[0].Tools-1 {
+	if json.Unmarshal([]byte(all.stdout), &a) != nil || json.Unmarshal([]byte(skipped.stdout), &b) != nil ||
+		b.Reports[0].Tools != a.Reports[0].Tools-1 {
 		t.Errorf("--skip-tool read: %v tools, all: %v", b.Reports, a.Reports)
 	}
 }

@@ -43,7 +43,8 @@ func TestValidatorsListsOnlyWhatRuns(t *testing.T) {
 			t.Errorf("validators outside a checkout: %s (%s) listed %v:\n%s", e.Name, e.Kind, listed, out)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^not listed: the Go validator zoo \(gojsonschema, .*json-struct-strict\) .*TOOLPROOF_ROOT`).MatchString(out) {
+	if !regexp.MustCompile(`(?m)^not listed: the Go validator zoo \(gojsonschema, .*json-struct-strict\) ` +
+		`.*TOOLPROOF_ROOT`).MatchString(out) {
 		t.Errorf("validators outside a checkout does not say how to get the zoo:\n%s", out)
 	}
 }

@@ -47,7 +47,8 @@ func TestIdentify(t *testing.T) {
 			buildID{version: "devel-fa846b9a1b2c", commit: rev}},
 		{"a clone, changed", "", stamp("", "vcs.revision", rev, "vcs.modified", "true"),
 			buildID{version: "devel-fa846b9a1b2c+dirty", commit: rev, dirty: true}},
-		{"a clone, stamped by Go", "", stamp("v0.0.0-20261202003937-fa846b9a1b2c+dirty", "vcs.revision", rev, "vcs.modified", "true"),
+		{"a clone, stamped by Go", "",
+			stamp("v0.0.0-20261202003937-fa846b9a1b2c+dirty", "vcs.revision", rev, "vcs.modified", "true"),
 			buildID{version: "v0.0.0-20261202003937-fa846b9a1b2c+dirty", commit: rev, dirty: true}},
 		{"no stamp", "", stamp("(devel)"), buildID{version: "devel"}},
 		{"no build information", "", nil, buildID{version: "devel"}},
@@ -70,7 +71,8 @@ func TestVersionOfABuild(t *testing.T) {
 		t.Fatalf("the go command is not on PATH: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "toolproof")
-	if out, err := exec.Command(goBin, "build", "-ldflags", "-X main.version=v9.8.7-test", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command(goBin, "build", "-ldflags", "-X main.version=v9.8.7-test", "-o", bin,
+		".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	for _, arg := range []string{"version", "--version", "-v"} {

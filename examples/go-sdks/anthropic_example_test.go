@@ -30,7 +30,8 @@ func weatherTool() (anthropic.BetaTool, error) {
 	return toolrunner.NewBetaToolFromJSONSchema("get_weather", "the forecast for a city",
 		func(ctx context.Context, in WeatherInput) (anthropic.BetaToolResultBlockParamContentUnion, error) {
 			*ctx.Value(received{}).(*WeatherInput) = in
-			return anthropic.BetaToolResultBlockParamContentUnion{OfText: &anthropic.BetaTextBlockParam{Text: "sunny"}}, nil
+			return anthropic.BetaToolResultBlockParamContentUnion{OfText: &anthropic.BetaTextBlockParam{Text: "sunny"}},
+				nil
 		})
 }
 

@@ -58,7 +58,8 @@ func badge(rs []*Report) Badge {
 			held++
 		}
 	}
-	b := Badge{SchemaVersion: 1, Label: "toolproof", Message: fmt.Sprintf("%d/%d classes hold", held, len(classes)), Color: "yellow"}
+	b := Badge{SchemaVersion: 1, Label: "toolproof",
+		Message: fmt.Sprintf("%d/%d classes hold", held, len(classes)), Color: "yellow"}
 	switch {
 	case len(classes) == 0:
 		b.Message, b.Color = "no tool checked", "red"

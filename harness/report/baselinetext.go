@@ -24,11 +24,13 @@ func writeBaselineText(w io.Writer, r *Report) {
 	if b == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nbaseline %s: %d known (still reproduce; they do not fail the run), %d fixed\n", b.File, len(b.Known), len(b.Fixed))
+	fmt.Fprintf(w, "\nbaseline %s: %d known (still reproduce; they do not fail the run), %d fixed\n", b.File,
+		len(b.Known), len(b.Fixed))
 	for _, f := range b.Fixed {
 		fmt.Fprintf(w, "\nFIXED %s\n", f.String())
 		fmt.Fprintf(w, "     args:   %s\n", showArgs(string(f.Args)))
-		fmt.Fprintf(w, "     id:     %s: no longer reproduces; remove it from the baseline (toolproof baseline on this run's JSON report)\n", f.ID)
+		fmt.Fprintf(w, "     id:     %s: no longer reproduces; remove it from the baseline (toolproof baseline on "+
+			"this run's JSON report)\n", f.ID)
 	}
 	if len(b.Known) > 0 {
 		fmt.Fprintln(w)
@@ -44,7 +46,8 @@ func writeBaselineMarkdown(w io.Writer, r *Report) {
 	if b == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nBaseline %s: %d known (still reproduce; they do not fail the run), %d fixed (no longer reproduce: remove them from the baseline).\n",
+	fmt.Fprintf(w, "\nBaseline %s: %d known (still reproduce; they do not fail the run), %d fixed (no longer "+
+		"reproduce: remove them from the baseline).\n",
 		mdCode(b.File), len(b.Known), len(b.Fixed))
 	if len(b.Known)+len(b.Fixed) == 0 {
 		return

@@ -6,11 +6,11 @@ import (
 	"unicode"
 )
 
-// Text from outside (tool names, a validator's messages and notes, reasons that quote a
-// schema, the calls of a log) is written, in every text output of toolproof, with its control
-// characters escaped: an ESC, a carriage return or a newline in a tool name could otherwise
-// move the cursor, rewrite a line or forge a "PASS" line in a terminal or a CI log. Bidirectional overrides, which reorder what a reader sees,
-// are escaped too.
+// Text from outside (tool names, a validator's messages and notes, reasons that quote a schema, the
+// calls of a log) is written, in every text output of toolproof, with its control characters
+// escaped: an ESC, a carriage return or a newline in a tool name could otherwise move the cursor,
+// rewrite a line or forge a "PASS" line in a terminal or a CI log. Bidirectional overrides, which
+// reorder what a reader sees, are escaped too.
 
 // EscapeLine escapes every control character of s, newlines included, as \n, \r, \t or
 // \u00XX: one line out.

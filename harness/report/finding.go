@@ -85,7 +85,8 @@ type findingJSON struct {
 // MarshalJSON writes the finding flat: its case's fields beside the verdict's.
 func (f Finding) MarshalJSON() ([]byte, error) {
 	j := findingJSON{Tool: f.Tool, Class: f.Class, Variant: f.Variant, Kind: f.Kind, Expect: f.Expect, Got: f.Got,
-		Path: f.Path, Scope: f.Scope, Also: f.Also, Keyword: f.Keyword, Reason: f.Reason, Canary: f.Canary, Args: string(f.Args),
+		Path: f.Path, Scope: f.Scope, Also: f.Also, Keyword: f.Keyword, Reason: f.Reason,
+		Canary: f.Canary, Args: string(f.Args),
 		Original: string(f.Original), ID: f.ID, SchemaHash: f.SchemaHash, Detail: f.Detail,
 		Issues: f.Issues, Count: f.Count, Blocking: f.Blocking, Shrunk: f.Shrunk, Place: f.Place, Known: f.Known}
 	if f.Location != (Source{}) {
@@ -117,9 +118,11 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 		original = []byte(j.Original)
 	}
 	*f = Finding{Case: corpus.Case{ID: j.ID, Tool: j.Tool, SchemaHash: j.SchemaHash, Args: args, Original: original,
-		Expect: j.Expect, Class: j.Class, Variant: j.Variant, Path: j.Path, Scope: j.Scope, Also: j.Also, Keyword: j.Keyword,
+		Expect: j.Expect, Class: j.Class, Variant: j.Variant, Path: j.Path, Scope: j.Scope,
+		Also: j.Also, Keyword: j.Keyword,
 		Reason: j.Reason, Canary: j.Canary},
-		Kind: j.Kind, Got: j.Got, Detail: j.Detail, Issues: j.Issues, Count: j.Count, Blocking: j.Blocking, Shrunk: j.Shrunk,
+		Kind: j.Kind, Got: j.Got, Detail: j.Detail, Issues: j.Issues, Count: j.Count,
+		Blocking: j.Blocking, Shrunk: j.Shrunk,
 		Place: j.Place, Known: j.Known}
 	if j.Location != nil {
 		f.Location = *j.Location

@@ -31,7 +31,8 @@ func goldenReport() *Report {
 	impl.Either, impl.EitherAccepted = 20, 3
 	malformed := st(20, 0, 0, nil)
 	malformed.Unclear = 2
-	malformed.Samples = []string{`read {"path":"a",}: the adapter answered "maybe"`, `grep {'pattern': 'x'}: no verdict field`}
+	malformed.Samples = []string{`read {"path":"a",}: the adapter answered "maybe"`,
+		`grep {'pattern': 'x'}: no verdict field`}
 	r := &Report{
 		Validator: "coercing", Profile: "strict", ClassOrder: testClassOrder, Tools: 2, Seed: 42,
 		Classes: map[string]*ClassStats{
@@ -49,15 +50,30 @@ func goldenReport() *Report {
 			"implementation_defined": {"grep", "read"},
 		},
 		Findings: []Finding{
-			{Case: corpus.Case{Tool: "grep", Class: "hallucinated_key", Expect: "reject", Path: "/Pattern", Keyword: "additionalProperties", Reason: `a key "Pattern" the schema does not allow`, Args: []byte(`{"Pattern":"x","pattern":"x"}`), ID: "0123456789abcdef0123"}, Kind: ImpreciseLocation, Got: "rejected", Issues: []Issue{{Path: "", Keyword: "additionalProperties", Message: "unknown key"}}, Detail: `no issue at "/Pattern", above it or inside it; issues: (root): unknown key`, Count: 4},
-			{Case: corpus.Case{Tool: "read", Class: "stringified_type", Expect: "reject", Path: "/limit", Scope: "/limit", Also: []corpus.Place{{Path: "/offset", Scope: ""}}, Keyword: "type", Reason: `the number at /limit written as the string "20"`, Args: []byte(`{"limit":"20","path":"a"}`), Original: []byte(`{"limit":20,"path":"a"}`), ID: "fedcba9876543210fedc", SchemaHash: "5f1e2d3c4b5a69788796"}, Kind: Missed, Got: "accepted", Detail: `passed on: {"limit":20,"path":"a"}`, Count: 5, Blocking: true, Shrunk: true,
+			{Case: corpus.Case{Tool: "grep", Class: "hallucinated_key", Expect: "reject", Path: "/Pattern",
+				Keyword: "additionalProperties", Reason: `a key "Pattern" the schema does not allow`,
+				Args: []byte(`{"Pattern":"x","pattern":"x"}`), ID: "0123456789abcdef0123"}, Kind: ImpreciseLocation,
+				Got: "rejected", Issues: []Issue{{Path: "", Keyword: "additionalProperties",
+					Message: "unknown key"}},
+				Detail: `no issue at "/Pattern", above it or inside it; issues: (root): unknown key`, Count: 4},
+			{Case: corpus.Case{Tool: "read", Class: "stringified_type", Expect: "reject", Path: "/limit",
+				Scope: "/limit", Also: []corpus.Place{{Path: "/offset",
+					Scope: ""}}, Keyword: "type", Reason: `the number at /limit written as the string "20"`,
+				Args: []byte(`{"limit":"20","path":"a"}`), Original: []byte(`{"limit":20,"path":"a"}`),
+				ID: "fedcba9876543210fedc", SchemaHash: "5f1e2d3c4b5a69788796"}, Kind: Missed, Got: "accepted",
+				Detail: `passed on: {"limit":20,"path":"a"}`, Count: 5, Blocking: true, Shrunk: true,
 				Location: Source{File: "tools/read.json", Line: 7, Column: 9, Schema: "/properties/limit/type"}},
-			{Case: corpus.Case{Tool: "read", Class: "valid", Expect: "accept", Args: []byte("{\"path\":\"a\\u0000b\",\n\"tags\":[\"x\"]}"), ID: "00000000000000000001"}, Kind: SilentChange, Got: "accepted", Count: 1, Blocking: true, Detail: "value passed on (-sent +passed on):\n" +
-				"  {\n+   \"limit\": 2000,\n    \"path\": \"a\\u0000b\",\n    \"tags\": [\n      \"x\"\n    ]\n  }\n"},
+			{Case: corpus.Case{Tool: "read", Class: "valid", Expect: "accept",
+				Args: []byte("{\"path\":\"a\\u0000b\",\n\"tags\":[\"x\"]}"), ID: "00000000000000000001"},
+				Kind: SilentChange, Got: "accepted", Count: 1, Blocking: true,
+				Detail: "value passed on (-sent +passed on):\n" +
+					"  {\n+   \"limit\": 2000,\n    \"path\": \"a\\u0000b\",\n    \"tags\": [\n      \"x\"\n    ]\n " +
+					" }\n"},
 		},
-		Skipped: []Skipped{{Tool: "deploy", Source: "tools.json#2", Reason: "unusable schema: remote $ref https://example.com/s.json"}},
-		Stale:   []string{"abcdefabcdefabcdefab: saved as invalid, but the schema now accepts it"},
-		Notes:   []string{"read: rapid: a note"},
+		Skipped: []Skipped{{Tool: "deploy", Source: "tools.json#2",
+			Reason: "unusable schema: remote $ref https://example.com/s.json"}},
+		Stale: []string{"abcdefabcdefabcdefab: saved as invalid, but the schema now accepts it"},
+		Notes: []string{"read: rapid: a note"},
 	}
 	for _, c := range r.Classes {
 		r.Cases += c.Cases
@@ -67,9 +83,11 @@ func goldenReport() *Report {
 
 // goldenPassing is a second, passing validator for the comparisons.
 func goldenPassing() *Report {
-	r := &Report{Validator: "reference", Profile: "strict", ClassOrder: testClassOrder, Tools: 2, Passed: true, Seed: 42,
+	r := &Report{Validator: "reference", Profile: "strict", ClassOrder: testClassOrder, Tools: 2,
+		Passed: true, Seed: 42,
 		Classes: map[string]*ClassStats{}, Checked: map[string][]string{}, Findings: []Finding{}, Skipped: []Skipped{}}
-	for _, c := range []string{"valid", "stringified_type", "hallucinated_key", "malformed_json", "implementation_defined"} {
+	for _, c := range []string{"valid", "stringified_type", "hallucinated_key", "malformed_json",
+		"implementation_defined"} {
 		r.Classes[c] = &ClassStats{Cases: 20, ByKind: map[Kind]int{}}
 		r.Checked[c] = []string{"grep", "read"}
 		r.Cases += 20
@@ -122,7 +140,8 @@ func checkGolden(t *testing.T, name string, got []byte) {
 		t.Fatalf("%v (go test ./harness/report -run Golden -update writes it)", err)
 	}
 	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s changed (-want +got); go test ./harness/report -run Golden -update accepts the change:\n%s", path, d)
+		t.Errorf("%s changed (-want +got); go test ./harness/report -run Golden -update accepts the change:\n%s",
+			path, d)
 	}
 }
 
@@ -156,7 +175,8 @@ func TestJUnitCountsMatchTheText(t *testing.T) {
 	s := summarize(r)
 	total, failed := s.total, s.failed
 	if doc.Tests != total+len(r.Skipped) || doc.Failures != failed || doc.Skipped != len(r.Skipped) {
-		t.Errorf("junit tests=%d failures=%d skipped=%d; the text says %d checks, %d failed, %d skipped", doc.Tests, doc.Failures, doc.Skipped, total, failed, len(r.Skipped))
+		t.Errorf("junit tests=%d failures=%d skipped=%d; the text says %d checks, %d failed, %d skipped", doc.Tests,
+			doc.Failures, doc.Skipped, total, failed, len(r.Skipped))
 	}
 	cases, failures := 0, 0
 	for _, s := range doc.Suites {
@@ -168,7 +188,8 @@ func TestJUnitCountsMatchTheText(t *testing.T) {
 		}
 	}
 	if cases != doc.Tests || failures != doc.Failures {
-		t.Errorf("junit: %d testcase elements and %d failures, the attributes say %d and %d", cases, failures, doc.Tests, doc.Failures)
+		t.Errorf("junit: %d testcase elements and %d failures, the attributes say %d and %d", cases, failures,
+			doc.Tests, doc.Failures)
 	}
 	line := fmt.Sprintf("checks (a tool in a class): %d, %d failed;", total, failed)
 	if !strings.Contains(txt.String(), line) {
@@ -181,7 +202,8 @@ func TestJUnitCountsMatchTheText(t *testing.T) {
 
 // testClassOrder is the order the harness gives the reports it builds (harness.ClassOrder).
 var testClassOrder = []string{"valid", "stringified_type", "flattened_array", "hallucinated_key", "out_of_range_enum",
-	"missing_required", "null_value", "wrong_type", "json_in_string", "wrapped_scalar", "wrapper_nesting", "root_not_object",
+	"missing_required", "null_value", "wrong_type", "json_in_string", "wrapped_scalar",
+	"wrapper_nesting", "root_not_object",
 	"malformed_json", "implementation_defined"}
 
 // goldenUnchecked is a run that checked nothing: both its tools were skipped.
@@ -203,7 +225,8 @@ func TestGoldenUnchecked(t *testing.T) {
 	if r.Passed {
 		t.Fatal("a run that checked no tool passed")
 	}
-	if v := r.Outcome(); v.Status != "UNCHECKED" || v.String() != "UNCHECKED: 0 tools checked, 2 skipped (login, (unnamed) tools.json#1)" {
+	if v := r.Outcome(); v.Status != "UNCHECKED" ||
+		v.String() != "UNCHECKED: 0 tools checked, 2 skipped (login, (unnamed) tools.json#1)" {
 		t.Errorf("verdict %q", v)
 	}
 	for _, format := range []string{"text", "json", "junit", "markdown", "html", "sarif", "badge"} {
@@ -262,13 +285,15 @@ func TestGoldenInterrupted(t *testing.T) {
 		t.Fatalf("outcome %+v", v)
 	}
 	for _, format := range []string{"text", "junit", "markdown", "html", "sarif"} {
-		ext := map[string]string{"text": "txt", "junit": "xml", "markdown": "md", "html": "html", "sarif": "sarif"}[format]
+		ext := map[string]string{"text": "txt", "junit": "xml", "markdown": "md", "html": "html",
+			"sarif": "sarif"}[format]
 		t.Run(format, func(t *testing.T) {
 			var got bytes.Buffer
 			if err := r.WriteFormat(&got, format, RenderOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Contains(got.Bytes(), []byte("INTERRUPTED")) && !bytes.Contains(got.Bytes(), []byte("interrupted")) {
+			if !bytes.Contains(got.Bytes(), []byte("INTERRUPTED")) &&
+				!bytes.Contains(got.Bytes(), []byte("interrupted")) {
 				t.Errorf("%s does not say the run was interrupted:\n%s", format, got.Bytes())
 			}
 			checkGolden(t, "interrupted."+ext, got.Bytes())

@@ -115,7 +115,8 @@ type htmlFinding struct {
 // WriteHTML writes the report as one self-contained HTML page.
 func (r *Report) WriteHTML(w io.Writer, opts HTMLOptions) error {
 	v := r.htmlValidator("v0", opts)
-	p := htmlPage{Title: fmt.Sprintf("toolproof: %s %s", r.Validator, v.Status), Heading: "toolproof: " + r.Validator, Status: v.Status,
+	p := htmlPage{Title: fmt.Sprintf("toolproof: %s %s", r.Validator, v.Status),
+		Heading: "toolproof: " + r.Validator, Status: v.Status,
 		Command: opts.Command, Seed: v.Seed, Validators: []htmlValidator{v}}
 	p.Classes, p.Kinds = filterValues([]*Report{r})
 	return htmlTemplate.Execute(w, p)
@@ -130,7 +131,8 @@ func (cmp *Comparison) WriteHTML(w io.Writer, opts HTMLOptions) error {
 	}
 	status := worst(statuses...)
 	m := newComparisonModel(cmp)
-	p := htmlPage{Title: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)), Heading: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)), Status: status,
+	p := htmlPage{Title: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)),
+		Heading: fmt.Sprintf("toolproof: %d validators compared", len(cmp.Reports)), Status: status,
 		Command: opts.Command, Seed: m.seedText(func(s string) string { return s })}
 	hm := &htmlHeatmap{Classes: m.classes}
 	for i, r := range cmp.Reports {
@@ -164,7 +166,8 @@ func heatCell(r *Report, class, anchor string) htmlHeatCell {
 		style = template.CSS(fmt.Sprintf("background:hsl(%d,75%%,80%%)", int(40*share)))
 		held = "fails"
 	}
-	hc := htmlHeatCell{Text: fmt.Sprintf("%d/%d", c.Caught, c.Cases), Title: fmt.Sprintf("%s, %s %s: %s", r.Validator, class, held, c.text()),
+	hc := htmlHeatCell{Text: fmt.Sprintf("%d/%d", c.Caught, c.Cases),
+		Title: fmt.Sprintf("%s, %s %s: %s", r.Validator, class, held, c.text()),
 		Style: style}
 	for _, f := range r.Findings {
 		if string(f.Class) == class {
@@ -214,7 +217,8 @@ func (r *Report) htmlValidator(anchor string, opts HTMLOptions) htmlValidator {
 	kinds := s.kinds
 	for _, c := range s.classes {
 		st := r.Classes[c]
-		row := htmlClassRow{Class: c, Cases: st.Cases, OK: st.Cases - st.Failed, Failed: st.Failed, NA: st.NotApplicable}
+		row := htmlClassRow{Class: c, Cases: st.Cases, OK: st.Cases - st.Failed,
+			Failed: st.Failed, NA: st.NotApplicable}
 		if st.Either > 0 {
 			row.Either = eitherText(st)
 		}
@@ -324,8 +328,9 @@ func (r *Report) htmlFinding(anchor string, f Finding, opts HTMLOptions) htmlFin
 	case f.Known:
 		mark = "known"
 	}
-	h := htmlFinding{Anchor: anchor + "-" + f.ID + "-" + string(f.Kind), Mark: mark, Line: f.String(), Class: string(f.Class),
-		Kind: string(f.Kind), Args: showArgs(string(f.Args)), Path: f.Path, Keyword: f.Keyword, At: atText(r.At(f)),
+	h := htmlFinding{Anchor: anchor + "-" + f.ID + "-" + string(f.Kind), Mark: mark, Line: f.String(),
+		Class: string(f.Class),
+		Kind:  string(f.Kind), Args: showArgs(string(f.Args)), Path: f.Path, Keyword: f.Keyword, At: atText(r.At(f)),
 		Detail: strings.TrimRight(f.Detail, "\n"), ID: f.ID, Replay: opts.replay(r, f), Count: suchCases(f.Count),
 		Unshrunk: f.ShrinkNote()}
 	if f.Path == "" && f.Class != "valid" {

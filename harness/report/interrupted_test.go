@@ -31,7 +31,8 @@ func TestComparisonMarksInterrupted(t *testing.T) {
 		if !strings.Contains(both.String(), line) {
 			t.Errorf("%s: the comparison does not hold %q:\n%s", format, line, both.String())
 		}
-		if err := (&Comparison{Reports: []*Report{goldenPassing(), goldenReport()}}).Write(&finished, format); err != nil {
+		if err := (&Comparison{Reports: []*Report{goldenPassing(), goldenReport()}}).Write(&finished,
+			format); err != nil {
 			t.Fatal(err)
 		}
 		if strings.Contains(strings.ToLower(finished.String()), "interrupted") {

@@ -94,7 +94,8 @@ func junitSuites(sum *summary, withValidator bool) []junitSuite {
 	if withValidator {
 		prefix = "toolproof/" + r.Validator + "/"
 	}
-	props := []junitProperty{{"validator", r.Validator}, {"profile", string(r.Profile)}, {"closed", strconv.FormatBool(r.Closed)},
+	props := []junitProperty{{"validator", r.Validator}, {"profile", string(r.Profile)},
+		{"closed", strconv.FormatBool(r.Closed)},
 		{"verdict", sum.outcome.String()}}
 	if r.Seed != 0 {
 		props = append(props, junitProperty{"seed", strconv.FormatUint(r.Seed, 10)})

@@ -27,6 +27,7 @@ const (
 
 // Kinds lists every kind, in report order.
 func Kinds() []Kind {
-	return []Kind{FalseReject, Missed, WrongRepair, SilentChange, DeclaredDefault, ImpreciseLocation, Leak, MutatedInput,
+	return []Kind{FalseReject, Missed, WrongRepair, SilentChange, DeclaredDefault,
+		ImpreciseLocation, Leak, MutatedInput,
 		Crash, Timeout, ProtocolError, GateError}
 }

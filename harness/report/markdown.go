@@ -45,7 +45,8 @@ func writeComparisonMarkdown(w io.Writer, cmp *Comparison) error {
 		if len(r.Findings)+len(r.Skipped) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n**%s**: %d findings, %d skipped tools\n\n<details><summary>findings and skipped tools</summary>\n\n",
+		fmt.Fprintf(w, "\n**%s**: %d findings, %d skipped tools\n\n<details><summary>findings and skipped "+
+			"tools</summary>\n\n",
 			mdText(r.Validator), len(r.Findings), len(r.Skipped))
 		if len(r.Findings) > 0 {
 			writeMarkdownFindings(w, r)
@@ -72,7 +73,8 @@ func writeMarkdownFindings(w io.Writer, r *Report) {
 		if !f.Shrunk {
 			args += " (not shrunk: as first drawn)"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdText(f.Tool), mdText(string(f.Class)), mdText(string(f.Kind)),
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdText(f.Tool), mdText(string(f.Class)),
+			mdText(string(f.Kind)),
 			args, mdText(f.Path), mdText(atText(r.At(f))), blockingWord(f), mdText(f.ID))
 	}
 }

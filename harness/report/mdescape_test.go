@@ -104,11 +104,13 @@ var codeSpan = regexp.MustCompile("```` .*? ````|``` .*? ```|`` .*? ``|` [^`]*? 
 func hostileReport() *Report {
 	r := &Report{Validator: hostileNames[3], Profile: "strict", ClassOrder: testClassOrder, Tools: 2,
 		Classes: map[string]*ClassStats{"valid": {Cases: 2, Failed: 1, ByKind: map[Kind]int{FalseReject: 1}},
-			hostileNames[2]: {Cases: 1, Failed: 1, ByKind: map[Kind]int{Missed: 1}, Unclear: 1, Samples: []string{hostileNames[5]}}},
+			hostileNames[2]: {Cases: 1, Failed: 1, ByKind: map[Kind]int{Missed: 1}, Unclear: 1,
+				Samples: []string{hostileNames[5]}}},
 		Checked: map[string][]string{"valid": {hostileNames[0]}, hostileNames[2]: {hostileNames[1]}},
 		Findings: []Finding{
-			{Case: corpus.Case{Tool: hostileNames[0], Class: corpus.Valid, Path: "/" + hostileNames[4], Args: []byte("{\"`\":\"``\"}"),
-				ID: "00000000000000000001"}, Kind: FalseReject, Blocking: true, Count: 1},
+			{Case: corpus.Case{Tool: hostileNames[0], Class: corpus.Valid, Path: "/" + hostileNames[4],
+				Args: []byte("{\"`\":\"``\"}"),
+				ID:   "00000000000000000001"}, Kind: FalseReject, Blocking: true, Count: 1},
 			{Case: corpus.Case{Tool: hostileNames[1], Class: corpus.Class(hostileNames[2]), Path: "/" + hostileNames[7],
 				Args: []byte(`{"a":"<b>"}`), ID: "00000000000000000002"}, Kind: Missed, Blocking: true, Count: 1},
 		},

@@ -55,11 +55,13 @@ func checkShards(docs []Document, name func(int) string) error {
 			return fmt.Errorf("%s: holds no reports", name(i))
 		}
 		if len(d.Reports) != len(docs[0].Reports) {
-			return fmt.Errorf("%s: holds %d reports, but %s holds %d", name(i), len(d.Reports), name(0), len(docs[0].Reports))
+			return fmt.Errorf("%s: holds %d reports, but %s holds %d", name(i), len(d.Reports),
+				name(0), len(docs[0].Reports))
 		}
 		for j, r := range d.Reports {
 			if r == nil || r.Shard == nil {
-				return fmt.Errorf("%s: report %d (validator %s) is not the report of a shard of a run", name(i), j+1, validatorOf(r))
+				return fmt.Errorf("%s: report %d (validator %s) is not the report of a shard of a run",
+					name(i), j+1, validatorOf(r))
 			}
 			if r.Shard.Of <= 0 || r.Shard.Index < 0 || r.Shard.Index >= r.Shard.Of {
 				return fmt.Errorf("%s: report %d: shard %d/%d is not a shard", name(i), j+1, r.Shard.Index, r.Shard.Of)
@@ -72,14 +74,17 @@ func checkShards(docs []Document, name func(int) string) error {
 				{"closed objects", fmt.Sprint(r.Closed), fmt.Sprint(f.Closed)},
 				{"options", r.Shard.Run, f.Shard.Run},
 				{"shard count", fmt.Sprint(r.Shard.Of), fmt.Sprint(f.Shard.Of)},
-				{"tool list", fmt.Sprintf("%d tools, hash %s", r.Shard.Tools, r.Shard.List), fmt.Sprintf("%d tools, hash %s", f.Shard.Tools, f.Shard.List)},
+				{"tool list", fmt.Sprintf("%d tools, hash %s", r.Shard.Tools, r.Shard.List),
+					fmt.Sprintf("%d tools, hash %s", f.Shard.Tools, f.Shard.List)},
 			} {
 				if c.got != c.want {
-					return fmt.Errorf("%s: report %d has %s %s, but %s has %s %s: not shards of one run", name(i), j+1, c.what, c.got, name(0), c.what, c.want)
+					return fmt.Errorf("%s: report %d has %s %s, but %s has %s %s: not shards of one run", name(i), j+1,
+						c.what, c.got, name(0), c.what, c.want)
 				}
 			}
 			if r.Shard.Index != d.Reports[0].Shard.Index {
-				return fmt.Errorf("%s: report %d is of shard %d/%d, report 1 of shard %d/%d", name(i), j+1, r.Shard.Index, r.Shard.Of, d.Reports[0].Shard.Index, r.Shard.Of)
+				return fmt.Errorf("%s: report %d is of shard %d/%d, report 1 of shard %d/%d", name(i), j+1,
+					r.Shard.Index, r.Shard.Of, d.Reports[0].Shard.Index, r.Shard.Of)
 			}
 		}
 	}
@@ -116,7 +121,8 @@ func shardOrder(docs []Document, name func(int) string) ([]int, error) {
 		if n-len(docs) > len(missing) {
 			missing = append(missing, fmt.Sprintf("and %d more", n-len(docs)-len(missing)))
 		}
-		return nil, fmt.Errorf("%s %s missing (given: %d of %d shards)", what, strings.Join(missing, ", "), len(docs), n)
+		return nil, fmt.Errorf("%s %s missing (given: %d of %d shards)", what,
+			strings.Join(missing, ", "), len(docs), n)
 	}
 	by := make([]int, n)
 	for k, i := range given {
@@ -167,8 +173,10 @@ type atSkip struct {
 func newMerger(rs []*Report) *merger {
 	f := rs[0]
 	g := &merger{winner: map[string]int{}, seenNote: map[string]bool{},
-		m: &Report{Validator: f.Validator, Profile: f.Profile, Closed: f.Closed, Seed: f.Seed, Classes: map[string]*ClassStats{},
-			Findings: []Finding{}, Skipped: []Skipped{}, Checked: map[string][]string{}, ClassOrder: f.Shard.ClassOrder}}
+		m: &Report{Validator: f.Validator, Profile: f.Profile, Closed: f.Closed, Seed: f.Seed,
+			Classes:  map[string]*ClassStats{},
+			Findings: []Finding{}, Skipped: []Skipped{}, Checked: map[string][]string{},
+			ClassOrder: f.Shard.ClassOrder}}
 	for _, r := range rs {
 		for _, s := range r.Shard.Shrinks {
 			k := shrinkKey(s.First.Class, s.First.Kind)
@@ -204,7 +212,8 @@ func (g *merger) add(i int, r *Report, name func(int) string) error {
 	}
 	g.addFindings(r)
 	if sh.Notes < 0 || sh.Notes > len(r.Notes) {
-		return fmt.Errorf("%s: report of %s: %d notes, but the shard says the run wrote %d", name(i), r.Validator, len(r.Notes), sh.Notes)
+		return fmt.Errorf("%s: report of %s: %d notes, but the shard says the run wrote %d", name(i), r.Validator,
+			len(r.Notes), sh.Notes)
 	}
 	g.runNotes = append(g.runNotes, r.Notes[:sh.Notes]...)
 	for _, n := range r.Notes[sh.Notes:] {
@@ -238,12 +247,14 @@ func (g *merger) addSkips(i int, r *Report, name func(int) string) error {
 	sh := r.Shard
 	before := len(r.Skipped) - len(sh.SkippedAt)
 	if before < 0 {
-		return fmt.Errorf("%s: report of %s: %d skipped tools, but the shard says the run skipped %d", name(i), r.Validator, len(r.Skipped), len(sh.SkippedAt))
+		return fmt.Errorf("%s: report of %s: %d skipped tools, but the shard says the run skipped %d", name(i),
+			r.Validator, len(r.Skipped), len(sh.SkippedAt))
 	}
 	if i == 0 {
 		g.outsideSkips = r.Skipped[:before]
 	} else if !slices.Equal(g.outsideSkips, r.Skipped[:before]) {
-		return fmt.Errorf("%s: report of %s: the tools skipped before the run differ from those of %s: not shards of one tool list", name(i), r.Validator, name(0))
+		return fmt.Errorf("%s: report of %s: the tools skipped before the run differ from those of %s: not shards of "+
+			"one tool list", name(i), r.Validator, name(0))
 	}
 	for k, at := range sh.SkippedAt {
 		g.runSkips = append(g.runSkips, atSkip{at, r.Skipped[before+k]})

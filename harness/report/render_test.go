@@ -20,8 +20,10 @@ func goldenBaseline() *Report {
 	r.Findings[1].Known = true
 	fixed := r.Findings[2]
 	fixed.Tool, fixed.ID, fixed.Kind = "grep", "99999999999999999999", Missed
-	r.Baseline = &BaselineResult{File: ".toolproof/baseline.json", Known: []Finding{r.Findings[1]}, Fixed: []Finding{fixed}}
-	r.Sources = map[string]Source{"read": {File: "tools/read.json", Line: 2, Column: 3}, "grep": {Served: "mcp:node server.js"}}
+	r.Baseline = &BaselineResult{File: ".toolproof/baseline.json", Known: []Finding{r.Findings[1]},
+		Fixed: []Finding{fixed}}
+	r.Sources = map[string]Source{"read": {File: "tools/read.json", Line: 2, Column: 3},
+		"grep": {Served: "mcp:node server.js"}}
 	r.Recount()
 	return r
 }
@@ -108,18 +110,21 @@ func TestSARIFIsValid(t *testing.T) {
 						if !f.Shrunk {
 							which = "Case"
 						}
-						want = append(want, r.Validator+": "+f.String()+". "+which+": "+showArgs(string(f.Args))+" (id "+f.ID+")"+unshrunkText(f))
+						want = append(want, r.Validator+": "+f.String()+". "+which+": "+showArgs(string(f.Args))+
+							" (id "+f.ID+")"+unshrunkText(f))
 					}
 				}
 			}
 			var got []string
 			for _, res := range log.Runs[0].Results {
 				got = append(got, res.Message.Text)
-				if len(res.Locations) != 1 || len(res.Locations[0].LogicalLocations) != 1 || res.Locations[0].LogicalLocations[0].Name == "" {
+				if len(res.Locations) != 1 || len(res.Locations[0].LogicalLocations) != 1 ||
+					res.Locations[0].LogicalLocations[0].Name == "" {
 					t.Errorf("result %q is not located by its tool", res.Message.Text)
 				}
 				rule := log.Runs[0].Tool.Driver.Rules[res.RuleIndex]
-				if rule.ID != res.RuleID || !strings.Contains(res.Message.Text, strings.Replace(res.RuleID, "/", " ", 1)) {
+				if rule.ID != res.RuleID ||
+					!strings.Contains(res.Message.Text, strings.Replace(res.RuleID, "/", " ", 1)) {
 					t.Errorf("result %q: rule %s (index %d, %s)", res.Message.Text, res.RuleID, res.RuleIndex, rule.ID)
 				}
 				// GitHub's rules (GH2012 and the like): a help in text and Markdown, a name that is not the id.
@@ -137,7 +142,8 @@ func TestSARIFIsValid(t *testing.T) {
 	if err := writeSARIF(&buf, []*Report{base}, SARIFOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), `"uri": "tools/read.json"`) || !strings.Contains(buf.String(), `"startLine": 2`) ||
+	if !strings.Contains(buf.String(), `"uri": "tools/read.json"`) ||
+		!strings.Contains(buf.String(), `"startLine": 2`) ||
 		!strings.Contains(buf.String(), `"fullyQualifiedName": "mcp:node server.js#grep"`) {
 		t.Errorf("the locations of the sources are missing:\n%s", buf.String())
 	}
@@ -222,7 +228,8 @@ func TestJUnitTime(t *testing.T) {
 	if err := r.Write(&plain, "junit"); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.WriteFormat(&timed, "junit", RenderOptions{JUnit: JUnitOptions{Elapsed: 1500 * time.Millisecond}}); err != nil {
+	if err := r.WriteFormat(&timed, "junit",
+		RenderOptions{JUnit: JUnitOptions{Elapsed: 1500 * time.Millisecond}}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(plain.String(), "time=") {

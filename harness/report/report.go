@@ -8,9 +8,10 @@ import (
 // Report is the result of a run: counts per class, a finding for every tool, class, kind and
 // schema place (Finding.Group), and the tools that were skipped with their reasons.
 type Report struct {
-	Passed        bool                   `json:"passed"`
-	Validator     string                 `json:"validator"`
-	Profile       string                 `json:"profile"` // the verdict rules the run judged by (harness.Profile: strict, repair)
+	Passed    bool   `json:"passed"`
+	Validator string `json:"validator"`
+	// Profile is the verdict rules the run judged by (harness.Profile: strict, repair).
+	Profile       string                 `json:"profile"`
 	Closed        bool                   `json:"closed"`
 	Tools         int                    `json:"tools"`
 	Cases         int                    `json:"cases"`

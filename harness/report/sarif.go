@@ -55,7 +55,8 @@ func sarifInvocationOf(r *Report) sarifInvocation {
 		skipped = []string{}
 	}
 	return sarifInvocation{ExecutionSuccessful: v.Status == "PASS" || v.Status == "FAIL",
-		ToolExecutionNotifications: []sarifNotification{{Level: level, Message: sarifText{r.Validator + ": " + v.Line()}}},
+		ToolExecutionNotifications: []sarifNotification{{Level: level,
+			Message: sarifText{r.Validator + ": " + v.Line()}}},
 		Properties: map[string]any{"validator": r.Validator, "verdict": v.Status, "passed": r.Passed,
 			"toolsChecked": v.Checked, "toolsSkipped": skipped}}
 }
@@ -142,8 +143,10 @@ func (cmp *Comparison) WriteSARIF(w io.Writer, opts SARIFOptions) error {
 }
 
 func writeSARIF(w io.Writer, rs []*Report, opts SARIFOptions) error {
-	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "toolproof", InformationURI: "https://github.com/toolproof/toolproof",
-		Version: opts.Version, Rules: []sarifRule{}}}, Invocations: []sarifInvocation{}, Results: []sarifResult{},
+	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "toolproof",
+		InformationURI: "https://github.com/toolproof/toolproof",
+		Version:        opts.Version, Rules: []sarifRule{}}}, Invocations: []sarifInvocation{},
+		Results:    []sarifResult{},
 		ColumnKind: "unicodeCodePoints"}
 	ruleIndex := map[string]int{}
 	var ids []string
@@ -173,7 +176,8 @@ func writeSARIF(w io.Writer, rs []*Report, opts SARIFOptions) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0",
+		Runs: []sarifRun{run}})
 }
 
 func contains(ss []string, s string) bool {
@@ -197,7 +201,8 @@ func sarifRuleFor(id string) sarifRule {
 	if class == "valid" {
 		short = fmt.Sprintf("valid arguments: %s", kindMeaning[Kind(kind)])
 	}
-	full := fmt.Sprintf("The gate under test gave a wrong verdict on a %s case (%s). The result holds the minimal case (or says it was not shrunk); toolproof replay repeats it.", class, kind)
+	full := fmt.Sprintf("The gate under test gave a wrong verdict on a %s case (%s). The result holds the minimal "+
+		"case (or says it was not shrunk); toolproof replay repeats it.", class, kind)
 	return sarifRule{ID: id, Name: ruleName(class, kind), ShortDescription: sarifText{short},
 		FullDescription:      sarifText{full},
 		Help:                 sarifRuleHelp(class, kind, short),
@@ -228,8 +233,10 @@ func ruleName(class, kind string) string {
 // sarifRuleHelp is the help of the rule CLASS/KIND: what it means, where the result holds the
 // minimal case, how to replay it and where the class and the verdicts are described.
 func sarifRuleHelp(class, kind, short string) sarifHelp {
-	text := fmt.Sprintf("%s.\n\nThe gate under test gave a wrong verdict (%s) on a case of the class %s. The result's message "+
-		"holds the minimal case (the arguments exactly as sent); `toolproof replay REPORT.json --id ID --validator SPEC` "+
+	text := fmt.Sprintf("%s.\n\nThe gate under test gave a wrong verdict (%s) on a case of the class %s. The "+
+		"result's message "+
+		"holds the minimal case (the arguments exactly as sent); `toolproof replay REPORT.json --id ID --validator "+
+		"SPEC` "+
 		"runs it again from the run's JSON report. The class: %staxonomy.md. The verdicts: %sverdicts.md.",
 		short, kind, class, sarifDocs, sarifDocs)
 	md := fmt.Sprintf("**%s**\n\nThe gate under test gave a wrong verdict (`%s`) on a case of the class `%s`. "+
@@ -258,7 +265,8 @@ func (r *Report) sarifResult(f Finding, id string, index int, opts SARIFOptions)
 	res := sarifResult{RuleID: id, RuleIndex: index, Level: "error",
 		Message:             sarifText{sarifMessage(r.Validator, f)},
 		PartialFingerprints: map[string]string{"toolproofFinding/v1": fingerprint(r.Validator, f)},
-		Properties: map[string]any{"validator": r.Validator, "tool": f.Tool, "class": string(f.Class), "kind": string(f.Kind),
+		Properties: map[string]any{"validator": r.Validator, "tool": f.Tool, "class": string(f.Class),
+			"kind": string(f.Kind),
 			"args": showArgs(string(f.Args)), "path": f.Path, "id": f.ID, "shrunk": f.Shrunk}}
 	if f.Known {
 		res.Level = "warning"
@@ -302,7 +310,8 @@ func sarifMessage(validator string, f Finding) string {
 	if !f.Shrunk {
 		which = "Case"
 	}
-	return fmt.Sprintf("%s: %s. %s: %s (id %s)", validator, f.String(), which, showArgs(string(f.Args)), f.ID) + unshrunkText(f)
+	return fmt.Sprintf("%s: %s. %s: %s (id %s)", validator, f.String(), which, showArgs(string(f.Args)), f.ID) +
+		unshrunkText(f)
 }
 
 func unshrunkText(f Finding) string {

@@ -8,11 +8,13 @@ import (
 // ShardInfo is what the report of one shard of a run (Options.Shards) carries besides the
 // report itself, so that Merge can put the shards together into the report of the whole run.
 type ShardInfo struct {
-	Index int    `json:"index"` // this shard: tools whose index % Of == Index
-	Of    int    `json:"of"`    // the number of shards
-	Tools int    `json:"tools"` // tools in the whole list
-	List  string `json:"list"`  // a hash of the names and schemas of the whole list, so shards of other lists are refused
-	Run   string `json:"run"`   // the options that decide the cases (checks, mutators, ...), the same in every shard
+	Index int `json:"index"` // this shard: tools whose index % Of == Index
+	Of    int `json:"of"`    // the number of shards
+	Tools int `json:"tools"` // tools in the whole list
+	// List is a hash of the names and schemas of the whole list, so shards of other lists are
+	// refused.
+	List string `json:"list"`
+	Run  string `json:"run"` // the options that decide the cases (checks, mutators, ...), the same in every shard
 	// Checked is Report.Checked (not in the JSON of a whole run).
 	Checked ShardChecked `json:"checked"`
 	// SkippedAt is, for each tool the run skipped, its index in the whole list: they are the last

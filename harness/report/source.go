@@ -6,9 +6,10 @@ import "fmt"
 // itself (a node: module, an MCP server), what serves it. As a finding's Location it is the
 // place in the tool file of the part of the tool's schema the finding is about.
 type Source struct {
-	File   string `json:"file,omitempty"`   // the tool file, as given (a path relative to the working directory)
-	Line   int    `json:"line,omitempty"`   // 1-based line of the tool's definition in File (of Schema, when set)
-	Column int    `json:"column,omitempty"` // 1-based column, in characters (Unicode code points, SARIF's unicodeCodePoints)
+	File string `json:"file,omitempty"` // the tool file, as given (a path relative to the working directory)
+	Line int    `json:"line,omitempty"` // 1-based line of the tool's definition in File (of Schema, when set)
+	// Column is the 1-based column, in characters (Unicode code points, SARIF's unicodeCodePoints).
+	Column int    `json:"column,omitempty"`
 	Served string `json:"served,omitempty"` // the validator that lists the tool (node:PATH, mcp:COMMAND)
 	// Package is the installed package (npm) that defines a tool a validator lists, when its
 	// file is inside node_modules: the server's code, not a place of the user's; File is "" then.

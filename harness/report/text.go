@@ -12,7 +12,8 @@ import (
 func writeText(w io.Writer, r *Report) error {
 	s := summarize(r)
 	v := s.outcome
-	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %s, %d cases, %d findings\n", v.Status, EscapeLine(r.Validator),
+	fmt.Fprintf(w, "%s  validator %s, profile %s%s%s: %d tools, %s, %d cases, %d findings\n", v.Status,
+		EscapeLine(r.Validator),
 		r.Profile, s.closedText(), s.seedText(), v.Checked, EscapeLine(v.SkippedText()), r.Cases, len(r.Findings))
 	fmt.Fprintf(w, "%s\n\n", s.countsLine(EscapeLine))
 	if err := s.classTable().WriteText(w); err != nil {
@@ -20,7 +21,8 @@ func writeText(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintf(w, "%s\n", s.legend())
 	if len(r.Findings) > 0 {
-		fmt.Fprintf(w, "\nfindings (one per tool, class, kind and schema place; each case minimal unless marked not shrunk):\n")
+		fmt.Fprintf(w, "\nfindings (one per tool, class, kind and schema place; each case minimal unless marked not "+
+			"shrunk):\n")
 		for _, f := range r.Findings {
 			fmt.Fprintf(w, "\n%s %s\n", mark(f), EscapeLine(f.String()))
 			if at := atText(r.At(f)); at != "" {
@@ -37,7 +39,8 @@ func writeText(w io.Writer, r *Report) error {
 				fmt.Fprintf(w, "     issues: %s\n", EscapeLine(issuesText(f.Issues)))
 			}
 			if f.Detail != "" {
-				fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(EscapeText(strings.TrimRight(f.Detail, "\n")), "\n", "\n     "))
+				fmt.Fprintf(w, "     %s\n",
+					strings.ReplaceAll(EscapeText(strings.TrimRight(f.Detail, "\n")), "\n", "\n     "))
 			}
 			fmt.Fprintf(w, "     id:     %s (%s in the last pass)\n", f.ID, suchCases(f.Count))
 		}
@@ -88,15 +91,18 @@ func writeComparisonText(w io.Writer, cmp *Comparison) error {
 		if len(r.Findings) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\nfindings of %s (%d; in full: --format json, or a run of this validator alone):\n", EscapeLine(r.Validator), len(r.Findings))
+		fmt.Fprintf(w, "\nfindings of %s (%d; in full: --format json, or a run of this validator alone):\n",
+			EscapeLine(r.Validator), len(r.Findings))
 		for _, f := range r.Findings {
-			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark(f), EscapeLine(f.String()), showArgs(Truncate(string(f.Args), 160)),
+			fmt.Fprintf(w, "  %s %s\n       args %s  id %s\n", mark(f), EscapeLine(f.String()),
+				showArgs(Truncate(string(f.Args), 160)),
 				EscapeLine(f.ID))
 		}
 	}
 	for _, r := range cmp.Reports {
 		for _, s := range r.Skipped {
-			fmt.Fprintf(w, "skipped by %s: %s\n", EscapeLine(r.Validator), strings.ReplaceAll(EscapeText(s.String()), "\n", "\n    "))
+			fmt.Fprintf(w, "skipped by %s: %s\n", EscapeLine(r.Validator),
+				strings.ReplaceAll(EscapeText(s.String()), "\n", "\n    "))
 		}
 	}
 	return nil

@@ -337,7 +337,8 @@ func objectShapeOf(cs []*jsonschema.Schema) objectShape {
 				sh.mapOf = true
 			}
 		}
-		if s.UnevaluatedProperties != nil && s.UnevaluatedProperties.Bool != nil && !*s.UnevaluatedProperties.Bool && sh.closed == "" {
+		if s.UnevaluatedProperties != nil && s.UnevaluatedProperties.Bool != nil &&
+			!*s.UnevaluatedProperties.Bool && sh.closed == "" {
 			sh.closed = "unevaluatedProperties: false"
 		}
 		if s.PropertyNames != nil {

@@ -151,8 +151,10 @@ func Tool(gk *oracle.Gatekeeper, opts Options) Report {
 		pl := j.decide(grp, samples)
 		if j.left < 0 {
 			rep.Places = []Place{}
-			rep.OverBudget = fmt.Sprintf("the oracle's work went past its budget of %d bytes of arguments (audit.MaxOracleBytes) "+
-				"at place %d of %d, on values of up to %d bytes; audit the tool's parts apart", j.budget, i+1, len(grps), maxText(samples))
+			rep.OverBudget = fmt.Sprintf("the oracle's work went past its budget of %d bytes of arguments "+
+				"(audit.MaxOracleBytes) "+
+				"at place %d of %d, on values of up to %d bytes; audit the tool's parts apart", j.budget, i+
+				1, len(grps), maxText(samples))
 			return rep
 		}
 		rep.Places = append(rep.Places, pl)
@@ -389,9 +391,11 @@ func (j *judge) decide(g *group, samples []sample) Place {
 		pl.Why = fmt.Sprintf("none of the %d valid values drawn has a value here", len(samples))
 		switch {
 		case pr.formats > 0:
-			pl.Why = fmt.Sprintf("the %s distortions built here are invalid only where format is asserted, which draft 2020-12 leaves to the validator", g.class)
+			pl.Why = fmt.Sprintf("the %s distortions built here are invalid only where format is asserted, which "+
+				"draft 2020-12 leaves to the validator", g.class)
 		case pr.reached > 0:
-			pl.Why = fmt.Sprintf("no %s distortion could be built here from the %d valid values drawn (none applies to their values, or the oracle rejected it for something else)", g.class, len(samples))
+			pl.Why = fmt.Sprintf("no %s distortion could be built here from the %d valid values drawn (none applies "+
+				"to their values, or the oracle rejected it for something else)", g.class, len(samples))
 		}
 	}
 	return pl

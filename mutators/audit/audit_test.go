@@ -69,7 +69,8 @@ func lies(gk *oracle.Gatekeeper, rep audit.Report) []error {
 			v, err := jsonvalue.Parse([]byte(p.Witness.Args))
 			def, _ := mutators.Default().Lookup(p.Class)
 			if _, ok := jsonvalue.Get(v, p.Witness.Path); err == nil && !ok && !def.Audit.LeavesOut {
-				out = append(out, fmt.Errorf("%s: the witness has nothing at %s: %s", at, p.Witness.Path, p.Witness.Args))
+				out = append(out, fmt.Errorf("%s: the witness has nothing at %s: %s", at,
+					p.Witness.Path, p.Witness.Args))
 			}
 		case audit.Caught:
 			if p.Witness == nil {
@@ -98,7 +99,8 @@ func lies(gk *oracle.Gatekeeper, rep audit.Report) []error {
 
 // The re-check catches a lying audit: a report that swaps the verdicts of the real one.
 func TestLiesFindsALie(t *testing.T) {
-	gk := compile(t, `{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false}`)
+	gk := compile(t, `{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],`+
+		`"additionalProperties":false}`)
 	rep := audit.Tool(gk, audit.Options{})
 	if errs := lies(gk, rep); len(errs) > 0 {
 		t.Fatalf("the real report: %v", errs)
@@ -126,7 +128,8 @@ func TestLiesFindsALie(t *testing.T) {
 // written as the string "null" is not in the enum, and no number or boolean is allowed there,
 // so no stringified value passes.
 func TestEnumWithNullDoesNotPassStringified(t *testing.T) {
-	_, got := run(t, `{"type":"object","properties":{"priority":{"type":["null","string"],"enum":["low","normal","high",null]}},"required":["priority"],"additionalProperties":false}`)
+	_, got := run(t, `{"type":"object","properties":{"priority":{"type":["null","string"],"enum":["low","normal",`+
+		`"high",null]}},"required":["priority"],"additionalProperties":false}`)
 	p, ok := got["stringified_type /priority"]
 	if !ok {
 		t.Fatalf("no stringified_type place at /priority: %v", keys(got))
@@ -161,7 +164,8 @@ func TestHallucinatedKeyWitnesses(t *testing.T) {
 		t.Errorf("the witness %s does not hold the invented key %q", p.Witness.Args, key)
 	}
 
-	_, closed := run(t, `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"],"additionalProperties":false}`)
+	_, closed := run(t, `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"],`+
+		`"additionalProperties":false}`)
 	c := closed["hallucinated_key "]
 	if c.Status != audit.Caught || c.Witness == nil {
 		t.Fatalf("closed object: %+v, want caught with a witness", c)
@@ -175,7 +179,8 @@ func TestHallucinatedKeyWitnesses(t *testing.T) {
 }
 
 func TestUnsatisfiableTool(t *testing.T) {
-	rep, _ := run(t, `{"type":"object","properties":{"a":{"type":"string","minLength":5,"maxLength":2}},"required":["a"]}`)
+	rep, _ := run(t, `{"type":"object","properties":{"a":{"type":"string","minLength":5,"maxLength":2}},`+
+		`"required":["a"]}`)
 	if rep.Unsatisfiable == "" {
 		t.Fatalf("not reported unsatisfiable: %+v", rep)
 	}
@@ -186,7 +191,8 @@ func TestUnsatisfiableTool(t *testing.T) {
 		t.Errorf("an unsatisfiable tool has places: %v", rep.Places)
 	}
 	// A satisfiable tool is not.
-	if rep, _ := run(t, `{"type":"object","properties":{"a":{"type":"string","minLength":2,"maxLength":5}}}`); rep.Unsatisfiable != "" {
+	rep, _ = run(t, `{"type":"object","properties":{"a":{"type":"string","minLength":2,"maxLength":5}}}`)
+	if rep.Unsatisfiable != "" {
 		t.Errorf("satisfiable tool reported unsatisfiable: %s", rep.Unsatisfiable)
 	}
 }
@@ -194,7 +200,8 @@ func TestUnsatisfiableTool(t *testing.T) {
 // Where every distortion built is invalid only because format is asserted (an annotation in
 // draft 2020-12), nothing is claimed.
 func TestFormatOnlyIsNotDetermined(t *testing.T) {
-	_, got := run(t, `{"type":"object","properties":{"when":{"type":"string","format":"date-time"}},"required":["when"],"additionalProperties":false}`)
+	_, got := run(t, `{"type":"object","properties":{"when":{"type":"string","format":"date-time"}},`+
+		`"required":["when"],"additionalProperties":false}`)
 	p := got["out_of_range_enum /when"]
 	if p.Status != audit.NotDetermined {
 		t.Errorf("out_of_range_enum at /when: %s (%s), want not_determined", p.Status, p.Why)
@@ -250,9 +257,12 @@ func TestAudit(t *testing.T) {
 // Alternatives are audited with the object they belong to: a oneOf branch that only says
 // which property is required does not make /r open or untyped.
 func TestAuditAlternatives(t *testing.T) {
-	_, got := run(t, `{"type":"object","properties":{"r":{"type":"object","properties":{"count":{"type":"integer"},"until":{"type":"string"}},"additionalProperties":false,"oneOf":[{"required":["count"]},{"required":["until"]}]}},"required":["r"]}`)
+	_, got := run(t, `{"type":"object","properties":{"r":{"type":"object","properties":{"count":{"type":"integer"},`+
+		`"until":{"type":"string"}},"additionalProperties":false,"oneOf":[{"required":["count"]},`+
+		`{"required":["until"]}]}},"required":["r"]}`)
 	for key, p := range got {
-		if strings.HasPrefix(p.Path, "/r") && p.Status == audit.Passes && (p.Class == mutators.HallucinatedKey || p.Class == mutators.NullValue) {
+		if strings.HasPrefix(p.Path, "/r") && p.Status == audit.Passes &&
+			(p.Class == mutators.HallucinatedKey || p.Class == mutators.NullValue) {
 			t.Errorf("%s passes: %s", key, p.Why)
 		}
 	}
@@ -298,7 +308,8 @@ func TestEmbeddedCorpusTellsTheTruth(t *testing.T) {
 
 // Same tool, same report.
 func TestDeterministic(t *testing.T) {
-	schema := `{"type":"object","properties":{"a":{"type":["integer","string"]},"b":{"type":"array","items":{"enum":["x","y"]}},"c":{"type":"object"}},"required":["a"]}`
+	schema := `{"type":"object","properties":{"a":{"type":["integer","string"]},"b":{"type":"array",` +
+		`"items":{"enum":["x","y"]}},"c":{"type":"object"}},"required":["a"]}`
 	a := audit.Tool(compile(t, schema), audit.Options{})
 	b := audit.Tool(compile(t, schema), audit.Options{})
 	if d := cmp.Diff(a, b); d != "" {
@@ -322,7 +333,8 @@ func wideSchema(n int) string {
 		names[i] = fmt.Sprintf(`"p%d"`, i)
 		props[i] = fmt.Sprintf(`"p%d":{"type":%q}`, i, []string{"string", "integer", "boolean"}[i%3])
 	}
-	return `{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":[` + strings.Join(names, ",") + `]}`
+	return `{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":[` +
+		strings.Join(names, ",") + `]}`
 }
 
 // TestBudget: a tool whose audit needs more oracle work than its budget stops with the reason

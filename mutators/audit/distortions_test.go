@@ -90,7 +90,8 @@ func TestModelDistortionsKeyOnStructure(t *testing.T) {
 func TestUnconstrainedIsMarked(t *testing.T) {
 	_, got := run(t, `{"type":"object","properties":{"note":{"type":"string"}},"required":["note"]}`)
 	if p := got["out_of_range_enum /note"]; p.Status != audit.Passes || !p.Unconstrained {
-		t.Errorf("out_of_range_enum at the free string /note: %s, unconstrained %v, want passes and unconstrained", p.Status,
+		t.Errorf("out_of_range_enum at the free string /note: %s, unconstrained %v, want passes and unconstrained",
+			p.Status,
 			p.Unconstrained)
 	}
 	for key, p := range got {

@@ -122,7 +122,8 @@ func readLine(line []byte) ([]Call, error) {
 	}
 	cs, err := e.calls(0)
 	if err == nil && len(cs) == 0 {
-		err = errors.New("no tool call in it (want {tool, arguments}, tool_calls, a function_call item, a tool_use block or a tools/call request)")
+		err = errors.New("no tool call in it (want {tool, arguments}, tool_calls, a function_call item, a tool_use " +
+			"block or a tools/call request)")
 	}
 	return cs, err
 }

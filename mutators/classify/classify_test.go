@@ -62,7 +62,8 @@ func TestReadCallsInEveryForm(t *testing.T) {
 	for _, e := range bad {
 		lines = append(lines, e.Line)
 	}
-	if diff := cmp.Diff([]int{11, 12}, lines); diff != "" || !strings.Contains(bad[0].Err, "tools/list") || !strings.Contains(bad[1].Err, "not JSON") {
+	if diff := cmp.Diff([]int{11, 12}, lines); diff != "" || !strings.Contains(bad[0].Err, "tools/list") ||
+		!strings.Contains(bad[1].Err, "not JSON") {
 		t.Errorf("unreadable lines (-want +got):\n%s\n%v", diff, bad)
 	}
 }
@@ -112,10 +113,12 @@ func TestSummaryCountsClassesAndTools(t *testing.T) {
 	s := classify.Summarise(cl.All(calls), bad)
 	if s.Calls != 12 || s.Verdicts[mutators.Invalid] != 8 || s.Verdicts[mutators.Valid] != 2 ||
 		s.Verdicts[mutators.Either] != 1 || s.UnknownTools["deploy_rocket"] != 1 || len(s.Unreadable) != 2 {
-		t.Errorf("summary: %d calls, verdicts %v, unknown %v, unreadable %v", s.Calls, s.Verdicts, s.UnknownTools, s.Unreadable)
+		t.Errorf("summary: %d calls, verdicts %v, unknown %v, unreadable %v", s.Calls, s.Verdicts,
+			s.UnknownTools, s.Unreadable)
 	}
 	// Most frequent first, ties by name.
-	if len(s.Classes) < 2 || s.Classes[0].Class != mutators.HallucinatedKey || s.Classes[1].Class != mutators.StringifiedType || s.Classes[1].Distortions != 2 {
+	if len(s.Classes) < 2 || s.Classes[0].Class != mutators.HallucinatedKey ||
+		s.Classes[1].Class != mutators.StringifiedType || s.Classes[1].Distortions != 2 {
 		t.Errorf("the most frequent classes: %+v, want hallucinated_key and stringified_type with 2", s.Classes)
 	}
 	w := classify.WeightsOf(s, "forms.jsonl")
@@ -127,7 +130,8 @@ func TestSummaryCountsClassesAndTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"12 calls of 2 tools: 2 valid, 8 invalid, 0 unexplained, 1 either, 1 unknown_tool",
-		"unreadable: line 11:", "unknown tools: deploy_rocket (1)", "e.g. stringified_type/exact at /limit (line 1, read)"} {
+		"unreadable: line 11:", "unknown tools: deploy_rocket (1)",
+		"e.g. stringified_type/exact at /limit (line 1, read)"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, text.String())
 		}
@@ -156,7 +160,9 @@ func TestSaveWritesReplayableCases(t *testing.T) {
 	expect := map[corpus.Expect]int{}
 	for _, c := range saved {
 		expect[c.Expect]++
-		if c.Expect == corpus.Reject && (c.Class == corpus.Valid || c.Path == "" && !strings.Contains("malformed_json wrapper_nesting", string(c.Class))) {
+		if c.Expect == corpus.Reject &&
+			(c.Class == corpus.Valid || c.Path == "" &&
+				!strings.Contains("malformed_json wrapper_nesting", string(c.Class))) {
 			t.Errorf("case %s: class %s at %q", c.ID, c.Class, c.Path)
 		}
 		if !strings.HasPrefix(c.Provenance, "classify forms.jsonl line ") {

@@ -106,7 +106,8 @@ type tally struct {
 }
 
 func newTally(examples bool) *tally {
-	return &tally{examples: examples, byClass: map[corpus.Class]*ClassCount{}, variants: map[corpus.Class]map[string]int{}}
+	return &tally{examples: examples, byClass: map[corpus.Class]*ClassCount{},
+		variants: map[corpus.Class]map[string]int{}}
 }
 
 func (t *tally) add(r Result) {
@@ -123,7 +124,8 @@ func (t *tally) add(r Result) {
 			seen[d.Class] = true
 			cc.Calls++
 			if t.examples && len(cc.Examples) < maxExamples {
-				cc.Examples = append(cc.Examples, Example{Line: r.Line, Tool: r.Tool, Variant: d.Variant, Path: d.Path, Args: cut(r.Args)})
+				cc.Examples = append(cc.Examples,
+					Example{Line: r.Line, Tool: r.Tool, Variant: d.Variant, Path: d.Path, Args: cut(r.Args)})
 			}
 		}
 	}
@@ -143,7 +145,8 @@ func (t *tally) counts() []ClassCount {
 		out = append(out, *cc)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		return out[i].Distortions > out[j].Distortions || (out[i].Distortions == out[j].Distortions && out[i].Class < out[j].Class)
+		return out[i].Distortions > out[j].Distortions ||
+			(out[i].Distortions == out[j].Distortions && out[i].Class < out[j].Class)
 	})
 	return out
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // verdictOrder is the order verdicts are written in.
-var verdictOrder = []mutators.Reading{mutators.Valid, mutators.Invalid, mutators.Unexplained, mutators.Either, mutators.UnknownTool}
+var verdictOrder = []mutators.Reading{mutators.Valid, mutators.Invalid, mutators.Unexplained,
+	mutators.Either, mutators.UnknownTool}
 
 // WriteText writes the summary as tables: the verdicts, the classes by frequency with their
 // variants and examples, and each tool's calls. It writes with the report's text primitives
@@ -42,7 +43,8 @@ func WriteText(w io.Writer, s Summary) error {
 	writeClasses(w, s.Classes)
 	for _, cc := range s.Classes {
 		for _, e := range cc.Examples {
-			fmt.Fprintf(w, "  e.g. %s/%s at %s (line %d, %s): %s\n", cc.Class, e.Variant, report.EscapeLine(pointer(e.Path)), e.Line,
+			fmt.Fprintf(w, "  e.g. %s/%s at %s (line %d, %s): %s\n", cc.Class, e.Variant,
+				report.EscapeLine(pointer(e.Path)), e.Line,
 				report.EscapeLine(e.Tool), report.EscapeLine(e.Args))
 		}
 	}
@@ -52,7 +54,8 @@ func WriteText(w io.Writer, s Summary) error {
 
 // toolTable is the table of each tool's calls by verdict, with its distortions by class.
 func toolTable(tools []ToolSummary) *report.Table {
-	t := &report.Table{Ragged: true, Head: []string{"tool", "calls", "valid", "invalid", "unexplained", "either", "classes"}}
+	t := &report.Table{Ragged: true,
+		Head: []string{"tool", "calls", "valid", "invalid", "unexplained", "either", "classes"}}
 	for _, tc := range tools {
 		var cs []string
 		for _, cc := range tc.Classes {
@@ -60,7 +63,8 @@ func toolTable(tools []ToolSummary) *report.Table {
 		}
 		t.Rows = append(t.Rows, report.Row{Cells: []string{report.EscapeLine(tc.Tool), strconv.Itoa(tc.Calls),
 			strconv.Itoa(tc.Verdicts[mutators.Valid]), strconv.Itoa(tc.Verdicts[mutators.Invalid]),
-			strconv.Itoa(tc.Verdicts[mutators.Unexplained]), strconv.Itoa(tc.Verdicts[mutators.Either]), strings.Join(cs, ", ")}})
+			strconv.Itoa(tc.Verdicts[mutators.Unexplained]), strconv.Itoa(tc.Verdicts[mutators.Either]),
+			strings.Join(cs, ", ")}})
 	}
 	return t
 }
@@ -77,8 +81,9 @@ func writeClasses(w io.Writer, classes []ClassCount) {
 		for _, v := range cc.Variants {
 			vs = append(vs, fmt.Sprintf("%s %d", v.Variant, v.Count))
 		}
-		t.Rows = append(t.Rows, report.Row{Cells: []string{string(cc.Class), strconv.Itoa(cc.Distortions), strconv.Itoa(cc.Calls),
-			strings.Join(vs, ", ")}})
+		t.Rows = append(t.Rows,
+			report.Row{Cells: []string{string(cc.Class), strconv.Itoa(cc.Distortions), strconv.Itoa(cc.Calls),
+				strings.Join(vs, ", ")}})
 	}
 	t.WriteText(w)
 }

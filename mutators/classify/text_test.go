@@ -17,7 +17,8 @@ func TestWriteTextEscapesTheLog(t *testing.T) {
 	class := classify.ClassCount{Class: mutators.StringifiedType, Distortions: 1, Calls: 1,
 		Variants: []classify.VariantCount{{Variant: "exact", Count: 1}},
 		Examples: []classify.Example{{Tool: forged, Args: "{\"a\":\n\"\x1b]0;x\x07\"}", Line: 3, Variant: "exact"}}}
-	s := classify.Summary{Calls: 1, Verdicts: map[mutators.Reading]int{mutators.Invalid: 1}, Classes: []classify.ClassCount{class},
+	s := classify.Summary{Calls: 1, Verdicts: map[mutators.Reading]int{mutators.Invalid: 1},
+		Classes: []classify.ClassCount{class},
 		Tools: []classify.ToolSummary{{Tool: forged, Calls: 1, Verdicts: map[mutators.Reading]int{mutators.Invalid: 1},
 			Classes: []classify.ClassCount{class}}},
 		UnknownTools: map[string]int{forged: 1}}

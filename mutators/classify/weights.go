@@ -55,7 +55,8 @@ func ReadWeights(path string) (Weights, error) {
 	for _, n := range names {
 		c := corpus.Class(n)
 		if !known[c] {
-			return Weights{}, fmt.Errorf("%s: class %q is not one of toolproof's (see toolproof gen --mutated)", path, c)
+			return Weights{}, fmt.Errorf("%s: class %q is not one of toolproof's (see toolproof gen --mutated)",
+				path, c)
 		}
 		if w.Classes[c] < 0 {
 			return Weights{}, fmt.Errorf("%s: class %q has a negative count %d", path, c, w.Classes[c])

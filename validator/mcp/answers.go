@@ -36,7 +36,8 @@ func SDKForms() []SDKForm {
 		{"TypeScript SDK", regexp.MustCompile(`Input validation error|Invalid arguments for tool`)},
 		{"pydantic (FastMCP)", regexp.MustCompile(`\bvalidation errors? for \S`)},
 		{"Go SDK", regexp.MustCompile(`validating "arguments"|^unmarshaling arguments|^json: cannot unmarshal`)},
-		{"mcp-go", regexp.MustCompile(`^input schema validation failed|^invalid arguments: |^failed to bind arguments`)},
+		{"mcp-go", regexp.MustCompile(`^input schema validation failed|^invalid arguments: |^failed to bind ` +
+			`arguments`)},
 	}
 }
 
@@ -132,7 +133,8 @@ func (c *answerReader) read(r response) (validator.Verdict, string) {
 	if res == nil {
 		res = new(callResult)
 		if err := json.Unmarshal(r.Result, res); err != nil {
-			return validator.Failed(validator.ProtocolError, "a tools/call result that is not a CallToolResult: "+clip(string(r.Result), 200)), FormProtocolError
+			return validator.Failed(validator.ProtocolError,
+				"a tools/call result that is not a CallToolResult: "+clip(string(r.Result), 200)), FormProtocolError
 		}
 	}
 	if !res.IsError {
@@ -252,7 +254,9 @@ func zodCommaList(list string) []validator.Issue {
 			out = append(out, validator.Issue{Path: p, Message: part[len(m[0]):]})
 			continue
 		}
-		if len(out) > 0 && (part == "" || part[0] >= 'a' && part[0] <= 'z' || part[0] == '"' || part[0] == '\'' || part[0] >= '0' && part[0] <= '9') {
+		if len(out) > 0 &&
+			(part == "" || part[0] >= 'a' && part[0] <= 'z' || part[0] == '"' || part[0] == '\'' ||
+				part[0] >= '0' && part[0] <= '9') {
 			out[len(out)-1].Message += ", " + part
 			continue
 		}

@@ -39,7 +39,8 @@ type flight struct {
 
 // checkStdio is CheckBatch over stdio.
 func (g *gate) checkStdio(ctx context.Context, args [][]byte) []validator.Verdict {
-	b := &batch{g: g, ctx: ctx, args: args, out: make([]validator.Verdict, len(args)), flights: make([]flight, len(args))}
+	b := &batch{g: g, ctx: ctx, args: args, out: make([]validator.Verdict, len(args)),
+		flights: make([]flight, len(args))}
 	stop := context.AfterFunc(ctx, func() { b.sweep(true) })
 	head := g.c.callHead()
 	for i := range args {

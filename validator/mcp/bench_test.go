@@ -24,7 +24,8 @@ func BenchmarkNullID(b *testing.B) {
 	}
 	for _, mode := range []string{"correct", "null-id"} {
 		b.Run(mode, func(b *testing.B) {
-			c, err := mcp.Start(mcp.Options{Command: []string{exe}, Env: append(os.Environ(), "TOOLPROOF_FAKE_MCP="+mode),
+			c, err := mcp.Start(mcp.Options{Command: []string{exe},
+				Env:    append(os.Environ(), "TOOLPROOF_FAKE_MCP="+mode),
 				Stderr: &syncBuffer{}, Timeout: 30 * time.Second})
 			if err != nil {
 				b.Fatal(err)

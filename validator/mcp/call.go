@@ -138,7 +138,8 @@ func (c *Client) answerVerdict(r response, out outcome, args []byte) validator.V
 		if c.opts.URL != "" {
 			return validator.Failed(validator.Timeout, fmt.Sprintf("no answer to tools/call within %v", c.opts.Timeout))
 		}
-		return validator.Failed(validator.Timeout, fmt.Sprintf("no answer to tools/call within %v; the server was restarted", c.opts.Timeout))
+		return validator.Failed(validator.Timeout,
+			fmt.Sprintf("no answer to tools/call within %v; the server was restarted", c.opts.Timeout))
 	case cancelled:
 		return validator.Failed(validator.Timeout, "cancelled")
 	}
@@ -209,7 +210,9 @@ func (c *Client) verdict(r response, object bool) validator.Verdict {
 		c.sep1303.Add(1)
 	}
 	if form == FormRPCInvalidParams && object && sep1303Applies(c.protocol) && c.opts.SEP1303 {
-		return validator.Failed(validator.ProtocolError, fmt.Sprintf("SEP-1303: on protocol %s an input validation error is a tool result with isError: true, not JSON-RPC -32602 (%s)", c.protocol, clip(r.Error.Message, 200)))
+		return validator.Failed(validator.ProtocolError,
+			fmt.Sprintf("SEP-1303: on protocol %s an input validation error is a tool result with isError: true, not "+
+				"JSON-RPC -32602 (%s)", c.protocol, clip(r.Error.Message, 200)))
 	}
 	return v
 }

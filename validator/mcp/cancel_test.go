@@ -27,7 +27,8 @@ func TestCancelMidBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	bg := g.(validator.BatchGate)
-	args := [][]byte{[]byte(`{"hour":3}`), []byte(`{"hour":99}`), []byte(`{"hour":1,"label":"sleep"}`), []byte(`{"hour":2,"label":"sleep"}`)}
+	args := [][]byte{[]byte(`{"hour":3}`), []byte(`{"hour":99}`), []byte(`{"hour":1,"label":"sleep"}`),
+		[]byte(`{"hour":2,"label":"sleep"}`)}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
 	vs := bg.CheckBatch(ctx, args)
@@ -65,7 +66,8 @@ func TestTimeoutAfterIdleSweep(t *testing.T) {
 			fmt.Fprintln(w, emptyResult(msg))
 		}
 	})
-	c := start(t, mcp.Options{Dial: dial, Stderr: io.Discard, Timeout: timeout, Window: 1, ProbeTimeout: 100 * time.Millisecond})
+	c := start(t, mcp.Options{Dial: dial, Stderr: io.Discard, Timeout: timeout, Window: 1,
+		ProbeTimeout: 100 * time.Millisecond})
 	g, err := c.Compile(tool.Tool{Name: "t", Parameters: []byte(`{"type":"object"}`)})
 	if err != nil {
 		t.Fatal(err)

@@ -237,7 +237,8 @@ func (s *session) dispatch(line []byte) {
 			reply := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}`
 			if m.Method != "ping" {
 				msg, _ := json.Marshal("toolproof does not offer " + m.Method)
-				reply = `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32601,"message":` + string(msg) + `}}`
+				reply = `{"jsonrpc":"2.0","id":` + string(m.ID) +
+					`,"error":{"code":-32601,"message":` + string(msg) + `}}`
 			}
 			go s.send([]byte(reply), 0)
 		}

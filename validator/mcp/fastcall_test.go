@@ -9,13 +9,19 @@ import (
 // callAnswerLines are answers as servers write them, and shapes the fast path must leave to
 // encoding/json.
 var callAnswerLines = []string{
-	`{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"[\n  {\n    \"expected\": \"record\",\n    \"code\": \"invalid_type\",\n    \"path\": [\n      \"params\",\n      \"arguments\"\n    ],\n    \"message\": \"Invalid input: expected record, received array\"\n  }\n]"}}`,
+	`{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"[\n  {\n    \"expected\": \"record\",\n    \"code\": ` +
+		`\"invalid_type\",\n    \"path\": [\n      \"params\",\n      \"arguments\"\n    ],\n    \"message\": ` +
+		`\"Invalid input: expected record, received array\"\n  }\n]"}}`,
 	`{"jsonrpc":"2.0","id":8,"error":{"code":-32602,"message":"MCP error -32602: Tool nope not found"}}`,
 	` { "error" : { "message" : "\u00e9\ud83d\ude00\/\\\b\f\r\t caf\u00E9 日本" , "code" : 0 } , "id" : 9 } `,
-	`{"result":{"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool create_entities: Invalid input: expected array, received number at entities"}],"isError":true},"jsonrpc":"2.0","id":2}`,
-	`{"result":{"content":[{"type":"text","text":"{\n  \"entities\": [],\n  \"relations\": []\n}"}],"isError":false},"jsonrpc":"2.0","id":3}`,
+	`{"result":{"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for ` +
+		`tool create_entities: Invalid input: expected array, received number at ` +
+		`entities"}],"isError":true},"jsonrpc":"2.0","id":2}`,
+	`{"result":{"content":[{"type":"text","text":"{\n  \"entities\": [],\n  \"relations\": ` +
+		`[]\n}"}],"isError":false},"jsonrpc":"2.0","id":3}`,
 	`{"jsonrpc":"2.0","id":17,"result":{"content":[]}}`,
-	`{"jsonrpc":"2.0","id":17,"result":{"content":[{"type":"text","text":"a"},{"type":"text","text":"\u00e9\ud83d\ude00 caf\u00e9 日本"}],"isError":true}}`,
+	`{"jsonrpc":"2.0","id":17,"result":{"content":[{"type":"text","text":"a"},{"type":"text",` +
+		`"text":"\u00e9\ud83d\ude00 caf\u00e9 日本"}],"isError":true}}`,
 	` { "id" : 4 , "result" : { "isError" : true , "content" : [ { "text" : "x" , "type" : "text" } ] } } `,
 	`{"result":{"content":[{"type":"text","text":"a"}],"structuredContent":{"a":1}},"jsonrpc":"2.0","id":3}`,
 	`{"result":{"content":[{"type":"image","data":"AA==","mimeType":"image/png"}]},"jsonrpc":"2.0","id":3}`,

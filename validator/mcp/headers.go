@@ -9,8 +9,8 @@ import (
 
 // ParseHeaders reads --header values, each "NAME: VALUE", into the headers sent on every HTTP
 // request to a server. $VAR and ${VAR} in a value are read from the environment with lookup
-// ("Authorization: Bearer $TOKEN"; $$ is a dollar sign). Errors name the header by its position and name, never its value: header values are
-// secrets (tokens) and appear in no report, log or error.
+// ("Authorization: Bearer $TOKEN"; $$ is a dollar sign). Errors name the header by its position and
+// name, never its value: header values are secrets (tokens) and appear in no report, log or error.
 func ParseHeaders(specs []string, lookup func(string) (string, bool)) (http.Header, error) {
 	h := http.Header{}
 	for i, spec := range specs {
@@ -20,7 +20,8 @@ func ParseHeaders(specs []string, lookup func(string) (string, bool)) (http.Head
 			return nil, fmt.Errorf("--header #%d: want 'NAME: VALUE' (the value is not shown)", i+1)
 		}
 		if !validHeaderName(name) {
-			return nil, fmt.Errorf("--header #%d: %q is not a header name (letters, digits and !#$%%&'*+-.^_`|~)", i+1, name)
+			return nil, fmt.Errorf("--header #%d: %q is not a header name (letters, digits and !#$%%&'*+-.^_`|~)",
+				i+1, name)
 		}
 		value, err := expandEnv(strings.TrimSpace(value), lookup)
 		if err != nil {
@@ -61,7 +62,8 @@ func expandEnv(v string, lookup func(string) (string, bool)) (string, error) {
 
 func validHeaderName(n string) bool {
 	for _, r := range n {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)) {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
+			strings.ContainsRune("!#$%&'*+-.^_`|~", r)) {
 			return false
 		}
 	}

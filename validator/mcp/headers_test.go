@@ -12,7 +12,8 @@ func TestParseHeaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Get("Authorization") != "Bearer s3cr3t-token-value" || h.Get("X-Tenant") != "acme" || h.Get("X-Price") != "$5" {
+	if h.Get("Authorization") != "Bearer s3cr3t-token-value" || h.Get("X-Tenant") != "acme" ||
+		h.Get("X-Price") != "$5" {
 		t.Fatalf("headers %v", h)
 	}
 	for _, tc := range []struct{ spec, want string }{
@@ -30,11 +31,14 @@ func TestParseHeaders(t *testing.T) {
 
 func TestParamHeaderAnnotations(t *testing.T) {
 	for _, tc := range []struct{ schema, err string }{
-		{`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"integer","x-mcp-header":"B"}}}}}`, ""},
+		{`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"integer",` +
+			`"x-mcp-header":"B"}}}}}`, ""},
 		{`{"type":"object","properties":{"x-mcp-header":{"type":"string"}}}`, ""},
 		{`{"type":"object","properties":{"a":{"type":"number","x-mcp-header":"A"}}}`, "type"},
-		{`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A"},"b":{"type":"string","x-mcp-header":"a"}}}`, "twice"},
-		{`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"A"}}}}`, "properties alone"},
+		{`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A"},"b":{"type":"string",` +
+			`"x-mcp-header":"a"}}}`, "twice"},
+		{`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"A"}}}}`,
+			"properties alone"},
 		{`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A B"}}}`, "not a header name"},
 	} {
 		_, err := paramHeaders([]byte(tc.schema))
@@ -42,7 +46,8 @@ func TestParamHeaderAnnotations(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", tc.schema, err, tc.err)
 		}
 	}
-	hs, _ := paramHeaders([]byte(`{"type":"object","properties":{"w":{"type":"object","properties":{"r":{"type":"string","x-mcp-header":"Region"}}},"n":{"type":"integer","x-mcp-header":"N"}}}`))
+	hs, _ := paramHeaders([]byte(`{"type":"object","properties":{"w":{"type":"object",` +
+		`"properties":{"r":{"type":"string","x-mcp-header":"Region"}}},"n":{"type":"integer","x-mcp-header":"N"}}}`))
 	got := paramValues(hs, []byte(`{"w":{"r":"Zürich"},"n":42}`))
 	if got["Mcp-Param-Region"] != "=?base64?WsO8cmljaA==?=" || got["Mcp-Param-N"] != "42" || len(got) != 2 {
 		t.Fatalf("headers %v", got)

@@ -220,7 +220,8 @@ func (h *httpLink) post(ctx context.Context, r request, body []byte) (*http.Resp
 			}
 			last = fmt.Errorf("%s: %v", h.where, unwrapURLError(err))
 			retry = true
-		case resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusGatewayTimeout:
+		case resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable ||
+			resp.StatusCode == http.StatusGatewayTimeout:
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 			resp.Body.Close()
 			last = fmt.Errorf("%s answered %s", h.where, h.status(resp))

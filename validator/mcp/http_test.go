@@ -26,7 +26,8 @@ const secret = "tpk-live-7f3a9c2e1b"
 func bearer() http.Header { return http.Header{"Authorization": {"Bearer " + secret}} }
 
 // startHTTP serves the fake in mode over Streamable HTTP and starts the client on it.
-func startHTTP(t *testing.T, mode string, hopts fakeserver.HTTPOptions, opts mcp.Options) (*mcp.Client, *fakeserver.HTTPServer, *syncBuffer) {
+func startHTTP(t *testing.T, mode string, hopts fakeserver.HTTPOptions, opts mcp.Options) (*mcp.Client,
+	*fakeserver.HTTPServer, *syncBuffer) {
 	t.Helper()
 	fake := fakeserver.NewHTTP(mode, hopts)
 	stderr := &syncBuffer{}
@@ -59,12 +60,14 @@ func findings(rep *report.Report) map[string]bool {
 // sessions that expire and a 503 every fortieth POST. The lenient gate is caught with the right
 // classes; every case keeps a verdict of its own; the session is ended with DELETE.
 func TestHTTPLegacySessions(t *testing.T) {
-	hopts := fakeserver.HTTPOptions{Token: secret, SSE: true, Legacy: true, ExpireEvery: 40, FlakyEvery: 40, EchoAuth: true}
+	hopts := fakeserver.HTTPOptions{Token: secret, SSE: true, Legacy: true, ExpireEvery: 40,
+		FlakyEvery: 40, EchoAuth: true}
 	c, fake, stderr := startHTTP(t, "lenient", hopts, mcp.Options{Header: bearer()})
 	if c.Protocol() != "2025-11-25" || c.Transport() != "Streamable HTTP" {
 		t.Fatalf("protocol %q over %q", c.Protocol(), c.Transport())
 	}
-	rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: 30, Seed: 1, ShrinkSteps: shrinkSteps})
+	rep, err := harness.Run(fakeserver.Tools, c,
+		harness.Options{Jobs: 2, Checks: 30, Seed: 1, ShrinkSteps: shrinkSteps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +83,8 @@ func TestHTTPLegacySessions(t *testing.T) {
 		}
 	}
 	notes := strings.Join(c.Notes(), "\n")
-	for _, want := range []string{"MCP over Streamable HTTP, protocol 2025-11-25 (chosen by initialize)", "a new session was started", "were sent again"} {
+	for _, want := range []string{"MCP over Streamable HTTP, protocol 2025-11-25 (chosen by initialize)",
+		"a new session was started", "were sent again"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes lack %q:\n%s", want, notes)
 		}
@@ -134,7 +138,8 @@ func TestHTTPModern(t *testing.T) {
 			t.Errorf("%s: %d modern requests, %d with matching headers", tc.mode, n, fake.ModernHeaders.Load())
 		}
 		notes := strings.Join(c.Notes(), "\n")
-		if !strings.Contains(notes, "protocol 2026-07-28 (chosen by server/discover") || !strings.Contains(notes, tc.note) {
+		if !strings.Contains(notes, "protocol 2026-07-28 (chosen by server/discover") ||
+			!strings.Contains(notes, tc.note) {
 			t.Errorf("%s: notes %s", tc.mode, notes)
 		}
 		if tc.note == "" && strings.Contains(notes, "SEP-1303") {
@@ -160,7 +165,8 @@ func TestHTTPAuth(t *testing.T) {
 		_, err := mcp.Start(mcp.Options{URL: srv.URL + "/mcp?key=" + secret, Header: h, Stderr: &syncBuffer{}})
 		srv.Close()
 		var ae *mcp.AuthError
-		if !errors.As(err, &ae) || ae.Status != "401 Unauthorized" || !strings.Contains(err.Error(), "401 Unauthorized") {
+		if !errors.As(err, &ae) || ae.Status != "401 Unauthorized" ||
+			!strings.Contains(err.Error(), "401 Unauthorized") {
 			t.Fatalf("error %v: want an AuthError naming 401 Unauthorized", err)
 		}
 		if strings.Contains(err.Error(), secret) {
@@ -197,11 +203,13 @@ func TestHTTPDeterministic(t *testing.T) {
 	var texts []string
 	for range 2 {
 		c, _, _ := startHTTP(t, "lenient", fakeserver.HTTPOptions{}, mcp.Options{})
-		rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: unshort(15), Seed: 7, ShrinkSteps: shrinkSteps})
+		rep, err := harness.Run(fakeserver.Tools, c,
+			harness.Options{Jobs: 2, Checks: unshort(15), Seed: 7, ShrinkSteps: shrinkSteps})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if found := findings(rep); c.Protocol() != "2026-07-28" || !found["stringified_type missed"] || !found["hallucinated_key missed"] {
+		if found := findings(rep); c.Protocol() != "2026-07-28" || !found["stringified_type missed"] ||
+			!found["hallucinated_key missed"] {
 			t.Fatalf("the lenient server in %s: findings %v", c.Protocol(), rep.Findings)
 		}
 
@@ -289,11 +297,14 @@ func TestNullIDInFlight(t *testing.T) {
 		want  []string
 		calls int64
 	}{
-		{[]string{`{"a":"X"}`, `{"a":"X2"}`, `{"a":1}`}, []string{mcp.FormRPCParseError, mcp.FormRPCParseError, mcp.FormRan}, 3},
-		{[]string{`{"a":"X"}`, `{"a":"Y"}`, `{"a":1}`}, []string{mcp.FormRPCParseError, mcp.FormRPCInvalidRequest, mcp.FormRan}, 5},
+		{[]string{`{"a":"X"}`, `{"a":"X2"}`, `{"a":1}`},
+			[]string{mcp.FormRPCParseError, mcp.FormRPCParseError, mcp.FormRan}, 3},
+		{[]string{`{"a":"X"}`, `{"a":"Y"}`, `{"a":1}`},
+			[]string{mcp.FormRPCParseError, mcp.FormRPCInvalidRequest, mcp.FormRan}, 5},
 	} {
 		var calls atomic.Int64
-		c := start(t, mcp.Options{Dial: nullServer(&calls), Stderr: io.Discard, Timeout: time.Minute, StartTimeout: 200 * time.Millisecond})
+		c := start(t, mcp.Options{Dial: nullServer(&calls), Stderr: io.Discard, Timeout: time.Minute,
+			StartTimeout: 200 * time.Millisecond})
 		g, err := c.Compile(tool.Tool{Name: "t", Parameters: []byte(`{"type":"object"}`)})
 		if err != nil {
 			t.Fatal(err)

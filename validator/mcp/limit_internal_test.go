@@ -16,7 +16,8 @@ func TestMessageOverTheLimit(t *testing.T) {
 	if err != nil || string(line) != `{"jsonrpc":"2.0"}`+"\n" {
 		t.Fatalf("first line %q, %v", line, err)
 	}
-	if _, err := readMessage(r); !errors.Is(err, errMessageTooLong) || !strings.Contains(err.Error(), "mcp.MaxMessageSize") {
+	if _, err := readMessage(r); !errors.Is(err, errMessageTooLong) ||
+		!strings.Contains(err.Error(), "mcp.MaxMessageSize") {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -79,7 +79,9 @@ func (c *Client) listPage(s link, cursor string) (listResult, error) {
 	if cursor != "" {
 		params, _ = json.Marshal(map[string]string{"cursor": cursor})
 	}
-	r, out := s.call(context.Background(), request{id: c.nextID.Add(1), method: "tools/list", params: c.withMeta(params), version: c.modern()}, c.opts.StartTimeout)
+	r, out := s.call(context.Background(),
+		request{id: c.nextID.Add(1), method: "tools/list", params: c.withMeta(params),
+			version: c.modern()}, c.opts.StartTimeout)
 	switch {
 	case out == denied || out == unreachable || out == broken:
 		return res, c.startError(out, r.Bad)
@@ -91,10 +93,12 @@ func (c *Client) listPage(s link, cursor string) (listResult, error) {
 	case r.Bad != "" || r.Fault != "":
 		return res, fmt.Errorf("mcp: %s: tools/list: %s", c.where(), r.Bad+r.Fault)
 	case r.Error != nil:
-		return res, fmt.Errorf("mcp: %s: tools/list failed: JSON-RPC error %d: %s", c.where(), r.Error.Code, r.Error.Message)
+		return res, fmt.Errorf("mcp: %s: tools/list failed: JSON-RPC error %d: %s", c.where(),
+			r.Error.Code, r.Error.Message)
 	}
 	if err := json.Unmarshal(r.Result, &res); err != nil {
-		return res, fmt.Errorf("mcp: %s: tools/list answered with a result that is not a ListToolsResult: %s", c.where(), clip(string(r.Result), 200))
+		return res, fmt.Errorf("mcp: %s: tools/list answered with a result that is not a ListToolsResult: %s",
+			c.where(), clip(string(r.Result), 200))
 	}
 	return res, nil
 }
@@ -114,19 +118,23 @@ func (c *Client) add(l *listing, t listedTool) error {
 		return fmt.Errorf("mcp: %s: tools/list lists more than %d tools (mcp.MaxTools)", c.where(), MaxTools)
 	}
 	if len(t.InputSchema) > MaxSchemaSize {
-		c.unsupported[t.Name] = fmt.Sprintf("has an inputSchema of %d bytes, more than %d (mcp.MaxSchemaSize)", len(t.InputSchema), MaxSchemaSize)
+		c.unsupported[t.Name] = fmt.Sprintf("has an inputSchema of %d bytes, more than %d (mcp.MaxSchemaSize)",
+			len(t.InputSchema), MaxSchemaSize)
 		t.InputSchema = json.RawMessage(`{"type":"object"}`)
 	}
 	if l.kept += len(t.InputSchema); l.kept > MaxListSize {
-		return fmt.Errorf("mcp: %s: the tools/list schemas add up to more than %d bytes (mcp.MaxListSize)", c.where(), MaxListSize)
+		return fmt.Errorf("mcp: %s: the tools/list schemas add up to more than %d bytes (mcp.MaxListSize)",
+			c.where(), MaxListSize)
 	}
 	if t.Execution.TaskSupport == "required" {
-		c.unsupported[t.Name] = "needs task augmentation (execution.taskSupport: required), which toolproof does not send"
+		c.unsupported[t.Name] = "needs task augmentation (execution.taskSupport: required), which toolproof does not " +
+			"send"
 	}
 	if c.opts.URL != "" && c.era == eraModern {
 		hs, err := paramHeaders(t.InputSchema)
 		if err != nil {
-			c.unsupported[t.Name] = "has an x-mcp-header annotation the 2026-07-28 revision does not allow: " + err.Error()
+			c.unsupported[t.Name] = "has an x-mcp-header annotation the 2026-07-28 revision does not allow: " +
+				err.Error()
 		}
 		c.params[t.Name] = hs
 	}
@@ -160,11 +168,13 @@ func (c *Client) keep(all []tool.Tool) error {
 	}
 	for _, n := range c.opts.Only {
 		if _, ok := c.listed[n]; !ok {
-			return fmt.Errorf("mcp: --tool %s: %s does not list that tool (it lists %s)", n, c.where(), strings.Join(names(all), ", "))
+			return fmt.Errorf("mcp: --tool %s: %s does not list that tool (it lists %s)", n, c.where(),
+				strings.Join(names(all), ", "))
 		}
 	}
 	if len(c.tools) == 0 {
-		return fmt.Errorf("mcp: %s: every listed tool (%s) is left out by --tool/--skip-tool", c.where(), strings.Join(names(all), ", "))
+		return fmt.Errorf("mcp: %s: every listed tool (%s) is left out by --tool/--skip-tool", c.where(),
+			strings.Join(names(all), ", "))
 	}
 	return nil
 }

@@ -21,7 +21,8 @@ func TestMain(m *testing.M) {
 		os.Exit(serveFake(mode))
 	}
 	flag.Parse()
-	testflags.Default(map[string]string{"rapid.checks": "50", "rapid.seed": "1", "rapid.shrinktime": "1s", "rapid.nofailfile": "true"})
+	testflags.Default(map[string]string{"rapid.checks": "50", "rapid.seed": "1", "rapid.shrinktime": "1s",
+		"rapid.nofailfile": "true"})
 	os.Exit(m.Run())
 }
 

@@ -224,7 +224,8 @@ func (c *Client) Compile(t tool.Tool) (validator.Gate, error) {
 	}
 	// With --close the harness closes the listed schema before compiling: that is no difference.
 	if !sameSchema(lt.Parameters, t.Parameters) && !sameSchema(tool.Close(lt).Parameters, t.Parameters) {
-		c.note(fmt.Sprintf("%s: the schema the cases come from differs from the one the server lists; the server's gate is checked against the given one", t.Where()))
+		c.note(fmt.Sprintf("%s: the schema the cases come from differs from the one the server lists; the server's "+
+			"gate is checked against the given one", t.Where()))
 	}
 	return &gate{c: c, name: t.Name, nameJSON: mustQuote(t.Name), params: c.params[t.Name]}, nil
 }

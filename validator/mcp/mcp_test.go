@@ -46,8 +46,10 @@ func TestStartFailsClearly(t *testing.T) {
 		})
 	}
 	t.Run("exits at once", func(t *testing.T) {
-		_, err := mcp.Start(mcp.Options{Command: []string{"sh", "-c", "echo 'no server here' >&2; exit 4"}, Stderr: io.Discard})
-		if err == nil || !strings.Contains(err.Error(), "ended before answering initialize") || !strings.Contains(err.Error(), "no server here") {
+		_, err := mcp.Start(mcp.Options{Command: []string{"sh", "-c", "echo 'no server here' >&2; exit 4"},
+			Stderr: io.Discard})
+		if err == nil || !strings.Contains(err.Error(), "ended before answering initialize") ||
+			!strings.Contains(err.Error(), "no server here") {
 			t.Fatalf("error %v does not say that the server ended and what it wrote", err)
 		}
 	})
@@ -85,7 +87,8 @@ func TestToolFilters(t *testing.T) {
 	if _, err := c.Compile(fakeserver.Tools[1]); err == nil || !strings.Contains(err.Error(), "skip-tool") {
 		t.Fatalf("Compile of a skipped tool: %v", err)
 	}
-	if _, err := c.Compile(tool.Tool{Name: "rm_rf", Parameters: []byte(`{"type":"object"}`)}); err == nil || !strings.Contains(err.Error(), "does not list") {
+	if _, err := c.Compile(tool.Tool{Name: "rm_rf", Parameters: []byte(`{"type":"object"}`)}); err == nil ||
+		!strings.Contains(err.Error(), "does not list") {
 		t.Fatalf("Compile of an unlisted tool: %v", err)
 	}
 	other := fakeserver.Tools[0]
@@ -346,7 +349,8 @@ func TestListBounds(t *testing.T) {
 		!strings.Contains(err.Error(), "mcp.MaxSchemaSize") {
 		t.Fatalf("Compile of the huge tool: %v", err)
 	}
-	if notes := strings.Join(c.Notes(), "\n"); !strings.Contains(notes, `tool "huge" left out: it has an inputSchema of`) {
+	if notes := strings.Join(c.Notes(), "\n"); !strings.Contains(notes,
+		`tool "huge" left out: it has an inputSchema of`) {
 		t.Errorf("notes do not name the huge tool:\n%s", notes)
 	}
 }

@@ -144,7 +144,9 @@ func (c *Client) open() (link, serverInfo, error) {
 			return nil, serverInfo{}, derr
 		case !modern:
 			c.drop(l, "server/discover failed")
-			return nil, serverInfo{}, fmt.Errorf("mcp: %s answered initialize with an UnsupportedProtocolVersionError, but server/discover not as a modern server does", c.where())
+			return nil, serverInfo{},
+				fmt.Errorf("mcp: %s answered initialize with an UnsupportedProtocolVersionError, but server/discover "+
+					"not as a modern server does", c.where())
 		}
 		c.setEra(eraModern)
 		return l, info, nil
@@ -266,7 +268,8 @@ func (c *Client) discover(l link, timeout time.Duration) (serverInfo, bool, erro
 			Meta              map[string]json.RawMessage
 		}
 		var raw map[string]json.RawMessage
-		if json.Unmarshal(r.Result, &raw) != nil || json.Unmarshal(raw["supportedVersions"], &res.SupportedVersions) != nil {
+		if json.Unmarshal(r.Result, &raw) != nil ||
+			json.Unmarshal(raw["supportedVersions"], &res.SupportedVersions) != nil {
 			return serverInfo{}, false, nil
 		}
 		var meta map[string]json.RawMessage
@@ -285,7 +288,8 @@ func (c *Client) discover(l link, timeout time.Duration) (serverInfo, bool, erro
 	if slices.ContainsFunc(supported, func(v string) bool { return !isModern(v) }) {
 		return serverInfo{}, false, nil // a dual-era server: initialize in a legacy revision
 	}
-	return serverInfo{}, false, fmt.Errorf("mcp: %s speaks MCP %s; toolproof speaks %s", c.where(), strings.Join(supported, ", "), strings.Join(c.versions(), ", "))
+	return serverInfo{}, false, fmt.Errorf("mcp: %s speaks MCP %s; toolproof speaks %s", c.where(),
+		strings.Join(supported, ", "), strings.Join(c.versions(), ", "))
 }
 
 // initialize opens a legacy session: initialize offering the newest legacy revision, then
@@ -298,8 +302,10 @@ func (c *Client) initialize(l link) (serverInfo, error) {
 			break
 		}
 	}
-	params := fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"toolproof","version":"1"}}`, offer)
-	r, out := l.call(context.Background(), request{id: c.nextID.Add(1), method: "initialize", params: []byte(params)}, c.opts.StartTimeout)
+	params := fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"toolproof","version":"1"}}`,
+		offer)
+	r, out := l.call(context.Background(),
+		request{id: c.nextID.Add(1), method: "initialize", params: []byte(params)}, c.opts.StartTimeout)
 	fail := func(format string, args ...any) (serverInfo, error) {
 		c.drop(l, "initialize failed")
 		msg := fmt.Sprintf(format, args...)
@@ -332,10 +338,12 @@ func (c *Client) initialize(l link) (serverInfo, error) {
 		ServerInfo      serverInfo `json:"serverInfo"`
 	}
 	if err := json.Unmarshal(r.Result, &res); err != nil {
-		return fail("initialize answered with a result that is not an InitializeResult: %s", clip(string(r.Result), 200))
+		return fail("initialize answered with a result that is not an InitializeResult: %s",
+			clip(string(r.Result), 200))
 	}
 	if !slices.Contains(c.versions(), res.ProtocolVersion) || isModern(res.ProtocolVersion) {
-		return fail("the server speaks MCP %q; toolproof speaks %s", res.ProtocolVersion, strings.Join(c.versions(), ", "))
+		return fail("the server speaks MCP %q; toolproof speaks %s", res.ProtocolVersion,
+			strings.Join(c.versions(), ", "))
 	}
 	if h, ok := l.(*httpLink); ok && res.ProtocolVersion != "2025-03-26" {
 		h.settle(res.ProtocolVersion)
@@ -436,7 +444,10 @@ func (c *Client) protocolNotes(forms map[string]int) []string {
 		if c.opts.SEP1303 {
 			what = "each a protocol_error finding (--require-sep1303)"
 		}
-		notes = append(notes, fmt.Sprintf("SEP-1303: %d of %d rejections of object arguments came as JSON-RPC -32602 on protocol %s, where input validation errors should be tool results with isError: true so that the model can correct itself; counted as rejections all the same; %s", rpc, rejected, c.protocol, what))
+		notes = append(notes,
+			fmt.Sprintf("SEP-1303: %d of %d rejections of object arguments came as JSON-RPC -32602 on protocol %s, "+
+				"where input validation errors should be tool results with isError: true so that the model can "+
+				"correct itself; counted as rejections all the same; %s", rpc, rejected, c.protocol, what))
 	}
 	if c.rotated.Load() {
 		notes = append(notes, "the server gave a new Mcp-Session-Id on its answers (forgetting the old one): "+
@@ -444,14 +455,17 @@ func (c *Client) protocolNotes(forms map[string]int) []string {
 	}
 	if c.retried.Load() > 0 {
 		// How many is on stderr (Close): the report of a seed is the same whichever calls met a fault.
-		notes = append(notes, "HTTP requests were sent again after transport faults (connection errors, 5xx, answers to "+
-			"other requests); each case kept its own verdict")
+		notes = append(notes,
+			"HTTP requests were sent again after transport faults (connection errors, 5xx, answers to "+
+				"other requests); each case kept its own verdict")
 	}
 	c.mu.Lock()
 	gone, notSent := c.gone, c.notSent
 	c.mu.Unlock()
 	if gone != nil {
-		notes = append(notes, fmt.Sprintf("%s; %d calls were not sent (counted not applicable, blamed on no case)", gone.Error(), notSent))
+		notes = append(notes,
+			fmt.Sprintf("%s; %d calls were not sent (counted not applicable, blamed on no case)",
+				gone.Error(), notSent))
 	}
 	return notes
 }

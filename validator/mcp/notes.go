@@ -62,9 +62,10 @@ func (c *Client) Notes() []string {
 		}
 		notes = append(notes, "tools/call answers by form (shrinking included): "+strings.Join(parts, ", "))
 		if unclear > 0 {
-			notes = append(notes, fmt.Sprintf("%d answers were unclear (neither a validation error in a known wording nor a result; "+
-				"an error answer to a valid call is a false_reject or gate_error): "+
-				"classify the server's own wording with --reject-pattern REGEX or --ran-pattern REGEX", unclear))
+			notes = append(notes,
+				fmt.Sprintf("%d answers were unclear (neither a validation error in a known wording nor a result; "+
+					"an error answer to a valid call is a false_reject or gate_error): "+
+					"classify the server's own wording with --reject-pattern REGEX or --ran-pattern REGEX", unclear))
 		}
 	}
 	if restarts > 0 {
@@ -81,7 +82,9 @@ func (c *Client) Notes() []string {
 		if n > len(shown) {
 			more = fmt.Sprintf(" and %d more", n-len(shown))
 		}
-		notes = append(notes, fmt.Sprintf("%d listed tools not tested (--tool, --skip-tool, unsupported): %s%s", n, strings.Join(shown, ", "), more))
+		notes = append(notes,
+			fmt.Sprintf("%d listed tools not tested (--tool, --skip-tool, unsupported): %s%s", n,
+				strings.Join(shown, ", "), more))
 	}
 	return notes
 }

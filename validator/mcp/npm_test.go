@@ -52,7 +52,8 @@ func TestServerMemory(t *testing.T) {
 // serverMemory runs server-memory's create_entities, add_observations and open_nodes, their
 // objects read as closed or not, with ran as --ran-pattern.
 func serverMemory(t *testing.T, cmd []string, closed bool, ran *regexp.Regexp) {
-	opts := mcp.Options{Command: cmd, Env: append(os.Environ(), "MEMORY_FILE_PATH="+filepath.Join(t.TempDir(), "memory.jsonl")),
+	opts := mcp.Options{Command: cmd,
+		Env:    append(os.Environ(), "MEMORY_FILE_PATH="+filepath.Join(t.TempDir(), "memory.jsonl")),
 		Stderr: &syncBuffer{}, Only: []string{"create_entities", "add_observations", "open_nodes"}, RanPattern: ran}
 	c := start(t, opts)
 	tools, _ := c.Tools()
@@ -93,7 +94,8 @@ func serverMemory(t *testing.T, cmd []string, closed bool, ran *regexp.Regexp) {
 func alarmServer(t *testing.T, version, mode, token string) string {
 	t.Helper()
 	requireNode(t)
-	cmd := exec.Command("node", filepath.Join("servers", "alarm", version+".mjs"), "--http", "0", "--mode", mode, "--token", token)
+	cmd := exec.Command("node", filepath.Join("servers", "alarm", version+".mjs"), "--http", "0", "--mode",
+		mode, "--token", token)
 	cmd.Stderr = os.Stderr
 	return announce.URL(t, cmd)
 }
@@ -117,15 +119,18 @@ func TestTypeScriptSDKOverHTTP(t *testing.T) {
 			t.Run(tc.version+"-"+mode, func(t *testing.T) {
 				t.Parallel()
 				url := alarmServer(t, tc.version, mode, token)
-				if _, err := mcp.Start(mcp.Options{URL: url, Header: http.Header{"Authorization": {"Bearer nope"}}, Stderr: io.Discard}); !mcp.IsAuthError(err) || !strings.Contains(err.Error(), "401") {
+				if _, err := mcp.Start(mcp.Options{URL: url, Header: http.Header{"Authorization": {"Bearer nope"}},
+					Stderr: io.Discard}); !mcp.IsAuthError(err) || !strings.Contains(err.Error(), "401") {
 					t.Fatalf("a wrong token: %v", err)
 				}
-				c := start(t, mcp.Options{URL: url, Header: http.Header{"Authorization": {"Bearer " + token}}, Stderr: &syncBuffer{}})
+				c := start(t, mcp.Options{URL: url, Header: http.Header{"Authorization": {"Bearer " + token}},
+					Stderr: &syncBuffer{}})
 				if c.Protocol() != tc.protocol {
 					t.Fatalf("protocol %q, want %q", c.Protocol(), tc.protocol)
 				}
 				tools, _ := c.Tools()
-				rep, err := harness.Run(tools, c, harness.Options{Jobs: 2, Checks: 10, Seed: 1, ShrinkSteps: shrinkSteps})
+				rep, err := harness.Run(tools, c,
+					harness.Options{Jobs: 2, Checks: 10, Seed: 1, ShrinkSteps: shrinkSteps})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -152,7 +157,8 @@ func TestTypeScriptSDKOverHTTP(t *testing.T) {
 // (legacy: 'reject') is spoken to in 2026-07-28 and has no finding.
 func TestTypeScriptSDK2Stdio(t *testing.T) {
 	requireNode(t)
-	c := start(t, mcp.Options{Command: []string{"node", filepath.Join("servers", "alarm", "v2.mjs")}, Stderr: &syncBuffer{}})
+	c := start(t, mcp.Options{Command: []string{"node", filepath.Join("servers", "alarm", "v2.mjs")},
+		Stderr: &syncBuffer{}})
 	if c.Protocol() != "2026-07-28" {
 		t.Fatalf("protocol %q", c.Protocol())
 	}

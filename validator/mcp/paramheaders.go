@@ -43,7 +43,8 @@ func paramHeaders(schema json.RawMessage) ([]paramHeader, error) {
 					return fmt.Errorf("x-mcp-header %q is given twice", name)
 				}
 				if t, _ := sm["type"].(string); t != "string" && t != "integer" && t != "boolean" {
-					return fmt.Errorf("x-mcp-header %q is on a parameter of type %v (string, integer or boolean only)", name, sm["type"])
+					return fmt.Errorf("x-mcp-header %q is on a parameter of type %v (string, integer or boolean only)",
+						name, sm["type"])
 				}
 				seen[strings.ToLower(name)] = true
 				out = append(out, paramHeader{name: name, path: p})
@@ -58,7 +59,8 @@ func paramHeaders(schema json.RawMessage) ([]paramHeader, error) {
 		return nil, err
 	}
 	if n := countAnnotations(root, ""); n != len(out) {
-		return nil, fmt.Errorf("%d x-mcp-header annotations are not reached from the root by properties alone", n-len(out))
+		return nil, fmt.Errorf("%d x-mcp-header annotations are not reached from the root by properties alone",
+			n-len(out))
 	}
 	return out, nil
 }

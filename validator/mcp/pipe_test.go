@@ -49,13 +49,16 @@ func pipeServer(name string, call func(w io.Writer, msg string)) func() (mcp.Con
 				id := idOf(msg)
 				switch {
 				case strings.Contains(msg, `"initialize"`):
-					fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":%q}}}`+"\n", id, name)
+					fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18",`+
+						`"serverInfo":{"name":%q}}}`+"\n", id, name)
 				case strings.Contains(msg, `"tools/list"`):
-					fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}`+"\n", id)
+					fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t",`+
+						`"inputSchema":{"type":"object"}}]}}`+"\n", id)
 				case strings.Contains(msg, `"tools/call"`):
 					call(sw, msg)
 				case id != "":
-					fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`+"\n", id)
+					fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`+
+						"\n", id)
 				}
 			}
 		}()

@@ -32,7 +32,8 @@ func TestRedactor(t *testing.T) {
 // value "1" leaves "id":1 alone), escaped forms included.
 func TestRedactorKeepsJSON(t *testing.T) {
 	r := newRedactor(http.Header{"X-Flag": {"1"}, "X-Key": {`k"ey-s3cr3t`}, "X-Mode": {"true"}})
-	in := `{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"flag 1, key k\"ey-s3cr3t, mode true"}]}}`
+	in := `{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"flag 1, key ` +
+		`k\"ey-s3cr3t, mode true"}]}}`
 	out := r.message([]byte(in))
 	var m struct {
 		ID     int `json:"id"`
@@ -54,11 +55,12 @@ func TestRedactorKeepsJSON(t *testing.T) {
 
 func TestRedactURL(t *testing.T) {
 	for in, want := range map[string]string{
-		"http://user:pass@host:8080/mcp?api_key=k1&x=2#frag": "http://user:<redacted>@host:8080/mcp?api_key=<redacted>&x=<redacted>",
-		"https://ghp_token@host/mcp":                         "https://<redacted>@host/mcp",
-		"https://host/mcp?TOKEN":                             "https://host/mcp?<redacted>",
-		"https://host/mcp":                                   "https://host/mcp",
-		"::not a url":                                        "<redacted>",
+		"http://user:pass@host:8080/mcp?api_key=k1&x=2#frag": "http://user:<redacted>@host:" +
+			"8080/mcp?api_key=<redacted>&x=<redacted>",
+		"https://ghp_token@host/mcp": "https://<redacted>@host/mcp",
+		"https://host/mcp?TOKEN":     "https://host/mcp?<redacted>",
+		"https://host/mcp":           "https://host/mcp",
+		"::not a url":                "<redacted>",
 	} {
 		if got := RedactURL(in); got != want {
 			t.Errorf("%s: %s, want %s", in, got, want)

@@ -34,7 +34,8 @@ func sameOrigin(client *http.Client) *http.Client {
 			if req.Response != nil {
 				status = req.Response.Status
 			}
-			return &redirectError{From: RedactURL(via[len(via)-1].URL.String()), To: RedactURL(req.URL.String()), Status: status}
+			return &redirectError{From: RedactURL(via[len(via)-1].URL.String()),
+				To: RedactURL(req.URL.String()), Status: status}
 		}
 		if len(via) >= 10 {
 			return errors.New("stopped after 10 redirects")

@@ -24,7 +24,8 @@ func rawStatus(w http.ResponseWriter, r *http.Request, code int, body string) {
 		panic(err)
 	}
 	defer conn.Close()
-	fmt.Fprintf(buf, "HTTP/1.1 %d Refused %s\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+	fmt.Fprintf(buf, "HTTP/1.1 %d Refused %s\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: "+
+		"close\r\n\r\n%s",
 		code, r.Header.Get("Authorization"), len(body), body)
 	buf.Flush()
 }
@@ -44,7 +45,8 @@ func TestStatusLineScrubbed(t *testing.T) {
 	}))
 	defer srv.Close()
 	_, err := mcp.Start(mcp.Options{URL: srv.URL, Header: bearer(), Stderr: &syncBuffer{}})
-	if !mcp.IsAuthError(err) || strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), "401 Refused [header value]") {
+	if !mcp.IsAuthError(err) || strings.Contains(err.Error(), secret) ||
+		!strings.Contains(err.Error(), "401 Refused [header value]") {
 		t.Fatalf("error %v: want an AuthError naming the status, without the token", err)
 	}
 
@@ -65,7 +67,8 @@ func TestStatusLineScrubbed(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := g.Check(context.Background(), []byte(`{"hour":1}`))
-	if v.Fault == "" || strings.Contains(v.Detail, secret) || !strings.Contains(v.Detail, "500 Refused [header value]") {
+	if v.Fault == "" || strings.Contains(v.Detail, secret) ||
+		!strings.Contains(v.Detail, "500 Refused [header value]") {
 		t.Fatalf("verdict %+v: want a fault naming the status, without the token", v)
 	}
 }
@@ -104,7 +107,8 @@ func TestRedirects(t *testing.T) {
 	if stolen.Load() != 0 {
 		t.Fatalf("the headers went to the other server %d times", stolen.Load())
 	}
-	want := "redirected (307 Temporary Redirect) to " + other.URL + "/mcp?api_key=<redacted>, another origin: not followed"
+	want := "redirected (307 Temporary Redirect) to " + other.URL +
+		"/mcp?api_key=<redacted>, another origin: not followed"
 	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), secret) {
 		t.Fatalf("error %v: want one saying %q", err, want)
 	}

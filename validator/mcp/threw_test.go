@@ -31,7 +31,8 @@ func TestHTTP500WithJSONRPCError(t *testing.T) {
 		if json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusInternalServerError)
-			w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32000,"message":"database is down"}}`))
+			w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) +
+				`,"error":{"code":-32000,"message":"database is down"}}`))
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -47,7 +48,8 @@ func TestHTTP500WithJSONRPCError(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := g.Check(context.Background(), []byte(`{"hour":1,"label":"a"}`))
-	if !v.Unclear || v.ErrorAnswer != validator.Threw || !strings.Contains(v.Detail, "-32000 (HTTP 500): database is down") {
+	if !v.Unclear || v.ErrorAnswer != validator.Threw ||
+		!strings.Contains(v.Detail, "-32000 (HTTP 500): database is down") {
 		t.Fatalf("verdict %+v", v)
 	}
 	rep, err := harness.Run(fakeserver.Tools[:1], c, harness.Options{Checks: 10, Seed: 1})
@@ -59,7 +61,8 @@ func TestHTTP500WithJSONRPCError(t *testing.T) {
 			t.Errorf("finding %v %s: want only the valid cases' gate_error", f, f.Detail)
 		}
 	}
-	if len(rep.Findings) == 0 || rep.Classes["hallucinated_key"] == nil || rep.Classes["hallucinated_key"].Unclear == 0 {
+	if len(rep.Findings) == 0 || rep.Classes["hallucinated_key"] == nil ||
+		rep.Classes["hallucinated_key"].Unclear == 0 {
 		t.Errorf("findings %v, classes %v", rep.Findings, rep.Classes)
 	}
 }

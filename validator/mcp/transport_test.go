@@ -19,7 +19,8 @@ func runFake(t *testing.T, mode string, hopts fakeserver.HTTPOptions, opts mcp.O
 	checks int) (*report.Report, *mcp.Client, *fakeserver.HTTPServer) {
 	t.Helper()
 	c, fake, _ := startHTTP(t, mode, hopts, opts)
-	rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: checks, Seed: 7, ShrinkSteps: shrinkSteps})
+	rep, err := harness.Run(fakeserver.Tools, c,
+		harness.Options{Jobs: 2, Checks: checks, Seed: 7, ShrinkSteps: shrinkSteps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,8 @@ func TestHTTPRandom500(t *testing.T) {
 	}
 	for i := 1; i < len(texts); i++ {
 		if texts[i] != texts[0] {
-			t.Errorf("a run of seed 7 whose server failed calls differs from one without faults:\n%s\n%s", texts[i], texts[0])
+			t.Errorf("a run of seed 7 whose server failed calls differs from one without faults:\n%s\n%s",
+				texts[i], texts[0])
 		}
 	}
 }

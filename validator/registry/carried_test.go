@@ -45,7 +45,8 @@ func TestCarriedPython(t *testing.T) {
 func project(t *testing.T, dir string) {
 	t.Helper()
 	files := map[string]string{
-		"node_modules/userlib/package.json": `{"name": "userlib", "version": "1.0.0", "type": "module", "exports": "./index.js"}`,
+		"node_modules/userlib/package.json": `{"name": "userlib", "version": "1.0.0", "type": "module", "exports": ` +
+			`"./index.js"}`,
 		"node_modules/userlib/index.js": `export const requireText = {
   "~standard": { version: 1, vendor: "userlib", validate(v) {
     return v !== null && typeof v === "object" && typeof v.text === "string" && Object.keys(v).length === 1
@@ -104,7 +105,8 @@ echo 'export default 1;' > node_modules/toolproof-only/index.js
 	if vd := verdict(t, v, ts[0], `{"text": "hi", "extra": 1}`); vd.Valid {
 		t.Error("userlib's gate accepted an extra key: the gate is not the module's")
 	}
-	if m, _ := filepath.Glob(filepath.Join(cache, "*", "validator", "node", "node_modules", "toolproof-only")); len(m) != 1 {
+	if m, _ := filepath.Glob(filepath.Join(cache, "*", "validator", "node", "node_modules",
+		"toolproof-only")); len(m) != 1 {
 		t.Fatalf("toolproof's packages were not installed into the cache: %v", m)
 	}
 
@@ -128,8 +130,10 @@ func TestCarriedZooErrors(t *testing.T) {
 	t.Setenv("GOPROXY", "off")
 	t.Setenv("GOFLAGS", "-mod=mod")
 	for version, says := range map[string][]string{
-		"(devel)": {"built from a checkout", "TOOLPROOF_ROOT", "go install github.com/toolproof/toolproof/validator/zoo/cmd/toolproof-zoo@VERSION"},
-		"v0.0.0-20261202003937-fa846b9a1b2c": {"`go install github.com/toolproof/toolproof/validator/zoo/cmd/toolproof-zoo@fa846b9a1b2c` failed",
+		"(devel)": {"built from a checkout", "TOOLPROOF_ROOT",
+			"go install github.com/toolproof/toolproof/validator/zoo/cmd/toolproof-zoo@VERSION"},
+		"v0.0.0-20261202003937-fa846b9a1b2c": {"`go install github.com/toolproof/toolproof/validator/zoo/cmd/toolproo" +
+			"f-zoo@fa846b9a1b2c` failed",
 			"GOPROXY=off", "reachable through GOPROXY", "TOOLPROOF_ROOT"},
 	} {
 		o := carried(t.TempDir())

@@ -67,7 +67,8 @@ func TestDifferentialNoFalseAlarm(t *testing.T) {
 			for _, k := range keys {
 				fs := groups[k]
 				f := fs[0]
-				t.Errorf("%s: %d blocking %s findings, e.g. %s at %s: %s\n  args %s", name, len(fs), k, f.Tool, f.Path, f.Reason, f.Args)
+				t.Errorf("%s: %d blocking %s findings, e.g. %s at %s: %s\n  args %s", name, len(fs), k, f.Tool,
+					f.Path, f.Reason, f.Args)
 			}
 		})
 	}
@@ -86,7 +87,8 @@ func knownBug(validator string, f report.Finding) bool {
 func TestKnownLibraryBugs(t *testing.T) {
 	requireNode(t)
 	v := open(t, newOpener(), "ajv")
-	tl := tool.Tool{Name: "uneval", Parameters: []byte(`{"type":"object","anyOf":[{"properties":{"a":true}}],"unevaluatedProperties":false}`)}
+	tl := tool.Tool{Name: "uneval",
+		Parameters: []byte(`{"type":"object","anyOf":[{"properties":{"a":true}}],"unevaluatedProperties":false}`)}
 	if vd := verdict(t, v, tl, `{"zz":1}`); vd.Valid {
 		t.Fatalf("ajv accepts an unevaluated key; the probe is wrong")
 	}

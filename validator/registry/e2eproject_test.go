@@ -34,7 +34,8 @@ func TestE2EProjectPinsTheFrameworks(t *testing.T) {
 	read("examples/frameworks/package.json", &em)
 	read("testdata/e2e/project/package.json", &pm)
 	if diff := cmp.Diff(em, pm); diff != "" {
-		t.Errorf("testdata/e2e/project/package.json pins other packages than examples/frameworks (-examples +project):\n%s", diff)
+		t.Errorf("testdata/e2e/project/package.json pins other packages than examples/frameworks (-examples "+
+			"+project):\n%s", diff)
 	}
 	var el, pl lock
 	read("examples/frameworks/package-lock.json", &el)
@@ -46,11 +47,13 @@ func TestE2EProjectPinsTheFrameworks(t *testing.T) {
 	}
 	for name, want := range el.Packages {
 		if got, ok := pl.Packages[name]; !ok || !jsonEqual(t, got, want) {
-			t.Errorf("testdata/e2e/project/package-lock.json: %s is %s, examples/frameworks locks %s (copy that lockfile, then npm install --package-lock-only)", name, got, want)
+			t.Errorf("testdata/e2e/project/package-lock.json: %s is %s, examples/frameworks locks %s (copy that "+
+				"lockfile, then npm install --package-lock-only)", name, got, want)
 		}
 	}
 	if len(pl.Packages) != len(el.Packages) {
-		t.Errorf("testdata/e2e/project/package-lock.json locks %d packages, examples/frameworks %d", len(pl.Packages), len(el.Packages))
+		t.Errorf("testdata/e2e/project/package-lock.json locks %d packages, examples/frameworks %d",
+			len(pl.Packages), len(el.Packages))
 	}
 }
 

@@ -85,7 +85,8 @@ func TestFrameworkGenkit(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = registry.Close(v)
-	if got := stderr.String(); !strings.Contains(got, `the Genkit tool "get_weather": its inputSchema is a zod 4 schema`) {
+	if got := stderr.String(); !strings.Contains(got,
+		`the Genkit tool "get_weather": its inputSchema is a zod 4 schema`) {
 		t.Errorf("stderr does not say that get_weather is shown no schema: %q", got)
 	}
 }

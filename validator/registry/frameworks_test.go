@@ -143,7 +143,8 @@ func TestFrameworkMCPServer(t *testing.T) {
 	// The SDK lists z.object shapes open; read as closed (--close, as OpenAI's strict mode
 	// sends them), an invented key is stripped and the handler runs.
 	v, ts := frameworks(t, "mcp-loose.mjs")
-	if rep := run(t, v, ts, harness.Options{Close: true}); !has(rep, "read_file", "hallucinated_key", report.Missed, "") {
+	if rep := run(t, v, ts, harness.Options{Close: true}); !has(rep, "read_file",
+		"hallucinated_key", report.Missed, "") {
 		t.Errorf("mcp-loose.mjs, --close: no hallucinated_key missed; findings: %v", rep.Findings)
 	}
 }
@@ -162,7 +163,8 @@ func TestFrameworkAISDK(t *testing.T) {
 func TestFrameworkUnknownToolRefused(t *testing.T) {
 	dir := t.TempDir()
 	mod := filepath.Join(dir, "odd.mjs")
-	src := `export const tools = [{ name: "odd", description: "x", execute: async () => 1, args: {} }, { name: "ok", schema: { type: "object" } }];`
+	src := `export const tools = [{ name: "odd", description: "x", execute: async () => 1, args: {} }, { name: "ok", ` +
+		`schema: { type: "object" } }];`
 	if err := os.WriteFile(mod, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -128,7 +128,8 @@ func benchGate(b *testing.B, v validator.Validator, tools []tool.Tool, opts harn
 	b.ReportMetric((float64(gate.own)/float64(gate.cases))/(float64(ref.own)/float64(ref.cases)), "cpu:own/reference")
 	// The rate of the run over the reference's when both use all the machine's cores: CPU per
 	// case of the reference over that of toolproof and the gate together.
-	b.ReportMetric((float64(ref.own)/float64(ref.cases))/(float64(gate.own+gate.child)/float64(gate.cases)), "cpu:of-reference")
+	b.ReportMetric((float64(ref.own)/float64(ref.cases))/(float64(gate.own+gate.child)/float64(gate.cases)),
+		"cpu:of-reference")
 	if replayWall > 0 {
 		replayRate := float64(sent) / replayWall.Seconds()
 		b.ReportMetric(replayRate, "replay-sent/s")
@@ -287,7 +288,8 @@ func descendants() time.Duration {
 }
 
 func requireExamplesB(b *testing.B) {
-	for _, p := range []string{"validator/node/node_modules", "examples/node_modules", "validator/mcp/servers/node_modules"} {
+	for _, p := range []string{"validator/node/node_modules", "examples/node_modules",
+		"validator/mcp/servers/node_modules"} {
 		if _, err := os.Stat(filepath.Join("..", "..", p)); err != nil {
 			if os.Getenv("TOOLPROOF_REQUIRE_NODE") == "1" {
 				b.Fatalf("TOOLPROOF_REQUIRE_NODE=1 but %s is missing (npm ci there)", p)

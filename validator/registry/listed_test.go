@@ -45,7 +45,8 @@ func TestListedZooOnlyWhereItRuns(t *testing.T) {
 		zoo   bool
 	}{
 		{"the npm package (a release, no zoo installed)", &registry.Opener{Cache: cache, Version: "v0.4.0"}, false},
-		{"a build from a clone, no TOOLPROOF_ROOT", &registry.Opener{Cache: cache, Version: "devel-fa846b9a1b2c"}, false},
+		{"a build from a clone, no TOOLPROOF_ROOT",
+			&registry.Opener{Cache: cache, Version: "devel-fa846b9a1b2c"}, false},
 		{"go install at a pseudo-version, no zoo installed", &registry.Opener{Cache: cache, Version: version}, false},
 		{"TOOLPROOF_ROOT", &registry.Opener{Cache: cache, Version: "devel-fa846b9a1b2c", Root: "/some/checkout"}, true},
 	} {
@@ -61,7 +62,9 @@ func TestListedZooOnlyWhereItRuns(t *testing.T) {
 		if tc.zoo != (len(missing) == 0) {
 			t.Errorf("%s: missing %q", tc.label, missing)
 		}
-		if !tc.zoo && (len(missing) != 1 || !strings.Contains(missing[0], "TOOLPROOF_ROOT") || !strings.Contains(missing[0], "json-struct")) {
+		if !tc.zoo &&
+			(len(missing) != 1 || !strings.Contains(missing[0], "TOOLPROOF_ROOT") ||
+				!strings.Contains(missing[0], "json-struct")) {
 			t.Errorf("%s: the line for the zoo names neither it nor TOOLPROOF_ROOT: %q", tc.label, missing)
 		}
 	}
@@ -78,6 +81,7 @@ func TestListedZooOnlyWhereItRuns(t *testing.T) {
 	}
 	names, missing := listedNames(&registry.Opener{Cache: cache, Version: version})
 	if !names["json-struct"] || len(missing) != 0 {
-		t.Errorf("with the zoo installed in the cache: json-struct listed %v, missing %q", names["json-struct"], missing)
+		t.Errorf("with the zoo installed in the cache: json-struct listed %v, missing %q",
+			names["json-struct"], missing)
 	}
 }

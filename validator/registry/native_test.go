@@ -19,7 +19,8 @@ import (
 
 func requireExamples(t *testing.T) {
 	t.Helper()
-	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the native modules", needs.Node(filepath.Join(root(t), "examples"), "examples"))
+	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the native modules",
+		needs.Node(filepath.Join(root(t), "examples"), "examples"))
 }
 
 // served opens spec, which must serve its own tools, and returns it with them.
@@ -44,7 +45,8 @@ func module(t *testing.T, name string) string {
 // has reports whether rep holds a blocking finding of kind on tool in class at path ("" any).
 func has(rep *report.Report, toolName, class string, kind report.Kind, path string) bool {
 	for _, f := range rep.Findings {
-		if f.Tool == toolName && string(f.Class) == class && f.Kind == kind && f.Blocking && (path == "" || f.Path == path) {
+		if f.Tool == toolName && string(f.Class) == class && f.Kind == kind && f.Blocking &&
+			(path == "" || f.Path == path) {
 			return true
 		}
 	}
@@ -89,12 +91,14 @@ func TestNativeZodModule(t *testing.T) {
 		{"set_labels", "hallucinated_key", report.Missed, ""}, // .passthrough()
 	} {
 		if !has(rep, w.tool, w.class, w.kind, w.path) {
-			t.Errorf("loose.mjs: no %s %s finding on %s at %q; findings: %v", w.class, w.kind, w.tool, w.path, rep.Findings)
+			t.Errorf("loose.mjs: no %s %s finding on %s at %q; findings: %v", w.class, w.kind,
+				w.tool, w.path, rep.Findings)
 		}
 	}
 	// .default(10) filled in: the schema shown to the model declares it, so it is reported apart
 	// from silent changes and does not fail the run.
-	if !hasNote(rep, "search", "valid", report.DeclaredDefault) || has(rep, "search", "valid", report.SilentChange, "") {
+	if !hasNote(rep, "search", "valid", report.DeclaredDefault) ||
+		has(rep, "search", "valid", report.SilentChange, "") {
 		t.Errorf("loose.mjs: no non-blocking declared_default on search (.default(10)); findings: %v", rep.Findings)
 	}
 	if rep.Passed {
@@ -103,7 +107,8 @@ func TestNativeZodModule(t *testing.T) {
 	// The repairs coercion makes: "20" -> 20 is exact, "false" -> true is not.
 	got := replayKinds(t, v, ts, harness.Repair,
 		reject("read_file", "stringified_type", "/limit", `{"limit":"20","path":"a"}`, `{"limit":20,"path":"a"}`),
-		reject("read_file", "wrong_type", "/recursive", `{"path":"a","recursive":"false"}`, `{"path":"a","recursive":false}`))
+		reject("read_file", "wrong_type", "/recursive", `{"path":"a","recursive":"false"}`,
+			`{"path":"a","recursive":false}`))
 	if got["stringified_type"] != "" || got["wrong_type"] != report.WrongRepair {
 		t.Errorf(`loose.mjs, repair: findings %v, want none for "20" -> 20 and wrong_repair for "false" -> true`, got)
 	}
@@ -138,16 +143,20 @@ func TestNativeAISDKModule(t *testing.T) {
 	// Stripping an invented key gives the original back; stripping a misspelt one loses its value.
 	cs := []corpus.Case{
 		reject("get_weather", "hallucinated_key", "/verbose", `{"city":"Oslo","verbose":true}`, `{"city":"Oslo"}`),
-		reject("get_weather", "out_of_range_enum", "/Unit", `{"Unit":"celsius","city":"Oslo"}`, `{"city":"Oslo","unit":"celsius"}`),
+		reject("get_weather", "out_of_range_enum", "/Unit", `{"Unit":"celsius","city":"Oslo"}`,
+			`{"city":"Oslo","unit":"celsius"}`),
 	}
-	if got := replayKinds(t, v, ts, harness.Repair, cs...); got["hallucinated_key"] != "" || got["out_of_range_enum"] != report.WrongRepair {
-		t.Errorf("ai-sdk.mjs, repair: findings %v, want none for an invented key and wrong_repair for a misspelt one", got)
+	if got := replayKinds(t, v, ts, harness.Repair, cs...); got["hallucinated_key"] != "" ||
+		got["out_of_range_enum"] != report.WrongRepair {
+		t.Errorf("ai-sdk.mjs, repair: findings %v, want none for an invented key and wrong_repair for a misspelt one",
+			got)
 	}
 	if got := replayKinds(t, v, ts, harness.Strict, cs...); got["hallucinated_key"] != report.Missed {
 		t.Errorf("ai-sdk.mjs, strict: findings %v, want the invented key missed", got)
 	}
 	// The error the SDK sends back to the model repeats the whole input.
-	leak := reject("list_events", "wrong_type", "/max", `{"day":"2026-12-01","max":"tpc-00000077"}`, `{"day":"2026-12-01","max":7}`)
+	leak := reject("list_events", "wrong_type", "/max", `{"day":"2026-12-01","max":"tpc-00000077"}`,
+		`{"day":"2026-12-01","max":7}`)
 	leak.Canary = "tpc-00000077"
 	if got := replayKinds(t, v, ts, harness.Strict, leak); got["wrong_type"] != report.Leak {
 		t.Errorf("ai-sdk.mjs: findings %v, want a leak: InvalidToolInputError repeats the input", got)
@@ -156,11 +165,13 @@ func TestNativeAISDKModule(t *testing.T) {
 
 // reject is a must-reject case of class at path, distorted from original.
 func reject(toolName, class, path, args, original string) corpus.Case {
-	return corpus.Case{Tool: toolName, Expect: "reject", Class: corpus.Class(class), Path: path, Args: []byte(args), Original: []byte(original)}
+	return corpus.Case{Tool: toolName, Expect: "reject", Class: corpus.Class(class), Path: path, Args: []byte(args),
+		Original: []byte(original)}
 }
 
 // replayKinds replays cases (one per class) and returns the finding kind of each class.
-func replayKinds(t *testing.T, v validator.Validator, ts []tool.Tool, profile harness.Profile, cs ...corpus.Case) map[string]report.Kind {
+func replayKinds(t *testing.T, v validator.Validator, ts []tool.Tool, profile harness.Profile,
+	cs ...corpus.Case) map[string]report.Kind {
 	t.Helper()
 	rep, err := harness.Replay(cs, ts, v, harness.Options{Profile: profile})
 	if err != nil {
@@ -182,13 +193,17 @@ func TestSeedZodRepair(t *testing.T) {
 	v, ts := served(t, "seed-zod")
 	original := `{"code":"print(1)","language":"python","timeoutSeconds":20}`
 	cs := []corpus.Case{
-		reject("execute_code", "stringified_type", "/timeoutSeconds", `{"code":"print(1)","language":"python","timeoutSeconds":"20"}`, original),
-		reject("execute_code", "wrong_type", "/timeoutSeconds", `{"code":"print(1)","language":"python","timeoutSeconds":true}`, original),
+		reject("execute_code", "stringified_type", "/timeoutSeconds",
+			`{"code":"print(1)","language":"python","timeoutSeconds":"20"}`, original),
+		reject("execute_code", "wrong_type", "/timeoutSeconds",
+			`{"code":"print(1)","language":"python","timeoutSeconds":true}`, original),
 	}
-	if got := replayKinds(t, v, ts, harness.Repair, cs...); got["stringified_type"] != "" || got["wrong_type"] != report.WrongRepair {
+	if got := replayKinds(t, v, ts, harness.Repair, cs...); got["stringified_type"] != "" ||
+		got["wrong_type"] != report.WrongRepair {
 		t.Errorf("repair: findings by class %v, want none for \"20\" -> 20 and wrong_repair for true -> 1", got)
 	}
-	if got := replayKinds(t, v, ts, harness.Strict, cs...); got["stringified_type"] != report.Missed || got["wrong_type"] != report.Missed {
+	if got := replayKinds(t, v, ts, harness.Strict, cs...); got["stringified_type"] != report.Missed ||
+		got["wrong_type"] != report.Missed {
 		t.Errorf("strict: findings by class %v, want missed for both", got)
 	}
 }
@@ -205,9 +220,12 @@ func TestSeedGates(t *testing.T) {
 	leak := reject("execute_code", "wrong_type", "/environmentVariables",
 		`{"code":"x","environmentVariables":"tpc-00000042","language":"shell"}`, `{"code":"x","language":"shell"}`)
 	leak.Canary = "tpc-00000042"
-	valid := corpus.Case{Tool: "execute_code", Expect: "accept", Class: "valid", Args: []byte(`{"code":"x","language":"shell"}`)}
-	if got := replayKinds(t, v, ts, harness.Strict, leak, valid); got["wrong_type"] != report.Leak || got["valid"] != report.DeclaredDefault {
-		t.Errorf("seed-zod: findings %v, want a leak (the correction prompt repeats the value) and a declared_default (timeoutSeconds: 10 filled in, as its schema declares)", got)
+	valid := corpus.Case{Tool: "execute_code", Expect: "accept", Class: "valid",
+		Args: []byte(`{"code":"x","language":"shell"}`)}
+	if got := replayKinds(t, v, ts, harness.Strict, leak, valid); got["wrong_type"] != report.Leak ||
+		got["valid"] != report.DeclaredDefault {
+		t.Errorf("seed-zod: findings %v, want a leak (the correction prompt repeats the value) and a "+
+			"declared_default (timeoutSeconds: 10 filled in, as its schema declares)", got)
 	}
 
 	v, ts = served(t, "seed-typebox")
@@ -223,8 +241,10 @@ func TestSeedGates(t *testing.T) {
 	}
 	// The seed's own example: "20" for limit rejected at /limit, a missing path at /path.
 	cs := []corpus.Case{
-		reject("read", "stringified_type", "/limit", `{"limit":"20","options":{"labels":[]},"path":"README.md"}`, `{"limit":20,"options":{"labels":[]},"path":"README.md"}`),
-		reject("read", "missing_required", "/path", `{"limit":20,"options":{"labels":[]}}`, `{"limit":20,"options":{"labels":[]},"path":"README.md"}`),
+		reject("read", "stringified_type", "/limit", `{"limit":"20","options":{"labels":[]},"path":"README.md"}`,
+			`{"limit":20,"options":{"labels":[]},"path":"README.md"}`),
+		reject("read", "missing_required", "/path", `{"limit":20,"options":{"labels":[]}}`,
+			`{"limit":20,"options":{"labels":[]},"path":"README.md"}`),
 	}
 	rep, err := harness.Replay(cs, ts, v, harness.Options{RequireLocation: true})
 	if err != nil || len(rep.Findings) > 0 || rep.Cases != 2 {

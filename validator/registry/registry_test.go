@@ -74,7 +74,8 @@ var subset = []string{"read", "bash", "grep", "deploy_service", "http_request", 
 // cannot run.
 func requireNode(t *testing.T) {
 	t.Helper()
-	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the node adapters", needs.Node(filepath.Join(root(t), "validator", "node"), "validator/node"))
+	needs.Met(t, "TOOLPROOF_REQUIRE_NODE", "the node adapters",
+		needs.Node(filepath.Join(root(t), "validator", "node"), "validator/node"))
 }
 
 // newOpener runs the checkout's adapters (their packages installed by scripts/test), as
@@ -158,11 +159,13 @@ func checkAccounting(t *testing.T, rep *report.Report, tools int) {
 	}
 	for c, st := range rep.Classes {
 		if c != "valid" && st.Cases+st.NotApplicable != valid.Cases {
-			t.Errorf("%s: class %s: %d cases + %d not applicable, want one per draw (%d)", rep.Validator, c, st.Cases, st.NotApplicable, valid.Cases)
+			t.Errorf("%s: class %s: %d cases + %d not applicable, want one per draw (%d)", rep.Validator, c, st.Cases,
+				st.NotApplicable, valid.Cases)
 		}
 		noVerdict := st.ByKind[report.Crash] + st.ByKind[report.Timeout] + st.ByKind[report.ProtocolError]
 		if noVerdict > 0 && c != string(mutators.ImplementationDef) {
-			t.Errorf("%s: class %s: %d cases without a verdict (crash %d, timeout %d, protocol_error %d)", rep.Validator, c, noVerdict,
+			t.Errorf("%s: class %s: %d cases without a verdict (crash %d, timeout %d, protocol_error %d)",
+				rep.Validator, c, noVerdict,
 				st.ByKind[report.Crash], st.ByKind[report.Timeout], st.ByKind[report.ProtocolError])
 		}
 	}
@@ -229,13 +232,15 @@ func TestNodeAdapters(t *testing.T) {
 	requireNode(t)
 	ts := tools(t, subset...)
 	o := newOpener()
-	classic := []string{string(mutators.StringifiedType), string(mutators.HallucinatedKey), string(mutators.OutOfRangeEnum)}
+	classic := []string{string(mutators.StringifiedType), string(mutators.HallucinatedKey),
+		string(mutators.OutOfRangeEnum)}
 
 	t.Run("ajv", func(t *testing.T) {
 		rep := run(t, open(t, o, "ajv"), ts, harness.Options{Close: true})
 		for _, c := range classic {
 			if fs := findings(rep, c, report.Missed); len(fs) > 0 || rep.Classes[c].ByKind[report.Missed] > 0 {
-				t.Errorf("ajv missed %d %s cases on closed tools; first: %v", rep.Classes[c].ByKind[report.Missed], c, fs)
+				t.Errorf("ajv missed %d %s cases on closed tools; first: %v",
+					rep.Classes[c].ByKind[report.Missed], c, fs)
 			}
 			if rep.Classes[c].Cases == 0 {
 				t.Errorf("no %s case", c)
@@ -250,7 +255,8 @@ func TestNodeAdapters(t *testing.T) {
 		rep := run(t, open(t, o, "ajv-coerce"), ts, harness.Options{})
 		fs := findings(rep, string(mutators.StringifiedType), report.Missed)
 		if len(fs) == 0 {
-			t.Fatalf("ajv-coerce: no missed stringified_type finding; stringified_type: %+v", rep.Classes[string(mutators.StringifiedType)])
+			t.Fatalf("ajv-coerce: no missed stringified_type finding; stringified_type: %+v",
+				rep.Classes[string(mutators.StringifiedType)])
 		}
 		t.Logf("for example: %s\n  args %s\n  %s", fs[0], fs[0].Args, fs[0].Detail)
 	})
@@ -262,7 +268,8 @@ func TestNodeAdapters(t *testing.T) {
 			fs = append(fs, findings(rep, c, report.SilentChange, report.WrongRepair)...)
 		}
 		if len(fs) == 0 {
-			t.Fatalf("ajv-strip: neither a missed hallucinated_key nor a silent change; hallucinated_key: %+v", rep.Classes[string(mutators.HallucinatedKey)])
+			t.Fatalf("ajv-strip: neither a missed hallucinated_key nor a silent change; hallucinated_key: %+v",
+				rep.Classes[string(mutators.HallucinatedKey)])
 		}
 		t.Logf("for example: %s\n  args %s\n  %s", fs[0], fs[0].Args, fs[0].Detail)
 
@@ -433,7 +440,8 @@ func TestOpenErrors(t *testing.T) {
 		{newOpener(), "exec:'unterminated", []string{"unterminated"}},
 		{newOpener(), "exec:" + filepath.Join(empty, "no-such-validator"), []string{"no-such-validator"}},
 		{&registry.Opener{Root: empty, Options: stdio.Options{Stderr: io.Discard}}, "ajv", []string{"ajv"}},
-		{&registry.Opener{Root: empty, Options: stdio.Options{Stderr: io.Discard}}, "json-struct", []string{"validator json-struct is in the Go validator zoo: building the zoo in", empty}},
+		{&registry.Opener{Root: empty, Options: stdio.Options{Stderr: io.Discard}}, "json-struct",
+			[]string{"validator json-struct is in the Go validator zoo: building the zoo in", empty}},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
 			v, err := tc.opener.Open(tc.spec)

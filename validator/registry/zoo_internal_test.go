@@ -26,7 +26,8 @@ func TestZooQuery(t *testing.T) {
 		"latest": "cannot read",
 	} {
 		_, err := zooQuery(version)
-		if err == nil || !strings.Contains(err.Error(), says) || (says != "cannot read" && !strings.Contains(err.Error(), "TOOLPROOF_ROOT")) {
+		if err == nil || !strings.Contains(err.Error(), says) ||
+			(says != "cannot read" && !strings.Contains(err.Error(), "TOOLPROOF_ROOT")) {
 			t.Errorf("zooQuery(%q): %v; want an error saying %q and TOOLPROOF_ROOT", version, err, says)
 		}
 	}

@@ -48,7 +48,8 @@ func MCPGo(s *server.MCPServer, opts toolmcp.Options) (*toolmcp.Client, error) {
 }
 
 // start dials serve on a new pair of pipes for every session.
-func start(opts toolmcp.Options, serve func(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error) (*toolmcp.Client, error) {
+func start(opts toolmcp.Options,
+	serve func(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error) (*toolmcp.Client, error) {
 	opts.Command = nil
 	opts.Dial = func() (toolmcp.Conn, error) {
 		toServer, clientW := io.Pipe()

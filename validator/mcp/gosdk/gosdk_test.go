@@ -23,7 +23,8 @@ import (
 func TestMain(m *testing.M) {
 	flag.Parse()
 	// rapid runs a fifth of -rapid.checks under -short.
-	testflags.Default(map[string]string{"rapid.checks": "50", "rapid.seed": "1", "rapid.shrinktime": "1s", "rapid.nofailfile": "true"})
+	testflags.Default(map[string]string{"rapid.checks": "50", "rapid.seed": "1", "rapid.shrinktime": "1s",
+		"rapid.nofailfile": "true"})
 	os.Exit(m.Run())
 }
 
@@ -65,7 +66,8 @@ func TestGoSDKInMemory(t *testing.T) {
 		}
 	}
 	if !found["leak"] {
-		t.Errorf("Go SDK server: no leak found (jsonschema-go quotes values in its messages); findings: %v", rep.Findings)
+		t.Errorf("Go SDK server: no leak found (jsonschema-go quotes values in its messages); findings: %v",
+			rep.Findings)
 	}
 	if c.Forms()["rejected: isError, Go SDK wording"] == 0 {
 		t.Errorf("Go SDK server: rejections not read as the Go SDK's wording: %v", c.Forms())

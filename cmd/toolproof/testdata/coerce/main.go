@@ -3,7 +3,8 @@
 // numeric string (" 20", "1.0") into the number it spells makes them valid, it accepts them,
 // the way gates with type coercion do.
 //
-//	coerce [-value] [-fence] [-name NAME] [-refuse TOOL,...] [-die-on TEXT] [-hang-on TEXT] [-die-rate N] [-strict] [-log-starts FILE] [-sleep D] [-spawn FILE]
+//	coerce [-value] [-fence] [-name NAME] [-refuse TOOL,...] [-die-on TEXT] [-hang-on TEXT]
+//	       [-die-rate N] [-strict] [-log-starts FILE] [-sleep D] [-spawn FILE]
 //
 // -value passes on the coerced value (an exact repair of a stringified number); without it the
 // call is accepted with nothing said about the value passed on. -refuse answers ok:false for the
@@ -59,14 +60,19 @@ func main() {
 	refuse := flag.String("refuse", "", "comma-separated tools to refuse")
 	fence := flag.Bool("fence", false, "accept JSON inside a markdown code fence")
 	dieOn := flag.String("die-on", "", "exit on any call whose arguments contain this text")
-	hangOn := flag.String("hang-on", "", "never answer a call whose arguments contain this text (the others are answered)")
-	dieRate := flag.Int("die-rate", 0, "exit on one call in N, chosen by a hash of its arguments (the same calls every run)")
+	hangOn := flag.String("hang-on", "",
+		"never answer a call whose arguments contain this text (the others are answered)")
+	dieRate := flag.Int("die-rate", 0,
+		"exit on one call in N, chosen by a hash of its arguments (the same calls every run)")
 	strict := flag.Bool("strict", false, "coerce nothing")
 	startLog := flag.String("log-starts", "", "append a line to this file at each start (to count restarts)")
-	spawn := flag.String("spawn", "", "start `sleep 300` in the background, in this process group, and append its pid and this one's to this file")
+	spawn := flag.String("spawn", "",
+		"start `sleep 300` in the background, in this process group, and append its pid and this one's to this file")
 	slow := flag.Duration("sleep", 0, "wait this long before each answer")
-	callLog := flag.String("log-calls", "", "append a line to this file at each call answered (to wait for a run under way)")
-	chatter := flag.Int("chatter", 0, "write this many lines of box drawing to stderr at start, then one toolproof adapter note")
+	callLog := flag.String("log-calls", "",
+		"append a line to this file at each call answered (to wait for a run under way)")
+	chatter := flag.Int("chatter", 0,
+		"write this many lines of box drawing to stderr at start, then one toolproof adapter note")
 	flag.Parse()
 	for i := 0; i < *chatter; i++ {
 		fmt.Fprintf(os.Stderr, "│ thinking %d ─────────┤\n", i)
@@ -138,7 +144,8 @@ func main() {
 					out.Flush() // the answers before it are given; this one never is
 					continue
 				}
-				if (*dieOn != "" && strings.Contains(argText(m), *dieOn)) || (*dieRate > 0 && hash(argText(m))%uint32(*dieRate) == 0) {
+				if (*dieOn != "" && strings.Contains(argText(m), *dieOn)) ||
+					(*dieRate > 0 && hash(argText(m))%uint32(*dieRate) == 0) {
 					fmt.Fprintln(os.Stderr, "coerce: dying on purpose")
 					os.Exit(3)
 				}

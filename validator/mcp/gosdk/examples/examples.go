@@ -71,11 +71,13 @@ func MCPGo(validate bool) *server.MCPServer {
 	}
 	s := server.NewMCPServer(name, "0.1.0", opts...)
 	s.AddTool(mcpgo.NewTool("set_alarm", mcpgo.WithDescription("Set an alarm."), mcpgo.WithInputSchema[Alarm]()),
-		mcpgo.NewTypedToolHandler(func(_ context.Context, _ mcpgo.CallToolRequest, a Alarm) (*mcpgo.CallToolResult, error) {
+		mcpgo.NewTypedToolHandler(func(_ context.Context, _ mcpgo.CallToolRequest,
+			a Alarm) (*mcpgo.CallToolResult, error) {
 			return mcpgo.NewToolResultText(alarmText(a)), nil
 		}))
 	s.AddTool(mcpgo.NewTool("send_note", mcpgo.WithDescription("Send a note."), mcpgo.WithInputSchema[Note]()),
-		mcpgo.NewTypedToolHandler(func(_ context.Context, _ mcpgo.CallToolRequest, n Note) (*mcpgo.CallToolResult, error) {
+		mcpgo.NewTypedToolHandler(func(_ context.Context, _ mcpgo.CallToolRequest,
+			n Note) (*mcpgo.CallToolResult, error) {
 			return mcpgo.NewToolResultText(noteText(n)), nil
 		}))
 	return s

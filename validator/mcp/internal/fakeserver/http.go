@@ -192,7 +192,8 @@ func (s *HTTPServer) answer(w http.ResponseWriter, r *http.Request, body []byte,
 	write := func(v any) {
 		b, _ := json.Marshal(v)
 		if s.srv.mode == "lenient" && s.opts.EchoAuth {
-			b = bytes.Replace(b, []byte("Input validation error: cannot use"), []byte("Input validation error: (auth "+r.Header.Get("Authorization")+") cannot use"), 1)
+			b = bytes.Replace(b, []byte("Input validation error: cannot use"),
+				[]byte("Input validation error: (auth "+r.Header.Get("Authorization")+") cannot use"), 1)
 		}
 		out.Write(b)
 	}
@@ -208,7 +209,8 @@ func (s *HTTPServer) answer(w http.ResponseWriter, r *http.Request, body []byte,
 	if s.opts.SSE {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
-		fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"working\"}}\n\n")
+		fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","+
+			"\"params\":{\"level\":\"info\",\"data\":\"working\"}}\n\n")
 		fmt.Fprintf(w, ": keep-alive\n\nevent: message\nid: 1\ndata: %s\n\n", out.Bytes())
 		return
 	}
@@ -218,7 +220,8 @@ func (s *HTTPServer) answer(w http.ResponseWriter, r *http.Request, body []byte,
 // modernHeaders checks the 2026-07-28 request headers against the body.
 func (s *HTTPServer) modernHeaders(w http.ResponseWriter, r *http.Request, req request) bool {
 	s.Modern.Add(1)
-	bad := r.Header.Get("MCP-Protocol-Version") != req.Params.Meta.ProtocolVersion || r.Header.Get("Mcp-Method") != req.Method ||
+	bad := r.Header.Get("MCP-Protocol-Version") != req.Params.Meta.ProtocolVersion ||
+		r.Header.Get("Mcp-Method") != req.Method ||
 		(req.Method == "tools/call" && r.Header.Get("Mcp-Name") != req.Params.Name)
 	if bad {
 		writeJSON(w, http.StatusBadRequest, rpcError(req.ID, -32020, "Header mismatch", nil))

@@ -17,7 +17,8 @@ func (s *server) list(x *exchange) error {
 	case "no-tools":
 		list = []map[string]any{}
 	case "endless":
-		x.reply(map[string]any{"tools": []map[string]any{untyped("t" + strconv.Itoa(page))}, "nextCursor": strconv.Itoa(page + 1)})
+		x.reply(map[string]any{"tools": []map[string]any{untyped("t" + strconv.Itoa(page))},
+			"nextCursor": strconv.Itoa(page + 1)})
 		return nil
 	case "many-tools":
 		for i := range 10001 {

@@ -29,7 +29,8 @@ func (s *server) modern(x *exchange) bool {
 
 // unsupported refuses the protocol version requested.
 func unsupported(x *exchange, requested string) {
-	x.fail(-32022, "Unsupported protocol version", map[string]any{"supported": []string{Modern}, "requested": requested})
+	x.fail(-32022, "Unsupported protocol version",
+		map[string]any{"supported": []string{Modern}, "requested": requested})
 }
 
 // discover answers server/discover; the modern-slow mode takes 700 ms over its first answer.
@@ -37,6 +38,8 @@ func (s *server) discover(x *exchange) {
 	if s.mode == "modern-slow" && s.slowDone.CompareAndSwap(false, true) {
 		time.Sleep(700 * time.Millisecond)
 	}
-	x.reply(map[string]any{"resultType": "complete", "supportedVersions": []string{Modern}, "capabilities": map[string]any{"tools": map[string]any{}},
-		"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "fake-modern", "version": "0.1"}}})
+	x.reply(map[string]any{"resultType": "complete", "supportedVersions": []string{Modern},
+		"capabilities": map[string]any{"tools": map[string]any{}},
+		"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "fake-modern",
+			"version": "0.1"}}})
 }

@@ -13,16 +13,20 @@ import (
 )
 
 // ParamTool has an x-mcp-header annotation.
-var ParamTool = tool.Tool{Name: "run_query", Description: "Run a query in a region.", Parameters: json.RawMessage(`{"type":"object","properties":{` +
-	`"region":{"type":"string","enum":["us-west1","eu-west1","Zürich 1"],"x-mcp-header":"Region"},"query":{"type":"string","maxLength":100}},` +
-	`"required":["region","query"],"additionalProperties":false}`)}
+var ParamTool = tool.Tool{Name: "run_query", Description: "Run a query in a region.",
+	Parameters: json.RawMessage(`{"type":"object","properties":{` +
+		`"region":{"type":"string","enum":["us-west1","eu-west1","Zürich ` +
+		`1"],"x-mcp-header":"Region"},"query":{"type":"string","maxLength":100}},` +
+		`"required":["region","query"],"additionalProperties":false}`)}
 
 // paramTool serves tools/list with ParamTool added and tools/call of ParamTool, checking its
 // Mcp-Param-Region header against the body; false: the request is not one of those.
 func (s *HTTPServer) paramTool(w http.ResponseWriter, r *http.Request, req request) bool {
 	switch {
 	case req.Method == "tools/list":
-		writeJSON(w, http.StatusOK, map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{"tools": listed(append(slices.Clone(Tools), ParamTool))}})
+		writeJSON(w, http.StatusOK,
+			map[string]any{"jsonrpc": "2.0", "id": req.ID,
+				"result": map[string]any{"tools": listed(append(slices.Clone(Tools), ParamTool))}})
 		return true
 	case req.Method != "tools/call" || req.Params.Name != ParamTool.Name:
 		return false

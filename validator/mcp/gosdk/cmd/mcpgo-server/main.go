@@ -12,7 +12,8 @@ import (
 )
 
 func main() {
-	validate := flag.Bool("validate", false, "validate arguments against the input schema (server.WithInputSchemaValidation)")
+	validate := flag.Bool("validate", false,
+		"validate arguments against the input schema (server.WithInputSchemaValidation)")
 	flag.Parse()
 	if err := server.ServeStdio(examples.MCPGo(*validate)); err != nil {
 		log.Fatal(err)

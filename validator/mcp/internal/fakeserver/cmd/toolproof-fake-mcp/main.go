@@ -1,7 +1,8 @@
-// Command toolproof-fake-mcp is the fake MCP server of validator/mcp's tests, for trying the
-// client by hand: toolproof run --validator "mcp:go run ./validator/mcp/internal/fakeserver/cmd/toolproof-fake-mcp lenient".
-// With -http ADDR it serves Streamable HTTP instead (dual-era: 2026-07-28 and sessions) and
-// prints its URL on the first line of stdout.
+// Command toolproof-fake-mcp is the fake MCP server of validator/mcp's tests, for trying the client
+// by hand: toolproof run --validator "mcp:go run
+// ./validator/mcp/internal/fakeserver/cmd/toolproof-fake-mcp lenient". With -http ADDR it serves
+// Streamable HTTP instead (dual-era: 2026-07-28 and sessions) and prints its URL on the first line
+// of stdout.
 package main
 
 import (
@@ -24,7 +25,8 @@ func main() {
 	flag.BoolVar(&o.Legacy, "legacy", false, "HTTP: speak only 2025-11-25 and earlier, with sessions")
 	flag.BoolVar(&o.EchoAuth, "echo-auth", false, "HTTP: quote the Authorization header in errors and status lines")
 	flag.StringVar(&o.FailTool, "fail-tool", "", "HTTP: answer every call of this tool 500 without a JSON-RPC answer")
-	flag.IntVar(&o.GoneAfter, "gone-after", 0, "HTTP: after this many tools/call requests, close every connection unanswered")
+	flag.IntVar(&o.GoneAfter, "gone-after", 0,
+		"HTTP: after this many tools/call requests, close every connection unanswered")
 	flag.IntVar(&o.DenyAfter, "deny-after", 0, "HTTP: after this many tools/call requests, answer every request 401")
 	flag.BoolVar(&o.Faults.Lag, "lag", false, "HTTP: answer each tools/call with the answer to the one before it")
 	flag.IntVar(&o.Faults.FlakyCalls, "flaky", 0,
@@ -33,7 +35,9 @@ func main() {
 	flag.BoolVar(&o.Faults.Huge, "huge", false, "HTTP: answer every tools/call with a body of 10 GiB")
 	flag.Parse()
 	if flag.NArg() != 1 || !slices.Contains(fakeserver.Modes, flag.Arg(0)) {
-		fmt.Fprintf(os.Stderr, "usage: toolproof-fake-mcp [-http ADDR [-token T] [-sse] [-legacy] [-echo-auth]] MODE (one of %s)\n", strings.Join(fakeserver.Modes, ", "))
+		fmt.Fprintf(os.Stderr,
+			"usage: toolproof-fake-mcp [-http ADDR [-token T] [-sse] [-legacy] [-echo-auth]] MODE (one of %s)\n",
+			strings.Join(fakeserver.Modes, ", "))
 		os.Exit(2)
 	}
 	mode := flag.Arg(0)
