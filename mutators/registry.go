@@ -9,14 +9,14 @@ import (
 )
 
 // A Definition is one distortion class, written once: its name, its line in the docs' class
-// table, its mutator, its recogniser (what Classify undoes or names of it) and what the audit
+// table, its mutator, its recogniser (what Recognise undoes or names of it) and what the audit
 // knows of it. Each class's file holds its Definition beside the code it names.
 type Definition struct {
 	Name    corpus.Class
 	Doc     string  // what the model did, as docs/taxonomy.md's class table says it
 	Mutator Mutator // draws the class's distortions; its Class() is Name
 	Audit   AuditHints
-	// recognise is the class's part in Classify's value layer (the zero value: none; the raw
+	// recognise is the class's part in Recognise's value layer (the zero value: none; the raw
 	// classes are read in the text and root layers, readText and readRoot).
 	recognise recogniser
 }
@@ -140,7 +140,7 @@ func (r *Registry) Select(list string) ([]Mutator, error) {
 	return out, nil
 }
 
-// recognisers returns the recognisers Classify uses with this registry: the text and root
+// recognisers returns the recognisers Recognise uses with this registry: the text and root
 // layers, then the value layer's undoers and explainers in the order of their ranks.
 func (r *Registry) recognisers() recognisers {
 	defs := slices.Clone(r.defs)

@@ -17,7 +17,7 @@ import (
 
 // The issues of a value: santhosh-tekuri/jsonschema's tree of errors read as a flat list of
 // places and keywords, with the then or else a failure lies in, and messages that never hold
-// the instance value. Issues, and the oracle's Locate, Where and Explain, are readings of it.
+// the instance value. Issues, and the oracle's Errors, Causes and Explain, are readings of it.
 
 // validate returns nil for a valid v, else its issues (a non-nil, possibly empty slice): with
 // all, the branches of alternatives too; with messages, their text.

@@ -315,21 +315,21 @@ func TestErrors(t *testing.T) {
 		for _, i := range is {
 			out = append(out, i.Path+" "+i.Keyword)
 			if i.Message != "" {
-				t.Errorf("Where gives a message: %v", i)
+				t.Errorf("Errors gives a message: %v", i)
 			}
 		}
 		return strings.Join(out, ", ")
 	}
 	v, _ := jsonvalue.Parse([]byte(`{"m":{},"n":20}`))
 	if got, want := places(gk.Oracle().Errors(v)), "/m anyOf, /n maximum"; got != want {
-		t.Errorf("Where: %s, want %s", got, want)
+		t.Errorf("Errors: %s, want %s", got, want)
 	}
 	if got := places(gk.Oracle().Causes(v)); !strings.Contains(got, "/m/k required") {
-		t.Errorf("Locate: %s, want the branch's /m/k too", got)
+		t.Errorf("Causes: %s, want the branch's /m/k too", got)
 	}
 	v, _ = jsonvalue.Parse([]byte(`{"e":1,"n":20}`))
 	if is := gk.Oracle().Errors(v); is != nil {
-		t.Errorf("Where of a valid value: %v", is)
+		t.Errorf("Errors of a valid value: %v", is)
 	}
 }
 
@@ -402,7 +402,7 @@ func TestCausesNameTheBranch(t *testing.T) {
 	checkCauses(t, deep, `{"a":{"strict":true,"opts":{"long":1}}}`, "/a then", " then")
 }
 
-// checkLocate fails unless Locate of args has the issue want ("PATH KEYWORD", or none of then
+// checkCauses fails unless Causes of args has the issue want ("PATH KEYWORD", or none of then
 // when want is empty) and not the issue not, and Issues has no branch issue.
 func checkCauses(t *testing.T, gk *oracle.Gatekeeper, args, want, not string) {
 	t.Helper()
@@ -413,10 +413,10 @@ func checkCauses(t *testing.T, gk *oracle.Gatekeeper, args, want, not string) {
 	}
 	all := "," + strings.Join(got, ",") + ","
 	if want != "" && !strings.Contains(all, ","+want+",") {
-		t.Errorf("%s: Locate %v, want %q among them", args, got, want)
+		t.Errorf("%s: Causes %v, want %q among them", args, got, want)
 	}
 	if not != "" && strings.Contains(all, ","+not+",") || want == "" && strings.Contains(all, " then,") {
-		t.Errorf("%s: Locate %v, did not want %q", args, got, not)
+		t.Errorf("%s: Causes %v, did not want %q", args, got, not)
 	}
 	if is := gk.Issues(v); len(is) == 0 || strings.Contains(fmt.Sprint(is), "then") {
 		t.Errorf("%s: Issues %v: want the error inside, and no branch issue (the gate's own report is unchanged)",
