@@ -16,20 +16,20 @@ const MaxSubschemas = 20000
 // subschemasFit returns an error naming the count of the subschemas of the schema document doc
 // when it is more than MaxSubschemas, or nil when they fit.
 func subschemasFit(doc any) error {
-	n := subschemas(doc, MaxSubschemas+1)
+	n := subschemas(doc)
 	if n <= MaxSubschemas {
 		return nil
 	}
-	return fmt.Errorf("the parameters hold more than %d subschemas (properties, $defs, items, allOf and the "+
-		"like, each counted once): beyond the oracle's budget (oracle.MaxSubschemas), since the compile "+
-		"costs the square of their number; split the tool into tools of fewer parameters", MaxSubschemas)
+	return fmt.Errorf("the parameters hold %d subschemas (properties, $defs, items, allOf and the like, "+
+		"each counted once), more than %d: beyond the oracle's budget (oracle.MaxSubschemas), since the compile "+
+		"costs the square of their number; split the tool into tools of fewer parameters", n, MaxSubschemas)
 }
 
 // subschemas counts the schemas of the schema document doc, the root included, as placed in it
 // (a schema reached twice through $ref counts once): each object or boolean that is a property's,
 // a definition's, an item's or an applicator's schema, and each object under another keyword
-// (which may hold a schema). It stops counting at limit.
-func subschemas(doc any, limit int) int {
+// (which may hold a schema). The walk is linear in the document.
+func subschemas(doc any) int {
 	n := 1
 	schemawalk.Keywords(doc, func(_ map[string]any, k string, v any, _ *schemawalk.Path) bool {
 		if schemawalk.IsData(k) {
@@ -53,9 +53,9 @@ func subschemas(doc any, limit int) int {
 				n++
 			}
 		}
-		return n < limit
+		return true
 	})
-	return min(n, limit)
+	return n
 }
 
 // schemaCount is 1 when v, an element of a list or a name map, may be a schema, else 0.
