@@ -11,8 +11,8 @@ import (
 // BenchmarkCompileWide compiles a tool of N optional string properties side by side: twice the
 // properties cost about four times the time, the lookup of each subschema in
 // santhosh-tekuri/jsonschema's compile queue (queue.get, a scan). It compiles through the library
-// directly, since oracle.Compile refuses a tool beyond oracle.MaxSubschemas; MaxSubschemas itself
-// is the budget's worst case.
+// directly, since oracle.Compile refuses a tool beyond oracle.MaxSubschemas; MaxSubschemas properties
+// (one subschema past the budget, with the root) are about its worst case.
 func BenchmarkCompileWide(b *testing.B) {
 	for _, n := range []int{12500, oracle.MaxSubschemas, 25000, 50000} {
 		props := map[string]any{}
