@@ -9,6 +9,20 @@ import (
 	"github.com/toolproof/toolproof/validator/tool"
 )
 
+// CompileUnbudgeted compiles the parameters params as Compile does, without its budgets: for the
+// benchmark of a compile beyond MaxSubschemas.
+func CompileUnbudgeted(params []byte) error {
+	doc, err := jsonvalue.Parse(params)
+	if err != nil {
+		return err
+	}
+	_, err = compileDocument(doc, SchemaURL+"wide.json", compileConfig{})
+	return err
+}
+
+// Subschemas is subschemas, for the budget's tests.
+var Subschemas = subschemas
+
 // HoldsAsDoubles is holdsAsDoubles, for the binary64 tests.
 var HoldsAsDoubles = holdsAsDoubles
 

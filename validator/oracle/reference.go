@@ -93,24 +93,12 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 	if err := sizesFit(doc); err != nil {
 		return nil, cfg(err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	if !conf.formatAnnotation {
-		c.AssertFormat()
-	}
-	c.UseLoader(refuseLoader{})
-	c.UseRegexpEngine(ecmaRegexp)
-	if conf.division != nil {
-		c.RegisterVocabulary(conf.division.vocabulary())
-		c.AssertVocabs()
-	}
-	loc := SchemaURL + url.PathEscape(t.Name) + ".json"
-	if err := c.AddResource(loc, doc); err != nil {
+	if err := subschemasFit(doc); err != nil {
 		return nil, cfg(err)
 	}
-	s, err := c.Compile(loc)
+	s, err := compileDocument(doc, SchemaURL+url.PathEscape(t.Name)+".json", conf)
 	if err != nil {
-		return nil, cfg(explainCompileError(err, loc, doc))
+		return nil, cfg(err)
 	}
 	if err := evaluationsFit(s); err != nil {
 		return nil, cfg(err)
@@ -122,6 +110,30 @@ func Compile(t tool.Tool, opts ...CompileOption) (*Gatekeeper, error) {
 		}
 	})
 	return &Gatekeeper{tool: t, schema: s, keys: keys}, nil
+}
+
+// compileDocument compiles the schema document doc with santhosh-tekuri/jsonschema as the
+// resource loc, no budget checked.
+func compileDocument(doc any, loc string, conf compileConfig) (*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if !conf.formatAnnotation {
+		c.AssertFormat()
+	}
+	c.UseLoader(refuseLoader{})
+	c.UseRegexpEngine(ecmaRegexp)
+	if conf.division != nil {
+		c.RegisterVocabulary(conf.division.vocabulary())
+		c.AssertVocabs()
+	}
+	if err := c.AddResource(loc, doc); err != nil {
+		return nil, err
+	}
+	s, err := c.Compile(loc)
+	if err != nil {
+		return nil, explainCompileError(err, loc, doc)
+	}
+	return s, nil
 }
 
 // sizeKeywords take a count; santhosh-tekuri/jsonschema keeps it in an int64, and one beyond
