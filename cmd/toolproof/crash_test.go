@@ -337,3 +337,31 @@ func startOnce(path, input string) error {
 	}
 	return nil
 }
+
+// TestValidatorThatCannotRestartIsNoPass: an adapter that dies on every call holding "~" and
+// then cannot start again (each start after the first exits at once) leaves the crashes
+// unjudged: the run is interrupted, with the reason, never passed.
+func TestValidatorThatCannotRestartIsNoPass(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "once.sh")
+	body := "#!/bin/sh\nif [ -e '" + filepath.Join(dir, "started") + "' ]; then exit 1; fi\n" +
+		": > '" + filepath.Join(dir, "started") + "'\nexec '" + adapter(t) + "' -strict -die-on '~'\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := cli(t, "run", "--validator", "exec:sh '"+script+"'", "--checks", "5", "--seed", "1", "--format", "json")
+	if r.code != exitInterrupted {
+		t.Fatalf("exit %d, want %d (interrupted)\n%s\n%s", r.code, exitInterrupted, r.stdout, r.stderr)
+	}
+	var doc struct {
+		Passed  bool
+		Reports []struct{ Interrupted string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Reports) != 1 {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	if doc.Passed || !strings.Contains(doc.Reports[0].Interrupted, "do not count") {
+		t.Errorf("passed %v, interrupted %q: want not passed, interrupted with the reason", doc.Passed,
+			doc.Reports[0].Interrupted)
+	}
+}

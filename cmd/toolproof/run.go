@@ -18,6 +18,7 @@ import (
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
+	"github.com/toolproof/toolproof/validator/stdio"
 	"github.com/toolproof/toolproof/validator/tool"
 	"github.com/toolproof/toolproof/validator/tool/sample"
 )
@@ -284,8 +285,11 @@ func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped
 			return nil, nil, err
 		}
 		rep.Skipped = append(harness.Skips(skipped), rep.Skipped...)
+		var stopped *stdio.StoppedError
 		if err := stoppedBy(v); mcp.IsAuthError(err) {
 			refusedMidRun(rep, err)
+		} else if errors.As(err, &stopped) {
+			stoppedMidRun(rep, err)
 		}
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		if known != nil {
@@ -304,6 +308,17 @@ func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped
 // and the server (the error never holds a header value).
 func refusedMidRun(rep *report.Report, err error) {
 	why := fmt.Sprintf("%v; %d cases checked before it, the calls after it were not sent", err, rep.Cases)
+	if rep.Interrupted != "" {
+		why = rep.Interrupted + "; " + why
+	}
+	rep.Interrupted = why
+	rep.Recount()
+}
+
+// stoppedMidRun marks rep interrupted by an external validator that could no longer give
+// verdicts that count (stdio.StoppedError): the report holds what was judged before it.
+func stoppedMidRun(rep *report.Report, err error) {
+	why := fmt.Sprintf("%v; %d cases were sent, the verdicts on them from then on do not count", err, rep.Cases)
 	if rep.Interrupted != "" {
 		why = rep.Interrupted + "; " + why
 	}

@@ -86,3 +86,31 @@ func (iso *isolation) close() error {
 	}
 	return nil
 }
+
+var _ validator.Fallible = (*Client)(nil)
+
+// A StoppedError says why an external validator can no longer give verdicts that count: it
+// could not be restarted, or no process could be started to run a call alone (so a call that
+// may have crashed it cannot be judged).
+type StoppedError struct{ Why string }
+
+func (e *StoppedError) Error() string { return e.Why }
+
+// Err is why the validator stopped giving verdicts that count (validator.Fallible), nil while
+// it gives them: a run that goes on after it is marked interrupted, never passed.
+func (c *Client) Err() error {
+	c.mu.Lock()
+	broken, closed := c.broken, c.closed
+	c.mu.Unlock()
+	if broken != "" && !closed {
+		return &StoppedError{broken}
+	}
+	c.iso.mu.Lock()
+	err := c.iso.err
+	c.iso.mu.Unlock()
+	if err != nil {
+		return &StoppedError{"could not start a process to run a call alone, so the calls that may have crashed " +
+			"the validator were not judged: " + err.Error()}
+	}
+	return nil
+}
