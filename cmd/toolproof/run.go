@@ -287,9 +287,9 @@ func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped
 		rep.Skipped = append(harness.Skips(skipped), rep.Skipped...)
 		var stopped *stdio.StoppedError
 		if err := stoppedBy(v); mcp.IsAuthError(err) {
-			refusedMidRun(rep, err)
+			stoppedMidRun(rep, err, "checked before it, the calls after it were not sent")
 		} else if errors.As(err, &stopped) {
-			stoppedMidRun(rep, err)
+			stoppedMidRun(rep, err, "were sent, the verdicts on them from then on do not count")
 		}
 		rep.Notes = append(rep.Notes, notesOf(v)...)
 		if known != nil {
@@ -303,22 +303,12 @@ func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped
 	return reports, saveErr, nil
 }
 
-// refusedMidRun marks rep interrupted by a server that refused toolproof (401 or 403) after
-// the run began: the report keeps the cases checked before, and its reason names the status
-// and the server (the error never holds a header value).
-func refusedMidRun(rep *report.Report, err error) {
-	why := fmt.Sprintf("%v; %d cases checked before it, the calls after it were not sent", err, rep.Cases)
-	if rep.Interrupted != "" {
-		why = rep.Interrupted + "; " + why
-	}
-	rep.Interrupted = why
-	rep.Recount()
-}
-
-// stoppedMidRun marks rep interrupted by an external validator that could no longer give
-// verdicts that count (stdio.StoppedError): the report holds what was judged before it.
-func stoppedMidRun(rep *report.Report, err error) {
-	why := fmt.Sprintf("%v; %d cases were sent, the verdicts on them from then on do not count", err, rep.Cases)
+// stoppedMidRun marks rep interrupted by a validator that stopped serving after the run began:
+// a server that refused toolproof (401 or 403; the error never holds a header value), or an
+// external validator that could no longer give verdicts that count (stdio.StoppedError). The
+// report keeps the cases judged before it; after says what became of the rest.
+func stoppedMidRun(rep *report.Report, err error, after string) {
+	why := fmt.Sprintf("%v; %d cases %s", err, rep.Cases, after)
 	if rep.Interrupted != "" {
 		why = rep.Interrupted + "; " + why
 	}
