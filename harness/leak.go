@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/validator"
@@ -39,56 +40,140 @@ func leaked(c *corpus.Case, b basis, v validator.Verdict) (string, bool) {
 	if schema == nil {
 		schema = newSchemaText(nil) // a basis made without a tool (tests)
 	}
-	for _, value := range ownValues(c.Args, schema) {
-		for _, is := range v.Issues {
-			if strings.Contains(is.Message, value) {
-				return fmt.Sprintf("message at %q repeats the argument value %q: %q", is.Path, value, is.Message), true
-			}
-		}
+	if value, is, ok := repeatedValue(c.Args, schema, v.Issues); ok {
+		return fmt.Sprintf("message at %q repeats the argument value %q: %q", is.Path, value, is.Message), true
 	}
 	return "", false
 }
 
-// ownValues are the values of the arguments text args that only the model can have written:
-// its strings and numbers (as written) of minRepeated bytes or more with a letter or digit,
-// neither true, false nor null, and not found in the tool's schema text. Text that is not JSON
-// has none. They come in document order, object members by key, so that a report names the same
-// value on every run.
-func ownValues(args []byte, schema *schemaText) []string {
+// repeatedValue is the first value of the arguments text args that a message of issues holds
+// and that only the model can have written: a string or a number (as written) of minRepeated
+// bytes or more with a letter or digit, neither true, false nor null, and not found in the tool's
+// schema text. Values come in document order, object members by key, and the issue is the first
+// whose message holds the value, so that a report names the same value on every run. Text that
+// is not JSON has none. Whether a message holds a value is asked first: it is the cheap question,
+// and the answer is almost always no.
+func repeatedValue(args []byte, schema *schemaText, issues []validator.Issue) (string, validator.Issue, bool) {
+	if !mayRepeat(args, issues) {
+		return "", validator.Issue{}, false
+	}
 	d := json.NewDecoder(bytes.NewReader(args))
 	d.UseNumber()
 	var v any
 	if d.Decode(&v) != nil {
-		return nil
+		return "", validator.Issue{}, false
 	}
-	var out []string
-	seen := map[string]bool{}
-	var walk func(any)
-	walk = func(v any) {
+	heldBy := func(s string) (validator.Issue, bool) {
+		if len(s) < minRepeated {
+			return validator.Issue{}, false
+		}
+		for _, is := range issues {
+			if strings.Contains(is.Message, s) {
+				return is, true
+			}
+		}
+		return validator.Issue{}, false
+	}
+	var walk func(any) (string, validator.Issue, bool)
+	walk = func(v any) (string, validator.Issue, bool) {
 		switch v := v.(type) {
 		case map[string]any:
 			for _, k := range slices.Sorted(maps.Keys(v)) {
-				walk(v[k])
+				if s, is, ok := walk(v[k]); ok {
+					return s, is, true
+				}
 			}
 		case []any:
 			for _, e := range v {
-				walk(e)
+				if s, is, ok := walk(e); ok {
+					return s, is, true
+				}
 			}
 		case string:
 			s := strings.TrimSpace(v)
-			if schema.ownText(s) && !seen[s] {
-				seen[s] = true
-				out = append(out, s)
+			if is, ok := heldBy(s); ok && schema.ownText(s) {
+				return s, is, true
 			}
 		case json.Number:
-			if s := string(v); schema.ownText(s) && !schema.numbers[exact(s)] && !seen[s] {
-				seen[s] = true
-				out = append(out, s)
+			s := string(v)
+			if is, ok := heldBy(s); ok && schema.ownText(s) && !schema.numbers[exact(s)] {
+				return s, is, true
 			}
 		}
+		return "", validator.Issue{}, false
 	}
-	walk(v)
-	return out
+	return walk(v)
+}
+
+// mayRepeat says whether a message of issues may hold a value of the arguments text args: it
+// reads the text's strings (keys left out) and numbers as repeatedValue's decoded walk would see
+// them, without building the value, and says no only when no message holds any of them. Building
+// the value costs more than the rest of judging a verdict, and most verdicts repeat nothing.
+func mayRepeat(args []byte, issues []validator.Issue) bool {
+	held := func(s string) bool {
+		if len(s) < minRepeated {
+			return false
+		}
+		for _, is := range issues {
+			if strings.Contains(is.Message, s) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(args); {
+		switch c := args[i]; {
+		case c == '"':
+			end, plain := stringEnd(args, i)
+			if next := skipSpace(args, end); next < len(args) && args[next] == ':' {
+				i = next + 1 // a key
+				continue
+			}
+			text := string(args[i+1 : max(end-1, i+1)])
+			if !plain && json.Unmarshal(args[i:end], &text) != nil {
+				return true // not JSON here: the decoded walk decides
+			}
+			if held(strings.TrimSpace(text)) {
+				return true
+			}
+			i = end
+		case c == '-' || c >= '0' && c <= '9':
+			end := i + 1
+			for end < len(args) && strings.IndexByte("+-.eE0123456789", args[end]) >= 0 {
+				end++
+			}
+			if held(string(args[i:end])) {
+				return true
+			}
+			i = end
+		default:
+			i++
+		}
+	}
+	return false
+}
+
+// stringEnd is the offset just past the JSON string that opens at args[start], and whether its
+// text stands in it as it decodes: no escape, valid UTF-8, closed.
+func stringEnd(args []byte, start int) (end int, plain bool) {
+	plain = true
+	for end = start + 1; end < len(args); end++ {
+		switch args[end] {
+		case '\\':
+			plain = false
+			end++
+		case '"':
+			return end + 1, plain && utf8.Valid(args[start+1:end])
+		}
+	}
+	return len(args), false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // maxExponent bounds the exponents exact reads: 1e400 is read, 1e999999999 is not.

@@ -1,10 +1,13 @@
 package harness
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/toolproof/toolproof/corpus"
 	"github.com/toolproof/toolproof/validator"
+	"pgregory.net/rapid"
 )
 
 // TestLeakedValues: a rejection that repeats what the model sent is a leak, for a valid call as
@@ -63,4 +66,65 @@ func TestUnclearAnswerToValidCallIsNoLeak(t *testing.T) {
 			t.Errorf("expect %s, unclear %v: leak %v, want %v", tc.expect, tc.v.Unclear, leak, tc.leak)
 		}
 	}
+}
+
+// TestMayRepeatHidesNoValue: the quick scan that spares the decoded walk says a message may
+// repeat a value whenever it holds one of the arguments' strings (trimmed, escapes decoded,
+// invalid UTF-8 read as the decoder reads it) or numbers as written, in any JSON text.
+func TestMayRepeatHidesNoValue(t *testing.T) {
+	texts := []string{
+		`{"k":"  padded value  ","n":-1.5e+10,"a":[1234,"x\"y\u00e9z",{"deep":"inner text"}]}`,
+		"{\"raw\":\"caf\xe9 bytes\", \"tab\" : \t\"spaced key\"}",
+		`["\ud83d\ude00 emoji text", 12345678901234567890, true, null, "<html>&"]`,
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		v := rapid.OneOf(rapid.Just[any](nil), rapid.Map(rapid.String(), func(s string) any { return s }),
+			rapid.Map(rapid.Float64(), func(f float64) any { return f })).Draw(t, "leaf")
+		tree := map[string]any{rapid.String().Draw(t, "key"): []any{v, map[string]any{"s": v}}}
+		data, err := json.Marshal(tree)
+		if err != nil {
+			t.Skip(err)
+		}
+		texts := append(texts, string(data))
+		for _, text := range texts {
+			var doc any
+			d := json.NewDecoder(strings.NewReader(text))
+			d.UseNumber()
+			if err := d.Decode(&doc); err != nil {
+				t.Fatalf("%s: %v", text, err)
+			}
+			for _, leaf := range leaves(doc) {
+				if len(leaf) < minRepeated {
+					continue
+				}
+				issues := []validator.Issue{{Message: "got «" + leaf + "» here"}}
+				if !mayRepeat([]byte(text), issues) {
+					t.Fatalf("%s: the scan misses the value %q", text, leaf)
+				}
+			}
+		}
+	})
+}
+
+// leaves are the strings (trimmed) and numbers (as written) of a decoded JSON value.
+func leaves(v any) []string {
+	switch v := v.(type) {
+	case map[string]any:
+		var out []string
+		for _, e := range v {
+			out = append(out, leaves(e)...)
+		}
+		return out
+	case []any:
+		var out []string
+		for _, e := range v {
+			out = append(out, leaves(e)...)
+		}
+		return out
+	case string:
+		return []string{strings.TrimSpace(v)}
+	case json.Number:
+		return []string{string(v)}
+	}
+	return nil
 }

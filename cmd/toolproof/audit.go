@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -61,7 +60,7 @@ func (c *auditCmd) run(_ []string, stdout, stderr io.Writer) error {
 		out[i].Places = audit.ModelDistortions(out[i].Places)
 	}
 	if c.format == "json" {
-		enc := json.NewEncoder(stdout)
+		enc := report.NewJSONEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
 			Tools   []toolAudit    `json:"tools"`

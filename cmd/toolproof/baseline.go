@@ -39,8 +39,7 @@ func (c *baselineCmd) run(_ []string, stdout, stderr io.Writer) error {
 		}
 		return usagef("baseline %s: not a JSON report of toolproof run: %s", c.file, jsonErr(data, err))
 	}
-	enc := json.NewEncoder(stdout)
+	enc := report.NewJSONEncoder(stdout)
 	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
 	return enc.Encode(baseline.Trim(doc))
 }

@@ -102,7 +102,7 @@ func readCallsFrom(path string) ([]classify.Call, []classify.LineError, error) {
 func writeClassified(w io.Writer, format string, results []classify.Result, s classify.Summary) error {
 	switch format {
 	case "jsonl":
-		enc := json.NewEncoder(w)
+		enc := report.NewJSONEncoder(w)
 		for _, r := range results {
 			if err := enc.Encode(r); err != nil {
 				return err
@@ -110,7 +110,7 @@ func writeClassified(w io.Writer, format string, results []classify.Result, s cl
 		}
 		return nil
 	case "json":
-		enc := json.NewEncoder(w)
+		enc := report.NewJSONEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)
 	}

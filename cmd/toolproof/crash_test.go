@@ -349,7 +349,9 @@ func TestValidatorThatCannotRestartIsNoPass(t *testing.T) {
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r := cli(t, "run", "--validator", "exec:sh '"+script+"'", "--checks", "5", "--seed", "1", "--format", "json")
+	// In a comparison, the validator checked after the one that stopped is still checked.
+	r := cli(t, "run", "--validator", "exec:sh '"+script+"'", "--validator", "reference", "--checks", "5",
+		"--seed", "1", "--format", "json")
 	if r.code != exitInterrupted {
 		t.Fatalf("exit %d, want %d (interrupted)\n%s\n%s", r.code, exitInterrupted, r.stdout, r.stderr)
 	}
@@ -357,11 +359,14 @@ func TestValidatorThatCannotRestartIsNoPass(t *testing.T) {
 		Passed  bool
 		Reports []struct{ Interrupted string }
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Reports) != 1 {
-		t.Fatalf("%v\n%s", err, r.stdout)
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Reports) != 2 {
+		t.Fatalf("want a report for each of the 2 validators: %v\n%s", err, r.stdout)
 	}
 	if doc.Passed || !strings.Contains(doc.Reports[0].Interrupted, "do not count") {
 		t.Errorf("passed %v, interrupted %q: want not passed, interrupted with the reason", doc.Passed,
 			doc.Reports[0].Interrupted)
+	}
+	if doc.Reports[1].Interrupted != "" {
+		t.Errorf("the reference, checked after, is interrupted too: %q", doc.Reports[1].Interrupted)
 	}
 }

@@ -118,8 +118,7 @@ func (c *genCmd) run(_ []string, stdout, stderr io.Writer) error {
 func genJSONL(stdout, stderr io.Writer, ts []tool.Tool, gopts harness.GenOptions) error {
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	enc := report.NewJSONEncoder(w)
 	skipped, err := harness.GenerateEach(ts, gopts, func(c corpus.Case) error { return enc.Encode(c) })
 	if err != nil {
 		return err
@@ -196,7 +195,7 @@ func writeTestSuite(w io.Writer, ts []tool.Tool, cs []corpus.Case, closeObjects 
 	if err != nil {
 		return err
 	}
-	if _, err := w.Write(append(data, '\n')); err != nil {
+	if _, err := w.Write(append(report.EscapeJSON(data), '\n')); err != nil {
 		return err
 	}
 	if left > 0 {

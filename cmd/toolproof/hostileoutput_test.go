@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode"
@@ -34,8 +34,9 @@ func rawControl(s string) int {
 
 // TestNoRawControlInAnyOutput: a hostile tool file through audit (text), gen (each format's
 // notes), classify (a log calling hostile unknown tools, and a line it cannot read) and an error
-// message: no control byte or bidirectional override reaches stdout or stderr raw. The JSON
-// outputs hold no raw C0 control (JSON escapes them) and keep the text exactly.
+// message, and run's JSON and SARIF: no control byte or bidirectional override reaches stdout or
+// stderr raw. The JSON outputs write them as \u escapes, so that they stay valid JSON holding the
+// text exactly.
 func TestNoRawControlInAnyOutput(t *testing.T) {
 	dir := t.TempDir()
 	tools := writeFile(t, dir, "hostile.json", hostileTools)
@@ -57,6 +58,8 @@ not a call `+"\x1b[2J\u202e"+`
 			`skipped arrclear\u001B[2J`},
 		{[]string{"classify", "--tools", tools, "--calls", calls}, false, `unknown tools: other\u001B[2J (1)`},
 		{[]string{"classify", "--tools", tools, "--calls", calls, "--format", "json"}, true, `other\u001b[2J`},
+		{[]string{"run", "--tools", tools, "--checks", "3", "--format", "json"}, true, `"q\u0085"`},
+		{[]string{"run", "--tools", tools, "--checks", "3", "--format", "sarif"}, true, `\u202eevil`},
 		{[]string{"run", "--tools", writeFile(t, dir, "skipped.json", `[{"name": "arr`+hostileName+
 			`", "parameters": {"type": "array"}}]`)}, false, `arrclear\u001B[2J`},
 	} {
@@ -68,10 +71,25 @@ not a call `+"\x1b[2J\u202e"+`
 		if i := rawControl(r.stderr); i >= 0 {
 			t.Errorf("%s: a raw control at byte %d of stderr:\n%q", strings.Join(tc.args, " "), i, r.stderr)
 		}
-		if i := rawControl(r.stdout); i >= 0 && (!tc.json || bytes.ContainsFunc([]byte(r.stdout), isC0)) {
+		if i := rawControl(r.stdout); i >= 0 {
 			t.Errorf("%s: a raw control at byte %d of stdout:\n%q", strings.Join(tc.args, " "), i, clip(r.stdout))
+		}
+		if tc.json && !validJSON(r.stdout) {
+			t.Errorf("%s: stdout is not JSON (one document, or one a line):\n%s", strings.Join(tc.args, " "),
+				clip(r.stdout))
 		}
 	}
 }
 
-func isC0(r rune) bool { return r < 0x20 && r != '\n' || r == 0x7f }
+// validJSON reports whether s is one JSON document, or JSON lines.
+func validJSON(s string) bool {
+	if json.Valid([]byte(s)) {
+		return true
+	}
+	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
+		if !json.Valid([]byte(line)) {
+			return false
+		}
+	}
+	return s != ""
+}

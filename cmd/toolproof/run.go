@@ -285,6 +285,9 @@ func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped
 			return nil, nil, err
 		}
 		rep.Skipped = append(harness.Skips(skipped), rep.Skipped...)
+		// A signal or --max-time ends the whole comparison; a validator that stopped serving
+		// ends only its own run, and the next validator is still checked.
+		runStopped := rep.Interrupted != ""
 		var stopped *stdio.StoppedError
 		if err := stoppedBy(v); mcp.IsAuthError(err) {
 			stoppedMidRun(rep, err, "checked before it, the calls after it were not sent")
@@ -296,7 +299,7 @@ func runEach(vs []validator.Validator, tools []tool.Tool, skipped []tool.Skipped
 			baseline.Apply(rep, known)
 		}
 		reports = append(reports, rep)
-		if rep.Interrupted != "" {
+		if runStopped {
 			break
 		}
 	}

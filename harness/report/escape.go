@@ -1,9 +1,13 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Text from outside (tool names, a validator's messages and notes, reasons that quote a schema, the
@@ -64,4 +68,44 @@ func hidden(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// NewJSONEncoder is a json.Encoder on w for every JSON toolproof writes: HTML characters kept as
+// they are, and the hidden characters encoding/json leaves raw (DEL, C1 controls, bidirectional
+// controls) written as \u escapes. The JSON values are the same; a terminal or a code view that
+// shows the JSON is not moved or reordered by them.
+func NewJSONEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(jsonEscaper{w})
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
+// jsonEscaper escapes the hidden characters of each JSON value written through it. A
+// json.Encoder writes each value whole, in one Write, so no character is split between two.
+type jsonEscaper struct{ w io.Writer }
+
+func (e jsonEscaper) Write(p []byte) (int, error) {
+	if _, err := e.w.Write(EscapeJSON(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// EscapeJSON writes the hidden characters of JSON text data (DEL, C1 controls, bidirectional
+// controls, which can only stand inside its strings) as \u escapes: the same JSON values.
+func EscapeJSON(data []byte) []byte {
+	if !bytes.ContainsFunc(data, func(r rune) bool { return r >= 0x7F && hidden(r) }) {
+		return data
+	}
+	out := make([]byte, 0, len(data)+16)
+	for len(data) > 0 {
+		r, n := utf8.DecodeRune(data)
+		if r >= 0x7F && hidden(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, data[:n]...)
+		}
+		data = data[n:]
+	}
+	return out
 }

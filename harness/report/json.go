@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"io"
 )
 
@@ -29,9 +28,8 @@ func NewDocument(reports ...*Report) Document {
 }
 
 func writeDocument(w io.Writer, d Document) error {
-	enc := json.NewEncoder(w)
+	enc := NewJSONEncoder(w)
 	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
 	return enc.Encode(d)
 }
 

@@ -3,7 +3,6 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -173,9 +172,8 @@ func writeSARIF(w io.Writer, rs []*Report, opts SARIFOptions) error {
 			}
 		}
 	}
-	enc := json.NewEncoder(w)
+	enc := NewJSONEncoder(w)
 	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
 	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0",
 		Runs: []sarifRun{run}})
 }
