@@ -58,7 +58,7 @@ not a call `+"\x1b[2J\u202e"+`
 			`skipped arrclear\u001B[2J`},
 		{[]string{"classify", "--tools", tools, "--calls", calls}, false, `unknown tools: other\u001B[2J (1)`},
 		{[]string{"classify", "--tools", tools, "--calls", calls, "--format", "json"}, true, `other\u001b[2J`},
-		{[]string{"run", "--tools", tools, "--checks", "3", "--format", "json"}, true, `"q\u0085"`},
+		{[]string{"run", "--tools", tools, "--checks", "3", "--format", "json"}, true, `\u009b31m\u202eevil`},
 		{[]string{"run", "--tools", tools, "--checks", "3", "--format", "sarif"}, true, `\u202eevil`},
 		{[]string{"run", "--tools", writeFile(t, dir, "skipped.json", `[{"name": "arr`+hostileName+
 			`", "parameters": {"type": "array"}}]`)}, false, `arrclear\u001B[2J`},

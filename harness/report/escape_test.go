@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -38,5 +39,25 @@ func TestControlCharactersAreEscaped(t *testing.T) {
 				t.Errorf("%s: a forged line: %q", format, line)
 			}
 		}
+	}
+}
+
+// TestJSONEscapesHiddenCharacters: the JSON toolproof writes holds no raw DEL, C1 or
+// bidirectional control, and decodes to the very text it was given.
+func TestJSONEscapesHiddenCharacters(t *testing.T) {
+	text := "a\u202eb\u0085c\x7fd\u2066e é <&> \U0001F600"
+	var buf bytes.Buffer
+	if err := NewJSONEncoder(&buf).Encode(map[string]string{text: text}); err != nil {
+		t.Fatal(err)
+	}
+	if i := strings.IndexFunc(buf.String(), hidden); i >= 0 {
+		t.Errorf("a raw hidden character at byte %d: %q", i, buf.String())
+	}
+	if !strings.Contains(buf.String(), `<&>`) {
+		t.Errorf("HTML characters escaped: %s", buf.String())
+	}
+	var back map[string]string
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back[text] != text {
+		t.Errorf("decodes to %q (%v), want %q", back, err, text)
 	}
 }
