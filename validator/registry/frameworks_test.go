@@ -10,6 +10,7 @@ package registry_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/needs"
 	"github.com/toolproof/toolproof/internal/syncbuf"
+	"github.com/toolproof/toolproof/mutators"
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/registry"
 	"github.com/toolproof/toolproof/validator/tool"
@@ -83,7 +85,7 @@ func checkFramework(t *testing.T, loose, strict string, wants []want, own []fram
 		}
 	}
 	v, ts = frameworks(t, strict)
-	rep = run(t, v, ts, harness.Options{})
+	rep = run(t, v, ts, harness.Options{Mutators: withoutOwnErrors(own)})
 	for _, f := range blocking(rep) {
 		allowed := false
 		for _, o := range own {
@@ -98,6 +100,22 @@ func checkFramework(t *testing.T, loose, strict string, wants []want, own []fram
 			t.Errorf("%s: no %s case was sent: the passing run proves nothing", strict, c)
 		}
 	}
+}
+
+// withoutOwnErrors is every mutator but those of the classes in which own allows the framework a
+// gate_error (its own defect): the strict run cannot fail on their cases, which would only show
+// that defect again (Genkit's RangeError on arrays nested thousands deep costs 10 s of CPU in a
+// run of 100 checks).
+func withoutOwnErrors(own []frameworkOwn) []mutators.Mutator {
+	var out []mutators.Mutator
+	for _, m := range mutators.All() {
+		if !slices.ContainsFunc(own, func(o frameworkOwn) bool {
+			return o.class == string(m.Class()) && o.kind == report.GateError
+		}) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // OpenAI Agents SDK: a JSON Schema `parameters` is checked by nothing but JSON.parse; a zod
