@@ -3,9 +3,7 @@ package harness_test
 import (
 	"bytes"
 	"encoding/json"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,31 +26,27 @@ func slowCoercing(delay time.Duration) validator.Validator {
 	})
 }
 
-// hog keeps every processor busy until stop is called.
+// hog keeps a processor busy until stop is called.
 func hog() (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := 0; i < runtime.GOMAXPROCS(0); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := 0; ; n++ {
-				select {
-				case <-done:
-					return
-				default:
-				}
+	done, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		for {
+			select {
+			case <-done:
+				return
+			default:
 			}
-		}()
-	}
-	return func() { close(done); wg.Wait() }
+		}
+	}()
+	return func() { close(done); <-ended }
 }
 
 // Shrinking is bounded by steps, not time: the same seed gives byte-identical JSON reports
 // whether the gate answers at once or slowly beside a CPU hog.
 func TestShrinkIsTheSameUnderLoad(t *testing.T) {
 	tools := toolsNamed(t, []string{"read"})
-	opts := harness.Options{Checks: unshort(5), Seed: 7, Jobs: 2, ShrinkSteps: 100, Timeout: time.Minute}
+	opts := harness.Options{Checks: unshort(5), Seed: 7, Jobs: 2, ShrinkSteps: 30, Timeout: time.Minute}
 	report := func(v validator.Validator) []byte {
 		rep, err := harness.Run(tools, v, opts)
 		if err != nil {
