@@ -238,9 +238,13 @@ func (f *runFlags) openAll(stderr io.Writer) ([]validator.Validator, func(), err
 		specs = multiFlag{"reference"}
 	}
 	o := f.opener(stderr)
+	// An error of a validator that died while starting is printed under the lines of its stderr
+	// already shown, and quotes only the others.
+	o.Options.StderrShown = func(string) bool { return true }
 	if f.childStderr != "pass" {
 		f.captured = newStderrLog(stderr, "")
 		o.Options.Stderr = f.captured
+		o.Options.StderrShown = toolproofLine
 	}
 	var vs []validator.Validator
 	closeAll := func() {

@@ -50,7 +50,7 @@ func (l *stderrLog) Write(p []byte) (int, error) {
 
 // route writes one line, with its newline, where it belongs.
 func (l *stderrLog) route(line []byte) {
-	if bytes.HasPrefix(line, []byte("toolproof:")) || bytes.HasPrefix(line, []byte("toolproof ")) || l.err != nil {
+	if toolproofLine(string(line)) || l.err != nil {
 		l.show(line)
 		return
 	}
@@ -67,6 +67,12 @@ func (l *stderrLog) route(line []byte) {
 	}
 	l.lines++
 	l.file.Write(line)
+}
+
+// toolproofLine says whether a line of a validator's stderr is toolproof's own (its notes and
+// its adapters'), which the user is shown as it comes.
+func toolproofLine(line string) bool {
+	return strings.HasPrefix(line, "toolproof:") || strings.HasPrefix(line, "toolproof ")
 }
 
 // show writes one line to stderr with its control characters escaped (report.EscapeLine): a line

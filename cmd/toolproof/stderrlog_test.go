@@ -64,3 +64,21 @@ func TestStderrLogEscapesToolproofLines(t *testing.T) {
 		t.Errorf("stderr got\n%q, want\n%q", out.String(), want)
 	}
 }
+
+// TestStartReasonShownOnce: an adapter that cannot start and says why in a toolproof line (as
+// node: does for a .ts module on a Node.js without type stripping) has that line shown once, with
+// or without --validator-stderr=pass: the error under it does not quote it again.
+func TestStartReasonShownOnce(t *testing.T) {
+	dir := t.TempDir()
+	script := writeFile(t, dir, "refuse.sh", "#!/bin/sh\n"+
+		`echo "toolproof fake: $1 is TypeScript, use Node.js 22.6 or later" >&2`+"\nexit 2\n")
+	for _, extra := range [][]string{nil, {"--validator-stderr", "pass"}} {
+		r := cli(t, append([]string{"run", "--validator", "exec:sh " + script + " mod.ts"}, extra...)...)
+		if n := strings.Count(r.stderr, "mod.ts is TypeScript"); r.code != 2 || n != 1 {
+			t.Errorf("%v: exit %d, the reason %d times, want exit 2 and once:\n%s", extra, r.code, n, r.stderr)
+		}
+		if !strings.Contains(r.stderr, "died before answering hello: the validator process ended (exit status 2)") {
+			t.Errorf("%v: no error that says it ended:\n%s", extra, r.stderr)
+		}
+	}
+}

@@ -44,6 +44,7 @@ type child struct {
 	refused     map[string]string // tools sent lazily that this child refused, with the reason (lazy.go)
 	listWaiters []chan []byte     // Tools calls waiting for a "tools" answer, oldest first
 	deathDetail string            // set before deadCh is closed
+	deathStatus string            // how the process ended by itself, without its stderr; under c.mu
 	servesTools bool              // its hello said "tools": true (set by launch)
 	offersFork  bool              // its hello said "fork": true (set by launch)
 
@@ -273,6 +274,9 @@ func (ch *child) read() {
 	} else {
 		detail = "the validator process ended (" + status + ")"
 	}
+	c.mu.Lock()
+	ch.deathStatus = detail
+	c.mu.Unlock()
 	if lines := ch.tail.lines(); len(lines) > 0 {
 		detail += "; last lines of its stderr:\n" + strings.Join(lines, "\n")
 	}

@@ -34,7 +34,11 @@ type Options struct {
 	Window    int           // most requests in flight per process; 0: from DefaultWindow up to MaxWindow (window.go)
 	Timeout   time.Duration // how long one request may go unanswered; 0 means DefaultTimeout
 	Stderr    io.Writer     // gets the children's stderr and the client's notes; nil means os.Stderr
-	Name      string        // overrides the "NAME VERSION" the child gives in hello
+	// StderrShown says whether a line of a child's stderr reaches the user through Stderr as it is
+	// written. An error of a process that died while starting quotes only the last lines not
+	// shown so: it is printed at once, under those lines. nil: no line is shown.
+	StderrShown func(line string) bool
+	Name        string // overrides the "NAME VERSION" the child gives in hello
 }
 
 // Stats counts what happened on a Client, for reports and tests.
@@ -182,7 +186,7 @@ func (c *Client) startAll() ([]*child, []string, error) {
 		}
 		c.mu.Lock()
 		if ch := children[i]; ch.dead {
-			errs[i] = fmt.Errorf("died right after hello: %s", ch.deathDetail)
+			errs[i] = fmt.Errorf("died right after hello: %s", c.startDeath(ch))
 		}
 		c.mu.Unlock()
 	}

@@ -74,7 +74,10 @@ func (c *Client) launch(p *proc) (*child, string, error) {
 	select {
 	case m = <-ch.hello:
 	case <-ch.deadCh:
-		return nil, "", fmt.Errorf("died before answering hello: %s", ch.deathDetail)
+		c.mu.Lock()
+		why := c.startDeath(ch)
+		c.mu.Unlock()
+		return nil, "", fmt.Errorf("died before answering hello: %s", why)
 	case <-t.C:
 		return fail(fmt.Errorf("no answer to hello within %v", max(startTimeout, c.opts.Timeout)))
 	case <-c.closedCh:
@@ -154,7 +157,7 @@ func (c *Client) installStarted(p *proc, ch *child, err error) {
 		err = errors.New("another process of the validator could not be restarted")
 	}
 	if err == nil && ch.dead {
-		err = fmt.Errorf("died right after start: %s", ch.deathDetail)
+		err = fmt.Errorf("died right after start: %s", c.startDeath(ch))
 	}
 	if err != nil {
 		if ch != nil && !ch.dead {
@@ -218,6 +221,23 @@ func (c *Client) scheduleRestart(p *proc) {
 	}
 	c.wg.Add(1)
 	go c.restart(p)
+}
+
+// startDeath is why ch died while it was starting: how it ended, and the last lines of its
+// stderr that were not shown to the user as they came (Options.StderrShown). Called with c.mu
+// held, after ch died.
+func (c *Client) startDeath(ch *child) string {
+	if ch.deathStatus == "" {
+		return ch.deathDetail // it did not end by itself: killed, or it could not be started
+	}
+	lines := ch.tail.lines()
+	if c.opts.StderrShown != nil {
+		lines = slices.DeleteFunc(lines, c.opts.StderrShown)
+	}
+	if len(lines) == 0 {
+		return ch.deathStatus
+	}
+	return ch.deathStatus + "; last lines of its stderr:\n" + strings.Join(lines, "\n")
 }
 
 // markDead records that ch takes no more messages. Called with c.mu held.

@@ -775,3 +775,24 @@ func TestSpareWhoseStdoutEndedIsNotInstalled(t *testing.T) {
 			v)
 	}
 }
+
+// TestStartErrorLeavesOutShownLines: the error of a process that died before answering hello
+// quotes the last lines of its stderr but those Options.StderrShown says the user saw as they
+// came (an adapter's own one-line reason would otherwise be printed twice, one under the other).
+func TestStartErrorLeavesOutShownLines(t *testing.T) {
+	script := `echo "toolproof fake: cannot start, do this" >&2; echo "a stack line" >&2; exit 2`
+	for _, tc := range []struct {
+		shown     func(string) bool
+		want, not string
+	}{
+		{nil, "toolproof fake: cannot start, do this\na stack line", ""},
+		{func(l string) bool { return strings.HasPrefix(l, "toolproof ") }, "(exit status 2); last lines of its stderr:\na stack line",
+			"stderr:\ntoolproof fake"},
+		{func(string) bool { return true }, "ended (exit status 2)", "last lines"},
+	} {
+		_, err := Start(Options{Command: []string{"sh", "-c", script}, Stderr: newSyncBuffer(), StderrShown: tc.shown})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || (tc.not != "" && strings.Contains(err.Error(), tc.not)) {
+			t.Errorf("error %v: want %q, without %q", err, tc.want, tc.not)
+		}
+	}
+}
