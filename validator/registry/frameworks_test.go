@@ -167,6 +167,38 @@ func TestFrameworkMCPServer(t *testing.T) {
 	}
 }
 
+// An in-process McpServer whose tool answers a valid call with an error is caught as mcp: would
+// catch it: an exception's wording is a gate_error, the tool's own words a false_reject.
+func TestFrameworkMCPServerErrorAnswers(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(root(t), "examples", "frameworks", "node_modules"),
+		filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	src := `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+export const server = new McpServer({ name: "errs", version: "1.0.0" });
+const answer = (text) => async () => ({ isError: true, content: [{ type: "text", text }] });
+server.registerTool("throws", { inputSchema: z.object({ n: z.number() }).strict() },
+  answer("TypeError: Cannot read properties of undefined (reading 'rows')"));
+server.registerTool("refuses", { inputSchema: z.object({ n: z.number() }).strict() }, answer("no record numbered so"));
+`
+	if err := os.WriteFile(filepath.Join(dir, "errs.mjs"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := newOpener()
+	o.Node = frameworksNode(t)
+	v := open(t, o, "node:"+filepath.Join(dir, "errs.mjs"))
+	ts, err := v.(validator.ToolSource).Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := run(t, v, ts, harness.Options{Checks: 5, Seed: 1})
+	if !has(rep, "throws", "valid", report.GateError, "") || !has(rep, "refuses", "valid", report.FalseReject, "") {
+		t.Errorf("want a gate_error on throws and a false_reject on refuses; findings: %v", rep.Findings)
+	}
+}
+
 // AI SDK: jsonSchema() without validate checks nothing; a zod object strips invented keys. Its
 // own defect: InvalidToolInputError's message repeats the whole input to the model.
 func TestFrameworkAISDK(t *testing.T) {

@@ -8,7 +8,8 @@ import (
 )
 
 // The result forms beside valid: gate_error (the gate threw: its message and stack, never a
-// protocol_error), unclear and not_sent; a gate_error of the wrong shape is the adapter's fault.
+// protocol_error), unclear (with what an error answer read as: refused or threw) and not_sent; a
+// gate_error or error_answer of the wrong shape is the adapter's fault.
 func TestResultForms(t *testing.T) {
 	for _, tc := range []struct {
 		line   string
@@ -24,8 +25,17 @@ func TestResultForms(t *testing.T) {
 		{`{"op":"result","id":2,"gate_error":"boom"}`,
 			func(v validator.Verdict) bool { return v.Fault == validator.ProtocolError }, "a protocol_error"},
 		{`{"op":"result","id":3,"unclear":"isError: disk full","issues":[{"path":"","message":"disk full"}]}`,
-			func(v validator.Verdict) bool { return v.Unclear && v.Fault == "" && len(v.Issues) == 1 },
-			"unclear with its issue"},
+			func(v validator.Verdict) bool {
+				return v.Unclear && v.Fault == "" && len(v.Issues) == 1 && v.ErrorAnswer == ""
+			}, "unclear with its issue"},
+		{`{"op":"result","id":6,"unclear":"JSON-RPC error -32603: boom","error_answer":"threw"}`,
+			func(v validator.Verdict) bool { return v.Unclear && v.ErrorAnswer == validator.Threw },
+			"an unclear error answer that threw"},
+		{`{"op":"result","id":7,"unclear":"isError: no such file","error_answer":"refused"}`,
+			func(v validator.Verdict) bool { return v.Unclear && v.ErrorAnswer == validator.Refused },
+			"an unclear error answer that refused"},
+		{`{"op":"result","id":8,"unclear":"isError: x","error_answer":"crashed"}`,
+			func(v validator.Verdict) bool { return v.Fault == validator.ProtocolError }, "a protocol_error"},
 		{`{"op":"result","id":4,"not_sent":"not JSON"}`,
 			func(v validator.Verdict) bool { return v.NotSent && v.Detail == "not JSON" }, "not sent"},
 		{`{"op":"result","id":5,"not_sent":7}`,

@@ -188,6 +188,14 @@ func verdictOf(m map[string]any) validator.Verdict {
 		}
 		v := validator.Unclear(s)
 		v.Issues = issues
+		if raw, has := m["error_answer"]; has {
+			a, _ := raw.(string)
+			if a != string(validator.Refused) && a != string(validator.Threw) {
+				return protocolError(`the validator sent a result whose "error_answer" is %s, not "refused" or "threw"`,
+					jsonText(raw))
+			}
+			v.ErrorAnswer = validator.ErrorAnswer(a)
+		}
 		return v
 	}
 	raw, has := m["valid"]

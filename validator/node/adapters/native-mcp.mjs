@@ -5,7 +5,7 @@
 // a JSON-RPC -32602 or -32600 error, a -32603 whose zod issues are at params.arguments, or an
 // isError result in the SDK's input-validation wording ("Input validation error", "Invalid
 // arguments for tool") is a rejection; a plain result means the handler ran (accepted); anything
-// else is unclear; text that is not JSON cannot be sent (not sent). Calls that are accepted RUN
+// else is unclear (an error answer says whether the tool refused or threw); text that is not JSON cannot be sent (not sent). Calls that are accepted RUN
 // the tool's handler, as over any transport. The value the SDK passed on is what the handler was
 // given (recorded by wrapping the registered handler). The schema shown to the model is the
 // tool's inputSchema in tools/list.
@@ -113,19 +113,33 @@ function recordPassedOn(server) {
   };
 }
 
-/** The verdict of a tools/call response, by mcp:'s rules. */
-function classify(r, value) {
+// An isError text that reads as an exception rather than a refusal, as mcp: reads it
+// (exceptionWording in validator/mcp/answers.go, the same alternatives).
+const EXCEPTION_WORDING = new RegExp(
+  String.raw`Cannot read propert(?:y|ies) of (?:undefined|null)|\bis not (?:a function|iterable|a constructor|defined)\b|` +
+    String.raw`Maximum call stack size exceeded|Traceback \(most recent call last\)|\b[A-Z][A-Za-z]*(?:Error|Exception): |` +
+    String.raw`\bpanic: |\bpanic recovered\b|\bruntime error: |nil pointer dereference`,
+);
+const INTERNAL_WORDING = /\binternal (?:server )?error\b|\bunhandled (?:exception|error)\b/i;
+
+/**
+ * The verdict of a tools/call response, by mcp:'s rules: an error answer that is neither a
+ * rejection nor a run is unclear, and says whether it was refused or threw.
+ */
+export function classify(r, value) {
   if (r.error) {
     const text = r.error.data !== undefined ? `${r.error.message} ${JSON.stringify(r.error.data)}` : r.error.message;
     const c = r.error.code;
     if (c === -32602 || c === -32600 || (c === -32603 && ZOD_AT_ARGUMENTS.test(text))) return { valid: false, issues: [{ path: "", message: text }] };
-    return { unclear: `JSON-RPC error ${c}: ${String(text).slice(0, 300)}`, issues: [{ path: "", message: text }] };
+    const errorAnswer = c === -32603 ? "threw" : "refused";
+    return { unclear: `JSON-RPC error ${c}: ${String(text).slice(0, 300)}`, issues: [{ path: "", message: text }], errorAnswer };
   }
   const res = r.result ?? {};
   if (!res.isError) return value === undefined ? { valid: true } : { valid: true, value };
   const text = (res.content ?? []).filter((b) => b?.type === "text" || b?.text).map((b) => b.text).join("\n");
   if (SDK_WORDING.test(text)) return { valid: false, issues: issuesFrom(text) };
-  return { unclear: `isError: ${text.slice(0, 300)}`, issues: [{ path: "", message: text }] };
+  const errorAnswer = EXCEPTION_WORDING.test(text) || INTERNAL_WORDING.test(text) ? "threw" : "refused";
+  return { unclear: `isError: ${text.slice(0, 300)}`, issues: [{ path: "", message: text }], errorAnswer };
 }
 
 /**

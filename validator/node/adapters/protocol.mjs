@@ -5,8 +5,9 @@
 // ok:false with the reason). The checker gets the parsed arguments (always a plain object: the
 // JSON parse gate runs first) and returns {valid:true, value?} or {valid:false, issues}, or a
 // Promise of either; or {gateError: {message, stack}} when the library threw on the input,
-// {notSent: why} for a case the gate cannot be given, {unclear: detail, issues?} for an answer
-// that is neither a rejection nor a run (all three answered as PROTOCOL.md says).
+// {notSent: why} for a case the gate cannot be given, {unclear: detail, issues?, errorAnswer?} for
+// an answer that is neither a rejection nor a run ("refused" or "threw" when it was an error; all
+// three answered as PROTOCOL.md says).
 //
 // An adapter that serves tools of its own passes `tools`, a list of {name, description,
 // parameters}: its hello says "tools": true and {"op":"tools"} is answered with the list. With
@@ -88,7 +89,11 @@ export function serve({ name, version, compile, tools: served, raw = false }) {
       // could not be given, an answer that is neither a rejection nor a run.
       if (r?.gateError) return `{"op":"result","id":${id},"gate_error":${JSON.stringify(r.gateError)}}`;
       if (typeof r?.notSent === "string") return `{"op":"result","id":${id},"not_sent":${JSON.stringify(r.notSent)}}`;
-      if (typeof r?.unclear === "string") return `{"op":"result","id":${id},"unclear":${JSON.stringify(r.unclear)}${r.issues ? `,"issues":${JSON.stringify(r.issues)}` : ""}}`;
+      if (typeof r?.unclear === "string") {
+        const issues = r.issues ? `,"issues":${JSON.stringify(r.issues)}` : "";
+        const answer = r.errorAnswer ? `,"error_answer":${JSON.stringify(r.errorAnswer)}` : "";
+        return `{"op":"result","id":${id},"unclear":${JSON.stringify(r.unclear)}${issues}${answer}}`;
+      }
       if (r?.valid !== true && r?.valid !== false) throw new Error("the gate gave no verdict");
       // A value equal to the arguments as JSON.parse reads them is left out (PROTOCOL.md: the
       // input passed on unchanged): neither written here nor read by toolproof.

@@ -121,3 +121,24 @@ describe("native tool modules", () => {
     assert.match(stderr, /exports no `tools`/);
   });
 });
+
+describe("an in-process McpServer's answers (native-mcp.mjs), by mcp:'s rules", () => {
+  it("says whether an error answer refused or threw", async () => {
+    const { classify } = await import("../adapters/native-mcp.mjs");
+    const isError = (text) => ({ result: { isError: true, content: [{ type: "text", text }] } });
+    assert.deepEqual(classify({ result: { content: [] } }), { valid: true });
+    assert.equal(classify(isError("Input validation error: expected number")).valid, false);
+    assert.equal(classify({ error: { code: -32602, message: "bad params" } }).valid, false);
+    for (const [answer, want] of [
+      [{ error: { code: -32603, message: "boom" } }, "threw"],
+      [{ error: { code: -32000, message: "rate limited" } }, "refused"],
+      [isError("TypeError: Cannot read properties of undefined (reading 'x')"), "threw"],
+      [isError("Unhandled exception in handler"), "threw"],
+      [isError("Entity with name x not found"), "refused"],
+    ]) {
+      const v = classify(answer);
+      assert.equal(typeof v.unclear, "string", JSON.stringify(answer));
+      assert.equal(v.errorAnswer, want, JSON.stringify(answer));
+    }
+  });
+});
