@@ -786,12 +786,14 @@ func TestStartErrorLeavesOutShownLines(t *testing.T) {
 		want, not string
 	}{
 		{nil, "toolproof fake: cannot start, do this\na stack line", ""},
-		{func(l string) bool { return strings.HasPrefix(l, "toolproof ") }, "(exit status 2); last lines of its stderr:\na stack line",
-			"stderr:\ntoolproof fake"},
+		{func(l string) bool { return strings.HasPrefix(l, "toolproof ") },
+			"(exit status 2); last lines of its stderr:\na stack line", "stderr:\ntoolproof fake"},
 		{func(string) bool { return true }, "ended (exit status 2)", "last lines"},
 	} {
-		_, err := Start(Options{Command: []string{"sh", "-c", script}, Stderr: newSyncBuffer(), StderrShown: tc.shown})
-		if err == nil || !strings.Contains(err.Error(), tc.want) || (tc.not != "" && strings.Contains(err.Error(), tc.not)) {
+		_, err := Start(Options{Command: []string{"sh", "-c", script}, Stderr: newSyncBuffer(),
+			StderrShown: tc.shown})
+		if err == nil || !strings.Contains(err.Error(), tc.want) ||
+			(tc.not != "" && strings.Contains(err.Error(), tc.not)) {
 			t.Errorf("error %v: want %q, without %q", err, tc.want, tc.not)
 		}
 	}
