@@ -90,7 +90,7 @@ var network = regexp.MustCompile(`(?i)(src|href|action|srcset|poster|data)\s*=\s
 // TestHTMLInChromium renders the HTML reports of one validator and of a comparison in headless
 // Chromium: the DOM after the script ran shows every finding id of the JSON report of the same
 // run, the page loads nothing from the network (and says so in its Content-Security-Policy), the
-// filters work, and the screenshot is a real picture.
+// comparison's filters work, and its screenshot is a real picture.
 func TestHTMLInChromium(t *testing.T) {
 	browser := chromium(t)
 	reports := renderedRun(t, brokenGate(t, "coerces numeric and boolean strings"),
@@ -100,7 +100,7 @@ func TestHTMLInChromium(t *testing.T) {
 		reports []*report.Report
 	}{{"one", reports[:1]}, {"comparison", reports}} {
 		t.Run(c.name, func(t *testing.T) {
-			t.Parallel() // each starts Chromium twice, which is slow to start
+			t.Parallel() // each starts Chromium, which is slow to start
 			dir := t.TempDir()
 			var page, js bytes.Buffer
 			var err error
@@ -177,10 +177,10 @@ func TestHTMLInChromium(t *testing.T) {
 				}
 			}
 
-			if len(c.reports) > 1 {
-				checkFilter(t, browser, file, doc)
+			if len(c.reports) == 1 {
+				return // the comparison's page has the same style sheet: one picture shows it paints
 			}
-
+			checkFilter(t, browser, file, doc)
 			shot := filepath.Join(dir, "shot.png")
 			headless(t, browser, file, "--screenshot="+shot, "--window-size=1200,900", "--hide-scrollbars")
 			checkPicture(t, shot)
