@@ -63,17 +63,6 @@ func repeatedValue(args []byte, schema *schemaText, issues []validator.Issue) (s
 	if d.Decode(&v) != nil {
 		return "", validator.Issue{}, false
 	}
-	heldBy := func(s string) (validator.Issue, bool) {
-		if len(s) < minRepeated {
-			return validator.Issue{}, false
-		}
-		for _, is := range issues {
-			if strings.Contains(is.Message, s) {
-				return is, true
-			}
-		}
-		return validator.Issue{}, false
-	}
 	var walk func(any) (string, validator.Issue, bool)
 	walk = func(v any) (string, validator.Issue, bool) {
 		switch v := v.(type) {
@@ -91,12 +80,12 @@ func repeatedValue(args []byte, schema *schemaText, issues []validator.Issue) (s
 			}
 		case string:
 			s := strings.TrimSpace(v)
-			if is, ok := heldBy(s); ok && schema.ownText(s) {
+			if is, ok := holding(issues, s); ok && schema.ownText(s) {
 				return s, is, true
 			}
 		case json.Number:
 			s := string(v)
-			if is, ok := heldBy(s); ok && schema.ownText(s) && !schema.numbers[exact(s)] {
+			if is, ok := holding(issues, s); ok && schema.ownText(s) && !schema.numbers[exact(s)] {
 				return s, is, true
 			}
 		}
@@ -105,21 +94,27 @@ func repeatedValue(args []byte, schema *schemaText, issues []validator.Issue) (s
 	return walk(v)
 }
 
+// holding is the first issue whose message holds s, when s has minRepeated bytes or more.
+func holding(issues []validator.Issue, s string) (validator.Issue, bool) {
+	if len(s) < minRepeated {
+		return validator.Issue{}, false
+	}
+	for _, is := range issues {
+		if strings.Contains(is.Message, s) {
+			return is, true
+		}
+	}
+	return validator.Issue{}, false
+}
+
 // mayRepeat says whether a message of issues may hold a value of the arguments text args: it
 // reads the text's strings (keys left out) and numbers as repeatedValue's decoded walk would see
 // them, without building the value, and says no only when no message holds any of them. Building
 // the value costs more than the rest of judging a verdict, and most verdicts repeat nothing.
 func mayRepeat(args []byte, issues []validator.Issue) bool {
 	held := func(s string) bool {
-		if len(s) < minRepeated {
-			return false
-		}
-		for _, is := range issues {
-			if strings.Contains(is.Message, s) {
-				return true
-			}
-		}
-		return false
+		_, ok := holding(issues, s)
+		return ok
 	}
 	for i := 0; i < len(args); {
 		switch c := args[i]; {
