@@ -124,6 +124,10 @@ func mayRepeat(args []byte, issues []validator.Issue) bool {
 				i = next + 1 // a key
 				continue
 			}
+			if plain && end-2-i < minRepeated {
+				i = end // too short to count, and a plain string decodes to its own bytes
+				continue
+			}
 			text := string(args[i+1 : max(end-1, i+1)])
 			if !plain && json.Unmarshal(args[i:end], &text) != nil {
 				return true // not JSON here: the decoded walk decides
@@ -137,7 +141,7 @@ func mayRepeat(args []byte, issues []validator.Issue) bool {
 			for end < len(args) && strings.IndexByte("+-.eE0123456789", args[end]) >= 0 {
 				end++
 			}
-			if held(string(args[i:end])) {
+			if end-i >= minRepeated && held(string(args[i:end])) {
 				return true
 			}
 			i = end

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -277,9 +276,7 @@ func (ch *child) read() {
 	c.mu.Lock()
 	ch.deathStatus = detail
 	c.mu.Unlock()
-	if lines := ch.tail.lines(); len(lines) > 0 {
-		detail += "; last lines of its stderr:\n" + strings.Join(lines, "\n")
-	}
+	detail = withStderr(detail, ch.tail.lines())
 	if !taken {
 		c.childDied(ch, detail)
 		return

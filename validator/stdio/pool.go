@@ -234,10 +234,15 @@ func (c *Client) startDeath(ch *child) string {
 	if c.opts.StderrShown != nil {
 		lines = slices.DeleteFunc(lines, c.opts.StderrShown)
 	}
+	return withStderr(ch.deathStatus, lines)
+}
+
+// withStderr is how a process ended, followed by the last lines of its stderr, if any.
+func withStderr(how string, lines []string) string {
 	if len(lines) == 0 {
-		return ch.deathStatus
+		return how
 	}
-	return ch.deathStatus + "; last lines of its stderr:\n" + strings.Join(lines, "\n")
+	return how + "; last lines of its stderr:\n" + strings.Join(lines, "\n")
 }
 
 // markDead records that ch takes no more messages. Called with c.mu held.
