@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 
 	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/oracle"
@@ -70,4 +71,25 @@ func ExampleCompile() {
 	// /limit type
 	// The call to tool "read" was not run because its arguments are invalid. Fix these and call the tool again with a JSON object of arguments:
 	// - `/path`: must be at least 1 characters long
+}
+
+// Wording reads a tool's error answers in its own words: what the user's patterns match becomes
+// a rejection (Reject) or a run (Ran); any other answer stays as it came.
+func ExampleWording_Reread() {
+	w := validator.Wording{Reject: regexp.MustCompile(`^invalid input`), Ran: regexp.MustCompile(`not found`)}
+	answer := func(text string) validator.Verdict {
+		v := validator.Unclear("isError: " + text)
+		v.Issues, v.ErrorAnswer = []validator.Issue{{Message: text}}, validator.Refused
+		return v
+	}
+	for _, v := range []validator.Verdict{answer("invalid input: limit must be a number"),
+		answer("entity 9 not found"), answer("quota exceeded"), validator.Unclear("a result in no known form")} {
+		r := w.Reread(v)
+		fmt.Printf("valid %v, unclear %v, issues %v\n", r.Valid, r.Unclear, r.Issues)
+	}
+	// Output:
+	// valid false, unclear false, issues [(root): invalid input: limit must be a number]
+	// valid true, unclear false, issues []
+	// valid false, unclear true, issues [(root): quota exceeded]
+	// valid false, unclear true, issues []
 }

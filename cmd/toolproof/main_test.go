@@ -174,6 +174,7 @@ type jsonReport struct {
 		Cases         int            `json:"cases"`
 		Failed        int            `json:"failed"`
 		NotApplicable int            `json:"not_applicable"`
+		Unclear       int            `json:"unclear"`
 		ByKind        map[string]int `json:"by_kind"`
 	} `json:"classes"`
 	Findings []struct {

@@ -68,9 +68,11 @@ type mcpFlags struct {
 
 func (m *mcpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.rejectPattern, "reject-pattern", "",
-		"mcp: an isError text or JSON-RPC error matching this `REGEXP` is a rejection (the server's own wording)")
+		"an error answer (mcp: an isError text or JSON-RPC error; any validator's unclear error answer) matching "+
+			"this `REGEXP` is a rejection (the tool's own wording)")
 	fs.StringVar(&m.ranPattern, "ran-pattern", "",
-		"mcp: an isError text matching this `REGEXP` means the tool ran, then failed")
+		"an error answer (mcp: an isError text; any validator's unclear error answer) matching this `REGEXP` "+
+			"means the tool ran, then failed")
 	fs.BoolVar(&m.onlyReject, "only-reject", false,
 		"send only the must-reject cases (a correct gate runs none of them; for servers whose tools have effects)")
 	fs.Var(&m.only, "tool",
@@ -89,8 +91,8 @@ func (m *mcpFlags) compile() error {
 	for _, p := range []struct {
 		flag, text string
 		dst        **regexp.Regexp
-	}{{"--reject-pattern", m.rejectPattern, &m.opts.RejectPattern}, {"--ran-pattern",
-		m.ranPattern, &m.opts.RanPattern}} {
+	}{{"--reject-pattern", m.rejectPattern, &m.opts.Wording.Reject}, {"--ran-pattern",
+		m.ranPattern, &m.opts.Wording.Ran}} {
 		if p.text == "" {
 			continue
 		}
@@ -227,8 +229,9 @@ func (f *runFlags) options() (harness.Options, error) {
 // checkout whose adapters, seed gates and zoo run instead of the copies in this binary.
 func (f *runFlags) opener(stderr io.Writer) *registry.Opener {
 	return &registry.Opener{Root: os.Getenv("TOOLPROOF_ROOT"), Progress: stderr, Version: version,
-		Options: stdio.Options{Window: f.window, Timeout: f.timeout, Stderr: stderr, Processes: f.processes},
-		MCP:     f.mcp.opts}
+		Options: stdio.Options{Window: f.window, Timeout: f.timeout, Stderr: stderr, Processes: f.processes,
+			Wording: f.mcp.opts.Wording},
+		MCP: f.mcp.opts}
 }
 
 // openAll opens every --validator (default: reference).

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -64,11 +63,10 @@ type Options struct {
 	Stderr      io.Writer // gets the server's stderr and the client's notes; nil means os.Stderr
 	Name        string    // the validator's name in reports; "" is "mcp:SERVER VERSION"
 
-	// RejectPattern: an isError text or JSON-RPC error message it matches is a rejection (a
-	// server's own wording for invalid arguments). RanPattern: an isError text it matches
-	// means the tool ran (and then failed). Both are tried before the SDK wordings.
-	RejectPattern *regexp.Regexp
-	RanPattern    *regexp.Regexp
+	// Wording is the server's own words: an isError text or JSON-RPC error message Reject
+	// matches is a rejection; an isError text Ran matches means the tool ran (and then failed).
+	// Both are tried before the SDK wordings.
+	Wording validator.Wording
 
 	Only []string // test only these tools (--tool); nil: all
 	Skip []string // leave these tools out (--skip-tool)
@@ -156,7 +154,7 @@ func Start(opts Options) (*Client, error) {
 		opts.Stderr = os.Stderr
 	}
 	c := &Client{opts: opts, sem: make(chan struct{}, opts.Window), workers: newWorkers(), forms: map[string]int{},
-		answers: answerReader{reject: opts.RejectPattern, ran: opts.RanPattern, sdk: SDKForms()},
+		answers: answerReader{reject: opts.Wording.Reject, ran: opts.Wording.Ran, sdk: SDKForms()},
 		scrub:   newRedactor(opts.Header)}
 	if opts.URL != "" {
 		if err := c.setupHTTP(); err != nil {

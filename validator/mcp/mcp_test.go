@@ -276,7 +276,7 @@ func TestHarnessUnclear(t *testing.T) {
 		t.Fatalf("forms %v, notes %q", c.Forms(), c.Notes())
 	}
 	opts := fakeOptions(t, "ran-error")
-	opts.RanPattern = regexp.MustCompile(`upstream service`)
+	opts.Wording.Ran = regexp.MustCompile(`upstream service`)
 	c2 := start(t, opts)
 	rep2, err := harness.Run(fakeserver.Tools[:1], c2, harness.Options{})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/toolproof/toolproof/harness/report"
 	"github.com/toolproof/toolproof/internal/announce"
 	"github.com/toolproof/toolproof/internal/needs"
+	"github.com/toolproof/toolproof/validator"
 	"github.com/toolproof/toolproof/validator/mcp"
 )
 
@@ -54,7 +55,8 @@ func TestServerMemory(t *testing.T) {
 func serverMemory(t *testing.T, cmd []string, closed bool, ran *regexp.Regexp) {
 	opts := mcp.Options{Command: cmd,
 		Env:    append(os.Environ(), "MEMORY_FILE_PATH="+filepath.Join(t.TempDir(), "memory.jsonl")),
-		Stderr: &syncBuffer{}, Only: []string{"create_entities", "add_observations", "open_nodes"}, RanPattern: ran}
+		Stderr: &syncBuffer{}, Only: []string{"create_entities", "add_observations", "open_nodes"},
+		Wording: validator.Wording{Ran: ran}}
 	c := start(t, opts)
 	tools, _ := c.Tools()
 	if len(tools) != 3 {

@@ -10,6 +10,7 @@ package registry_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -196,6 +197,21 @@ server.registerTool("refuses", { inputSchema: z.object({ n: z.number() }).strict
 	rep := run(t, v, ts, harness.Options{Checks: 5, Seed: 1})
 	if !has(rep, "throws", "valid", report.GateError, "") || !has(rep, "refuses", "valid", report.FalseReject, "") {
 		t.Errorf("want a gate_error on throws and a false_reject on refuses; findings: %v", rep.Findings)
+	}
+	// --ran-pattern reads the server's wording here as over mcp:: both tools ran, then failed, so
+	// no valid call is a finding. What is left is the SDK's own defect (docs/frameworks.md): an
+	// invented __proto__ key dropped before the .strict() schema sees it, and the handler run.
+	o.Options.Wording.Ran = regexp.MustCompile(`no record numbered|Cannot read properties`)
+	v = open(t, o, "node:"+filepath.Join(dir, "errs.mjs"))
+	rep = run(t, v, ts, harness.Options{Checks: 5, Seed: 1})
+	for _, f := range rep.Findings {
+		if f.Kind != report.Missed || !strings.Contains(string(f.Args), `"__proto__"`) {
+			t.Errorf("with --ran-pattern: %s %s %s on %s, want only the __proto__ key missed",
+				f.Tool, f.Class, f.Kind, f.Args)
+		}
+	}
+	if len(rep.Findings) == 0 {
+		t.Errorf("with --ran-pattern: no finding, want the __proto__ key missed (the handler ran on it)")
 	}
 }
 

@@ -25,7 +25,7 @@ func TestOpenMCP(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	o := &registry.Opener{Options: stdio.Options{Stderr: io.Discard},
-		MCP: mcp.Options{Only: []string{"set_alarm"}, RanPattern: regexp.MustCompile(`upstream`)}}
+		MCP: mcp.Options{Only: []string{"set_alarm"}, Wording: validator.Wording{Ran: regexp.MustCompile(`upstream`)}}}
 	v, err := o.Open("mcp:'" + bin + "' ran-error")
 	if err != nil {
 		t.Fatal(err)

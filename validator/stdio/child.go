@@ -399,7 +399,7 @@ func (ch *child) handleOther(line []byte) {
 			c.stray("a result without a usable id", line)
 			return
 		}
-		if !c.deliver(ch, id, verdictOf(m)) {
+		if !c.deliver(ch, id, c.opts.Wording.Reread(verdictOf(m))) {
 			c.stray("a result for an unknown id", line)
 		}
 	case "hello":

@@ -39,6 +39,9 @@ type Options struct {
 	// shown so: it is printed at once, under those lines. nil: no line is shown.
 	StderrShown func(line string) bool
 	Name        string // overrides the "NAME VERSION" the child gives in hello
+	// Wording rereads the child's unclear error answers in the tool's own words
+	// (validator.Wording.Reread): a rejection or a run where its patterns match.
+	Wording validator.Wording
 }
 
 // Stats counts what happened on a Client, for reports and tests.

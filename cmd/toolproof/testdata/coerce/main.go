@@ -4,7 +4,7 @@
 // the way gates with type coercion do.
 //
 //	coerce [-value] [-fence] [-name NAME] [-refuse TOOL,...] [-die-on TEXT] [-hang-on TEXT]
-//	       [-die-rate N] [-strict] [-log-starts FILE] [-sleep D] [-spawn FILE]
+//	       [-die-rate N] [-strict] [-error-answer TEXT] [-log-starts FILE] [-sleep D] [-spawn FILE]
 //
 // -value passes on the coerced value (an exact repair of a stringified number); without it the
 // call is accepted with nothing said about the value passed on. -refuse answers ok:false for the
@@ -15,7 +15,10 @@
 // contains TEXT and answers the others (toolproof/1 matches answers by id), so which calls get
 // no verdict is decided by their text alone, not by which calls reached the process after it (a
 // validator stuck on some input). -strict coerces nothing: a correct gate (with -die-on, one
-// that only crashes). It reads requests one line at a time and answers the others in order.
+// that only crashes). -error-answer, with -strict, answers each rejection as an unclear error
+// answer (error_answer "refused") whose issue says TEXT: a tool refusing in words of its own, for
+// --reject-pattern and --ran-pattern to read. It reads requests one line at a time and answers
+// the others in order.
 package main
 
 import (
@@ -52,6 +55,9 @@ type result struct {
 	Value  json.RawMessage   `json:"value,omitempty"`
 	Issues []validator.Issue `json:"issues,omitempty"`
 	Error  string            `json:"error,omitempty"`
+	// Unclear and ErrorAnswer: an error answer in the tool's own words (-error-answer)
+	Unclear     string `json:"unclear,omitempty"`
+	ErrorAnswer string `json:"error_answer,omitempty"`
 }
 
 func main() {
@@ -65,6 +71,8 @@ func main() {
 	dieRate := flag.Int("die-rate", 0,
 		"exit on one call in N, chosen by a hash of its arguments (the same calls every run)")
 	strict := flag.Bool("strict", false, "coerce nothing")
+	errorAnswer := flag.String("error-answer", "",
+		"with -strict: answer each rejection as an unclear error answer saying this text")
 	startLog := flag.String("log-starts", "", "append a line to this file at each start (to count restarts)")
 	spawn := flag.String("spawn", "",
 		"start `sleep 300` in the background, in this process group, and append its pid and this one's to this file")
@@ -150,7 +158,7 @@ func main() {
 					os.Exit(3)
 				}
 				if *strict {
-					send(strictCheck(m, gates))
+					send(strictCheck(m, gates, *errorAnswer))
 				} else {
 					send(check(m, gates, *withValue, *fence))
 				}
@@ -287,7 +295,7 @@ func argText(m request) string {
 }
 
 // strictCheck is the reference gatekeeper's verdict, unchanged.
-func strictCheck(m request, gates map[string]*oracle.Gatekeeper) result {
+func strictCheck(m request, gates map[string]*oracle.Gatekeeper, errorAnswer string) result {
 	r, gk := lookup(m, gates)
 	if gk == nil {
 		return r
@@ -297,6 +305,10 @@ func strictCheck(m request, gates map[string]*oracle.Gatekeeper) result {
 	r.Valid = &ok
 	if err != nil {
 		r.Issues = validator.IssuesOf(err)
+		if errorAnswer != "" {
+			r.Valid, r.Unclear, r.ErrorAnswer = nil, "isError: "+errorAnswer, "refused"
+			r.Issues = []validator.Issue{{Path: r.Issues[0].Path, Message: errorAnswer + ": " + r.Issues[0].Message}}
+		}
 	}
 	return r
 }
