@@ -90,3 +90,53 @@ func TestSizeBeyondTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// A tool whose every valid value needs more nodes than a draw may build, or more string bytes
+// than a case may hold, is refused before any draw, with the array that makes it so; a tool
+// where some valid value is small enough (a small branch, a minItems without "type": "array")
+// is drawn.
+func TestNestedSizeBeyondTheDraw(t *testing.T) {
+	nest := func(outer, inner int, str string) string {
+		return fmt.Sprintf(`{"type":"array","minItems":%d,"items":{"type":"array","minItems":%d,"items":%s}}`,
+			outer, inner, str)
+	}
+	wrap := func(a string) string {
+		return `{"type":"object","required":["a"],"properties":{"a":` + a + `}}`
+	}
+	for _, c := range []struct{ schema, want string }{
+		{wrap(nest(5000, 5000, `{"type":"string"}`)),
+			"at least 25005002 JSON values (from minItems at mem://toolproof/t.json#/properties/a)"},
+		{wrap(`{"type":"array","minItems":3000,"items":{"type":"string","minLength":1000000}}`),
+			"at least 3000000000 bytes of strings"},
+		{`{"type":"object","required":["a"],"properties":{"a":{"$ref":"#/$defs/n"}},"$defs":{"n":` +
+			nest(200, 200, `{}`) + `}}`, "more than one draw may build (20000)"},
+		{wrap(`{"allOf":[` + nest(300, 300, `{}`) + `,{"type":"array"}]}`), "JSON values"},
+	} {
+		gk, err := oracle.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(c.schema)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := generate.New(gk); !errors.Is(err, generate.ErrTooBig) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\nerr = %v, want %q", c.schema, err, c.want)
+		}
+	}
+	for _, schema := range []string{
+		wrap(`{"anyOf":[` + nest(5000, 5000, `{}`) + `,{"type":"string"}]}`),
+		wrap(`{"minItems":9000,"items":{"type":"array","minItems":9000}}`),
+		wrap(nest(100, 150, `{"type":"string","minLength":3}`)),
+	} {
+		gk, err := oracle.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := generate.New(gk)
+		if err != nil {
+			t.Errorf("%.200s: %v, want a generator", schema, err)
+			continue
+		}
+		draw := rapid.Custom(func(rt *rapid.T) any { v, _ := g.Draw(rt); return v })
+		if _, ok := draw.Example(0).(map[string]any); !ok {
+			t.Errorf("%.200s: no value drawn", schema)
+		}
+	}
+}

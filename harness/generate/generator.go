@@ -95,6 +95,9 @@ func newGenerator(gk *oracle.Gatekeeper, objects bool) (*Generator, error) {
 			tooBig = sizeBeyondBudget(s)
 		}
 	})
+	if tooBig == "" {
+		tooBig = sizeBeyondDraw(g.root)
+	}
 	if tooBig != "" {
 		return nil, fmt.Errorf("tool %q: %w: %s", g.name, ErrTooBig, tooBig)
 	}
