@@ -6,10 +6,12 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// MaxMinBytes is the most string bytes a valid value may need at least: one drawn case is
-// copied, distorted and sent many times, so a case of gigabytes (3,000 strings of minLength
-// 1,000,000) would exhaust the memory long before it is judged.
-const MaxMinBytes = 1 << 24
+// MaxMinBytes is the most string bytes a valid value may need at least, as much as one string
+// may (MaxMinLength). Each rune is one draw of rapid's, so a case of 2^20 bytes takes about a
+// second to draw on a 2-core machine, and a signal is answered after the draw in hand: a
+// case of gigabytes (3,000 strings of minLength 1,000,000) would take hours and exhaust the
+// memory.
+const MaxMinBytes = MaxMinLength
 
 // minSize is a lower bound on what every valid value of a schema holds: its JSON values (each
 // one a node the generator visits, state.spend) and the bytes of its strings.
