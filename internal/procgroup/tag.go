@@ -17,12 +17,21 @@ const tagVariable = "TOOLPROOF_PROCESS_TAG"
 // their parent died. The zero Tag marks nothing.
 type Tag struct{ entry string } // "TOOLPROOF_PROCESS_TAG=<random hex>"
 
+// NewTag is a new Tag, for a process started some other way than Set (a child a fork server
+// forks sets Env in its environment itself).
+func NewTag() Tag {
+	var b [12]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read does not fail
+	return Tag{tagVariable + "=" + hex.EncodeToString(b[:])}
+}
+
+// Env is the environment variable that carries t: its name and value.
+func (t Tag) Env() (name, value string) { return tagVariable, t.entry[len(tagVariable)+1:] }
+
 // tag gives cmd a new Tag in its environment (the command's own, or toolproof's when it has
 // none).
 func tag(cmd *exec.Cmd) Tag {
-	var b [12]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read does not fail
-	t := Tag{tagVariable + "=" + hex.EncodeToString(b[:])}
+	t := NewTag()
 	env := cmd.Env
 	if env == nil {
 		env = os.Environ()

@@ -153,7 +153,7 @@ def fork_one(sock, msg, fds, children, wake, restore):
     except OSError as e:
         pid, error = -1, "fork: %s" % e
     if pid == 0:
-        become_child(sock, fds, wake, restore)
+        become_child(sock, fds, wake, restore, request.get("env"))
         return True
     for f in fds:
         os.close(f)
@@ -165,12 +165,17 @@ def fork_one(sock, msg, fds, children, wake, restore):
     return False
 
 
-def become_child(sock, fds, wake, restore):
+def become_child(sock, fds, wake, restore, env):
     """Makes a forked child a process like one started anew: a process group of its own, the
-    signal handling the adapter had, the three descriptors as its 0, 1 and 2, none of the
-    server's. An error here ends the child; it never reaches the server's loop."""
+    environment entries of the request (the tag of what it starts), the signal handling the
+    adapter had, the three descriptors as its 0, 1 and 2, none of the server's. An error here
+    ends the child; it never reaches the server's loop."""
     try:
         os.setpgid(0, 0)
+        if isinstance(env, dict):
+            for name, value in env.items():
+                if isinstance(name, str) and isinstance(value, str):
+                    os.environ[name] = value
         old_handler, old_wakeup = restore
         signal.set_wakeup_fd(old_wakeup)
         signal.signal(signal.SIGCHLD, old_handler if old_handler is not None else signal.SIG_DFL)

@@ -345,3 +345,36 @@ func TestCloseWhileForking(t *testing.T) {
 		t.Fatal("Close still waits 20s later: it waits for the fork answer")
 	}
 }
+
+// TestForkedChildLeavesNoOrphan: a forked child that starts a process in a session of its own
+// (setsid) and dies leaves nothing behind once its exit is reported, while the fork server and
+// the run go on: the fork request gives the child a tag of its own, which what it starts carries.
+func TestForkedChildLeavesNoOrphan(t *testing.T) {
+	t.Parallel() // its own processes: the fork tests wait on Python starts side by side
+	const token = "4019.25" // the sleep's seconds: its command line, found by pgrep
+	orphans := func() []string {
+		out, _ := exec.Command("pgrep", "-f", "^sleep "+token).Output()
+		return strings.Fields(string(out))
+	}
+	t.Cleanup(func() { exec.Command("pkill", "-f", "^sleep "+token).Run() })
+	c, _, _ := startForky(t, Options{Timeout: 5 * time.Second}, "FORKY_ORPHAN="+token)
+	g := compile(t, c, readTool)
+	g.Check(context.Background(), []byte(`{"path":"~"}`)) // the fork server starts after it
+	if v := g.Check(context.Background(), []byte(`{"path":"orphan"}`)); v.Fault != validator.Crash {
+		t.Fatalf("the call that starts a sleep and exits: %+v, want a crash", v)
+	}
+	if c.Stats().Forks == 0 {
+		t.Fatal("no process was forked: the test shows nothing")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(orphans()) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if left := orphans(); len(left) > 0 {
+		t.Errorf("the sleep a forked child started in its own session still runs (pids %v) while the run goes on",
+			left)
+	}
+	if v := g.Check(context.Background(), []byte(`{"path":"a"}`)); !v.Valid {
+		t.Errorf("a call after it: %+v, want valid", v)
+	}
+}

@@ -119,7 +119,11 @@ func (fs *forkServer) fork(closed <-chan struct{}) (process, pipes, error) {
 	reply := make(chan forkReply, 1)
 	fs.asked[id] = reply
 	fs.mu.Unlock()
-	msg := fmt.Appendf(nil, `{"op":"fork","id":%d}`, id)
+	// The child's own tag, in the environment of what it starts, ends what it leaves behind
+	// when it exits (wait), not when the server does.
+	tag := procgroup.NewTag()
+	name, value := tag.Env()
+	msg := fmt.Appendf(nil, `{"op":"fork","id":%d,"env":{%q:%q}}`, id, name, value)
 	rights := syscall.UnixRights(int(theirs.stdin.Fd()), int(theirs.stdout.Fd()), int(theirs.stderr.Fd()))
 	if _, _, err := fs.conn.WriteMsgUnix(msg, rights, nil); err != nil {
 		fs.end(fmt.Errorf("writing a fork request: %v", err))
@@ -132,6 +136,7 @@ func (fs *forkServer) fork(closed <-chan struct{}) (process, pipes, error) {
 			ours.close()
 			return nil, pipes{}, r.err
 		}
+		r.p.tag = tag
 		return r.p, ours, nil
 	case <-t.C:
 		fs.end(fmt.Errorf("no answer to a fork request within %v", fs.limit))
@@ -278,7 +283,8 @@ type forkedProcess struct {
 	fs       *forkServer
 	exited   chan struct{} // closed once err is set
 	err      error
-	awaiting sync.Once // the exit report of the killed child is awaited
+	tag      procgroup.Tag // in the environment of what the child starts (set by fork)
+	awaiting sync.Once     // the exit report of the killed child is awaited
 }
 
 func (p *forkedProcess) pid() int { return p.id }
@@ -312,7 +318,9 @@ func (p *forkedProcess) killNow() {
 	_ = p.handle.Kill()
 }
 
+// wait waits for the exit report, then ends what the child started that outlived it.
 func (p *forkedProcess) wait() error {
 	<-p.exited
+	p.tag.End()
 	return p.err
 }

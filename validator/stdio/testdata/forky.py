@@ -6,7 +6,8 @@ Environment: FORKY_STARTS, a file that gets a line at each start anew (a forked 
 started anew); FORKY_SERVER=exit, a fork server that exits at once; FORKY_SERVER=refuse, one
 that answers every fork request with an error; FORKY_SERVER=once, one whose fork fails after
 the first; FORKY_SERVER=mute, one that forks but never reports an exit; FORKY_SERVER=silent,
-one that never answers; FORKY_HELPER, a fork
+one that never answers; FORKY_ORPHAN, the seconds of the `sleep` a call holding
+"orphan" starts in a session of its own before it exits with status 3; FORKY_HELPER, a fork
 server that started a process of its own before serving; FORKY_NOFORK, no fork server
 offered."""
 import json
@@ -31,6 +32,11 @@ def answer(m):
         return {"op": "tool", "name": m["tool"]["name"], "ok": True}
     if op == "validate":
         if "~" in m["arguments"]:
+            os._exit(3)
+        if "orphan" in m["arguments"]:
+            import subprocess
+            subprocess.Popen(["sleep", os.environ.get("FORKY_ORPHAN", "3600")], start_new_session=True,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             os._exit(3)
         if "hang" in m["arguments"]:
             time.sleep(3600)
