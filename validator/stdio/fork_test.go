@@ -350,7 +350,7 @@ func TestCloseWhileForking(t *testing.T) {
 // (setsid) and dies leaves nothing behind once its exit is reported, while the fork server and
 // the run go on: the fork request gives the child a tag of its own, which what it starts carries.
 func TestForkedChildLeavesNoOrphan(t *testing.T) {
-	t.Parallel() // its own processes: the fork tests wait on Python starts side by side
+	t.Parallel()            // its own processes: the fork tests wait on Python starts side by side
 	const token = "4019.25" // the sleep's seconds: its command line, found by pgrep
 	orphans := func() []string {
 		out, _ := exec.Command("pgrep", "-f", "^sleep "+token).Output()
