@@ -94,18 +94,44 @@ func repeatedValue(args []byte, schema *schemaText, issues []validator.Issue) (s
 	return walk(v)
 }
 
-// holding is the first issue whose message holds s, when s has minRepeated bytes or more.
+// holding is the first issue whose message holds s as a whole word, when s has minRepeated
+// bytes or more.
 func holding(issues []validator.Issue, s string) (validator.Issue, bool) {
 	if len(s) < minRepeated {
 		return validator.Issue{}, false
 	}
 	for _, is := range issues {
-		if strings.Contains(is.Message, s) {
+		if containsWord(is.Message, s) {
 			return is, true
 		}
 	}
 	return validator.Issue{}, false
 }
+
+// containsWord says whether msg holds s not as a part of a longer word: where s begins (ends)
+// with a letter or digit, the character before (after) it is none. A value "allow" is not
+// repeated by "must match exactly one of the allowed shapes".
+func containsWord(msg, s string) bool {
+	first, _ := utf8.DecodeRuneInString(s)
+	last, _ := utf8.DecodeLastRuneInString(s)
+	for from := 0; ; {
+		i := strings.Index(msg[from:], s)
+		if i < 0 {
+			return false
+		}
+		at := from + i
+		before, _ := utf8.DecodeLastRuneInString(msg[:at])
+		after, _ := utf8.DecodeRuneInString(msg[at+len(s):])
+		if !(wordRune(first) && at > 0 && wordRune(before)) &&
+			!(wordRune(last) && at+len(s) < len(msg) && wordRune(after)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(msg[at:])
+		from = at + size
+	}
+}
+
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
 // mayRepeat says whether a message of issues may hold a value of the arguments text args: it
 // reads the text's strings (keys left out) and numbers as repeatedValue's decoded walk would see

@@ -29,6 +29,10 @@ func TestLeakedValues(t *testing.T) {
 		{`{"n":100000000000000000000}`, `must be less than 100000000000000000000`, false},
 		{`{"ok":"true"}`, `expected boolean, got string "true"`, false},
 		{`{"when":"abc"}`, `unexpected "abc"`, false},
+		{`{"when":"allow"}`, `/when: must match exactly one of the allowed shapes`, false},
+		{`{"when":"12345"}`, `/when: 123456 is not a date-time`, false},
+		{`{"when":"allow"}`, `/when: "allow" is not a date-time; allowed: none`, true},
+		{`{"when":"allow"}`, `value=allow.`, true},
 		{`{"when":"tomorrow"`, `unexpected end of JSON input after "tomorrow"`, false},
 	} {
 		c := &corpus.Case{Args: []byte(tc.args)}
