@@ -140,3 +140,23 @@ func TestNestedSizeBeyondTheDraw(t *testing.T) {
 		}
 	}
 }
+
+// A draw whose strings pass generate.MaxMinBytes ends there, whatever made them long (here a
+// pattern's repetition, which the bound before any draw does not read): no value, at once.
+func TestDrawStopsPastTheBytesBudget(t *testing.T) {
+	schema := `{"type":"object","required":["a"],"properties":{"a":{"type":"array","minItems":9000,` +
+		`"items":{"type":"string","pattern":"^(?:aaaaaaaaaa){150}$"}}}}`
+	gk, err := oracle.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := generate.New(gk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ok bool
+	rapid.Custom(func(rt *rapid.T) any { _, ok = g.Draw(rt); return nil }).Example(0)
+	if ok || g.Stats().Unreachable == 0 {
+		t.Errorf("drew a value of 9000 strings of 1500 bytes: %+v", g.Stats())
+	}
+}

@@ -267,14 +267,27 @@ func (g *Generator) Valid() *rapid.Generator[any] {
 
 // state is the per-draw context.
 type state struct {
-	t    *rapid.T
-	g    *Generator
-	work int
+	t     *rapid.T
+	g     *Generator
+	work  int
+	bytes int // of the strings drawn (spendBytes)
 }
 
 func (st *state) spend() bool {
 	st.work++
 	return st.work <= maxWork
+}
+
+// spendBytes counts n bytes of strings drawn; past MaxMinBytes the draw ends as one past
+// maxWork does, so that no draw runs long whatever keeps its strings long (a pattern's
+// repetition, say, which the static bound, sizeBeyondDraw, does not read).
+func (st *state) spendBytes(n int) bool {
+	st.bytes += n
+	if st.bytes > MaxMinBytes {
+		st.work = maxWork + 1
+		return false
+	}
+	return true
 }
 
 // node is a conjunction of schemas a value must satisfy, with the plan to generate one.
@@ -494,7 +507,11 @@ func (n *node) gen1(st *state, depth int) (any, bool) {
 	case tNum:
 		return n.num.gen(t, false)
 	case tStr:
-		return n.str.gen(t)
+		v, ok := n.str.gen(t)
+		if s, isStr := v.(string); ok && isStr && !st.spendBytes(len(s)) {
+			return nil, false
+		}
+		return v, ok
 	case tArr:
 		return n.arr.gen(st, depth)
 	case tObj:
