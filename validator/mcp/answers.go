@@ -90,8 +90,8 @@ type contentBlock struct {
 
 // answerReader reads a tools/call response as a verdict.
 type answerReader struct {
-	reject, ran *regexp.Regexp
-	sdk         []SDKForm
+	wording validator.Wording // the server's own words (Options.Wording), read before the SDKs' forms
+	sdk     []SDKForm
 }
 
 // read returns the verdict of r and the form it is counted under.
@@ -108,7 +108,7 @@ func (c *answerReader) read(r response) (validator.Verdict, string) {
 			text += " " + string(e.Data)
 		}
 		switch {
-		case c.reject != nil && c.reject.MatchString(text):
+		case c.wording.Reject != nil && c.wording.Reject.MatchString(text):
 			return validator.Reject(issuesFrom(text)...), FormRejectPattern
 		case e.Code == -32602:
 			return validator.Reject(issuesFrom(text)...), FormRPCInvalidParams
@@ -147,10 +147,10 @@ func (c *answerReader) read(r response) (validator.Verdict, string) {
 		}
 	}
 	text := strings.Join(texts, "\n")
-	if c.reject != nil && c.reject.MatchString(text) {
+	if c.wording.Reject != nil && c.wording.Reject.MatchString(text) {
 		return validator.Reject(issuesFrom(text)...), FormRejectPattern
 	}
-	if c.ran != nil && c.ran.MatchString(text) {
+	if c.wording.Ran != nil && c.wording.Ran.MatchString(text) {
 		return validator.Accept(), FormRanPattern
 	}
 	for _, f := range c.sdk {

@@ -16,8 +16,8 @@ func TestClassify(t *testing.T) {
 		return response{Result: b}
 	}
 	rpc := func(code int, msg string) response { return response{Error: &rpcError{Code: code, Message: msg}} }
-	c := answerReader{sdk: SDKForms(), reject: regexp.MustCompile(`^ERR_BAD_INPUT`),
-		ran: regexp.MustCompile(`quota exceeded`)}
+	c := answerReader{sdk: SDKForms(), wording: validator.Wording{Reject: regexp.MustCompile(`^ERR_BAD_INPUT`),
+		Ran: regexp.MustCompile(`quota exceeded`)}}
 	for _, tc := range []struct {
 		name string
 		r    response
@@ -100,7 +100,7 @@ func TestErrorAnswers(t *testing.T) {
 	rpc := func(code, status int, msg string) response {
 		return response{Error: &rpcError{Code: code, Message: msg}, status: status}
 	}
-	c := answerReader{sdk: SDKForms(), ran: regexp.MustCompile(`not found`)}
+	c := answerReader{sdk: SDKForms(), wording: validator.Wording{Ran: regexp.MustCompile(`not found`)}}
 	for _, tc := range []struct {
 		name   string
 		r      response

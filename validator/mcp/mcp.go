@@ -154,7 +154,7 @@ func Start(opts Options) (*Client, error) {
 		opts.Stderr = os.Stderr
 	}
 	c := &Client{opts: opts, sem: make(chan struct{}, opts.Window), workers: newWorkers(), forms: map[string]int{},
-		answers: answerReader{reject: opts.Wording.Reject, ran: opts.Wording.Ran, sdk: SDKForms()},
+		answers: answerReader{wording: opts.Wording, sdk: SDKForms()},
 		scrub:   newRedactor(opts.Header)}
 	if opts.URL != "" {
 		if err := c.setupHTTP(); err != nil {
