@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"pgregory.net/rapid"
 
@@ -158,5 +159,38 @@ func TestDrawStopsPastTheBytesBudget(t *testing.T) {
 	rapid.Custom(func(rt *rapid.T) any { _, ok = g.Draw(rt); return nil }).Example(0)
 	if ok || g.Stats().Unreachable == 0 {
 		t.Errorf("drew a value of 9000 strings of 1500 bytes: %+v", g.Stats())
+	}
+}
+
+// A string whose minLength is past the lengths drawn freely (4096) is drawn at that length, not
+// cut short below it: every draw of a tool asking for 5,000 or 100,000 characters is valid (the
+// oracle confirms it) and as long as asked, near the least.
+func TestLongMinLengthIsDrawn(t *testing.T) {
+	for _, min := range []int{5000, 100000} {
+		schema := fmt.Sprintf(`{"type":"object","required":["s"],"properties":{"s":{"type":"string",`+
+			`"minLength":%d}}}`, min)
+		gk, err := oracle.Compile(tool.Tool{Name: "long", Parameters: json.RawMessage(schema)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := generate.New(gk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		draw := rapid.Custom(func(rt *rapid.T) any { v, _ := g.Draw(rt); return v })
+		for seed := 0; seed < 5; seed++ {
+			v, ok := draw.Example(seed).(map[string]any)
+			if !ok {
+				t.Fatalf("minLength %d, seed %d: no valid value drawn", min, seed)
+			}
+			s, _ := v["s"].(string)
+			if n := utf8.RuneCountInString(s); n < min || n > min+8 {
+				t.Errorf("minLength %d, seed %d: a string of %d characters", min, seed, n)
+			}
+			b, _ := json.Marshal(v)
+			if _, err := gk.Parse(b); err != nil {
+				t.Errorf("minLength %d, seed %d: the oracle rejects the value drawn: %v", min, seed, err)
+			}
+		}
 	}
 }

@@ -289,8 +289,10 @@ func (p *strPlan) plain(t *rapid.T) string {
 	default:
 		n = draw.Int(t, lo, lo+24, "len")
 	}
+	// Past 4096 a length stays near the least the schema allows: a long string costs a draw a
+	// rune, and its length beyond that tells a gate nothing more.
 	if n > 4096 {
-		n = 4096 + draw.Int(t, 0, 8, "len")
+		n = max(lo, 4096+draw.Int(t, 0, 8, "len"))
 		if hi >= 0 && n > hi {
 			n = hi
 		}

@@ -25,8 +25,13 @@ func NewTag() Tag {
 	return Tag{tagVariable + "=" + hex.EncodeToString(b[:])}
 }
 
-// Env is the environment variable that carries t: its name and value.
-func (t Tag) Env() (name, value string) { return tagVariable, t.entry[len(tagVariable)+1:] }
+// Env is the environment variable that carries t: its name and value ("" for the zero Tag).
+func (t Tag) Env() (name, value string) {
+	if t.entry == "" {
+		return tagVariable, ""
+	}
+	return tagVariable, t.entry[len(tagVariable)+1:]
+}
 
 // tag gives cmd a new Tag in its environment (the command's own, or toolproof's when it has
 // none).
