@@ -41,6 +41,7 @@ type hostileCase struct {
 const orphanToken = "3017.5"
 
 func TestHostileCorpus(t *testing.T) {
+	t.Parallel()
 	bin := toolproofBinary(t)
 	dir := t.TempDir()
 	hostile := func(name string) string { return filepath.Join("..", "..", "testdata", "hostile", name) }

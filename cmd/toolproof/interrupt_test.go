@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -186,6 +187,7 @@ func TestMaxTimeStopsTheRun(t *testing.T) {
 // after harness.MaxSilentCalls timeouts in a row (each followed by a restart), with the report
 // so far and exit status 3, instead of costing every case its timeout.
 func TestSilentValidatorEndsTheRun(t *testing.T) {
+	t.Parallel()
 	r := cli(t, "run", "--validator", execSpec(t, "-strict", "-sleep", "1h"), "--timeout", "200ms", "--checks", "50",
 		"--seed", "1", "--format", "json")
 	if rep := interruptedReport(t, r); !strings.Contains(rep.Interrupted, "the validator stopped answering") {
@@ -199,25 +201,30 @@ func TestSilentValidatorEndsTheRun(t *testing.T) {
 // on, the checks judged and the tools left out included. Which calls get no verdict is decided
 // by their text alone, so the runs differ only in the order the calls reach the processes.
 func TestStoppedAnsweringSameReport(t *testing.T) {
+	t.Parallel()
 	spec := execSpec(t, "-strict", "-hang-on", "~")
-	var first string
-	for i, extra := range [][]string{{"--jobs", "1"}, {"--jobs", "2"}, {"--jobs", "2", "--processes", "2"}} {
+	configs := [][]string{{"--jobs", "1"}, {"--jobs", "2"}, {"--jobs", "2", "--processes", "2"}}
+	// The three runs share their rapid settings, so they go on side by side; each waits out
+	// its own silent calls.
+	results := make([]result, len(configs))
+	var wg sync.WaitGroup
+	for i, extra := range configs {
 		// Three classes that keep the text of the valid value: a draw is four calls, and one
 		// whose valid value holds "~" is four calls in a row with no verdict, which end the run.
 		args := append([]string{"run", "--validator", spec, "--tool", "calendar_create_event", "--tool", "create_chart",
 			"--tool", "create_org_chart", "--mutators", "hallucinated_key,wrapper_nesting,malformed_json",
-			"--timeout", "1s", "--checks", "5", "--seed", "1", "--format", "json"}, extra...)
-		r := cli(t, args...)
+			"--timeout", "2s", "--checks", "5", "--seed", "1", "--format", "json"}, extra...)
+		wg.Go(func() { results[i] = cli(t, args...) })
+	}
+	wg.Wait()
+	for i, r := range results {
+		extra := strings.Join(configs[i], " ")
 		if rep := interruptedReport(t, r); !strings.Contains(rep.Interrupted, "the validator stopped answering") {
-			t.Fatalf("%s: interrupted %q", strings.Join(extra, " "), rep.Interrupted)
+			t.Fatalf("%s: interrupted %q", extra, rep.Interrupted)
 		}
-		if i == 0 {
-			first = r.stdout
-			continue
-		}
-		if r.stdout != first {
-			t.Errorf("%s: the report differs from the one with --jobs 1 (-want +got):\n%s", strings.Join(extra, " "),
-				cmp.Diff(first, r.stdout))
+		if i > 0 && r.stdout != results[0].stdout {
+			t.Errorf("%s: the report differs from the one with --jobs 1 (-want +got):\n%s", extra,
+				cmp.Diff(results[0].stdout, r.stdout))
 		}
 	}
 }

@@ -256,6 +256,7 @@ func readFile(t *testing.T, path string) string {
 // TestRunMCPHTTPGone: a server that goes away mid-run: the report is complete (every case has a
 // verdict, the calls after it not sent), a note says so, and the exit status is 2.
 func TestRunMCPHTTPGone(t *testing.T) {
+	t.Parallel()
 	url := fakeMCPHTTP(t, "-gone-after", "30", "correct")
 	r := must(t, 2, "run", "--validator", "mcp:"+url, "--checks", "10", "--seed", "1", "--format", "json")
 	rep := decodeReport(t, r.stdout)

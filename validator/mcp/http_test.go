@@ -178,6 +178,7 @@ func TestHTTPAuth(t *testing.T) {
 // TestHTTPServerGone: a server that stops answering mid-run: the report is complete, the calls
 // after it are not sent (not blamed), and Err and the notes say so.
 func TestHTTPServerGone(t *testing.T) {
+	t.Parallel() // its own server: it waits for the server to go
 	c, _, _ := startHTTP(t, "correct", fakeserver.HTTPOptions{GoneAfter: 25}, mcp.Options{Timeout: 20 * time.Second})
 	rep, err := harness.Run(fakeserver.Tools, c, harness.Options{Jobs: 2, Checks: 20, Seed: 1})
 	if err != nil {

@@ -334,6 +334,7 @@ func TestPoolStartFails(t *testing.T) {
 
 // TestPoolClose: Close ends every process, and kills the ones that do not exit.
 func TestPoolClose(t *testing.T) {
+	t.Parallel() // its own processes: it waits out a close grace
 	c, _ := startFake(t, "correct", 0, Options{Processes: 3})
 	pids := childPIDs(c)
 	if len(pids) != 3 {

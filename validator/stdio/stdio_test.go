@@ -659,6 +659,7 @@ func TestReplacedWhenStdoutEnds(t *testing.T) {
 }
 
 func TestCloseKillsStubbornChild(t *testing.T) {
+	t.Parallel() // its own process: it waits out a close grace
 	c, _ := startFake(t, "stubborn", 0, Options{})
 	c.closeGrace = time.Second // shorter than the constant; the rule is the same
 	start := time.Now()
