@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -60,6 +61,19 @@ func (rt *roundTrip) checkValid(ctx *mutators.Context, tool string, text []byte,
 	}
 }
 
+// add counts what other counted, and keeps its samples while there is room for them.
+func (rt *roundTrip) add(other *roundTrip) {
+	for k, n := range other.made {
+		rt.made[k] += n
+	}
+	for k, n := range other.wrong {
+		rt.wrong[k] += n
+	}
+	rt.valid += other.valid
+	rt.bad += other.bad
+	rt.samples = append(rt.samples, other.samples[:min(len(other.samples), 60-len(rt.samples))]...)
+}
+
 func (rt *roundTrip) report(t *testing.T) {
 	t.Helper()
 	var keys []string
@@ -91,25 +105,39 @@ var (
 // variant at its place, and every valid value classifies as valid. The draws are fixed seeds,
 // so the test reads the same cases every run.
 func TestEveryMutationClassifiesBack(t *testing.T) {
-	rtp := newRoundTrip()
-	for _, f := range fixtures(t) {
-		draws := rapid.Custom(func(rt *rapid.T) int {
-			v, ok := f.gen.Draw(rt)
-			if !ok {
-				return 0
-			}
-			tg := f.ctx.Target(v)
-			rtp.checkValid(f.ctx, f.gk.Tool().Name, tg.Text, tg.DoublesDiffer())
-			for _, m := range mutators.All() {
-				if mu, ok := m.Mutate(rt, tg); ok {
-					rtp.check(f.ctx, f.gk.Tool().Name, mu)
+	fs := fixtures(t)
+	// Each tool is drawn in a goroutine of its own (its Context and Gatekeeper are its own) and
+	// counted apart; the counts are then added in the corpus's order, so the report is the same
+	// however the goroutines ran.
+	per := make([]*roundTrip, len(fs))
+	var wg sync.WaitGroup
+	for i, f := range fs {
+		per[i] = newRoundTrip()
+		rtp := per[i]
+		wg.Go(func() {
+			draws := rapid.Custom(func(rt *rapid.T) int {
+				v, ok := f.gen.Draw(rt)
+				if !ok {
+					return 0
 				}
+				tg := f.ctx.Target(v)
+				rtp.checkValid(f.ctx, f.gk.Tool().Name, tg.Text, tg.DoublesDiffer())
+				for _, m := range mutators.All() {
+					if mu, ok := m.Mutate(rt, tg); ok {
+						rtp.check(f.ctx, f.gk.Tool().Name, mu)
+					}
+				}
+				return 0
+			})
+			for seed := *roundTripFirst; seed < *roundTripFirst+*roundTripSeeds; seed++ {
+				draws.Example(seed)
 			}
-			return 0
 		})
-		for seed := *roundTripFirst; seed < *roundTripFirst+*roundTripSeeds; seed++ {
-			draws.Example(seed)
-		}
+	}
+	wg.Wait()
+	rtp := newRoundTrip()
+	for _, r := range per {
+		rtp.add(r)
 	}
 	rtp.report(t)
 	for _, c := range mutators.Classes() {

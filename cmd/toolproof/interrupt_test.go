@@ -76,6 +76,7 @@ func killOrphans(t *testing.T, pids []int) {
 // writes the report of what was checked (marked interrupted, exit status 3) and leaves no
 // validator process behind, not even one the validator started in its process group.
 func TestInterruptedRunWritesItsReport(t *testing.T) {
+	t.Parallel() // the built command in processes of its own
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			pidFile := filepath.Join(t.TempDir(), "pids")

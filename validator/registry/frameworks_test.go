@@ -73,7 +73,10 @@ type frameworkOwn struct {
 
 // checkFramework runs the lenient module (each of wants must be found) and the strict one (no
 // blocking finding but those in own), and checks that the strict run sent the cases that matter.
+// The frameworks run side by side: each is a Node.js process of its own, and the runs of one
+// rapid setting (the lenient ones, the strict ones) share it.
 func checkFramework(t *testing.T, loose, strict string, wants []want, own []frameworkOwn) {
+	t.Parallel()
 	v, ts := frameworks(t, loose)
 	checks := 50 // a distortion of an optional field needs draws that have it
 	if testing.Short() {
