@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -151,25 +152,31 @@ func mustParse(t failer, b []byte) any {
 // implementation-defined case is recorded as either.
 func TestEveryClassOnTheCorpus(t *testing.T) {
 	produced := map[corpus.Class]int{}
-	for _, f := range fixtures(t) {
-		t.Run(f.gk.Tool().Name, func(t *testing.T) {
-			rapid.Check(t, func(rt *rapid.T) {
-				v, ok := f.gen.Draw(rt)
-				if !ok {
-					rt.Skip("no value")
-				}
-				tg := f.ctx.Target(v)
-				for _, m := range mutators.All() {
-					mu, ok := m.Mutate(rt, tg)
+	var mu sync.Mutex // guards produced, counted by the tools side by side
+	t.Run("tools", func(t *testing.T) {
+		for _, f := range fixtures(t) {
+			t.Run(f.gk.Tool().Name, func(t *testing.T) {
+				t.Parallel() // each tool's Context and Gatekeeper are its own
+				rapid.Check(t, func(rt *rapid.T) {
+					v, ok := f.gen.Draw(rt)
 					if !ok {
-						continue
+						rt.Skip("no value")
 					}
-					produced[m.Class()]++
-					checkMutation(rt, f, mu, m.Class())
-				}
+					tg := f.ctx.Target(v)
+					for _, m := range mutators.All() {
+						c, ok := m.Mutate(rt, tg)
+						if !ok {
+							continue
+						}
+						mu.Lock()
+						produced[m.Class()]++
+						mu.Unlock()
+						checkMutation(rt, f, c, m.Class())
+					}
+				})
 			})
-		})
-	}
+		}
+	})
 	for _, c := range mutators.Classes() {
 		if produced[c] == 0 {
 			t.Errorf("%s never applied to any corpus tool", c)
