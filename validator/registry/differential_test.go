@@ -37,6 +37,7 @@ func TestDifferentialNoFalseAlarm(t *testing.T) {
 	}
 	for _, name := range []string{"ajv", "jsonschema-go"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // ajv in node and jsonschema-go in the zoo: processes of their own
 			o := zoo
 			if name == "ajv" {
 				requireNode(t)

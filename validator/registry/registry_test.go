@@ -236,6 +236,7 @@ func TestNodeAdapters(t *testing.T) {
 		string(mutators.OutOfRangeEnum)}
 
 	t.Run("ajv", func(t *testing.T) {
+		t.Parallel() // a node process of its own; the runs share their rapid settings
 		rep := run(t, open(t, o, "ajv"), ts, harness.Options{Close: true})
 		for _, c := range classic {
 			if fs := findings(rep, c, report.Missed); len(fs) > 0 || rep.Classes[c].ByKind[report.Missed] > 0 {
@@ -252,6 +253,7 @@ func TestNodeAdapters(t *testing.T) {
 	})
 
 	t.Run("ajv-coerce", func(t *testing.T) {
+		t.Parallel() // a node process of its own; the runs share their rapid settings
 		rep := run(t, open(t, o, "ajv-coerce"), ts, harness.Options{})
 		fs := findings(rep, string(mutators.StringifiedType), report.Missed)
 		if len(fs) == 0 {
@@ -262,6 +264,7 @@ func TestNodeAdapters(t *testing.T) {
 	})
 
 	t.Run("ajv-strip", func(t *testing.T) {
+		t.Parallel() // a node process of its own; the runs share their rapid settings
 		rep := run(t, open(t, o, "ajv-strip"), ts, harness.Options{Close: true})
 		fs := findings(rep, string(mutators.HallucinatedKey), report.Missed)
 		for _, c := range []string{"valid", string(mutators.HallucinatedKey)} {
@@ -281,6 +284,7 @@ func TestNodeAdapters(t *testing.T) {
 
 	for _, name := range []string{"typebox", "zod"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			rep := run(t, open(t, o, name), ts, harness.Options{})
 			for _, c := range append([]corpus.Class{"valid"}, mutators.Classes()...) {
 				if st := rep.Classes[string(c)]; st != nil && st.Failed > 0 {
