@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolproof/toolproof/harness/generate"
+	"github.com/toolproof/toolproof/internal/gentest"
 	"github.com/toolproof/toolproof/validator/oracle"
 	"github.com/toolproof/toolproof/validator/tool"
 )
@@ -30,14 +31,7 @@ func TestBigEnumFilteredByTheOtherConstraints(t *testing.T) {
 		"$defs": map[string]any{"e": map[string]any{"enum": vals, "type": "string", "pattern": "^v1",
 			"allOf": []any{map[string]any{"enum": sub}}}},
 	})
-	gk, err := oracle.Compile(tool.Tool{Name: "t", Parameters: schema})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := generate.New(gk)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, g := gentest.New(t, tool.Tool{Name: "t", Parameters: schema})
 	seen := map[any]bool{}
 	for i := 0; i < 200; i++ {
 		v := rapid.Custom(func(rt *rapid.T) any { v, _ := g.Draw(rt); return v }).Example(i)
@@ -147,14 +141,7 @@ func TestNestedSizeBeyondTheDraw(t *testing.T) {
 func TestDrawStopsPastTheBytesBudget(t *testing.T) {
 	schema := `{"type":"object","required":["a"],"properties":{"a":{"type":"array","minItems":9000,` +
 		`"items":{"type":"string","pattern":"^(?:aaaaaaaaaa){150}$"}}}}`
-	gk, err := oracle.Compile(tool.Tool{Name: "t", Parameters: json.RawMessage(schema)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := generate.New(gk)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, g := gentest.Schema(t, schema)
 	var ok bool
 	rapid.Custom(func(rt *rapid.T) any { _, ok = g.Draw(rt); return nil }).Example(0)
 	if ok || g.Stats().Unreachable == 0 {
@@ -169,14 +156,7 @@ func TestLongMinLengthIsDrawn(t *testing.T) {
 	for _, min := range []int{5000, 100000} {
 		schema := fmt.Sprintf(`{"type":"object","required":["s"],"properties":{"s":{"type":"string",`+
 			`"minLength":%d}}}`, min)
-		gk, err := oracle.Compile(tool.Tool{Name: "long", Parameters: json.RawMessage(schema)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := generate.New(gk)
-		if err != nil {
-			t.Fatal(err)
-		}
+		gk, g := gentest.Schema(t, schema)
 		draw := rapid.Custom(func(rt *rapid.T) any { v, _ := g.Draw(rt); return v })
 		for seed := 0; seed < 5; seed++ {
 			v, ok := draw.Example(seed).(map[string]any)
